@@ -1,0 +1,28 @@
+# Two entry points: `make run` (local evaluation on the bundled sample) and `make test`.
+# Both create .venv on first use; later runs reinstall only when requirements-cpu.txt changes.
+
+VENV ?= .venv
+PYTHON := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-cpu
+PRESET ?= cpu
+DATA ?= data/sample.jsonl
+OUT ?= outputs/sample
+
+.PHONY: setup run test clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements-cpu.txt
+	test -x $(PYTHON) || python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PYTHON) -m pip install --quiet -r requirements-cpu.txt
+	touch $(STAMP)
+
+run: setup
+	$(PYTHON) local_evaluation.py --data $(DATA) --out $(OUT) --preset $(PRESET)
+
+test: setup
+	$(PYTHON) -m pytest
+
+clean:
+	rm -rf outputs .pytest_cache

