@@ -7,6 +7,9 @@ STAMP := $(VENV)/.installed-cpu
 PRESET ?= cpu
 DATA ?= data/sample.jsonl
 OUT ?= outputs/sample
+# llama.cpp is built for a portable AVX2 baseline: a native build enables AMX kernels on CPUs that
+# report AMX, and those crash (segfault in decode) on virtual machines that do not grant AMX state.
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 
 .PHONY: setup run test clean
 
@@ -15,7 +18,7 @@ setup: $(STAMP)
 $(STAMP): requirements-cpu.txt
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PYTHON) -m pip install --quiet -r requirements-cpu.txt
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PYTHON) -m pip install --quiet -r requirements-cpu.txt
 	touch $(STAMP)
 
 run: setup

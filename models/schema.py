@@ -63,6 +63,10 @@ class Evidence:
 
     chunks: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
+    # Relevance of the best candidate (estimator probability, else cosine); None when nothing was scored.
+    # A low value flags a question the pages probably cannot answer (RE-RAG).
+    top_relevance: float | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)  # the LLM relevance estimator's cost
 
     @property
     def references(self) -> list[str]:

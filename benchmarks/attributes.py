@@ -1,0 +1,64 @@
+"""Time the attribute classifier on 1,000 questions (target: under 15 s on the 2-core CPU).
+
+Prints, from one run: sentence encoding alone, the whole stage (encoding + features + three
+heads), the classifier's share, and the ratio to the target. Questions come from
+../shared/data/crag_questions_validation.jsonl when present, else from the shipped examples.
+
+    .venv/bin/python benchmarks/attributes.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from models.attributes import AttributePredictor  # noqa: E402
+from models.attributes.data import load_labelled  # noqa: E402
+from models.config import AttributesConfig  # noqa: E402
+from models.embeddings import SentenceEncoder  # noqa: E402
+from models.schema import Question  # noqa: E402
+
+QUESTIONS = 1000
+TARGET_SECONDS = 15.0
+VALIDATION = REPO_ROOT.parent / "shared" / "data" / "crag_questions_validation.jsonl"
+
+
+def main() -> None:
+    config = AttributesConfig()
+    source = VALIDATION if VALIDATION.is_file() else Path(config.llm_examples_path)
+    pool = [q.query for q in load_labelled(source)]
+    queries = [pool[i % len(pool)] for i in range(QUESTIONS)]
+    batch = [Question(str(i), q, "03/10/2024, 23:34:42 PT") for i, q in enumerate(queries)]
+
+    encoder = SentenceEncoder(config.embedding_model)
+    predictor = AttributePredictor(config, encoder)
+    predictor.run(batch[:8])  # warm-up
+
+    started = time.perf_counter()
+    encoder.encode(queries)
+    encode_seconds = time.perf_counter() - started
+
+    started = time.perf_counter()
+    predictor.run(batch)
+    stage_seconds = time.perf_counter() - started
+
+    print(json.dumps({
+        "questions": QUESTIONS,
+        "source": source.name,
+        "encode_seconds": round(encode_seconds, 2),
+        "stage_seconds": round(stage_seconds, 2),
+        "classifier_seconds": round(stage_seconds - encode_seconds, 2),
+        "questions_per_second": round(QUESTIONS / stage_seconds, 1),
+        "target_seconds": TARGET_SECONDS,
+        "stage_over_target": round(stage_seconds / TARGET_SECONDS, 3),
+        "artifact_bytes": Path(config.artifact_path).stat().st_size,
+    }, indent=1))
+
+
+if __name__ == "__main__":
+    main()

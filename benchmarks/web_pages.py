@@ -1,0 +1,254 @@
+"""Web-page extraction: this project's chain against the published design, side by side.
+
+The reference is the published design as we implement it: trafilatura main text (tables left to
+the table step), BeautifulSoup html.parser tables as Markdown, blingfire sentences and the same
+paper chunking. Both run in this process, page after page, alternating which goes first, so
+machine load hits both alike; compare the ratio, not absolute times.
+
+    .venv/bin/python benchmarks/web_pages.py [--data ../shared/data/crag_dev_10.jsonl.bz2] [--repeats 1]
+
+Quality: snippet recall = share of the words of each page's search snippet found in its chunks and
+tables; answer-hit pages = pages where one chunk or table holds every word of the gold answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import dataclasses
+import html as html_lib
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from loguru import logger
+
+from models.config import WebConfig
+from models.schema import Question, SearchResult
+from models.web import Page, PageExtractor, extract_page
+from models.web.sentences import ChunkLimits, text_to_chunks
+
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "crag_dev_10.jsonl.bz2"
+_WORD = re.compile(r"\w+")
+# Answers that any page "contains" and so say nothing about extraction.
+_UNINFORMATIVE_ANSWERS = {"yes", "no", "nan", "invalid question", "i don't know"}
+
+
+def reference_extract(html: str, page_name: str, config: WebConfig) -> Page:
+    """The published design: trafilatura text + BeautifulSoup tables + blingfire, paper chunking."""
+    import trafilatura
+    from bs4 import BeautifulSoup
+
+    started = time.perf_counter()
+    if not html.strip():
+        return Page(page_name, seconds=time.perf_counter() - started)
+    text = trafilatura.extract(html, include_tables=False) or ""
+    soup = BeautifulSoup(html, "html.parser")
+    tables = []
+    for table in soup.find_all("table"):
+        rows = []
+        for row in table.find_all("tr"):
+            cells = [" ".join(cell.get_text(" ").split()) for cell in row.find_all(["td", "th"])]
+            if any(cells):
+                rows.append(cells)
+        if rows:
+            width = max(len(row) for row in rows)
+            lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
+            lines.insert(1, "|" + " --- |" * width)
+            tables.append(f"Page name: {page_name}\n" + "\n".join(lines))
+    chunks = text_to_chunks(text, ChunkLimits.from_config(config))
+    return Page(page_name, chunks, tables, "trafilatura+bs4", time.perf_counter() - started)
+
+
+@dataclass
+class PageRecord:
+    name: str
+    html: str
+    snippet: str
+    answers: list[str]
+
+
+def load_pages(path: Path) -> tuple[list[PageRecord], list[Question]]:
+    with bz2.open(path, "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    records = []
+    for row in rows:
+        answers = [str(row.get("answer", ""))] + [str(a) for a in row.get("alternative_answers") or []]
+        for result in row["search_results"]:
+            records.append(
+                PageRecord(result["page_name"], result["page_result"] or "", result["page_snippet"], answers)
+            )
+    columns = ("interaction_id", "query", "query_time", "search_results")
+    questions = Question.from_batch({column: [row[column] for row in rows] for column in columns})
+    return records, questions
+
+
+def words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def snippet_recall(record: PageRecord, page: Page) -> float | None:
+    wanted = words(html_lib.unescape(record.snippet))
+    if not wanted or not record.html.strip():
+        return None
+    found = words(" ".join(page.chunks + page.tables))
+    return len(wanted & found) / len(wanted)
+
+
+def answer_hit(record: PageRecord, page: Page) -> bool | None:
+    answers = [words(a) for a in record.answers if a.strip().lower() not in _UNINFORMATIVE_ANSWERS]
+    answers = [a for a in answers if a]
+    if not answers:
+        return None
+    pieces = [words(piece) for piece in page.chunks + page.tables]
+    return any(answer <= piece for answer in answers for piece in pieces)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+@dataclass
+class Timed:
+    page: Page
+    wall: float  # seconds on the clock: what a caller waits, inflated when other work shares the cores
+    cpu: float  # seconds of this process's CPU: the work itself, much less sensitive to that load
+
+
+def timing_line(label: str, values: list[float]) -> str:
+    ms = [value * 1000 for value in values]
+    return (
+        f"{label} p50 {percentile(ms, 0.5):6.1f} ms  p95 {percentile(ms, 0.95):6.1f} ms  "
+        f"max {max(ms):7.1f} ms  total {sum(values):6.3f} s"
+    )
+
+
+def summarize(label: str, records: list[PageRecord], runs: list[Timed]) -> dict[str, float]:
+    pages = [run.page for run in runs]
+    recalls = [r for r in (snippet_recall(rec, page) for rec, page in zip(records, pages)) if r is not None]
+    hits = [h for h in (answer_hit(rec, page) for rec, page in zip(records, pages)) if h is not None]
+    print(f"{label:<10} {timing_line('wall', [run.wall for run in runs])}")
+    print(f"{'':<10} {timing_line('cpu ', [run.cpu for run in runs])}")
+    print(
+        f"{'':<10} chunks {sum(len(p.chunks) for p in pages)}  tables {sum(len(p.tables) for p in pages)} "
+        f"on {sum(bool(p.tables) for p in pages)} pages  snippet recall {statistics.mean(recalls):.3f}  "
+        f"answer-hit pages {sum(hits)}/{len(hits)}"
+    )
+    return {
+        "wall": sum(run.wall for run in runs),
+        "cpu": sum(run.cpu for run in runs),
+        "recall": statistics.mean(recalls),
+    }
+
+
+def timed_min(function, record: PageRecord, config: WebConfig, repeats: int) -> Timed:
+    best: Timed | None = None
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), time.process_time()
+        page = function(record.html, record.name, config)
+        run = Timed(page, time.perf_counter() - wall, time.process_time() - cpu)
+        best = run if best is None or run.wall < best.wall else best
+    return best
+
+
+def compare_single_process(records: list[PageRecord], config: WebConfig, repeats: int) -> None:
+    ours: list[Timed] = []
+    reference: list[Timed] = []
+    for index, record in enumerate(records):
+        order = [(ours, extract_page), (reference, reference_extract)]
+        for runs, function in order if index % 2 == 0 else reversed(order):
+            runs.append(timed_min(function, record, config, repeats))
+    print(f"\n== single process, {len(records)} pages, no de-duplication (best of {repeats} per page) ==")
+    mine = summarize("project", records, ours)
+    theirs = summarize("reference", records, reference)
+    print(
+        f"speed ratio (reference / project): wall {theirs['wall'] / mine['wall']:.1f}x, "
+        f"cpu {theirs['cpu'] / mine['cpu']:.1f}x"
+    )
+    fast = [run for run in ours if run.page.extractor in ("resiliparse", "none")]
+    print(
+        f"fast-path pages: {len(fast)}/{len(ours)}, slowest {max(run.wall for run in fast) * 1000:.1f} ms wall, "
+        f"{max(run.cpu for run in fast) * 1000:.1f} ms cpu; fallbacks used: "
+        f"{sorted({run.page.extractor for run in ours} - {'resiliparse', 'none'}) or 'none'}"
+    )
+    print(f"snippet recall: project {mine['recall']:.3f} vs reference {theirs['recall']:.3f}")
+
+
+def time_page_extractor(questions: list[Question], config: WebConfig, repeats: int) -> None:
+    print(f"\n== PageExtractor.run (de-duplicated, {config.workers or 'auto'} workers; best of {repeats}) ==")
+    with PageExtractor(config) as extractor:
+        extractor.run(questions[:1])  # pool start-up is paid once per process, not per batch
+        for label, batch in [("all 10 questions", questions), ("one question", questions[:1])]:
+            for limit, mode in [(0, "pool"), (10**9, "in-process")]:
+                extractor.config.inprocess_max_total_chars = limit
+                best = float("inf")
+                for _ in range(repeats):
+                    started = time.perf_counter()
+                    result = extractor.run(batch)
+                    best = min(best, time.perf_counter() - started)
+                pages = [page for question_pages in result for page in question_pages]
+                print(
+                    f"{label:<17} {mode:<11} {best:6.3f} s  pages {len(pages)}  "
+                    f"chunks {sum(len(p.chunks) for p in pages)}  tables {sum(len(p.tables) for p in pages)}"
+                )
+
+
+def time_adversarial_pages(config: WebConfig) -> None:
+    from tests.test_web_adversarial import ADVERSARIAL_PAGES
+
+    print("\n== adversarial pages (target: each within 5 s): extract_page in-process | PageExtractor pool ==")
+    pooled_config = dataclasses.replace(config, inprocess_max_total_chars=0)
+    with PageExtractor(pooled_config) as extractor:
+        extractor.run([Question("warm-up", "", "", [SearchResult(page_name="w", page_result="<p>w</p>")])])
+        for name, make in ADVERSARIAL_PAGES.items():
+            raw = make()
+            started = time.perf_counter()
+            page = extract_page(raw, name, config)  # type: ignore[arg-type]
+            local = time.perf_counter() - started
+            question = Question(name, "", "", [SearchResult(page_name=name, page_result=raw)])  # type: ignore[arg-type]
+            started = time.perf_counter()
+            pooled = extractor.run([question])[0]
+            remote = time.perf_counter() - started
+            size = len(raw) if raw is not None else 0
+            print(
+                f"{name:<22} {size / 1e6:6.2f} M  {local:6.2f} s | {remote:6.2f} s  chunks {len(page.chunks):5d}  "
+                f"tables {len(page.tables):3d}  {page.extractor:<12} {'; '.join(page.notes)[:70]}"
+                + (f"  [pool: {pooled[0].error}]" if pooled and pooled[0].error else "")
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--repeats", type=int, default=1)
+    args = parser.parse_args()
+    if not args.data.exists():
+        sys.exit(f"{args.data} not found")
+    logger.remove()
+    logger.add(sys.stderr, level="WARNING")
+    records, questions = load_pages(args.data)
+    config = WebConfig()
+    print(
+        f"{len(records)} pages ({len({r.html for r in records if r.html})} distinct non-empty), "
+        f"{sum(len(r.html) for r in records) / 1e6:.1f} M chars"
+    )
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    compare_single_process(records, config, args.repeats)
+    time_page_extractor(questions, config, max(3, args.repeats))
+    time_adversarial_pages(config)
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

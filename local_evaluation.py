@@ -1,0 +1,332 @@
+"""Local evaluation, scored the way the CRAG leaderboard scored (see models/evaluation/).
+
+    python local_evaluation.py --data data/sample.jsonl --out outputs/sample
+    python local_evaluation.py --data ../shared/data/crag_dev_10.jsonl.bz2 --presets baseline,cpu
+    python local_evaluation.py --judge openai        # EVALUATION_MODEL_NAME, OPENAI_API_KEY, OPENAI_BASE_URL
+
+Runs `UserModel` over the questions in batches and writes, per preset, `predictions.jsonl` (one
+line per question, appended as it finishes, so an interrupted run resumes where it stopped),
+`scored.jsonl`, `report.json` and PNG charts; prints the Markdown tables. Several presets write
+into one subfolder each and add an ablation table (`comparison.md`, `comparison.json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+
+from models.config import REPO_ROOT, CragConfig, LLMConfig, load_config, parse_overrides
+from models.evaluation.budget import estimate_budget, markdown_budget
+from models.evaluation.charts import breakdown_charts, comparison_chart
+from models.evaluation.data import GoldQuestion, count_questions, read_records
+from models.evaluation.judges import (
+    BackendJudge,
+    CachedJudge,
+    Judge,
+    JudgeUnavailable,
+    OpenAIJudge,
+    RulesJudge,
+    VerdictCache,
+)
+from models.evaluation.reports import (
+    build_report,
+    markdown_comparison,
+    markdown_references_report,
+    markdown_report,
+    references_report,
+)
+from models.evaluation.runner import (
+    PredictionStore,
+    RunManifest,
+    RunMismatch,
+    answers_from_system,
+    references_from_system,
+    run_questions,
+    write_atomically,
+)
+from models.evaluation.scoring import score_predictions
+from models.evaluation.settings import EvaluationSettings
+from models.evaluation.truncation import Truncator, load_truncator
+from models.llm.base import LLMBackend
+from models.prompts import PromptLibrary
+
+DEFAULT_DATA = REPO_ROOT / "data" / "sample.jsonl"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    defaults = EvaluationSettings()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="CRAG questions, .jsonl or .jsonl.bz2")
+    parser.add_argument("--out", default="outputs/local_evaluation", help="output folder")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    parser.add_argument("--preset", action="append", default=[], help="a config preset (repeatable)")
+    parser.add_argument("--presets", default="", help="comma-separated presets to compare")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=VALUE",
+        help="config override for every preset (repeatable)",
+    )
+    parser.add_argument("--batch-size", type=int, default=None, help="override the preset's batch size")
+    parser.add_argument("--judge", choices=["rules", "local", "openai"], default="rules")
+    parser.add_argument(
+        "--tokenizer-dir",
+        default=str(defaults.tokenizer_dir),
+        help="the starter kit's Llama-2 tokenizer folder (for the 75-token cut)",
+    )
+    parser.add_argument("--verdict-cache", default=str(defaults.verdict_cache), help="judge verdicts (jsonl)")
+    parser.add_argument(
+        "--judge-workers",
+        type=int,
+        default=defaults.judge_workers,
+        help="concurrent requests of the openai judge",
+    )
+    parser.add_argument(
+        "--references-only",
+        action="store_true",
+        help="only retrieve references (no LLM) and report how often they contain the answer",
+    )
+    parser.add_argument(
+        "--budget-report",
+        action="store_true",
+        help="estimate seconds per question on 4x T4 (t4x4 preset) from the recorded tokens",
+    )
+    parser.add_argument(
+        "--restart", action="store_true", help="discard earlier predictions in the output folder"
+    )
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error("--limit must be at least 1")
+    if args.batch_size is not None and not 1 <= args.batch_size <= 16:
+        parser.error("--batch-size must be between 1 and 16")
+    return args
+
+
+def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int:
+    """Run the evaluation; `llm` replaces the configured backend of every preset (tests script it)."""
+    args = parse_args(argv)
+    try:
+        overrides = parse_overrides(args.set)
+        configs = load_configs(args, overrides)
+    except ValueError as error:
+        logger.error(str(error))
+        return 2
+    settings = dataclasses.replace(
+        EvaluationSettings(),
+        tokenizer_dir=Path(args.tokenizer_dir),
+        verdict_cache=Path(args.verdict_cache),
+        judge_workers=args.judge_workers,
+    )
+    backends = BackendPool(llm)
+    out = Path(args.out)
+    try:
+        scoring = (
+            None
+            if args.references_only
+            else Scoring(
+                build_judge(args.judge, settings, backends, configs[0].llm),
+                load_truncator(settings.tokenizer_dir, settings.max_prediction_tokens),
+            )
+        )
+        total = count_questions(args.data, args.limit)
+        reports = {}
+        for config in configs:
+            folder = out / config.preset if len(configs) > 1 else out
+            mode = "answers" if scoring else "references"
+            RunManifest(config.preset, overrides, str(Path(args.data).resolve()), mode).check_or_write(
+                folder, args.restart
+            )
+            lines, golds = run_preset(args, config, backends, folder, total)
+            if scoring is None:
+                report = references_report(lines, golds, config.preset)
+                write_atomically(folder / "report.json", json.dumps(report, indent=2))
+                print(markdown_references_report(report) + "\n")
+                continue
+            reports[config.preset] = score_preset(args, config, scoring, lines, golds, folder) | {
+                "overrides": overrides
+            }
+        if len(reports) > 1:
+            write_comparison(reports, out)
+    except (RunMismatch, JudgeUnavailable) as error:
+        logger.error(str(error))
+        return 2
+    except KeyboardInterrupt:
+        logger.warning(
+            f"Interrupted. Finished questions are saved under {out}; rerun the same command to continue."
+        )
+        return 130
+    finally:
+        backends.close()
+    return 0
+
+
+def load_configs(args: argparse.Namespace, overrides: dict[str, str]) -> list[CragConfig]:
+    names = [p.strip() for p in args.presets.split(",") if p.strip()] + args.preset
+    configs = [load_config(name, overrides) for name in names or [None]]
+    if len({c.preset for c in configs}) != len(configs):
+        raise ValueError("A preset is listed twice")
+    for config in configs:
+        if args.batch_size is not None:
+            config.batch_size = args.batch_size
+    return configs
+
+
+@dataclasses.dataclass
+class Scoring:
+    judge: Judge
+    truncator: Truncator
+
+
+def run_preset(
+    args: argparse.Namespace, config: CragConfig, backends: BackendPool, folder: Path, total: int
+) -> tuple[list[dict[str, Any]], list[GoldQuestion]]:
+    """Answer (or only retrieve for) every question not yet saved in `folder`."""
+    system = LazySystem(config, backends, load_llm=not args.references_only)
+    if args.references_only:
+        store, work = PredictionStore(folder / "references.jsonl"), references_from_system(system)
+    else:
+        store, work = PredictionStore(folder / "predictions.jsonl"), answers_from_system(system)
+    records = read_records(args.data, args.limit)
+    golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
+    return [store.lines[gold.interaction_id] for gold in golds], golds
+
+
+def score_preset(
+    args: argparse.Namespace,
+    config: CragConfig,
+    scoring: Scoring,
+    lines: list[dict[str, Any]],
+    golds: list[GoldQuestion],
+    folder: Path,
+) -> dict[str, Any]:
+    judge, truncator = scoring.judge, scoring.truncator
+    scored = score_predictions(golds, [line["prediction"] for line in lines], truncator, judge)
+    write_atomically(
+        folder / "scored.jsonl", "".join(json.dumps(dataclasses.asdict(s)) + "\n" for s in scored)
+    )
+    report = build_report(
+        scored,
+        lines,
+        preset=config.preset,
+        judge_identity=judge.identity,
+        judge_is_weak=judge.weak,
+        truncation=truncator.description,
+        truncation_exact=truncator.exact,
+    )
+    report["data"] = str(args.data)
+    text = markdown_report(report)
+    if args.budget_report:
+        target = load_config("t4x4")
+        report["budget_estimate"] = estimate_budget(
+            lines, target.batch_size, target.budget.seconds_per_question
+        )
+        text += "\n\n" + markdown_budget(config.preset, report["budget_estimate"])
+    write_atomically(folder / "report.json", json.dumps(report, indent=2))
+    charts = breakdown_charts(report, folder)
+    print(text + "\n")
+    logger.info(f"Wrote {folder}/report.json, predictions.jsonl, scored.jsonl and {len(charts)} charts")
+    return report
+
+
+def write_comparison(reports: dict[str, dict[str, Any]], out: Path) -> None:
+    table = markdown_comparison(reports)
+    write_atomically(out / "comparison.md", table + "\n")
+    write_atomically(out / "comparison.json", json.dumps(reports, indent=2))
+    comparison_chart(reports, out / "comparison.png")
+    print(table)
+
+
+class BackendPool:
+    """One LLM backend per distinct LLM configuration, shared by the presets and the local judge."""
+
+    def __init__(self, replacement: LLMBackend | None):
+        self.replacement = replacement
+        self._backends: dict[str, LLMBackend] = {}
+
+    def get(self, config: LLMConfig) -> LLMBackend:
+        if self.replacement is not None:
+            return self.replacement
+        key = json.dumps(dataclasses.asdict(config), sort_keys=True)
+        if key not in self._backends:
+            from models.llm import create_backend
+
+            self._backends[key] = create_backend(config)
+        return self._backends[key]
+
+    def close(self) -> None:
+        for backend in self._backends.values():
+            backend.close()
+        self._backends.clear()
+
+
+class LazySystem:
+    """Builds `UserModel` on first use, so a rerun with every answer already saved (re-scoring with
+    another judge, say) loads no model at all."""
+
+    def __init__(self, config: CragConfig, backends: BackendPool, load_llm: bool):
+        self.config = config
+        self.backends = backends
+        self.load_llm = load_llm
+        self._model: Any = None
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            from models.user_config import UserModel
+
+            if self.load_llm:
+                self._model = UserModel(self.config, llm=self.backends.get(self.config.llm))
+            else:
+                self._model = UserModel(self.config, llm=None, load_llm=False)
+        return self._model
+
+    def get_batch_size(self) -> int:
+        return self.model.get_batch_size()
+
+    def batch_generate_answer(self, batch: dict[str, list[Any]]) -> list[str]:
+        return self.model.batch_generate_answer(batch)
+
+    def retrieve_references(self, batch: dict[str, list[Any]]) -> list[list[str]]:
+        return self.model.retrieve_references(batch)
+
+    @property
+    def last_traces(self) -> list[Any]:
+        return self.model.last_traces
+
+
+def build_judge(
+    kind: str, settings: EvaluationSettings, backends: BackendPool, llm_config: LLMConfig
+) -> Judge:
+    if kind == "rules":
+        return RulesJudge()
+    cache = VerdictCache(settings.verdict_cache)
+    prompts = PromptLibrary()
+    if kind == "local":
+        model_name = llm_config.model_path or (
+            llm_config.served_model if llm_config.backend == "openai" else "embedded"
+        )
+        return CachedJudge(
+            BackendJudge(backends.get(llm_config), model_name, prompts, settings.judge_max_tokens), cache
+        )
+    return CachedJudge(
+        OpenAIJudge(
+            settings.openai_model,
+            prompts,
+            max_attempts=settings.judge_max_attempts,
+            retry_max_wait_s=settings.judge_retry_max_wait_s,
+            timeout_s=settings.judge_request_timeout_s,
+            workers=settings.judge_workers,
+        ),
+        cache,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

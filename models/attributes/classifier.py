@@ -1,0 +1,132 @@
+"""The shipped attribute classifier: logistic regressions over n-grams, temporal cues and MiniLM embeddings.
+
+Three heads share one feature matrix: domain (5 classes), dynamism (4 classes) and static vs
+dynamic (binary). P(dynamic) averages the binary head with 1 - P(static) of the 4-class head.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import joblib
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+from models.attributes.data import DOMAINS, DYNAMISM, LabelledQuestion, is_dynamic
+from models.attributes.features import QuestionFeaturizer, reference_year
+from models.config import AttributesConfig
+from models.schema import QuestionAttributes
+
+ARTIFACT_FORMAT = 1
+TRAIN_COMMAND = "python -m models.attributes train --data ../shared/data/crag_questions_validation.jsonl"
+
+
+class ArtifactError(RuntimeError):
+    """The classifier artifact is missing, unreadable or from another format."""
+
+
+@dataclass
+class AttributeClassifier:
+    featurizer: QuestionFeaturizer
+    domain_head: LogisticRegression
+    dynamism_head: LogisticRegression
+    dynamic_head: LogisticRegression
+    embedding_dimension: int
+    default_year: int
+    training_data_sha256: str = ""
+    format: int = ARTIFACT_FORMAT
+
+    @classmethod
+    def fit(
+        cls, questions: list[LabelledQuestion], embeddings: np.ndarray, config: AttributesConfig
+    ) -> "AttributeClassifier":
+        queries = [q.query for q in questions]
+        featurizer = QuestionFeaturizer(config).fit(queries)
+        years = [reference_year(q.query_time, config.default_year) for q in questions]
+        features = featurizer.transform(queries, years, embeddings)
+
+        def head(labels: list[str]) -> LogisticRegression:
+            model = LogisticRegression(C=config.regularization_c, max_iter=config.max_iterations)
+            model.fit(features, labels)
+            # float32 weights halve the shipped artifact; predictions move by well under 1e-4.
+            model.coef_ = model.coef_.astype(np.float32)
+            model.intercept_ = model.intercept_.astype(np.float32)
+            return model
+
+        return cls(
+            featurizer=featurizer,
+            domain_head=head([q.domain for q in questions]),
+            dynamism_head=head([q.static_or_dynamic for q in questions]),
+            dynamic_head=head(["dynamic" if is_dynamic(q.static_or_dynamic) else "static" for q in questions]),
+            embedding_dimension=int(embeddings.shape[1]),
+            default_year=config.default_year,
+        )
+
+    def predict(self, queries: list[str], query_times: list[str], embeddings: np.ndarray) -> list[QuestionAttributes]:
+        if not queries:
+            return []
+        if embeddings.shape != (len(queries), self.embedding_dimension):
+            raise ValueError(
+                f"Embeddings of shape {embeddings.shape} do not fit this classifier "
+                f"(trained on {self.embedding_dimension}-dimensional embeddings); use the encoder it was trained with"
+            )
+        years = [reference_year(t, self.default_year) for t in query_times]
+        features = self.featurizer.transform(queries, years, embeddings)
+        domain_probabilities = _probabilities(self.domain_head, features, DOMAINS)
+        dynamism_probabilities = _probabilities(self.dynamism_head, features, DYNAMISM)
+        binary = _probabilities(self.dynamic_head, features, ("static", "dynamic"))
+        dynamic_probability = (binary[:, 1] + 1.0 - dynamism_probabilities[:, 0]) / 2.0
+        return [
+            QuestionAttributes(
+                domain=DOMAINS[int(np.argmax(domain_row))],
+                domain_probabilities={d: round(float(p), 4) for d, p in zip(DOMAINS, domain_row)},
+                dynamism=consistent_dynamism(dynamism_row, float(p_dynamic)),
+                dynamic_probability=float(p_dynamic),
+            )
+            for domain_row, dynamism_row, p_dynamic in zip(
+                domain_probabilities, dynamism_probabilities, dynamic_probability
+            )
+        ]
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        joblib.dump(self, path, compress=("zlib", 9))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "AttributeClassifier":
+        path = Path(path)
+        if not path.is_file():
+            raise ArtifactError(f"Attribute classifier {path} is missing; build it with `{TRAIN_COMMAND}`")
+        try:
+            model = joblib.load(path)
+        except Exception as error:  # noqa: BLE001 - any unpickling failure means the same thing here
+            raise ArtifactError(f"Attribute classifier {path} is unreadable ({error}); rebuild it with `{TRAIN_COMMAND}`") from error
+        if not isinstance(model, cls) or model.format != ARTIFACT_FORMAT:
+            raise ArtifactError(f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild it with `{TRAIN_COMMAND}`")
+        return model
+
+
+def consistent_dynamism(dynamism_probabilities: np.ndarray, dynamic_probability: float) -> str:
+    """The 4-way label agreeing with the binary decision: "static" unless P(dynamic) > 0.5,
+    otherwise the likeliest of the three changing labels. Rows are ordered as DYNAMISM."""
+    if dynamic_probability <= 0.5:
+        return "static"
+    return DYNAMISM[1 + int(np.argmax(dynamism_probabilities[1:]))]
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _probabilities(model: LogisticRegression, features, order: tuple[str, ...]) -> np.ndarray:
+    """Class probabilities with columns in `order` (classes absent from training get 0)."""
+    raw = model.predict_proba(features)
+    columns = {label: i for i, label in enumerate(model.classes_)}
+    result = np.zeros((raw.shape[0], len(order)))
+    for j, label in enumerate(order):
+        if label in columns:
+            result[:, j] = raw[:, columns[label]]
+    return result

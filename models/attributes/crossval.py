@@ -1,0 +1,90 @@
+"""K-fold cross-validation of our classifier, side by side with the paper's recipe (an SVM on
+MiniLM sentence embeddings), on the same folds and the same embeddings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from loguru import logger
+from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import SVC
+from tqdm import tqdm
+
+from models.attributes.classifier import AttributeClassifier
+from models.attributes.data import DOMAINS, LabelledQuestion, is_dynamic
+from models.attributes.metrics import score_attributes
+from models.config import AttributesConfig
+from models.schema import QuestionAttributes
+
+HEADLINE = ("domain_accuracy", "domain_macro_f1", "dynamic_accuracy", "dynamic_macro_f1", "dynamism4_accuracy", "dynamism4_macro_f1")
+THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def paper_recipe(
+    train: list[LabelledQuestion], train_embeddings: np.ndarray, test_embeddings: np.ndarray
+) -> list[QuestionAttributes]:
+    """Default RBF SVMs on the embeddings: one for domain, one for static vs dynamic, one for the four labels."""
+    domain = SVC().fit(train_embeddings, [q.domain for q in train]).predict(test_embeddings)
+    dynamic = SVC().fit(train_embeddings, [is_dynamic(q.static_or_dynamic) for q in train]).predict(test_embeddings)
+    dynamism = SVC().fit(train_embeddings, [q.static_or_dynamic for q in train]).predict(test_embeddings)
+    return [
+        QuestionAttributes(domain=str(d), dynamism=str(s), dynamic_probability=float(b))
+        for d, b, s in zip(domain, dynamic, dynamism)
+    ]
+
+
+def cross_validate(questions: list[LabelledQuestion], embeddings: np.ndarray, config: AttributesConfig) -> dict[str, Any]:
+    strata = [f"{q.domain}/{is_dynamic(q.static_or_dynamic)}" for q in questions]
+    folds = StratifiedKFold(n_splits=config.cv_folds, shuffle=True, random_state=config.seed)
+    ours: list[QuestionAttributes | None] = [None] * len(questions)
+    paper: list[QuestionAttributes | None] = [None] * len(questions)
+    per_fold: dict[str, list[dict[str, float]]] = {"ours": [], "paper_svm": []}
+    for train_index, test_index in tqdm(list(folds.split(questions, strata)), desc="cv folds"):
+        train = [questions[i] for i in train_index]
+        test = [questions[i] for i in test_index]
+        model = AttributeClassifier.fit(train, embeddings[train_index], config)
+        fold_ours = model.predict([q.query for q in test], [q.query_time for q in test], embeddings[test_index])
+        fold_paper = paper_recipe(train, embeddings[train_index], embeddings[test_index])
+        for name, fold_predictions, pooled in (("ours", fold_ours, ours), ("paper_svm", fold_paper, paper)):
+            for i, prediction in zip(test_index, fold_predictions):
+                pooled[i] = prediction
+            scores = score_attributes(fold_predictions, test, config)
+            per_fold[name].append({key: scores[key] for key in HEADLINE})
+        logger.info(f"fold done: ours {per_fold['ours'][-1]} paper {per_fold['paper_svm'][-1]}")
+    return {
+        "folds": config.cv_folds,
+        "seed": config.seed,
+        "questions": len(questions),
+        "mean_over_folds": {name: _mean_std(rows) for name, rows in per_fold.items()},
+        "ours_pooled": score_attributes(ours, questions, config),
+        "paper_svm_pooled": score_attributes(paper, questions, config),
+        "threshold_sweep": threshold_sweep(ours, questions),
+    }
+
+
+def threshold_sweep(predicted: list[QuestionAttributes], gold: list[LabelledQuestion]) -> dict[str, dict[str, dict[str, int]]]:
+    """For each predicted domain and threshold: refused questions that are truly static
+    (answers put at risk) and truly dynamic (likely hallucinations avoided), out of the totals."""
+    sweep: dict[str, dict[str, dict[str, int]]] = {}
+    for domain in DOMAINS:
+        rows = [(p, q) for p, q in zip(predicted, gold) if p.domain == domain]
+        static = [p for p, q in rows if not is_dynamic(q.static_or_dynamic)]
+        dynamic = [p for p, q in rows if is_dynamic(q.static_or_dynamic)]
+        sweep[domain] = {
+            f"{threshold:.1f}": {
+                "static_refused": sum(p.dynamic_probability > threshold for p in static),
+                "static": len(static),
+                "dynamic_refused": sum(p.dynamic_probability > threshold for p in dynamic),
+                "dynamic": len(dynamic),
+            }
+            for threshold in THRESHOLDS
+        }
+    return sweep
+
+
+def _mean_std(rows: list[dict[str, float]]) -> dict[str, dict[str, float]]:
+    return {
+        key: {"mean": round(float(np.mean([r[key] for r in rows])), 4), "std": round(float(np.std([r[key] for r in rows])), 4)}
+        for key in HEADLINE
+    }

@@ -1,0 +1,244 @@
+"""CragSystem: the submission's orchestrator, read top to bottom like the architecture figure.
+
+    query ─► attribute predictor ─► (dynamic? → "I don't know")
+      │
+      ├─► web pages → chunks + tables ─► retrieval & relevance ─┐
+      ├─► knowledge-graph API ──────────────────────────────────┤
+      ├─► numerical calculator ─────────────────────────────────┼─► reasoning ─► answer
+      └─► LLM knowledge extractor ──────────────────────────────┘
+
+Each stage runs once per batch over all questions that still need it. The batch shares one
+deadline (`models/budget.py`); optional stages are skipped when time is short.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+from loguru import logger
+
+from models.answers import I_DONT_KNOW, cap_answer_tokens, normalize_answer
+from models.attributes import AttributePredictor, should_refuse
+from models.budget import BatchDeadline, StageCostModel
+from models.calculator import Calculator
+from models.config import CragConfig, load_config
+from models.embeddings import SentenceEncoder
+from models.kg import KnowledgeGraphStage, sources_for
+from models.knowledge import KnowledgeExtractor
+from models.llm import LLMBackend, create_backend
+from models.prompts import PromptLibrary
+from models.reasoning import Reasoner
+from models.retrieval import Retriever
+from models.schema import Evidence, Question, QuestionAttributes, QuestionTrace
+from models.web import PageExtractor
+
+T = TypeVar("T")
+
+
+class CragSystem:
+    def __init__(self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True):
+        self.config = config or load_config()
+        logger.info(f"CragSystem: preset {self.config.preset!r}")
+        self.prompts = PromptLibrary()
+        self.llm = llm if llm is not None else (create_backend(self.config.llm) if load_llm else None)
+        self.encoder = SentenceEncoder(
+            self.config.retrieval.embedding_model,
+            self.config.retrieval.embedding_device,
+            self.config.retrieval.embedding_batch_size,
+        )
+        self.pages = PageExtractor(self.config.web)
+        self.retriever = Retriever(self.config.retrieval, self.encoder, self.llm, self.prompts)
+        self.attributes = (
+            AttributePredictor(self.config.attributes, self.encoder, self.llm, self.prompts)
+            if self.config.attributes.enabled
+            else None
+        )
+        self.stage_costs = StageCostModel(self.config.budget)
+        self.last_traces: list[QuestionTrace] = []
+        if self.llm is None:
+            return
+        self.kg = KnowledgeGraphStage(self.config.kg, self.llm, self.prompts) if self.config.kg.enabled else None
+        self.calculator = (
+            Calculator(self.config.calculator, self.llm, self.prompts) if self.config.calculator.enabled else None
+        )
+        self.knowledge = (
+            KnowledgeExtractor(self.config.knowledge, self.llm, self.prompts)
+            if self.config.knowledge.enabled
+            else None
+        )
+        self.reasoner = Reasoner(self.config.reasoning, self.llm, self.prompts)
+
+    def get_batch_size(self) -> int:
+        return self.config.batch_size
+
+    def batch_generate_answer(self, batch: dict[str, list[Any]]) -> list[str]:
+        if self.llm is None:
+            raise RuntimeError("This CragSystem was built with load_llm=False; it can only retrieve references")
+        questions = Question.from_batch(batch)
+        run = _BatchRun(questions, BatchDeadline(len(questions), self.config.budget, self.stage_costs), self.stage_costs)
+
+        attributes = self._predict_attributes(run, questions)
+        for i, attribute in enumerate(attributes):
+            run.traces[i].attributes = attribute
+            if not questions[i].query.strip():
+                run.answer(i, I_DONT_KNOW, "empty query")
+            elif attribute is not None and should_refuse(attribute, self.config.attributes):
+                run.answer(i, I_DONT_KNOW, f"refused: P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}")
+
+        todo = run.unanswered()
+        pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
+        kg = self._kg_references(run, questions, attributes, todo)
+        evidence = run.stage(
+            "retrieval", todo, lambda: self.retriever.run(_pick(questions, todo), pages), fallback=Evidence()
+        )
+        evidence = [self._apply_sources(e, attributes[i], kg[k]) for k, (i, e) in enumerate(zip(todo, evidence))]
+
+        calculations = run.optional_stage(
+            "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), evidence)
+        )
+        knowledge = run.optional_stage(
+            "knowledge", todo, self.knowledge, lambda: self.knowledge.run(_pick(questions, todo))
+        )
+
+        answerable, share = run.deadline.reasoning_fit(len(todo))
+        if share < 1.0:
+            evidence = [_shorten(e, share) for e in evidence]
+            for i in todo:
+                run.traces[i].notes.append(f"references shortened to {share:.0%} to meet the deadline")
+        for i in todo[answerable:]:
+            run.answer(i, I_DONT_KNOW, "no time left for reasoning")
+        todo, keep = todo[:answerable], slice(0, answerable)
+        results = run.stage(
+            "reasoning",
+            todo,
+            lambda: self.reasoner.run(
+                _pick(questions, todo), evidence[keep], kg[keep], calculations[keep], knowledge[keep]
+            ),
+            fallback=None,
+        )
+        for i, result in zip(todo, results):
+            if result is None:
+                run.answer(i, I_DONT_KNOW, "reasoning failed")
+                continue
+            run.traces[i].references = list(result.prompt_references)
+            run.answer(i, result.answer, "backup answer prompt used" if result.used_backup else None)
+
+        predictions = [self._final_answer(trace.prediction) for trace in run.traces]
+        for trace, prediction in zip(run.traces, predictions):
+            trace.prediction = prediction
+        self.last_traces = run.traces
+        return predictions
+
+    def retrieve_references(self, batch: dict[str, list[Any]]) -> list[list[str]]:
+        """The web references each question would get, without any LLM (for studying retrieval)."""
+        questions = Question.from_batch(batch)
+        evidence = self.retriever.run(questions, self.pages.run(questions))
+        return [e.references for e in evidence]
+
+    def close(self) -> None:
+        self.pages.close()
+        if self.llm is not None:
+            self.llm.close()
+
+    def _predict_attributes(self, run: "_BatchRun", questions: list[Question]) -> list[QuestionAttributes | None]:
+        everyone = list(range(len(questions)))
+        if self.attributes is None:
+            return [None] * len(questions)
+        return run.stage("attributes", everyone, lambda: self.attributes.run(questions), fallback=None)
+
+    def _kg_references(
+        self, run: "_BatchRun", questions: list[Question], attributes: list[QuestionAttributes | None], todo: list[int]
+    ) -> list[list[str]]:
+        results = run.optional_stage(
+            "kg",
+            todo,
+            self.kg,
+            lambda: self.kg.run(
+                _pick(questions, todo), [attributes[i] or QuestionAttributes() for i in todo]
+            ),
+        )
+        return [result.references if result is not None else [] for result in results]
+
+    def _apply_sources(self, evidence: Evidence, attribute: QuestionAttributes | None, kg: list[str]) -> Evidence:
+        """Drop web evidence for domains configured to answer from the KG alone (when it answered)."""
+        domain = attribute.domain if attribute is not None else "open"
+        if kg and sources_for(domain, self.config.kg) == "kg":
+            return Evidence()
+        return evidence
+
+    def _final_answer(self, text: str) -> str:
+        answer = normalize_answer(text)
+        return cap_answer_tokens(answer, self.llm, self.config.reasoning.answer_max_tokens)
+
+
+class _BatchRun:
+    """Bookkeeping for one batch: traces, per-stage timing and token usage, failures contained."""
+
+    def __init__(self, questions: list[Question], deadline: BatchDeadline, costs: StageCostModel):
+        self.deadline = deadline
+        self.costs = costs
+        self.traces = [QuestionTrace(interaction_id=q.interaction_id) for q in questions]
+        self._answered: set[int] = set()
+
+    def answer(self, index: int, text: str, note: str | None = None) -> None:
+        self.traces[index].prediction = text
+        self._answered.add(index)
+        if note:
+            self.traces[index].notes.append(note)
+
+    def unanswered(self) -> list[int]:
+        return [i for i in range(len(self.traces)) if i not in self._answered]
+
+    def stage(self, name: str, indices: list[int], work: Callable[[], Sequence[T]], fallback: T) -> list[T]:
+        """Run `work` for the questions at `indices`; on any failure every one gets `fallback`."""
+        if not indices:
+            return []
+        with self._timed(name, indices):
+            try:
+                results = list(work())
+                if len(results) != len(indices):
+                    raise RuntimeError(f"returned {len(results)} results for {len(indices)} questions")
+            except Exception as error:  # one broken stage must not cost the batch its answers
+                logger.exception(f"Stage {name} failed for the batch; falling back")
+                for i in indices:
+                    self.traces[i].notes.append(f"{name} failed: {error}")
+                return [fallback] * len(indices)
+        for i, result in zip(indices, results):
+            usage = getattr(result, "usage", None)
+            if usage is not None and usage.calls:
+                self.traces[i].tokens[name] = usage
+        return results
+
+    def optional_stage(self, name: str, indices: list[int], component: Any, work: Callable[[], Sequence[T]]) -> list[T | None]:
+        if component is None or not indices:
+            return [None] * len(indices)
+        if not self.deadline.can_run_optional(name, len(indices)):
+            for i in indices:
+                self.traces[i].notes.append(f"{name} skipped to meet the deadline")
+            return [None] * len(indices)
+        return self.stage(name, indices, work, fallback=None)
+
+    @contextmanager
+    def _timed(self, name: str, indices: list[int]) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            seconds = time.perf_counter() - start
+            self.costs.observe(name, seconds, len(indices))
+            for i in indices:
+                self.traces[i].timings[name] = seconds / len(indices)
+
+
+def _pick(items: Sequence[T], indices: list[int]) -> list[T]:
+    return [items[i] for i in indices]
+
+
+def _shorten(evidence: Evidence, share: float) -> Evidence:
+    def keep(items: list[str]) -> list[str]:
+        return items[: max(1, int(len(items) * share))] if items else items
+
+    return replace(evidence, chunks=keep(evidence.chunks), tables=keep(evidence.tables))

@@ -1,0 +1,279 @@
+"""Judges decide whether a prediction that is neither `I don't know` nor an exact match is correct.
+
+- `RulesJudge` (offline): correct only when the normalized prediction equals a normalized gold
+  answer; everything else counts as wrong, and reports say how many verdicts came from rules alone.
+- `BackendJudge`: the system's own `LLMBackend` (`--judge local`); a weak judge for small models.
+- `OpenAIJudge`: any OpenAI-compatible endpoint (`--judge openai`), like the official script:
+  JSON mode, temperature 0, retries on connection, timeout, rate-limit and server errors.
+
+All LLM judges share the rules in prompts/judge.txt, the JSON reply `{"accuracy": true|false}`
+(an unparseable reply counts as wrong) and the fixed rule that a gold `invalid question` accepts
+only the prediction `invalid question`. Verdicts go through `VerdictCache`, so re-scoring the same
+(judge, query, answers, prediction) never asks again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import string
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Protocol
+
+from loguru import logger
+
+from models.llm.base import GenerationParams, LLMBackend
+from models.prompts import PromptLibrary
+
+INVALID_QUESTION = "invalid question"
+VERDICT_SCHEMA = {
+    "type": "object",
+    "properties": {"accuracy": {"type": "boolean"}},
+    "required": ["accuracy"],
+}
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    query: str
+    answers: tuple[str, ...]  # ground truth first, then alternatives
+    prediction: str  # already truncated and stripped
+
+
+@dataclass
+class Verdict:
+    correct: bool
+    source: str  # "rules", "invalid-question rule", or the judge's identity
+    raw: str = ""  # the judge's reply
+    error: str | None = None  # the judge could not be asked (never cached)
+
+
+class JudgeUnavailable(RuntimeError):
+    """The judge cannot be set up (no endpoint or key)."""
+
+
+class Judge(Protocol):
+    identity: str  # names the judge and its model; part of the verdict cache key
+    weak: bool
+
+    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]: ...
+
+
+def normalize_for_match(text: str) -> str:
+    """Lower case, no punctuation, no articles, single spaces (the usual QA answer normalization)."""
+    text = text.lower()
+    text = "".join(ch for ch in text if ch not in string.punctuation)
+    text = re.sub(r"\b(a|an|the)\b", " ", text)
+    return " ".join(text.split())
+
+
+def invalid_question_verdict(request: JudgeRequest) -> Verdict | None:
+    """The fixed rule for false-premise gold answers, decided without asking anyone."""
+    if any(normalize_for_match(answer) == INVALID_QUESTION for answer in request.answers):
+        return Verdict(normalize_for_match(request.prediction) == INVALID_QUESTION, "invalid-question rule")
+    return None
+
+
+def parse_verdict(reply: str) -> bool | None:
+    """True/False from a `{"accuracy": ...}` reply, None when it cannot be read."""
+    text = reply.strip().lower()
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        parsed = json.loads(text[start : end + 1])
+    except json.JSONDecodeError:
+        return None
+    value = parsed.get("accuracy") if isinstance(parsed, dict) else None
+    if value is True or value == "true":
+        return True
+    if value is False or value == "false":
+        return False
+    return None
+
+
+class RulesJudge:
+    identity = "rules"
+    weak = True
+
+    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
+        verdicts = []
+        for request in requests:
+            fixed = invalid_question_verdict(request)
+            if fixed is not None:
+                verdicts.append(fixed)
+                continue
+            prediction = normalize_for_match(request.prediction)
+            matched = bool(prediction) and any(prediction == normalize_for_match(a) for a in request.answers)
+            verdicts.append(Verdict(matched, "rules"))
+        return verdicts
+
+
+class VerdictCache:
+    """Verdicts on disk (one JSON line each), keyed by judge identity, query, answers and prediction."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._verdicts: dict[str, Verdict] = {}
+        self._lock = threading.Lock()
+        if path is not None and path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    entry = json.loads(line)
+                    self._verdicts[entry["key"]] = Verdict(**entry["verdict"])
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue  # a line cut short by an interrupted run
+
+    @staticmethod
+    def key(identity: str, request: JudgeRequest) -> str:
+        material = json.dumps([identity, request.query, list(request.answers), request.prediction])
+        return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+    def get(self, identity: str, request: JudgeRequest) -> Verdict | None:
+        return self._verdicts.get(self.key(identity, request))
+
+    def put(self, identity: str, request: JudgeRequest, verdict: Verdict) -> None:
+        if verdict.error is not None:
+            return
+        key = self.key(identity, request)
+        with self._lock:
+            self._verdicts[key] = verdict
+            if self.path is None:
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as stream:
+                stream.write(json.dumps({"key": key, "verdict": asdict(verdict)}) + "\n")
+
+
+class CachedJudge:
+    """Wraps an LLM judge: fixed rules first, then the cache, then one call for everything left."""
+
+    def __init__(self, judge: Judge, cache: VerdictCache):
+        self.inner = judge
+        self.cache = cache
+        self.identity = judge.identity
+        self.weak = judge.weak
+        self.cache_hits = 0
+
+    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
+        verdicts: list[Verdict | None] = [invalid_question_verdict(r) for r in requests]
+        pending = []
+        for i, request in enumerate(requests):
+            if verdicts[i] is not None:
+                continue
+            cached = self.cache.get(self.identity, request)
+            if cached is not None:
+                self.cache_hits += 1
+                verdicts[i] = cached
+            else:
+                pending.append(i)
+        if pending:
+            logger.info(f"Asking judge {self.identity} about {len(pending)} predictions")
+            for i, verdict in zip(pending, self.inner.judge([requests[i] for i in pending])):
+                self.cache.put(self.identity, requests[i], verdict)
+                verdicts[i] = verdict
+        return [v for v in verdicts if v is not None]
+
+
+class BackendJudge:
+    """Judging with an `LLMBackend` (the system's own model): one batched call, JSON-constrained."""
+
+    weak = True
+
+    def __init__(self, backend: LLMBackend, model_name: str, prompts: PromptLibrary, max_tokens: int):
+        self.backend = backend
+        self.prompts = prompts
+        self.params = GenerationParams(max_tokens=max_tokens, temperature=0.0, json_schema=VERDICT_SCHEMA)
+        self.identity = f"local:{backend.name}:{model_name}"
+
+    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
+        conversations = [judge_conversation(self.prompts, r) for r in requests]
+        verdicts = []
+        for completion in self.backend.generate(conversations, self.params):
+            if completion.error is not None:
+                verdicts.append(Verdict(False, self.identity, error=completion.error))
+                continue
+            parsed = parse_verdict(completion.text)
+            verdicts.append(Verdict(bool(parsed), self.identity, raw=completion.text))
+        return verdicts
+
+
+class OpenAIJudge:
+    """An OpenAI-compatible chat endpoint; key and base URL from OPENAI_API_KEY / OPENAI_BASE_URL."""
+
+    weak = False
+
+    def __init__(
+        self,
+        model: str,
+        prompts: PromptLibrary,
+        max_attempts: int,
+        retry_max_wait_s: float,
+        timeout_s: float,
+        workers: int,
+        base_url: str | None = None,
+        api_key: str | None = None,
+    ):
+        import openai
+
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL")
+        api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not api_key and not base_url:
+            raise JudgeUnavailable(
+                "The openai judge needs OPENAI_API_KEY (and OPENAI_BASE_URL for a non-OpenAI server); "
+                "use --judge rules to score offline"
+            )
+        # Local OpenAI-compatible servers accept any key.
+        self.client = openai.OpenAI(
+            api_key=api_key or "unused", base_url=base_url, timeout=timeout_s, max_retries=0
+        )
+        self.retryable = (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
+        self.model = model
+        self.prompts = prompts
+        self.max_attempts = max_attempts
+        self.retry_max_wait_s = retry_max_wait_s
+        self.workers = workers
+        self.identity = f"openai:{model}"
+
+    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            return list(pool.map(self._judge_one, requests))
+
+    def _judge_one(self, request: JudgeRequest) -> Verdict:
+        messages = judge_conversation(self.prompts, request)
+        last_error = ""
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                response = self.client.chat.completions.create(
+                    model=self.model,
+                    messages=messages,
+                    response_format={"type": "json_object"},
+                    temperature=0.0,
+                )
+            except self.retryable as error:
+                last_error = f"{type(error).__name__}: {error}"
+                logger.warning(f"Judge call failed (attempt {attempt}/{self.max_attempts}): {last_error}")
+                if attempt < self.max_attempts:
+                    time.sleep(min(2.0 ** (attempt - 1), self.retry_max_wait_s))
+                continue
+            except Exception as error:  # a bad request will not get better by retrying
+                logger.error(f"Judge call failed: {error}")
+                return Verdict(False, self.identity, error=f"{type(error).__name__}: {error}")
+            reply = response.choices[0].message.content or ""
+            return Verdict(bool(parse_verdict(reply)), self.identity, raw=reply)
+        return Verdict(False, self.identity, error=last_error)
+
+
+def judge_conversation(prompts: PromptLibrary, request: JudgeRequest) -> list[dict[str, str]]:
+    return prompts.conversation(
+        "judge",
+        query=request.query,
+        answers="\n".join(f"- {answer}" for answer in request.answers),
+        prediction=request.prediction,
+    )

@@ -1,0 +1,226 @@
+"""report.json contents and the Markdown tables printed after a run."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+import numpy as np
+
+from models.evaluation.data import GoldQuestion
+from models.evaluation.judges import normalize_for_match
+from models.evaluation.scoring import ScoredQuestion, Tally
+
+# question label -> report key; popularity appears only when the data has it
+BREAKDOWNS = {
+    "domain": "by_domain",
+    "question_type": "by_question_type",
+    "static_or_dynamic": "by_static_or_dynamic",
+    "popularity": "by_popularity",
+}
+UNLABELLED = "(none)"
+
+
+def build_report(
+    scored: list[ScoredQuestion],
+    lines: list[dict[str, Any]],
+    *,
+    preset: str,
+    judge_identity: str,
+    judge_is_weak: bool,
+    truncation: str,
+    truncation_exact: bool,
+) -> dict[str, Any]:
+    overall = Tally()
+    for item in scored:
+        overall.add(item)
+    sources = Counter(item.verdict_source for item in scored)
+    report: dict[str, Any] = {"preset": preset, **overall.as_dict()}
+    for label, key in BREAKDOWNS.items():
+        breakdown = _breakdown(scored, label)
+        if breakdown is not None:
+            report[key] = breakdown
+    report |= {
+        "judge": judge_identity,
+        "judge_is_weak": judge_is_weak,
+        "judged_by_rules_alone": sources.get("rules", 0),
+        "judge_errors": sum(item.judge_error is not None for item in scored),
+        "verdict_sources": dict(sources),
+        "truncation": truncation,
+        "truncation_exact": truncation_exact,
+        "errors": sum(bool(line.get("error")) for line in lines),
+        "seconds_per_question": latency_summary(lines),
+        "tokens_per_stage": token_summary(lines),
+        "degradations": degradation_counts(lines),
+    }
+    return report
+
+
+def _breakdown(scored: list[ScoredQuestion], label: str) -> dict[str, dict[str, Any]] | None:
+    if not any(label in item.labels for item in scored):
+        return None
+    tallies: dict[str, Tally] = {}
+    for item in scored:
+        tallies.setdefault(item.labels.get(label, UNLABELLED), Tally()).add(item)
+    return {name: tallies[name].as_dict() for name in sorted(tallies)}
+
+
+def latency_summary(lines: list[dict[str, Any]]) -> dict[str, float]:
+    """Seconds per question: each question's share of its batch's wall time."""
+    seconds = np.array([float(line.get("seconds", 0.0)) for line in lines])
+    if not seconds.size:
+        return {"p50": 0.0, "p95": 0.0, "max": 0.0, "mean": 0.0}
+    return {
+        "p50": float(np.percentile(seconds, 50)),
+        "p95": float(np.percentile(seconds, 95)),
+        "max": float(seconds.max()),
+        "mean": float(seconds.mean()),
+    }
+
+
+def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """LLM calls and tokens per stage: totals and means over all questions (not only callers)."""
+    totals: dict[str, Counter] = {}
+    for line in lines:
+        for stage, usage in (line.get("tokens") or {}).items():
+            totals.setdefault(stage, Counter()).update(
+                {key: int(usage.get(key, 0)) for key in ("calls", "prompt_tokens", "completion_tokens")}
+            )
+    n = max(len(lines), 1)
+    return {
+        stage: {
+            "calls": counts["calls"],
+            "prompt_tokens": counts["prompt_tokens"],
+            "completion_tokens": counts["completion_tokens"],
+            "mean_prompt_tokens": counts["prompt_tokens"] / n,
+            "mean_completion_tokens": counts["completion_tokens"] / n,
+        }
+        for stage, counts in sorted(totals.items())
+    }
+
+
+def degradation_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """How often each kind of note (skipped stage, shortened references, ...) was taken."""
+    kinds = Counter(
+        re.sub(r"\d+(\.\d+)?", "#", note.split(":")[0]) for line in lines for note in line.get("notes") or []
+    )
+    return dict(kinds.most_common())
+
+
+def references_report(lines: list[dict[str, Any]], golds: list[GoldQuestion], preset: str) -> dict[str, Any]:
+    """For --references-only: how often a gold answer appears verbatim (normalized) in the references.
+
+    A rough recall signal: short answers such as "yes" or a year match by accident.
+    """
+    by_id = {line["interaction_id"]: line for line in lines}
+    found: dict[str, list[bool]] = {}
+    per_label: dict[str, dict[str, list[bool]]] = {label: {} for label in BREAKDOWNS}
+    reference_counts, reference_chars = [], []
+    for gold in golds:
+        references = by_id[gold.interaction_id].get("references") or []
+        text = normalize_for_match(" ".join(references))
+        hit = any(
+            normalize_for_match(answer) and normalize_for_match(answer) in text for answer in gold.answers
+        )
+        found.setdefault("all", []).append(hit)
+        for label in BREAKDOWNS:
+            if label in gold.labels:
+                per_label[label].setdefault(gold.labels[label], []).append(hit)
+        reference_counts.append(len(references))
+        reference_chars.append(sum(len(r) for r in references))
+    hits = found.get("all", [])
+    report: dict[str, Any] = {
+        "preset": preset,
+        "n": len(hits),
+        "answer_in_references": sum(hits),
+        "answer_in_references_rate": sum(hits) / max(len(hits), 1),
+        "mean_references": float(np.mean(reference_counts)) if reference_counts else 0.0,
+        "mean_reference_chars": float(np.mean(reference_chars)) if reference_chars else 0.0,
+        "errors": sum(bool(by_id[g.interaction_id].get("error")) for g in golds),
+        "seconds_per_question": latency_summary([by_id[g.interaction_id] for g in golds]),
+    }
+    for label, key in BREAKDOWNS.items():
+        if per_label[label]:
+            report[key] = {
+                name: {"n": len(v), "answer_in_references_rate": sum(v) / len(v)}
+                for name, v in sorted(per_label[label].items())
+            }
+    return report
+
+
+def markdown_table(headers: list[str], rows: Iterable[list[Any]]) -> str:
+    def cell(value: Any) -> str:
+        return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+_SCORE_COLUMNS = [
+    "n",
+    "correct",
+    "missing",
+    "hallucination",
+    "score",
+    "accuracy",
+    "hallucination_rate",
+    "missing_rate",
+]
+
+
+def markdown_report(report: dict[str, Any]) -> str:
+    weak = (
+        " (weak judge: a small local model)" if report["judge_is_weak"] and report["judge"] != "rules" else ""
+    )
+    parts = [
+        f"## Preset `{report['preset']}`: score {report['score']:.3f} on {report['n']} questions",
+        f"Judge: {report['judge']}{weak}; judged by rules alone: {report['judged_by_rules_alone']}; "
+        f"judge errors: {report['judge_errors']}; failed questions: {report['errors']}.  \n"
+        f"Truncation: {report['truncation']}.",
+        markdown_table(_SCORE_COLUMNS, [[report[c] for c in _SCORE_COLUMNS]]),
+    ]
+    for label, key in BREAKDOWNS.items():
+        if key in report:
+            rows = [[name] + [tally[c] for c in _SCORE_COLUMNS[:5]] for name, tally in report[key].items()]
+            parts.append(markdown_table([label] + _SCORE_COLUMNS[:5], rows))
+    latency = report["seconds_per_question"]
+    parts.append(
+        f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."
+    )
+    if report["tokens_per_stage"]:
+        rows = [
+            [stage, usage["calls"], usage["mean_prompt_tokens"], usage["mean_completion_tokens"]]
+            for stage, usage in report["tokens_per_stage"].items()
+        ]
+        parts.append(markdown_table(["stage", "calls", "prompt tokens/q", "completion tokens/q"], rows))
+    return "\n\n".join(parts)
+
+
+def markdown_references_report(report: dict[str, Any]) -> str:
+    parts = [
+        f"## Preset `{report['preset']}` (references only): gold answer found in the references for "
+        f"{report['answer_in_references']}/{report['n']} questions "
+        f"({report['answer_in_references_rate']:.1%})",
+        f"Mean references per question: {report['mean_references']:.1f} "
+        f"({report['mean_reference_chars']:.0f} characters); failed questions: {report['errors']}.",
+    ]
+    for label, key in BREAKDOWNS.items():
+        if key in report:
+            rows = [[name, v["n"], v["answer_in_references_rate"]] for name, v in report[key].items()]
+            parts.append(markdown_table([label, "n", "answer found"], rows))
+    return "\n\n".join(parts)
+
+
+COMPARISON_COLUMNS = ["n", "score", "accuracy", "hallucination_rate", "missing_rate"]
+
+
+def markdown_comparison(reports: dict[str, dict[str, Any]]) -> str:
+    """One row per preset, in the order run, like the paper's incremental ablation table."""
+    rows = []
+    for preset, report in reports.items():
+        latency = report["seconds_per_question"]
+        rows.append([preset] + [report[c] for c in COMPARISON_COLUMNS] + [latency["p50"], latency["p95"]])
+    headers = ["preset", "n", "score", "accuracy", "hallucination", "missing", "p50 s/q", "p95 s/q"]
+    return "## Ablation\n\n" + markdown_table(headers, rows)

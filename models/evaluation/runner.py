@@ -1,0 +1,216 @@
+"""Running the system over a question file, one JSON line per answered question, resumable.
+
+`PredictionStore` appends each finished question as one complete line and flushes it, so an
+interrupted run (Ctrl-C, a crash) leaves a valid file and a rerun skips every question already in
+it. `RunManifest` refuses to mix predictions of different configurations in one output folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from loguru import logger
+from tqdm import tqdm
+
+from models.evaluation.data import CragRecord, GoldQuestion, to_batch
+
+IDK = "I don't know"
+OFFICIAL_MAX_BATCH = 16
+
+
+class PredictionStore:
+    """A jsonl file of finished questions, keyed by `interaction_id`."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.lines: dict[str, dict[str, Any]] = {}
+        if path.is_file():
+            self._load()
+
+    def _load(self) -> None:
+        broken = 0
+        for text in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                line = json.loads(text)
+                self.lines[line["interaction_id"]] = line
+            except (json.JSONDecodeError, KeyError, TypeError):
+                broken += 1
+        if broken:
+            # A line cut short by a hard kill: rewrite the file without it before appending again.
+            logger.warning(f"{self.path}: dropping {broken} incomplete line(s) left by an interrupted run")
+            write_atomically(self.path, "".join(json.dumps(line) + "\n" for line in self.lines.values()))
+
+    def __contains__(self, interaction_id: str) -> bool:
+        return interaction_id in self.lines
+
+    def append(self, lines: list[dict[str, Any]]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as stream:
+            for line in lines:
+                stream.write(json.dumps(line, ensure_ascii=False) + "\n")
+                stream.flush()
+                self.lines[line["interaction_id"]] = line
+
+
+class RunMismatch(ValueError):
+    """The output folder holds predictions of another configuration."""
+
+
+@dataclass
+class RunManifest:
+    """What produced an output folder; a resumed run must match it."""
+
+    preset: str
+    overrides: dict[str, str]
+    data: str
+    mode: str  # "answers" or "references"
+
+    def check_or_write(self, folder: Path, restart: bool) -> None:
+        path = folder / "run.json"
+        if path.is_file() and not restart:
+            previous = json.loads(path.read_text(encoding="utf-8"))
+            if previous != asdict(self):
+                raise RunMismatch(
+                    f"{folder} holds a run of {previous}, not {asdict(self)}; "
+                    f"choose another --out or pass --restart to discard it"
+                )
+        folder.mkdir(parents=True, exist_ok=True)
+        if restart:
+            for stale in ("predictions.jsonl", "references.jsonl"):
+                (folder / stale).unlink(missing_ok=True)
+        write_atomically(path, json.dumps(asdict(self), indent=2))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def gold_fields(gold: GoldQuestion) -> dict[str, Any]:
+    return {"answer": gold.answer, "alternative_answers": gold.alternative_answers, **gold.labels}
+
+
+def run_questions(
+    records: Iterable[CragRecord],
+    store: PredictionStore,
+    batch_size: Callable[[], int],
+    answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]],
+    total: int | None,
+    description: str,
+) -> list[GoldQuestion]:
+    """Answer every record not yet in `store`, batch by batch; returns the gold data of all records.
+
+    `answer_batch` turns a batch of records into one result dict per record (same order).
+    `batch_size` is asked before every batch, as the official evaluator does.
+    """
+    golds: list[GoldQuestion] = []
+    with tqdm(total=total, desc=description, unit="q") as progress:
+        pending: list[CragRecord] = []
+        for record in records:
+            golds.append(record.gold)
+            if record.gold.interaction_id in store:
+                progress.update(1)
+                continue
+            pending.append(record)
+            if len(pending) >= _clamp(batch_size()):
+                _answer_and_store(pending, store, answer_batch, progress)
+                pending = []
+        if pending:
+            _answer_and_store(pending, store, answer_batch, progress)
+    return golds
+
+
+def _answer_and_store(
+    records: list[CragRecord],
+    store: PredictionStore,
+    answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]],
+    progress: tqdm,
+) -> None:
+    batch_id = records[0].gold.interaction_id
+    for record, result, seconds in _answer_isolating_failures(records, answer_batch):
+        line = {
+            "interaction_id": record.gold.interaction_id,
+            "query": record.gold.query,
+            **result,
+            "seconds": seconds,
+            "batch_id": batch_id,
+            "batch_size": len(records),
+            **gold_fields(record.gold),
+        }
+        store.append([line])
+        progress.update(1)
+
+
+def _answer_isolating_failures(
+    records: list[CragRecord], answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]]
+) -> Iterator[tuple[CragRecord, dict[str, Any], float]]:
+    """The batch's results; when the batch raises, each question alone, and an error line for any
+    question that still raises."""
+    start = time.perf_counter()
+    try:
+        results = answer_batch(records)
+        if len(results) != len(records):
+            raise RuntimeError(f"the system returned {len(results)} answers for {len(records)} questions")
+    except Exception as error:
+        logger.exception(
+            f"Batch starting at {records[0].gold.interaction_id} failed ({error}); retrying one by one"
+        )
+    else:
+        share = (time.perf_counter() - start) / len(records)
+        yield from ((record, result, share) for record, result in zip(records, results))
+        return
+    for record in records:
+        start = time.perf_counter()
+        try:
+            (result,) = answer_batch([record])
+        except Exception as error:
+            logger.exception(f"Question {record.gold.interaction_id} failed: {error}")
+            result = {"prediction": IDK, "references": [], "error": f"{type(error).__name__}: {error}"}
+        yield record, result, time.perf_counter() - start
+
+
+def answers_from_system(model: Any) -> Callable[[list[CragRecord]], list[dict[str, Any]]]:
+    """`batch_generate_answer` plus what the system traced for each question."""
+
+    def answer_batch(records: list[CragRecord]) -> list[dict[str, Any]]:
+        predictions = model.batch_generate_answer(to_batch(records))
+        if len(predictions) != len(records):
+            return predictions  # the caller reports the mismatch
+        traces = list(getattr(model, "last_traces", None) or [])
+        if [t.interaction_id for t in traces] != [r.gold.interaction_id for r in records]:
+            traces = [None] * len(records)
+        return [_prediction_result(prediction, trace) for prediction, trace in zip(predictions, traces)]
+
+    return answer_batch
+
+
+def references_from_system(model: Any) -> Callable[[list[CragRecord]], list[dict[str, Any]]]:
+    def answer_batch(records: list[CragRecord]) -> list[dict[str, Any]]:
+        references = model.retrieve_references(to_batch(records))
+        return [{"references": list(refs)} for refs in references]
+
+    return answer_batch
+
+
+def _prediction_result(prediction: Any, trace: Any) -> dict[str, Any]:
+    result: dict[str, Any] = {"prediction": prediction if isinstance(prediction, str) else str(prediction)}
+    if trace is None:
+        return result | {"references": [], "timings": {}, "tokens": {}, "attributes": None, "notes": []}
+    return result | {
+        "references": list(trace.references),
+        "timings": dict(trace.timings),
+        "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
+        "attributes": asdict(trace.attributes) if trace.attributes is not None else None,
+        "notes": list(trace.notes),
+    }
+
+
+def _clamp(size: int) -> int:
+    return max(1, min(OFFICIAL_MAX_BATCH, int(size)))

@@ -1,0 +1,99 @@
+"""The leaderboard's scoring rules (docs: CRAG contract §2), applied to a list of predictions.
+
+Per question, after cutting the prediction to 75 Llama-2 tokens and stripping it (lower case for
+the comparisons): containing "i don't know" → missing (0); equal to the ground truth or an
+alternative answer → correct (+1); otherwise the judge decides → correct (+1) or hallucination (−1).
+score = (correct − hallucination) / n.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.evaluation.data import GoldQuestion
+from models.evaluation.judges import Judge, JudgeRequest
+from models.evaluation.truncation import Truncator
+
+CORRECT, MISSING, HALLUCINATION = "correct", "missing", "hallucination"
+IDK_MARKER = "i don't know"
+
+
+@dataclass
+class ScoredQuestion:
+    interaction_id: str
+    outcome: str  # correct, missing or hallucination
+    verdict_source: str  # "idk", "exact", "rules", "invalid-question rule" or the judge identity
+    prediction: str  # as judged: truncated and stripped
+    judge_reply: str = ""
+    judge_error: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Tally:
+    n: int = 0
+    correct: int = 0
+    exact_correct: int = 0
+    missing: int = 0
+    hallucination: int = 0
+
+    def add(self, scored: ScoredQuestion) -> None:
+        self.n += 1
+        if scored.outcome == CORRECT:
+            self.correct += 1
+            self.exact_correct += scored.verdict_source == "exact"
+        elif scored.outcome == MISSING:
+            self.missing += 1
+        else:
+            self.hallucination += 1
+
+    def as_dict(self) -> dict[str, float | int]:
+        n = max(self.n, 1)
+        return {
+            "n": self.n,
+            "correct": self.correct,
+            "exact_correct": self.exact_correct,
+            "missing": self.missing,
+            "hallucination": self.hallucination,
+            "score": (self.correct - self.hallucination) / n,
+            "accuracy": self.correct / n,
+            "exact_accuracy": self.exact_correct / n,
+            "hallucination_rate": self.hallucination / n,
+            "missing_rate": self.missing / n,
+        }
+
+
+def score_predictions(
+    golds: list[GoldQuestion], predictions: list[str], truncator: Truncator, judge: Judge
+) -> list[ScoredQuestion]:
+    if len(golds) != len(predictions):
+        raise ValueError(f"{len(golds)} questions but {len(predictions)} predictions")
+    scored: list[ScoredQuestion | None] = [None] * len(golds)
+    to_judge: list[int] = []
+    requests: list[JudgeRequest] = []
+    for i, (gold, raw_prediction) in enumerate(zip(golds, predictions)):
+        prediction = truncator.truncate(raw_prediction or "").strip()
+        lowered = prediction.lower()
+        if IDK_MARKER in lowered:
+            scored[i] = ScoredQuestion(gold.interaction_id, MISSING, "idk", prediction, labels=gold.labels)
+        elif any(lowered == answer.strip().lower() for answer in gold.answers):
+            scored[i] = ScoredQuestion(gold.interaction_id, CORRECT, "exact", prediction, labels=gold.labels)
+        else:
+            to_judge.append(i)
+            requests.append(JudgeRequest(gold.query, tuple(a.strip() for a in gold.answers), prediction))
+    verdicts = judge.judge(requests) if requests else []
+    if len(verdicts) != len(requests):
+        raise RuntimeError(
+            f"Judge {judge.identity} returned {len(verdicts)} verdicts for {len(requests)} predictions"
+        )
+    for i, request, verdict in zip(to_judge, requests, verdicts):
+        scored[i] = ScoredQuestion(
+            golds[i].interaction_id,
+            CORRECT if verdict.correct else HALLUCINATION,
+            verdict.source,
+            request.prediction,
+            judge_reply=verdict.raw,
+            judge_error=verdict.error,
+            labels=golds[i].labels,
+        )
+    return [s for s in scored if s is not None]

@@ -1,0 +1,302 @@
+"""Time expressions in a question, resolved to calendar spans against the question's `query_time`.
+
+Pure functions, no I/O: `find_time_spans("who won last Friday?", "03/10/2024, 23:34:42 PT")` gives
+the span 2024-03-08..2024-03-08. Relative phrases need a parseable query time; absolute dates do not.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Callable, Literal
+
+Granularity = Literal["day", "week", "month", "year", "season", "range"]
+
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
+MONTHS["sept"] = 9
+
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "a": 1}
+_COUNT = r"(?P<count>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
+_UNIT = r"(?P<unit>day|week|month|year)s?"
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    start: date
+    end: date  # inclusive
+    granularity: Granularity
+    phrase: str
+
+    @property
+    def label(self) -> str:
+        if self.granularity == "day":
+            return self.start.isoformat()
+        if self.granularity == "month":
+            return self.start.strftime("%Y-%m")
+        if self.granularity == "year":
+            return str(self.start.year)
+        return f"{self.start.isoformat()} to {self.end.isoformat()}"
+
+    def contains(self, day: date) -> bool:
+        return self.start <= day <= self.end
+
+    def api_dates(self, max_calls: int) -> list[str]:
+        """Date arguments for `*_get_games_on_date` covering the span: days, months, else whole years."""
+        if self.granularity == "day":
+            return [self.start.isoformat()]
+        if self.granularity == "month":
+            return [self.label]
+        if (self.end - self.start).days < max_calls:
+            return [(self.start + timedelta(days=i)).isoformat() for i in range((self.end - self.start).days + 1)]
+        months = []
+        year, month = self.start.year, self.start.month
+        while (year, month) <= (self.end.year, self.end.month):
+            months.append(f"{year:04d}-{month:02d}")
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        if len(months) <= max_calls:
+            return months
+        return [str(year) for year in range(self.start.year, self.end.year + 1)]
+
+
+def parse_query_time(query_time: str) -> datetime | None:
+    """'03/10/2024, 23:34:42 PT' -> datetime(2024, 3, 10, 23, 34, 42); None when unparseable."""
+    text = re.sub(r"\s+[A-Za-z]{1,5}$", "", (query_time or "").strip())
+    for pattern in ("%m/%d/%Y, %H:%M:%S", "%m/%d/%Y %H:%M:%S", "%m/%d/%Y", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(text, pattern)
+        except ValueError:
+            continue
+    return None
+
+
+def find_time_spans(text: str, query_time: str, season_start_month: int = 10) -> list[DateSpan]:
+    """Every time expression in `text`, in reading order, as a resolved span."""
+    now = parse_query_time(query_time)
+    today = now.date() if now else None
+    lowered = text.lower()
+    found: list[tuple[int, DateSpan]] = []
+    taken = [False] * len(lowered)
+    for pattern, resolve in _RULES:
+        for match in pattern.finditer(lowered):
+            if any(taken[match.start() : match.end()]):
+                continue
+            span = resolve(match, today, season_start_month)
+            if span is None:
+                continue
+            found.append((match.start(), span))
+            for position in range(match.start(), match.end()):
+                taken[position] = True
+    return [span for _, span in sorted(found, key=lambda item: item[0])]
+
+
+def resolve_time(expression: str, query_time: str, season_start_month: int = 10) -> DateSpan | None:
+    """The first time expression in `expression`, or None."""
+    spans = find_time_spans(expression, query_time, season_start_month)
+    return spans[0] if spans else None
+
+
+# --- spans ---------------------------------------------------------------------------------------
+
+
+def _day(day: date, phrase: str) -> DateSpan:
+    return DateSpan(day, day, "day", phrase)
+
+
+def _month(year: int, month: int, phrase: str) -> DateSpan | None:
+    if not 1 <= month <= 12:
+        return None
+    return DateSpan(date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1]), "month", phrase)
+
+
+def _year(year: int, phrase: str) -> DateSpan:
+    return DateSpan(date(year, 1, 1), date(year, 12, 31), "year", phrase)
+
+
+def _week_of(day: date, phrase: str) -> DateSpan:
+    monday = day - timedelta(days=day.weekday())
+    return DateSpan(monday, monday + timedelta(days=6), "week", phrase)
+
+
+def _season(start_year: int, start_month: int, phrase: str) -> DateSpan:
+    start = date(start_year, start_month, 1)
+    end = date(start_year + 1, start_month, 1) - timedelta(days=1)
+    return DateSpan(start, end, "season", phrase)
+
+
+def _season_start_year(today: date, start_month: int) -> int:
+    return today.year if today.month >= start_month else today.year - 1
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _shift_months(day: date, months: int) -> tuple[int, int]:
+    index = day.year * 12 + day.month - 1 + months
+    return index // 12, index % 12 + 1
+
+
+def _count(text: str) -> int:
+    return _NUMBER_WORDS[text] if text in _NUMBER_WORDS else int(text)
+
+
+# --- rules (earlier rules win where matches overlap) ---------------------------------------------
+
+Resolver = Callable[[re.Match[str], "date | None", int], "DateSpan | None"]
+
+
+def _iso_day(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    day = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
+    return _day(day, m[0]) if day else None
+
+
+def _us_day(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    year = int(m["y"])
+    year += 2000 if year < 100 else 0
+    day = _safe_date(year, int(m["m"]), int(m["d"]))
+    return _day(day, m[0]) if day else None
+
+
+def _iso_month(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    return _month(int(m["y"]), int(m["m"]), m[0])
+
+
+def _month_day_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    month = MONTHS[m["month"]]
+    if m["y"]:
+        day = _safe_date(int(m["y"]), month, int(m["d"]))
+    elif today is not None:
+        day = _safe_date(today.year, month, int(m["d"]))
+        if day is not None and day > today:
+            day = _safe_date(today.year - 1, month, int(m["d"]))
+    else:
+        return None
+    return _day(day, m[0]) if day else None
+
+
+def _month_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    return _month(int(m["y"]), MONTHS[m["month"]], m[0])
+
+
+def _explicit_season(m: re.Match[str], today: date | None, start_month: int) -> DateSpan | None:
+    return _season(int(m["y"]), start_month, m[0])
+
+
+def _named_season(m: re.Match[str], today: date | None, start_month: int) -> DateSpan | None:
+    year = int(m["y"])
+    # "the 2023 season": seasons starting late in the year are named by the year they end in.
+    return _season(year - 1 if start_month > 6 else year, start_month, m[0])
+
+
+def _relative_season(m: re.Match[str], today: date | None, start_month: int) -> DateSpan | None:
+    if today is None:
+        return None
+    offset = {"this": 0, "current": 0, "last": -1, "previous": -1, "next": 1}[m["which"]]
+    return _season(_season_start_year(today, start_month) + offset, start_month, m[0])
+
+
+def _relative_day(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    offsets = {"today": 0, "tonight": 0, "yesterday": -1, "last night": -1, "tomorrow": 1}
+    word = m[0]
+    if word == "the day before yesterday":
+        return _day(today - timedelta(days=2), word)
+    return _day(today + timedelta(days=offsets[word]), word)
+
+
+def _weekday(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    target = WEEKDAYS.index(m["weekday"])
+    which = m["which"] or "on"
+    if which == "this":
+        return _day(today - timedelta(days=today.weekday()) + timedelta(days=target), m[0])
+    if which == "next":
+        ahead = (target - today.weekday()) % 7 or 7
+        return _day(today + timedelta(days=ahead), m[0])
+    back = (today.weekday() - target) % 7
+    if which in ("last", "past", "previous") and back == 0:
+        back = 7
+    return _day(today - timedelta(days=back), m[0])
+
+
+def _ago(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    count, unit = _count(m["count"]), m["unit"]
+    if unit == "day":
+        return _day(today - timedelta(days=count), m[0])
+    if unit == "week":
+        return _week_of(today - timedelta(weeks=count), m[0])
+    if unit == "month":
+        return _month(*_shift_months(today, -count), m[0])
+    return _year(today.year - count, m[0])
+
+
+def _past_n(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    count, unit = _count(m["count"]), m["unit"]
+    days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * count
+    return DateSpan(today - timedelta(days=days), today, "range", m[0])
+
+
+def _past_one(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    days = {"week": 7, "month": 30, "year": 365}[m["unit"]]
+    return DateSpan(today - timedelta(days=days), today, "range", m[0])
+
+
+def _relative_period(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    offset = {"this": 0, "current": 0, "last": -1, "previous": -1, "past": -1, "next": 1}[m["which"]]
+    unit = m["unit"]
+    if unit == "week":
+        return _week_of(today + timedelta(weeks=offset), m[0])
+    if unit == "month":
+        return _month(*_shift_months(today, offset), m[0])
+    return _year(today.year + offset, m[0])
+
+
+def _bare_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    return _year(int(m["y"]), m[0])
+
+
+_RULES: list[tuple[re.Pattern[str], Resolver]] = [
+    (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"), _iso_day),
+    (re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b"), _us_day),
+    (re.compile(r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b"), _explicit_season),
+    (re.compile(r"\b(?P<y>\d{4})[-/](?P<m>\d{1,2})\b(?!-)"), _iso_month),
+    (
+        re.compile(r"\b" + _MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{4})\b)?"),
+        _month_day_year,
+    ),
+    (
+        re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?"),
+        _month_day_year,
+    ),
+    (re.compile(r"\b" + _MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b"), _month_year),
+    (re.compile(r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b"), _named_season),
+    (re.compile(r"\b(?P<which>this|current|last|previous|next)\s+season\b"), _relative_season),
+    (re.compile(r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b"),
+     _relative_day),
+    (re.compile(r"\b" + _COUNT + r"\s+" + _UNIT + r"\s+ago\b"), _ago),
+    (re.compile(r"\b(?:past|last)\s+" + _COUNT + r"\s+" + _UNIT + r"\b"), _past_n),
+    (re.compile(r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b"), _past_one),
+    (re.compile(r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b"),
+     _relative_period),
+    (re.compile(r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _WEEKDAY + r"\b"), _weekday),
+    (re.compile(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d{2})\b(?![\d.,%])"), _bare_year),
+]

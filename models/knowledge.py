@@ -1,0 +1,64 @@
+"""LLM knowledge extractor: the model answers from memory, with no references.
+
+Its answer reaches the reasoning prompt as the opinion of another agent that may be wrong, which
+helps on static questions whose pages miss the fact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from loguru import logger
+
+from models.answers import I_DONT_KNOW, normalize_answer, parse_structured_reply
+from models.config import KnowledgeConfig
+from models.llm.base import GenerationParams, LLMBackend, TokenUsage
+from models.prompts import PromptLibrary
+from models.schema import Question
+
+
+@dataclass
+class KnowledgeAnswer:
+    answer: str = I_DONT_KNOW
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+
+class KnowledgeExtractor:
+    def __init__(self, config: KnowledgeConfig, llm: LLMBackend, prompts: PromptLibrary):
+        self.config = config
+        self.llm = llm
+        self.prompts = prompts
+
+    def run(self, questions: list[Question]) -> list[KnowledgeAnswer]:
+        if not questions:
+            return []
+        conversations = [
+            self.prompts.conversation(
+                "knowledge", query=question.query, query_time=question.query_time or "unknown"
+            )
+            for question in questions
+        ]
+        params = GenerationParams(
+            max_tokens=self.config.max_tokens,
+            json_schema=self._schema() if self.config.constrained_output else None,
+        )
+        answers = []
+        for question, completion in zip(questions, self.llm.generate(conversations, params)):
+            usage = TokenUsage()
+            usage.add(completion)
+            if completion.error:
+                logger.warning("knowledge: no answer for {}: {}", question.interaction_id, completion.error)
+            answer = parse_structured_reply(completion.text, ("answer",)).get("answer", "")
+            answers.append(KnowledgeAnswer(answer=normalize_answer(answer), usage=usage))
+        return answers
+
+    def _schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "reasoning": {"type": "string", "maxLength": self.config.reasoning_max_chars},
+                "answer": {"type": "string", "maxLength": self.config.answer_max_chars},
+            },
+            "required": ["reasoning", "answer"],
+        }

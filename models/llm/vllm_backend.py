@@ -1,0 +1,151 @@
+"""LLM backend on vLLM's offline engine: the leaderboard backend (preset `t4x4`).
+
+All conversations of a `generate` call go to vLLM in one `LLM.generate` call, so the engine batches
+them (and the n samples of each) continuously on the GPUs. Prompts are built here with the model's
+chat template and handed over as token ids, which also gives exact prompt token counts.
+
+vllm is imported only inside `VLLMBackend.__init__`: the rest of the project, and
+`vllm_engine_args`, work on machines without it. Engine-argument choices for 4x T4 are explained
+in `vllm_engine_args` and in models/README.md.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+from loguru import logger
+
+from models.config import LLMConfig
+from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+
+
+def vllm_engine_args(config: LLMConfig) -> dict[str, Any]:
+    """The keyword arguments for `vllm.LLM(...)` that `config` asks for (pure; no vllm needed)."""
+    if not config.model_path:
+        raise ValueError("The vllm backend needs llm.model_path: a local Hugging Face model folder")
+    return {
+        "model": config.model_path,
+        "tokenizer": config.model_path,
+        # The checkpoint is already on disk; nothing is fetched and no remote code runs.
+        "trust_remote_code": False,
+        "tensor_parallel_size": config.tensor_parallel_size,
+        "dtype": config.dtype,
+        "quantization": config.quantization,
+        "gpu_memory_utilization": config.gpu_memory_utilization,
+        "max_model_len": config.max_model_len,
+        "enforce_eager": config.enforce_eager,
+        "swap_space": config.swap_space_gb,
+        "distributed_executor_backend": config.distributed_executor_backend,
+        "disable_custom_all_reduce": config.disable_custom_all_reduce,
+        "guided_decoding_backend": config.guided_decoding_backend,
+    }
+
+
+class VLLMBackend(LLMBackend):
+    name = "vllm"
+
+    def __init__(self, config: LLMConfig):
+        self.config = config
+        engine_args = vllm_engine_args(config)
+        # The evaluation machine has no network: never report usage statistics.
+        os.environ["VLLM_NO_USAGE_STATS"] = "1"
+        os.environ["DO_NOT_TRACK"] = "1"
+        os.environ["VLLM_USE_V1"] = "1" if config.vllm_use_v1 else "0"
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        try:
+            from vllm import LLM, SamplingParams
+            from vllm.sampling_params import GuidedDecodingParams
+        except ImportError as error:
+            raise RuntimeError(
+                "The vllm backend needs the GPU image's packages (pip install -r requirements.txt); "
+                "on a CPU machine use the cpu preset (llamacpp backend)"
+            ) from error
+        self._sampling_params = SamplingParams
+        self._guided_params = GuidedDecodingParams
+        logger.info(f"Starting vLLM: {engine_args}")
+        self._llm = LLM(**engine_args)
+        self._tokenizer = self._llm.get_tokenizer()
+        self._max_model_len = self._llm.llm_engine.model_config.max_model_len
+
+    def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
+        completions = [Completion(texts=[]) for _ in conversations]
+        try:
+            sampling = self._sampling(params)
+        except Exception as error:  # an invalid constraint fails every conversation alike
+            message = f"invalid sampling parameters: {type(error).__name__}: {error}"
+            logger.warning(message)
+            return [Completion(texts=[], error=message) for _ in conversations]
+
+        prompts, submitted = [], []
+        for index, conversation in enumerate(conversations):
+            try:
+                token_ids = self._prompt_token_ids(conversation)
+            except Exception as error:
+                completions[index].error = f"chat template failed: {type(error).__name__}: {error}"
+                continue
+            completions[index].prompt_tokens = len(token_ids)
+            if len(token_ids) >= self._max_model_len:
+                completions[index].error = (
+                    f"prompt of {len(token_ids)} tokens does not fit max_model_len {self._max_model_len}"
+                )
+                continue
+            prompts.append({"prompt_token_ids": token_ids})
+            submitted.append(index)
+        for index, completion in enumerate(completions):
+            if completion.error:
+                logger.warning(f"vllm: conversation {index} skipped: {completion.error}")
+        if not prompts:
+            return completions
+
+        try:
+            outputs = self._llm.generate(prompts, sampling, use_tqdm=False)
+        except Exception as error:  # the engine failed the whole call; report it on each conversation
+            logger.exception("vLLM generate failed")
+            for index in submitted:
+                completions[index].error = f"vllm generate failed: {type(error).__name__}: {error}"
+            return completions
+
+        for index, output in zip(submitted, outputs):
+            self._fill(completions[index], output, params)
+        return completions
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._tokenizer.encode(text, add_special_tokens=False))
+
+    def close(self) -> None:
+        self._llm = None
+
+    def _sampling(self, params: GenerationParams) -> Any:
+        guided = None
+        if params.json_schema is not None:
+            guided = self._guided_params(json=params.json_schema)
+        elif params.grammar is not None:
+            guided = self._guided_params(grammar=params.grammar)
+        # vLLM refuses n > 1 with greedy decoding; greedy samples are identical, so ask for one.
+        samples = params.n if params.temperature > 0 else 1
+        return self._sampling_params(
+            n=samples,
+            temperature=params.temperature,
+            top_p=params.top_p,
+            max_tokens=params.max_tokens,
+            stop=list(params.stop),
+            seed=params.seed,
+            logprobs=params.first_token_logprobs,
+            guided_decoding=guided,
+        )
+
+    def _prompt_token_ids(self, conversation: Conversation) -> list[int]:
+        token_ids = self._tokenizer.apply_chat_template(conversation, add_generation_prompt=True, tokenize=True)
+        return list(token_ids)
+
+    def _fill(self, completion: Completion, output: Any, params: GenerationParams) -> None:
+        texts = [sample.text for sample in output.outputs]
+        completion.completion_tokens = sum(len(sample.token_ids) for sample in output.outputs)
+        completion.texts = texts if params.temperature > 0 else texts[:1] * params.n
+        first = output.outputs[0] if output.outputs else None
+        if params.first_token_logprobs and first is not None and first.logprobs:
+            completion.first_token_logprobs = {
+                (entry.decoded_token if entry.decoded_token is not None else str(token_id)): entry.logprob
+                for token_id, entry in first.logprobs[0].items()
+            }

@@ -1,0 +1,170 @@
+"""Reasoning module: one prompt over all evidence, a structured reply, and robust parsing.
+
+The reply carries the reasoning, a false-premise flag and a short answer. A raised flag becomes
+exactly `invalid question`; any "I don't know" becomes exactly `I don't know`. Replies that cannot
+be parsed get one batched backup call that pulls a short answer out of the reasoning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from loguru import logger
+
+from models.answers import (
+    I_DONT_KNOW,
+    INVALID_QUESTION,
+    cap_answer_tokens,
+    is_yes,
+    normalize_answer,
+    parse_structured_reply,
+)
+from models.calculator import CalculationResult
+from models.config import ReasoningConfig
+from models.knowledge import KnowledgeAnswer
+from models.llm.base import Completion, GenerationParams, LLMBackend, TokenUsage
+from models.prompts import PromptLibrary
+from models.schema import Evidence, Question
+
+NONE_GIVEN = "(none)"
+_FIELDS = ("reasoning", "false_premise", "answer")
+
+
+@dataclass
+class ReasoningResult:
+    answer: str = I_DONT_KNOW
+    reasoning: str = ""
+    false_premise: bool = False
+    parsed: bool = False
+    used_backup: bool = False
+    prompt_references: list[str] = field(default_factory=list)  # exact reference texts in the prompt
+    usage: TokenUsage = field(default_factory=TokenUsage)
+
+
+class Reasoner:
+    def __init__(self, config: ReasoningConfig, llm: LLMBackend, prompts: PromptLibrary):
+        self.config = config
+        self.llm = llm
+        self.prompts = prompts
+
+    def run(
+        self,
+        questions: list[Question],
+        evidence: list[Evidence],
+        kg_references: list[list[str]],
+        calculations: list[CalculationResult | None],
+        knowledge: list[KnowledgeAnswer | None],
+    ) -> list[ReasoningResult]:
+        count = len(questions)
+        lengths = {len(evidence), len(kg_references), len(calculations), len(knowledge)}
+        if lengths != {count}:
+            raise ValueError(
+                f"Reasoner.run needs one item per question ({count}), got lengths {sorted(lengths)}"
+            )
+        if not questions:
+            return []
+        results = [
+            ReasoningResult(prompt_references=[*item.references, *kg_lines])
+            for item, kg_lines in zip(evidence, kg_references)
+        ]
+        conversations = [
+            self._conversation(*inputs)
+            for inputs in zip(questions, evidence, kg_references, calculations, knowledge)
+        ]
+        params = GenerationParams(
+            max_tokens=self.config.max_tokens,
+            json_schema=self._schema() if self.config.constrained_output else None,
+        )
+        completions = self.llm.generate(conversations, params)
+        unparsed = []
+        for index, (question, completion) in enumerate(zip(questions, completions)):
+            results[index].usage.add(completion)
+            if completion.error:
+                logger.warning("reasoning: no reply for {}: {}", question.interaction_id, completion.error)
+            if not self._read_reply(completion, results[index]) and completion.text.strip():
+                unparsed.append(index)
+        if unparsed:
+            self._backup(questions, completions, results, unparsed)
+        for result in results:
+            result.answer = cap_answer_tokens(result.answer, self.llm, self.config.answer_max_tokens)
+        return results
+
+    def _conversation(
+        self,
+        question: Question,
+        evidence: Evidence,
+        kg_lines: list[str],
+        calculation: CalculationResult | None,
+        knowledge: KnowledgeAnswer | None,
+    ) -> list[dict[str, str]]:
+        other_answer = knowledge.answer if knowledge is not None and knowledge.answer != I_DONT_KNOW else ""
+        return self.prompts.conversation(
+            "reasoning",
+            query=question.query,
+            query_time=question.query_time or "unknown",
+            references=_block([f"[{n}] {text}" for n, text in enumerate(evidence.references, 1)], "\n\n"),
+            kg=_block(kg_lines),
+            calculations=_block(calculation.lines if calculation is not None else []),
+            knowledge=other_answer or NONE_GIVEN,
+        )
+
+    def _read_reply(self, completion: Completion, result: ReasoningResult) -> bool:
+        """Fill `result` from the structured reply; False when no answer could be found in it."""
+        fields = parse_structured_reply(completion.text, _FIELDS)
+        result.reasoning = fields.get("reasoning", completion.text.strip())
+        if "answer" not in fields:
+            return False
+        result.parsed = True
+        result.false_premise = self.config.false_premise_detection and is_yes(fields.get("false_premise"))
+        result.answer = self._final_answer(fields["answer"], result.false_premise)
+        return True
+
+    def _final_answer(self, raw_answer: str, false_premise: bool) -> str:
+        if false_premise:
+            return INVALID_QUESTION
+        answer = normalize_answer(raw_answer)
+        if answer == INVALID_QUESTION and not self.config.false_premise_detection:
+            return I_DONT_KNOW
+        return answer
+
+    def _backup(
+        self,
+        questions: list[Question],
+        completions: list[Completion],
+        results: list[ReasoningResult],
+        indices: list[int],
+    ) -> None:
+        """One batched call that extracts a short answer from each unparsed reasoning reply."""
+        logger.info("reasoning: backup summarization for {} of {} questions", len(indices), len(questions))
+        conversations = [
+            self.prompts.conversation(
+                "reasoning_backup",
+                query=questions[i].query,
+                reasoning=self.llm.truncate_to_tokens(
+                    completions[i].text.strip(), self.config.backup_input_max_tokens
+                ),
+            )
+            for i in indices
+        ]
+        backups = self.llm.generate(conversations, GenerationParams(max_tokens=self.config.backup_max_tokens))
+        for index, completion in zip(indices, backups):
+            result = results[index]
+            result.usage.add(completion)
+            result.used_backup = True
+            result.answer = self._final_answer(completion.text, false_premise=False)
+            result.false_premise = result.answer == INVALID_QUESTION
+
+    def _schema(self) -> dict[str, Any]:
+        properties: dict[str, Any] = {
+            "reasoning": {"type": "string", "maxLength": self.config.reasoning_max_chars},
+            "false_premise": {"type": "boolean"},
+            "answer": {"type": "string", "maxLength": self.config.answer_max_chars},
+        }
+        if not self.config.false_premise_detection:
+            del properties["false_premise"]
+        return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+def _block(lines: list[str], separator: str = "\n") -> str:
+    return separator.join(lines) if lines else NONE_GIVEN

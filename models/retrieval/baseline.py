@@ -1,0 +1,78 @@
+"""The official CRAG RAG baseline's retrieval, reproduced for comparison (retrieval.mode="baseline").
+
+Every page's raw HTML → BeautifulSoup `get_text(" ", strip=True)` → blingfire sentences, each cut
+to `baseline_sentence_max_chars` → distinct sentences per question → cosine top-k against the
+query → a "# References" block of "- sentence" lines cut to `baseline_references_max_chars`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from blingfire import text_to_sentences_and_offsets
+from bs4 import BeautifulSoup
+from loguru import logger
+
+from models.config import RetrievalConfig
+from models.embeddings import SentenceEncoder
+from models.retrieval.ranking import embed_distinct
+from models.schema import Evidence, Question
+
+REFERENCES_HEADING = "# References \n"
+
+
+def html_sentences(html: str, max_chars: int) -> list[str]:
+    text = BeautifulSoup(html, "lxml").get_text(" ", strip=True) if html else ""
+    if not text:
+        return [""]
+    _, offsets = text_to_sentences_and_offsets(text)
+    return [text[start:end][:max_chars] for start, end in offsets]
+
+
+def question_sentences(question: Question, config: RetrievalConfig) -> list[str]:
+    sentences: list[str] = []
+    for result in question.search_results:
+        try:
+            sentences.extend(html_sentences(result.page_result, config.baseline_sentence_max_chars))
+        except Exception as error:  # a malformed page loses its sentences, not the question
+            logger.warning(f"baseline: page {result.page_url or result.page_name!r} unreadable: {error}")
+    return list(dict.fromkeys(sentences))
+
+
+def cut_references(sentences: list[str], max_chars: int) -> list[str]:
+    """The sentences (stripped) that survive cutting the rendered block at `max_chars` characters."""
+    kept: list[str] = []
+    used = len(REFERENCES_HEADING) if sentences else 0
+    for sentence in sentences:
+        line = f"- {sentence.strip()}\n"
+        room = max_chars - used
+        if room <= len("- "):
+            break
+        text = line[len("- ") : room].rstrip("\n")
+        if text:
+            kept.append(text)
+        used += len(line)
+    return kept
+
+
+def baseline_evidence(
+    questions: list[Question], encoder: SentenceEncoder, config: RetrievalConfig
+) -> list[Evidence]:
+    per_question = [question_sentences(question, config) for question in questions]
+    flat = [sentence for sentences in per_question for sentence in sentences]
+    sentence_vectors = embed_distinct(encoder, flat)
+    query_vectors = encoder.encode([question.query for question in questions])
+    evidence = []
+    start = 0
+    for sentences, query_vector in zip(per_question, query_vectors):
+        vectors = sentence_vectors[start : start + len(sentences)]
+        start += len(sentences)
+        scores = vectors @ query_vector
+        top = np.argsort(-scores, kind="stable")[: config.baseline_top_k]
+        chunks = cut_references([sentences[i] for i in top], config.baseline_references_max_chars)
+        evidence.append(Evidence(chunks=chunks, top_relevance=float(scores[top[0]]) if len(top) else None))
+    return evidence
+
+
+def render_references(chunks: list[str]) -> str:
+    """The block the baseline puts in its prompt (for measuring reference tokens like-for-like)."""
+    return (REFERENCES_HEADING + "".join(f"- {chunk}\n" for chunk in chunks)) if chunks else ""

@@ -1,0 +1,140 @@
+"""The candidate pool of one question: every piece of evidence that may reach the reasoning prompt.
+
+Text chunks, search snippets, table rows verbalized with their headers and page name (QUASAR style),
+whole Markdown tables and extra lines (e.g. from the knowledge graph) all compete in one pool.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from models.config import RetrievalConfig
+from models.schema import Question
+
+Kind = Literal["chunk", "snippet", "row", "table", "extra"]
+
+_PAGE_NAME_LINE = re.compile(r"^\s*Page name:\s*(.*)$")
+_SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
+_NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
+_HTML_TAG = re.compile(r"<[^>]{1,200}>")
+
+
+class PageContent(Protocol):
+    """What retrieval reads from a `models.web.Page`."""
+
+    page_name: str
+    chunks: list[str]
+    tables: list[str]
+
+
+@dataclass
+class Candidate:
+    text: str
+    kind: Kind
+    # Index of the whole-table candidate a row belongs to (or the table's own index), else None.
+    table_group: int | None = None
+
+
+@dataclass
+class MarkdownTable:
+    page_name: str
+    header: list[str]
+    rows: list[list[str]]
+    preamble: list[str]  # lines above the table (the `Page name:` heading, captions)
+
+
+def build_pool(
+    question: Question, pages: Sequence[PageContent], extra: Sequence[str], config: RetrievalConfig
+) -> list[Candidate]:
+    """All distinct candidates of one question (exact duplicates, common across search results, dropped)."""
+    pool: list[Candidate] = []
+    seen: set[str] = set()
+
+    def add(text: str, kind: Kind, table_group: int | None = None) -> int | None:
+        key = _NOT_ALPHANUMERIC.sub(" ", text).strip().lower()
+        if not key or key in seen:
+            return None
+        seen.add(key)
+        pool.append(Candidate(text.strip(), kind, table_group))
+        return len(pool) - 1
+
+    for line in extra:
+        add(line, "extra")
+    if config.use_snippets:
+        for result in question.search_results:
+            snippet = html.unescape(_HTML_TAG.sub("", result.page_snippet))
+            add(snippet[: config.snippet_max_chars], "snippet")
+    for page in pages:
+        for chunk in page.chunks:
+            add(chunk, "chunk")
+    for page in pages:
+        for markdown in page.tables:
+            table = parse_markdown_table(markdown, page.page_name)
+            if table is None:
+                add(markdown[: config.max_table_chars], "table")
+                continue
+            table_index = add(fit_table(markdown, table, config.max_table_chars), "table")
+            if table_index is None:
+                continue
+            pool[table_index].table_group = table_index
+            if config.use_table_rows:
+                for row in table.rows:
+                    add(verbalize_row(table, row, config.table_row_max_chars), "row", table_index)
+    return pool
+
+
+def parse_markdown_table(markdown: str, page_name: str = "") -> MarkdownTable | None:
+    """Header and rows of a pipe table, or None when `markdown` holds no such table."""
+    preamble: list[str] = []
+    table_lines: list[list[str]] = []
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|"):
+            cells = [cell.strip() for cell in stripped.strip("|").split("|")]
+            if not all(_SEPARATOR_CELL.match(cell) for cell in cells if cell):
+                table_lines.append(cells)
+        elif stripped and not table_lines:
+            preamble.append(stripped)
+            named = _PAGE_NAME_LINE.match(stripped)
+            if named:
+                page_name = named.group(1).strip()
+    if len(table_lines) < 2:
+        return None
+    return MarkdownTable(page_name, table_lines[0], table_lines[1:], preamble)
+
+
+def fit_table(markdown: str, table: MarkdownTable, max_chars: int) -> str:
+    """`markdown` itself when it fits, else its preamble, header and the leading rows that fit."""
+    if len(markdown) <= max_chars:
+        return markdown
+    lines = [*table.preamble, _pipe_row(table.header), _pipe_row(["---"] * len(table.header))]
+    size = sum(len(line) + 1 for line in lines)
+    for row in table.rows:
+        line = _pipe_row(row)
+        if size + len(line) + 1 > max_chars:
+            break
+        lines.append(line)
+        size += len(line) + 1
+    return "\n".join(lines)
+
+
+def verbalize_row(table: MarkdownTable, row: list[str], max_chars: int) -> str:
+    """`Page name: P; Header: value; ...` so a row makes sense on its own."""
+    headers = table.header if any(table.header) else [f"column {i + 1}" for i in range(len(row))]
+    pairs = [
+        f"{header or f'column {i + 1}'}: {value}"
+        for i, (header, value) in enumerate(zip(headers, row))
+        if value
+    ]
+    if not pairs:
+        return ""
+    prefix = f"Page name: {table.page_name}; " if table.page_name else ""
+    return (prefix + "; ".join(pairs))[:max_chars]
+
+
+def _pipe_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"

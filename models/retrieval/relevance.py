@@ -1,0 +1,112 @@
+"""Relevance estimators that rescore (question, passage) pairs with a probability of relevance.
+
+Two kinds (RE-RAG / QUASAR): a cross-encoder, or the system's LLM asked "does this passage help?"
+and read through the probability of its first token being "yes" rather than "no".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+from loguru import logger
+
+from models.config import RetrievalConfig
+from models.llm.base import Completion, GenerationParams, LLMBackend
+from models.prompts import PromptLibrary
+
+RELEVANCE_PROMPT = "retrieval_relevance"
+
+
+class RelevanceEstimator(Protocol):
+    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
+        """P(relevant) per (query, passage) pair (None when unknown) and the LLM completion behind it."""
+
+
+class LLMRelevanceEstimator:
+    def __init__(self, config: RetrievalConfig, llm: LLMBackend, prompts: PromptLibrary):
+        self.config = config
+        self.llm = llm
+        self.prompts = prompts
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
+        if not pairs:
+            return [], []
+        conversations = [
+            self.prompts.conversation(
+                RELEVANCE_PROMPT, query=query, passage=passage[: self.config.rerank_passage_max_chars]
+            )
+            for query, passage in pairs
+        ]
+        params = GenerationParams(
+            max_tokens=1, temperature=0.0, first_token_logprobs=self.config.relevance_logprobs
+        )
+        completions = self.llm.generate(conversations, params)
+        return [yes_probability(completion) for completion in completions], list(completions)
+
+
+def yes_probability(completion: Completion) -> float | None:
+    """P("yes") / (P("yes") + P("no")) over first-token alternatives; the reply itself when no logprobs."""
+    if completion.error:
+        return None
+    masses = {"yes": 0.0, "no": 0.0}
+    for token, logprob in (completion.first_token_logprobs or {}).items():
+        word = token.strip().lower()
+        if word in masses:
+            masses[word] += math.exp(logprob)
+    total = masses["yes"] + masses["no"]
+    if total > 0:
+        return masses["yes"] / total
+    reply = completion.text.strip().lower()
+    if reply.startswith("yes"):
+        return 1.0
+    if reply.startswith("no"):
+        return 0.0
+    return None
+
+
+class CrossEncoderRelevance:
+    def __init__(self, config: RetrievalConfig):
+        if not config.cross_encoder_model:
+            raise ValueError(
+                "retrieval.relevance_estimator='cross_encoder' needs retrieval.cross_encoder_model"
+            )
+        import torch
+        from sentence_transformers import CrossEncoder
+
+        logger.info(f"Loading cross-encoder from {config.cross_encoder_model}")
+        self.model = CrossEncoder(
+            config.cross_encoder_model, device=config.embedding_device, local_files_only=True
+        )
+        self.activation = torch.nn.Sigmoid()
+        self.config = config
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
+        if not pairs:
+            return [], []
+        inputs = [(query, passage[: self.config.rerank_passage_max_chars]) for query, passage in pairs]
+        probabilities = self.model.predict(
+            inputs,
+            batch_size=self.config.embedding_batch_size,
+            activation_fn=self.activation,
+            show_progress_bar=False,
+        )
+        return [float(p) for p in probabilities], [None] * len(pairs)
+
+
+def create_estimator(
+    config: RetrievalConfig, llm: LLMBackend | None, prompts: PromptLibrary | None
+) -> RelevanceEstimator | None:
+    if config.relevance_estimator == "none":
+        return None
+    if config.relevance_estimator == "cross_encoder":
+        return CrossEncoderRelevance(config)
+    if config.relevance_estimator == "llm":
+        if llm is None:
+            logger.warning(
+                "retrieval.relevance_estimator='llm' but no LLM was given: relevance estimation is off"
+            )
+            return None
+        return LLMRelevanceEstimator(config, llm, prompts or PromptLibrary())
+    raise ValueError(f"Unknown retrieval.relevance_estimator {config.relevance_estimator!r}")

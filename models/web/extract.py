@@ -1,0 +1,164 @@
+"""One page from raw HTML to text chunks and Markdown tables, through a chain of extractors.
+
+The chain, and the guard that moves a page down it:
+1. resiliparse (lexbor, C) main-content text: kept when it holds at least `main_text_min_ratio` of
+   the page's full text; below that it has likely dropped the article itself.
+2. trafilatura on a tree lxml parsed once (its own loading parses again and runs ~4x slower):
+   kept under the same ratio test; only for pages up to `trafilatura_max_chars`, since its time
+   grows faster than the page and no signal stops it.
+3. resiliparse full text (everything visible), when trafilatura is skipped or falls short.
+4. BeautifulSoup with html.parser (pure Python, the most forgiving), when lexbor itself fails.
+Tables always come from a lexbor tree (selectolax, see tables.py) and are removed before any text
+is taken.
+
+The fast part (step 1, and 3 as its stand-in) is `fast_extract`; the slow steps are a
+`FallbackJob`, so a caller can run them where they can be killed (see pool.py).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from loguru import logger
+from resiliparse.extract.html2text import extract_plain_text
+from resiliparse.parse.html import HTMLTree
+from selectolax.lexbor import LexborHTMLParser
+
+from models.config import WebConfig
+from models.web.page import Page
+from models.web.sanitize import as_text, estimated_nesting_depth, flatten_markup, to_utf8
+from models.web.sentences import ChunkLimits, text_to_chunks
+from models.web.tables import TableLimits, pop_tables
+
+
+@dataclass
+class FallbackJob:
+    """The slow step a page still needs, with what the fast part already found."""
+
+    step: str  # "trafilatura" or "beautifulsoup"
+    page_name: str
+    html: str
+    full_text: str
+    tables: list[str]
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def extract_page(html: str, page_name: str, config: WebConfig | None = None) -> Page:
+    """Text chunks and Markdown tables of one page, in this process (time bounded by size caps)."""
+    config = config or WebConfig()
+    page, job = fast_extract(html, page_name, config)
+    return run_fallback(job, config) if job is not None else page
+
+
+def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tuple[Page, FallbackJob | None]:
+    """The page from the fast extractor, plus the slow step it still needs (None when done).
+
+    When a step remains, the returned page is the best answer so far (full text), to use if the
+    slow step fails or runs out of time.
+    """
+    started = time.perf_counter()
+    name = page_name if isinstance(page_name, str) else ("" if page_name is None else str(page_name))
+    html, error = as_text(raw_html)
+    if error is not None or not html.strip():
+        return Page(page_name=name, error=error, seconds=time.perf_counter() - started), None
+
+    notes: list[str] = []
+    if len(html) > config.max_page_chars:
+        notes.append(f"cut to the first {config.max_page_chars} of {len(html)} chars")
+        html = html[: config.max_page_chars]
+    if html.count("<") > config.max_nesting_depth:
+        depth = estimated_nesting_depth(html)
+        if depth > config.max_nesting_depth:
+            notes.append(f"flattened: nesting depth ~{depth} > {config.max_nesting_depth}")
+            html = flatten_markup(html)
+
+    try:
+        utf8 = to_utf8(html)
+        parser = LexborHTMLParser(utf8)
+        tables, removed = pop_tables(parser, name, TableLimits.from_config(config))
+        # Text comes from the tree without its data tables (re-serialized only when one was removed).
+        tree = HTMLTree.parse(parser.html) if removed else HTMLTree.parse_from_bytes(utf8, "utf-8")
+        main_text = extract_plain_text(tree, main_content=True, alt_texts=False)
+        full_text = extract_plain_text(tree, main_content=False, alt_texts=False)
+    except Exception as exc:  # noqa: BLE001 - lexbor/resiliparse failed on this input: the forgiving parser is next
+        notes.append(f"lexbor failed ({type(exc).__name__}: {exc}); beautifulsoup next")
+        logger.warning("web page {!r}: {}", name, notes[-1])
+        job = FallbackJob("beautifulsoup", name, html, "", [], notes, time.perf_counter() - started)
+        return Page(page_name=name, notes=list(notes), seconds=job.seconds), job
+    if len(main_text) >= config.main_text_min_ratio * len(full_text):
+        page = Page(name, _chunks(main_text, config, notes), tables, "resiliparse", notes=notes)
+        page.seconds = time.perf_counter() - started
+        return page, None
+
+    notes.append(
+        f"main text {len(main_text)} chars < {config.main_text_min_ratio:.0%} of full text {len(full_text)}"
+    )
+    page = Page(name, _chunks(full_text, config, notes), tables, "fulltext", notes=list(notes))
+    if len(html) > config.trafilatura_max_chars:
+        page.notes.append(
+            f"page over {config.trafilatura_max_chars} chars: trafilatura skipped, full text kept"
+        )
+        logger.info("web page {!r}: {}", name, "; ".join(page.notes))
+        page.seconds = time.perf_counter() - started
+        return page, None
+    logger.info("web page {!r}: {}; trying trafilatura", name, notes[-1])
+    page.seconds = time.perf_counter() - started
+    return page, FallbackJob("trafilatura", name, html, full_text, tables, notes, page.seconds)
+
+
+def run_fallback(job: FallbackJob, config: WebConfig) -> Page:
+    """Runs the slow step of `job`; never raises."""
+    started = time.perf_counter()
+    notes = list(job.notes)
+    if job.step == "trafilatura":
+        text, extractor = _trafilatura_or_full_text(job, config, notes)
+    else:
+        text, extractor = _beautifulsoup_text(job, config, notes), "beautifulsoup"
+    chunks = _chunks(text, config, notes)
+    seconds = job.seconds + time.perf_counter() - started
+    return Page(job.page_name, chunks, list(job.tables), extractor, seconds, notes=notes)
+
+
+def _chunks(text: str, config: WebConfig, notes: list[str]) -> list[str]:
+    if len(text) > config.max_text_chars:
+        notes.append(f"text cut to the first {config.max_text_chars} of {len(text)} chars")
+        text = text[: config.max_text_chars]
+    return text_to_chunks(text, ChunkLimits.from_config(config))
+
+
+def _trafilatura_or_full_text(job: FallbackJob, config: WebConfig, notes: list[str]) -> tuple[str, str]:
+    import lxml.html
+    import trafilatura
+
+    try:
+        tree = lxml.html.document_fromstring(to_utf8(job.html))
+        text = trafilatura.extract(tree, include_tables=False) or ""
+    except Exception as exc:  # noqa: BLE001 - any failure here means: keep the full text
+        notes.append(f"trafilatura failed ({type(exc).__name__}: {exc}); full text kept")
+        logger.warning("web page {!r}: {}", job.page_name, notes[-1])
+        return job.full_text, "fulltext"
+    if len(text) >= config.main_text_min_ratio * len(job.full_text):
+        return text, "trafilatura"
+    notes.append(f"trafilatura text {len(text)} chars also short; full text kept")
+    logger.info("web page {!r}: {}", job.page_name, notes[-1])
+    return job.full_text, "fulltext"
+
+
+def _beautifulsoup_text(job: FallbackJob, config: WebConfig, notes: list[str]) -> str:
+    from bs4 import BeautifulSoup
+
+    html = job.html
+    if len(html) > config.beautifulsoup_max_chars:
+        notes.append(f"beautifulsoup reads only the first {config.beautifulsoup_max_chars} chars")
+        html = html[: config.beautifulsoup_max_chars]
+    try:
+        soup = BeautifulSoup(html, "html.parser")
+        for node in soup(["script", "style", "noscript", "template"]):
+            node.decompose()
+        return soup.get_text("\n")
+    except Exception as exc:  # noqa: BLE001 - the last resort must not raise
+        notes.append(f"beautifulsoup failed ({type(exc).__name__}: {exc}); page left empty")
+        logger.warning("web page {!r}: {}", job.page_name, notes[-1])
+        return ""

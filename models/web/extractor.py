@@ -1,0 +1,104 @@
+"""The web-page stage: every question's search results to `Page`s, for the whole batch at once."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from typing import Self
+
+from loguru import logger
+
+from models.config import WebConfig
+from models.schema import Question
+from models.web.extract import fast_extract
+from models.web.page import Page
+from models.web.pool import ExtractionPool, PoolTask
+from models.web.sanitize import as_text
+
+
+class PageExtractor:
+    """Extracts each distinct page of a batch once, in bounded time, never failing the batch.
+
+    Where the work runs:
+    - A batch whose distinct pages total at most `inprocess_max_total_chars` runs the fast
+      extractor (lexbor/resiliparse: C code, linear in the capped, depth-guarded page) in this
+      process: for a few small pages, copying HTML to workers and back costs more than it saves.
+    - Larger batches go to the worker pool, largest page first, all cores busy.
+    - Slow fallbacks (trafilatura, BeautifulSoup: Python, superlinear, deaf to signals) always
+      run in the pool, where a page past `page_timeout_s` is killed alone.
+    The pool starts on first need and lives until `close()`.
+    """
+
+    def __init__(self, config: WebConfig | None = None):
+        self.config = config or WebConfig()
+        self._pool: ExtractionPool | None = None
+
+    def run(self, questions: Sequence[Question]) -> list[list[Page]]:
+        """For each question, its distinct pages in search-result order; a chunk or table already
+        given by an earlier page of the same question is left out of later ones."""
+        distinct: dict[tuple[str, str], int] = {}
+        keys_per_question = []
+        for question in questions:
+            keys = []
+            for result in getattr(question, "search_results", None) or []:
+                html, _ = as_text(getattr(result, "page_result", None))
+                page_name, _ = as_text(getattr(result, "page_name", None))
+                keys.append(distinct.setdefault((page_name, html), len(distinct)))
+            keys_per_question.append(keys)
+        pages = self.extract_all(list(distinct))
+        return [_distinct_content([pages[key] for key in dict.fromkeys(keys)]) for keys in keys_per_question]
+
+    def extract_all(self, documents: list[tuple[str, str]]) -> list[Page]:
+        """Pages for (page_name, html) pairs, in order."""
+        total_chars = sum(len(html) for _, html in documents)
+        pages: list[Page | None] = [None] * len(documents)
+        tasks: list[PoolTask] = []
+        for key, (page_name, html) in enumerate(documents):
+            if html.strip() and total_chars > self.config.inprocess_max_total_chars:
+                tasks.append(PoolTask(key, (html, page_name), len(html), Page(page_name)))
+                continue
+            page, job = fast_extract(html, page_name, self.config)
+            pages[key] = page
+            if job is not None:
+                tasks.append(PoolTask(key, job, len(job.html), page))
+        if tasks:
+            for key, page in self._get_pool().run(tasks).items():
+                pages[key] = page
+        logger.debug(
+            "web pages: {} distinct, {} chars, {} through the pool", len(documents), total_chars, len(tasks)
+        )
+        return [
+            page if page is not None else Page(name, error="not extracted")
+            for page, (name, _) in zip(pages, documents)
+        ]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _get_pool(self) -> ExtractionPool:
+        if self._pool is None:
+            workers = self.config.workers or min(os.cpu_count() or 1, self.config.max_workers)
+            self._pool = ExtractionPool(self.config, workers)
+        return self._pool
+
+
+def _distinct_content(pages: list[Page]) -> list[Page]:
+    seen_chunks: set[str] = set()
+    seen_tables: set[str] = set()
+    distinct = []
+    for page in pages:
+        chunks = [chunk for chunk in page.chunks if chunk not in seen_chunks]
+        tables = [table for table in page.tables if table not in seen_tables]
+        seen_chunks.update(chunks)
+        seen_tables.update(tables)
+        distinct.append(dataclasses.replace(page, chunks=chunks, tables=tables, notes=list(page.notes)))
+    return distinct

@@ -1,0 +1,141 @@
+"""The orchestrator with a scripted LLM: routing, batching, traces, failures and the deadline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from models.config import load_config
+from models.crag_system import CragSystem
+from models.schema import QuestionAttributes
+from tests.doubles import ScriptedLLM
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample.jsonl"
+
+
+def sample_batch(count: int) -> dict[str, list]:
+    records = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()][:count]
+    keys = ["interaction_id", "query", "search_results", "query_time"]
+    return {key: [record[key] for record in records] for key in keys}
+
+
+def reply_by_output_shape(answer: str = "canberra", false_premise: bool = False):
+    """Answers each stage by the JSON shape its prompt asks for."""
+
+    def reply(conversation, params):
+        properties = (params.json_schema or {}).get("properties", {})
+        if "expression" in properties:
+            return json.dumps({"expression": "2024 - 2014"})
+        if "false_premise" in properties:
+            return json.dumps({"reasoning": "The first reference says so.", "false_premise": false_premise,
+                               "answer": answer})
+        return json.dumps({"reasoning": "I recall it.", "answer": answer})
+
+    return reply
+
+
+class FixedAttributes:
+    def __init__(self, dynamic_probability: float):
+        self.dynamic_probability = dynamic_probability
+
+    def run(self, questions):
+        return [QuestionAttributes(domain="open", dynamism="static", dynamic_probability=self.dynamic_probability)
+                for _ in questions]
+
+
+@pytest.fixture
+def make_system(monkeypatch):
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    built = []
+
+    def make(llm, dynamic_probability=0.0, **overrides):
+        system = CragSystem(load_config("cpu", overrides), llm=llm)
+        system.attributes = FixedAttributes(dynamic_probability)
+        built.append(system)
+        return system
+
+    yield make
+    for system in built:
+        system.pages.close()
+
+
+def test_one_llm_call_per_stage_per_batch(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm)
+
+    answers = system.batch_generate_answer(sample_batch(3))
+
+    assert answers == ["canberra"] * 3
+    # calculator, knowledge extractor and reasoning: each one generate call for all three questions
+    assert [len(conversations) for conversations, _ in llm.calls] == [3, 3, 3]
+    trace = system.last_traces[0]
+    assert trace.interaction_id == "sample-01-capital"
+    assert {"web", "retrieval", "calculator", "knowledge", "reasoning"} <= set(trace.timings)
+    assert trace.tokens["reasoning"].prompt_tokens > 0
+    assert any("Canberra" in reference for reference in trace.references)
+
+
+def test_false_premise_becomes_invalid_question(make_system):
+    system = make_system(ScriptedLLM(reply_by_output_shape("it never moved", false_premise=True)))
+    assert system.batch_generate_answer(sample_batch(1)) == ["invalid question"]
+
+
+def test_dynamic_questions_are_refused_without_llm_calls(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm, dynamic_probability=0.99)
+
+    assert system.batch_generate_answer(sample_batch(2)) == ["I don't know", "I don't know"]
+    assert llm.calls == []
+    assert "refused" in system.last_traces[0].notes[0]
+
+
+def test_disabled_stages_are_not_called(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm, **{"calculator.enabled": "false", "knowledge.enabled": "false"})
+
+    system.batch_generate_answer(sample_batch(2))
+
+    assert len(llm.calls) == 1  # reasoning only
+    assert "calculator" not in system.last_traces[0].timings
+
+
+def test_broken_stage_and_bad_pages_do_not_cost_the_batch(make_system):
+    system = make_system(ScriptedLLM(reply_by_output_shape()))
+
+    def explode(*args):
+        raise RuntimeError("calculator exploded")
+
+    system.calculator.run = explode
+    batch = sample_batch(3)
+    batch["search_results"][1] = None
+    batch["search_results"][2] = [{"page_name": 7, "page_result": "\udcff<table><tr><td>x"}]
+    batch["query"][0] = "   "
+
+    answers = system.batch_generate_answer(batch)
+
+    assert answers == ["I don't know", "canberra", "canberra"]
+    assert any("calculator failed" in note for note in system.last_traces[1].notes)
+
+
+def test_tiny_budget_answers_i_dont_know_in_time(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm, **{"budget.seconds_per_question": "0.001"})
+
+    answers = system.batch_generate_answer(sample_batch(2))
+
+    assert answers == ["I don't know", "I don't know"]
+    assert llm.calls == []  # optional stages skipped, no time left for reasoning
+    notes = " ".join(system.last_traces[0].notes)
+    assert "skipped to meet the deadline" in notes and "no time left" in notes
+
+
+def test_answers_are_capped_and_normalized(make_system):
+    long_answer = "word " * 200
+    system = make_system(ScriptedLLM(reply_by_output_shape(long_answer)))
+    [answer] = system.batch_generate_answer(sample_batch(1))
+    assert system.llm.count_tokens(answer) <= 75
+
+    system = make_system(ScriptedLLM(reply_by_output_shape("Sorry, I don't know that.")))
+    assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]

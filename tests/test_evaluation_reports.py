@@ -1,0 +1,131 @@
+"""report.json breakdowns, Markdown tables, charts and the 4x T4 budget estimate."""
+
+from __future__ import annotations
+
+from models.evaluation.budget import T4x4Throughput, estimate_budget, markdown_budget
+from models.evaluation.charts import breakdown_charts, comparison_chart
+from models.evaluation.data import GoldQuestion
+from models.evaluation.reports import (
+    build_report,
+    markdown_comparison,
+    markdown_report,
+    references_report,
+)
+from models.evaluation.scoring import CORRECT, HALLUCINATION, MISSING, ScoredQuestion
+
+
+def _scored(outcome: str, source: str, **labels: str) -> ScoredQuestion:
+    return ScoredQuestion("id", outcome, source, "p", labels=labels)
+
+
+def _report(scored, lines, preset="cpu"):
+    return build_report(
+        scored,
+        lines,
+        preset=preset,
+        judge_identity="rules",
+        judge_is_weak=True,
+        truncation="test",
+        truncation_exact=False,
+    )
+
+
+SCORED = [
+    _scored(CORRECT, "exact", domain="music", question_type="simple", static_or_dynamic="static"),
+    _scored(HALLUCINATION, "rules", domain="music", question_type="set", static_or_dynamic="static"),
+    _scored(MISSING, "idk", domain="finance", question_type="simple", static_or_dynamic="real-time"),
+    _scored(CORRECT, "rules", domain="finance", question_type="simple", static_or_dynamic="static"),
+]
+LINES = [
+    {
+        "seconds": 1.0,
+        "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 100, "completion_tokens": 10}},
+        "notes": ["calculator skipped to meet the deadline"],
+    },
+    {"seconds": 2.0, "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 300, "completion_tokens": 30}}},
+    {"seconds": 3.0, "tokens": {}, "notes": ["refused: P(dynamic)=0.91 in finance"]},
+    {"seconds": 10.0, "error": "RuntimeError: boom", "tokens": {}},
+]
+
+
+def test_overall_and_breakdowns():
+    report = _report(SCORED, LINES)
+    assert (report["n"], report["correct"], report["missing"], report["hallucination"]) == (4, 2, 1, 1)
+    assert report["score"] == 0.25
+    assert report["by_domain"]["music"]["score"] == 0.0
+    assert report["by_domain"]["finance"] == report["by_domain"]["finance"] | {
+        "n": 2,
+        "correct": 1,
+        "missing": 1,
+    }
+    assert report["by_question_type"]["simple"]["n"] == 3
+    assert set(report["by_static_or_dynamic"]) == {"static", "real-time"}
+    assert "by_popularity" not in report  # the data had no popularity
+    assert report["judged_by_rules_alone"] == 2 and report["errors"] == 1
+    assert report["seconds_per_question"]["max"] == 10.0 and report["seconds_per_question"]["p50"] == 2.5
+    assert report["tokens_per_stage"]["reasoning"]["prompt_tokens"] == 400
+    assert report["tokens_per_stage"]["reasoning"]["mean_prompt_tokens"] == 100.0
+    assert report["degradations"] == {"calculator skipped to meet the deadline": 1, "refused": 1}
+
+
+def test_markdown_tables_and_charts(tmp_path):
+    report = _report(SCORED, LINES)
+    text = markdown_report(report)
+    assert "| domain | n | correct | missing | hallucination | score |" in text
+    assert "| finance | 2 | 1 | 1 | 0 | 0.500 |" in text
+    assert "judged by rules alone: 2" in text
+    charts = breakdown_charts(report, tmp_path)
+    assert [c.name for c in charts] == [
+        "chart_by_domain.png",
+        "chart_by_question_type.png",
+        "chart_by_static_or_dynamic.png",
+    ]
+    assert all(c.read_bytes().startswith(b"\x89PNG") for c in charts)
+
+
+def test_comparison_table_keeps_preset_order(tmp_path):
+    reports = {"baseline": _report(SCORED[:2], LINES[:2], "baseline"), "cpu": _report(SCORED, LINES)}
+    table = markdown_comparison(reports)
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    assert rows[0].startswith("| preset | n | score | accuracy | hallucination | missing")
+    assert rows[1].startswith("| baseline | 2 | 0.000 |") and rows[2].startswith("| cpu | 4 | 0.250 |")
+    assert comparison_chart(reports, tmp_path / "c.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_references_report_counts_answers_found():
+    golds = [
+        GoldQuestion("a", "q", "Canberra", [], {"domain": "open"}),
+        GoldQuestion("b", "q", "1969", ["july 1969"], {"domain": "open"}),
+    ]
+    lines = [
+        {"interaction_id": "a", "references": ["The capital of Australia is Canberra."], "seconds": 1.0},
+        {"interaction_id": "b", "references": ["Apollo 11 landed in July."], "seconds": 1.0},
+    ]
+    report = references_report(lines, golds, "cpu")
+    assert (
+        report["answer_in_references"] == 1
+        and report["by_domain"]["open"]["answer_in_references_rate"] == 0.5
+    )
+
+
+def test_budget_estimate_follows_the_throughput_model():
+    model = T4x4Throughput(
+        prefill_tokens_per_s=100.0,
+        decode_step_s=0.5,
+        sequences_per_step=2,
+        call_overhead_s=1.0,
+        non_llm_time_scale=2.0,
+    )
+    line = {
+        "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 200, "completion_tokens": 4}},
+        "timings": {"web": 0.5, "reasoning": 9.0},
+    }
+    estimate = estimate_budget([line, line, line, line], batch_size=4, seconds_per_question=30.0, model=model)
+    # reasoning: 1 overhead + 800/100 prefill + 4 steps x 0.5 s x (4 sequences / 2 per step) = 13 s per batch
+    # web: 4 x 0.5 s x 2.0 = 4 s per batch; 17 s / 4 questions
+    assert estimate["estimated_seconds_per_question"]["max"] == 17.0 / 4
+    assert estimate["mean_seconds_per_question_by_stage"] == {"reasoning": 13.0 / 4, "web": 1.0}
+    assert estimate["within_budget"] is True
+    assert "within the budget of 30 s" in markdown_budget("cpu", estimate)
+    tight = estimate_budget([line], batch_size=8, seconds_per_question=1.0, model=model)
+    assert tight["within_budget"] is False

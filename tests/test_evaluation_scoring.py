@@ -1,0 +1,139 @@
+"""The leaderboard's scoring rules, the judges' fixed rules, and the verdict cache."""
+
+from __future__ import annotations
+
+from models.evaluation.data import GoldQuestion
+from models.evaluation.judges import (
+    BackendJudge,
+    CachedJudge,
+    JudgeRequest,
+    RulesJudge,
+    VerdictCache,
+    normalize_for_match,
+    parse_verdict,
+)
+from models.evaluation.scoring import CORRECT, HALLUCINATION, MISSING, Tally, score_predictions
+from models.evaluation.truncation import ApproximateTruncator
+from models.prompts import PromptLibrary
+from tests.doubles import ScriptedLLM
+
+
+def gold(
+    answer: str, alternatives: list[str] | None = None, query: str = "q?", **labels: str
+) -> GoldQuestion:
+    return GoldQuestion(f"id-{query}-{answer}", query, answer, alternatives or [], labels)
+
+
+def test_official_rules_missing_exact_and_judged():
+    golds = [gold("Canberra"), gold("yes"), gold("1,024"), gold("paris"), gold("42")]
+    predictions = ["Sorry, I don't know.", "  YES ", "1024", "Paris, France", "41"]
+    scored = score_predictions(golds, predictions, ApproximateTruncator(), RulesJudge())
+    assert [s.outcome for s in scored] == [MISSING, CORRECT, CORRECT, HALLUCINATION, HALLUCINATION]
+    assert [s.verdict_source for s in scored] == ["idk", "exact", "rules", "rules", "rules"]
+    tally = Tally()
+    for item in scored:
+        tally.add(item)
+    summary = tally.as_dict()
+    assert (summary["correct"], summary["exact_correct"], summary["missing"], summary["hallucination"]) == (
+        2,
+        1,
+        1,
+        2,
+    )
+    assert summary["score"] == (2 - 2) / 5
+    assert summary["exact_accuracy"] == 1 / 5
+
+
+def test_alternative_answers_count_as_exact_matches():
+    scored = score_predictions(
+        [gold("Robert Downey Jr.", ["RDJ", "robert downey junior"])],
+        ["Robert Downey Junior"],
+        ApproximateTruncator(),
+        RulesJudge(),
+    )
+    assert (scored[0].outcome, scored[0].verdict_source) == (CORRECT, "exact")
+
+
+def test_truncation_happens_before_the_idk_check():
+    # The official order: cut to 75 tokens first, so an "I don't know" after the cut is not missing.
+    long_prediction = "word " * 200 + "I don't know"
+    scored = score_predictions([gold("x")], [long_prediction], ApproximateTruncator(), RulesJudge())
+    assert scored[0].outcome == HALLUCINATION
+    assert "know" not in scored[0].prediction
+
+
+def test_invalid_question_accepts_only_invalid_question():
+    judge = RulesJudge()
+    answers = ("invalid question",)
+    verdicts = judge.judge(
+        [JudgeRequest("q", answers, "Invalid question."), JudgeRequest("q", answers, "the premise is false")]
+    )
+    assert [v.correct for v in verdicts] == [True, False]
+    assert verdicts[0].source == "invalid-question rule"
+
+
+def test_normalization_and_verdict_parsing():
+    assert normalize_for_match("The  Beatles!") == "beatles"
+    assert parse_verdict('{"accuracy": true}') is True
+    assert parse_verdict('```json\n{"Accuracy": "True"}\n```') is True
+    assert parse_verdict('{"accuracy": false, "why": "wrong year"}') is False
+    assert parse_verdict("the prediction is correct") is None
+    assert parse_verdict('{"accuracy": "maybe"}') is None
+
+
+def test_local_judge_batches_and_unparseable_replies_count_as_wrong(tmp_path):
+    llm = ScriptedLLM(['{"accuracy": true}', "I think it is right", '{"accuracy": false}'])
+    judge = CachedJudge(
+        BackendJudge(llm, "scripted-model", PromptLibrary(), 32), VerdictCache(tmp_path / "v.jsonl")
+    )
+    golds = [
+        gold("paris", query="capital of france?"),
+        gold("1969", query="moon landing?"),
+        gold("7", query="x?"),
+    ]
+    scored = score_predictions(golds, ["Paris, France", "in 1969", "8"], ApproximateTruncator(), judge)
+    assert [s.outcome for s in scored] == [CORRECT, HALLUCINATION, HALLUCINATION]
+    assert len(llm.calls) == 1 and len(llm.calls[0][0]) == 3  # one batched call
+    conversation = llm.calls[0][0][0]
+    assert (
+        "capital of france?" in conversation[-1]["content"] and "Paris, France" in conversation[-1]["content"]
+    )
+    assert llm.calls[0][1].json_schema is not None
+
+
+def test_verdict_cache_means_rescoring_never_asks_again(tmp_path):
+    cache_path = tmp_path / "verdicts.jsonl"
+    golds = [gold("paris", query="capital of france?"), gold("invalid question", query="why did x?")]
+    predictions = ["Paris, France", "because of y"]
+    first_llm = ScriptedLLM(['{"accuracy": true}'])
+    first = CachedJudge(BackendJudge(first_llm, "m", PromptLibrary(), 32), VerdictCache(cache_path))
+    assert [s.outcome for s in score_predictions(golds, predictions, ApproximateTruncator(), first)] == [
+        CORRECT,
+        HALLUCINATION,
+    ]
+    assert len(first_llm.calls[0][0]) == 1  # the invalid-question rule needs no LLM
+
+    second_llm = ScriptedLLM([])  # would fail if asked
+    second = CachedJudge(BackendJudge(second_llm, "m", PromptLibrary(), 32), VerdictCache(cache_path))
+    rescored = score_predictions(golds, predictions, ApproximateTruncator(), second)
+    assert [s.outcome for s in rescored] == [CORRECT, HALLUCINATION]
+    assert second_llm.calls == [] and second.cache_hits == 1
+
+    other_model = ScriptedLLM(['{"accuracy": false}'])  # another judge model has its own verdicts
+    third = CachedJudge(BackendJudge(other_model, "other", PromptLibrary(), 32), VerdictCache(cache_path))
+    assert score_predictions(golds, predictions, ApproximateTruncator(), third)[0].outcome == HALLUCINATION
+
+
+def test_judge_errors_are_wrong_but_not_cached(tmp_path):
+    class FailingLLM(ScriptedLLM):
+        def generate(self, conversations, params):
+            completions = super().generate(conversations, params)
+            for completion in completions:
+                completion.error = "server went away"
+            return completions
+
+    cache = VerdictCache(tmp_path / "v.jsonl")
+    judge = CachedJudge(BackendJudge(FailingLLM(['{"accuracy": true}']), "m", PromptLibrary(), 32), cache)
+    scored = score_predictions([gold("a")], ["b"], ApproximateTruncator(), judge)
+    assert scored[0].outcome == HALLUCINATION and scored[0].judge_error == "server went away"
+    assert not (tmp_path / "v.jsonl").exists()

@@ -1,0 +1,121 @@
+"""The llama.cpp backend on the real embedded model (few, short generations)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from models.llm import Completion, GenerationParams
+
+
+def ask(text: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": "You are a terse assistant."}, {"role": "user", "content": text}]
+
+
+CITY_SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "population_millions": {"type": "number"}},
+    "required": ["city", "population_millions"],
+}
+
+
+def assert_city_json(completion: Completion) -> None:
+    assert completion.error is None, completion.error
+    value = json.loads(completion.text)
+    assert isinstance(value["city"], str) and value["city"]
+    assert isinstance(value["population_millions"], (int, float))
+
+
+@pytest.mark.model
+def test_batch_keeps_order_and_reports_tokens(embedded_llm):
+    words = ["apple", "river"]
+    completions = embedded_llm.generate(
+        [ask(f"Reply with exactly this word and nothing else: {word}") for word in words],
+        GenerationParams(max_tokens=8),
+    )
+    assert len(completions) == 2
+    for word, completion in zip(words, completions, strict=True):
+        assert completion.error is None
+        assert word in completion.text.lower()
+        assert completion.prompt_tokens > 10 and completion.completion_tokens > 0
+
+
+@pytest.mark.model
+def test_n_samples_with_seeds_and_greedy_repeats(embedded_llm):
+    conversation = ask("Name one colour.")
+    sampled = embedded_llm.generate(
+        [conversation], GenerationParams(max_tokens=6, temperature=1.0, n=2, seed=3)
+    )[0]
+    assert sampled.error is None and len(sampled.texts) == 2 and all(sampled.texts)
+    again = embedded_llm.generate(
+        [conversation], GenerationParams(max_tokens=6, temperature=1.0, n=2, seed=3)
+    )[0]
+    assert again.texts == sampled.texts, "the same seed must reproduce the samples"
+    greedy = embedded_llm.generate([conversation], GenerationParams(max_tokens=6, n=2))[0]
+    assert len(greedy.texts) == 2 and greedy.texts[0] == greedy.texts[1]
+
+
+@pytest.mark.model
+def test_stop_sequence_ends_the_text(embedded_llm):
+    completion = embedded_llm.generate(
+        [ask("Count from 1 to 9, separated by commas, with no other text.")],
+        GenerationParams(max_tokens=30, stop=("5",)),
+    )[0]
+    assert completion.error is None
+    assert "3" in completion.text and "5" not in completion.text and "9" not in completion.text
+
+
+@pytest.mark.model
+def test_json_schema_output_parses_and_validates(embedded_llm):
+    completion = embedded_llm.generate(
+        [ask("Give the largest city of Japan and its population as JSON.")],
+        GenerationParams(max_tokens=40, json_schema=CITY_SCHEMA),
+    )[0]
+    assert_city_json(completion)
+
+
+@pytest.mark.model
+def test_grammar_restricts_the_answer(embedded_llm):
+    completion = embedded_llm.generate(
+        [ask("Is the sky green? Answer yes or no.")],
+        GenerationParams(max_tokens=4, grammar='root ::= "yes" | "no"'),
+    )[0]
+    assert completion.error is None and completion.text in {"yes", "no"}
+
+
+@pytest.mark.model
+def test_first_token_logprobs_rank_the_chosen_token_first(embedded_llm):
+    completion = embedded_llm.generate(
+        [ask("What is 2 + 2? Reply with the digit only.")],
+        GenerationParams(max_tokens=3, first_token_logprobs=5),
+    )[0]
+    logprobs = completion.first_token_logprobs
+    assert completion.error is None and logprobs is not None and 1 <= len(logprobs) <= 5
+    assert all(value <= 0 for value in logprobs.values())
+    assert sum(math.exp(value) for value in logprobs.values()) <= 1.0 + 1e-4
+    best = max(logprobs, key=logprobs.get)
+    assert completion.text.startswith(best), (completion.text, logprobs)
+
+
+@pytest.mark.model
+def test_count_tokens_uses_the_model_tokenizer(embedded_llm):
+    assert embedded_llm.count_tokens("") == 0
+    assert embedded_llm.count_tokens("hello world") == 2
+    text = "one two three four five six seven eight"
+    shortened = embedded_llm.truncate_to_tokens(text, 4)
+    assert text.startswith(shortened) and embedded_llm.count_tokens(shortened) <= 4
+
+
+@pytest.mark.model
+def test_bad_inputs_give_error_completions_not_exceptions(embedded_llm):
+    too_long = ask("word " * (embedded_llm.config.context_tokens + 100))
+    completions = embedded_llm.generate([too_long, ask("Say hi.")], GenerationParams(max_tokens=4))
+    assert completions[0].texts == [] and "too long" in completions[0].error
+    assert completions[1].error is None and completions[1].text
+
+    broken = embedded_llm.generate(
+        [ask("Say hi.")], GenerationParams(max_tokens=4, grammar="root ::= undefined_rule")
+    )
+    assert broken[0].texts == [] and broken[0].error

@@ -1,0 +1,176 @@
+"""The OpenAI-compatible backend against a real local server: llama-cpp-python's own, on the embedded GGUF."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from models.config import LLMConfig
+from models.llm import GenerationParams, create_backend
+from models.llm.embedded import embedded_model_path
+
+SERVER_START_TIMEOUT_S = 180
+SERVER_CONTEXT_TOKENS = 1024
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def ask(text: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": "You are a terse assistant."}, {"role": "user", "content": text}]
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory) -> str:
+    """Base URL of a llama-cpp-python server on a free loopback port, stopped after the session."""
+    config = LLMConfig()
+    model = embedded_model_path(config.cache_dir, config)
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("llama_server") / "server.log"
+    command = [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", str(SERVER_CONTEXT_TOKENS), "--n_threads", str(os.cpu_count() or 1), "--verbose", "False",
+    ]  # fmt: skip
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        wait_until_healthy(server, base_url, log_path)
+        yield base_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def wait_until_healthy(server: subprocess.Popen, base_url: str, log_path: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"llama_cpp.server exited with {server.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"{base_url}/models", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    pytest.fail(
+        f"llama_cpp.server did not answer within {SERVER_START_TIMEOUT_S}s:\n{log_path.read_text()[-3000:]}"
+    )
+
+
+@pytest.fixture(scope="session")
+def server_llm(llama_server):
+    backend = create_backend(LLMConfig(backend="openai", base_url=llama_server, max_concurrent_requests=3))
+    yield backend
+    backend.close()
+
+
+@pytest.mark.model
+def test_concurrent_batch_keeps_order_and_reports_usage(server_llm):
+    words = ["apple", "river", "candle"]
+    completions = server_llm.generate(
+        [ask(f"Reply with exactly this word and nothing else: {word}") for word in words],
+        GenerationParams(max_tokens=8),
+    )
+    assert [completion.error for completion in completions] == [None, None, None]
+    for word, completion in zip(words, completions, strict=True):
+        assert word in completion.text.lower()
+        assert completion.prompt_tokens > 10 and completion.completion_tokens > 0
+
+
+@pytest.mark.model
+def test_n_samples_when_the_server_returns_fewer_choices(server_llm):
+    completion = server_llm.generate(
+        [ask("Name one colour.")], GenerationParams(max_tokens=6, temperature=1.0, n=2)
+    )[0]
+    assert completion.error is None and len(completion.texts) == 2 and all(completion.texts)
+    assert completion.completion_tokens >= 2
+
+
+@pytest.mark.model
+def test_stop_json_schema_grammar_and_logprobs(server_llm):
+    conversations = [
+        ask("Count from 1 to 9, separated by commas, with no other text."),
+        ask("Give the largest city of Japan and its population as JSON."),
+    ]
+    stopped = server_llm.generate(conversations[:1], GenerationParams(max_tokens=30, stop=("5",)))[0]
+    assert stopped.error is None and "3" in stopped.text and "5" not in stopped.text
+
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "population_millions": {"type": "number"}},
+        "required": ["city", "population_millions"],
+    }
+    structured = server_llm.generate(conversations[1:], GenerationParams(max_tokens=40, json_schema=schema))[
+        0
+    ]
+    assert structured.error is None, structured.error
+    value = json.loads(structured.text)
+    assert isinstance(value["city"], str) and isinstance(value["population_millions"], (int, float))
+
+    yes_no = server_llm.generate(
+        [ask("Is the sky green? Answer yes or no.")],
+        GenerationParams(max_tokens=4, grammar='root ::= "yes" | "no"', first_token_logprobs=3),
+    )[0]
+    assert yes_no.error is None and yes_no.text in {"yes", "no"}
+    assert yes_no.first_token_logprobs and all(value <= 0 for value in yes_no.first_token_logprobs.values())
+
+
+@pytest.mark.model
+def test_count_tokens_matches_the_model_tokenizer(server_llm, embedded_llm):
+    text = "The quick brown fox jumps over the lazy dog, twice."
+    assert server_llm.count_tokens(text) == embedded_llm.count_tokens(text)
+
+
+def test_server_down_gives_error_completions_in_bounded_time():
+    config = LLMConfig(
+        backend="openai",
+        base_url=f"http://127.0.0.1:{free_port()}/v1",
+        request_retries=1,
+        connect_timeout_s=2.0,
+    )
+    backend = create_backend(config)
+    result: dict[str, object] = {}
+    worker = threading.Thread(
+        target=lambda: result.update(
+            completions=backend.generate([ask("hi"), ask("hello")], GenerationParams(max_tokens=4)),
+            tokens=backend.count_tokens("twelve chars"),
+        ),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "a dead server must not hang the batch"
+    completions = result["completions"]
+    assert len(completions) == 2
+    assert all(completion.texts == [] and "Connection" in completion.error for completion in completions)
+    assert result["tokens"] == 3  # 12 characters at the documented 4 characters per token
+    backend.close()
+
+
+def test_local_tokenizer_counts_tokens(tmp_path):
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tokenizer = Tokenizer(models.WordLevel({"hello": 0, "world": 1, "[UNK]": 2}, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    backend = create_backend(LLMConfig(backend="openai", tokenizer_path=str(tmp_path)))
+    assert backend.count_tokens("hello world hello") == 3
+    backend.close()

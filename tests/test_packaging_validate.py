@@ -1,0 +1,214 @@
+"""models.validate and models.weights: aicrowd.json, weights on disk, the network guard, token budget."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.request
+from pathlib import Path
+
+import httpx
+import pytest
+
+from models.config import REPO_ROOT, load_config
+from models.validate import (
+    CHALLENGE_IDS,
+    NetworkBlocked,
+    aicrowd_problems,
+    block_network,
+    check_aicrowd,
+    check_budget,
+    construct_and_answer,
+    dry_answer,
+    token_budget,
+)
+from models.weights import LFS_POINTER_PREFIX, _hf_folder_problems, downloadable_folders, missing_weights
+
+
+def _valid_aicrowd(**changes):
+    data = {"challenge_id": CHALLENGE_IDS[2], "authors": ["someone"], "gpu": True, "gpu_count": 4, "description": "x"}
+    data.update(changes)
+    return data
+
+
+# --- aicrowd.json ----------------------------------------------------------------------------------
+
+
+def test_the_repository_aicrowd_files_are_valid_for_both_presets():
+    for preset in ("cpu", "t4x4"):
+        check = check_aicrowd(load_config(preset))
+        assert check.status == "PASS", check.details
+    assert json.loads((REPO_ROOT / "aicrowd.json").read_text())["challenge_id"] == CHALLENGE_IDS[1]
+    for task, challenge in CHALLENGE_IDS.items():
+        assert json.loads((REPO_ROOT / "aicrowd" / f"task{task}.json").read_text())["challenge_id"] == challenge
+
+
+@pytest.mark.parametrize(
+    "changes, complaint",
+    [
+        ({"challenge_id": "meta-kdd-cup-24-crag"}, "challenge_id"),
+        ({"authors": []}, "authors"),
+        ({"gpu": "yes"}, "gpu must be"),
+        ({"gpu_count": 8}, "gpu_count"),
+        ({"gpu_count": True}, "gpu_count"),
+        ({"description": " "}, "description"),
+    ],
+)
+def test_aicrowd_field_errors_are_named(changes, complaint):
+    problems = aicrowd_problems(_valid_aicrowd(**changes))
+    assert len(problems) == 1 and complaint in problems[0]
+
+
+def test_aicrowd_task_file_and_gpu_count_must_match_what_is_expected():
+    assert "expected" in aicrowd_problems(_valid_aicrowd(), expected_challenge=CHALLENGE_IDS[1])[0]
+    assert "uses 4 GPUs" in aicrowd_problems(_valid_aicrowd(gpu_count=2), gpu_count=4)[0]
+    assert aicrowd_problems(_valid_aicrowd(), CHALLENGE_IDS[2], 4) == []
+
+
+def test_check_aicrowd_reports_a_missing_task_file(tmp_path):
+    (tmp_path / "aicrowd.json").write_text(json.dumps(_valid_aicrowd()))
+    check = check_aicrowd(load_config("cpu"), root=tmp_path)
+    assert check.status == "FAIL" and any("task1.json: missing" in d for d in check.details)
+
+
+# --- weights ---------------------------------------------------------------------------------------
+
+
+def _model_folder(root: Path, shards: dict[str, bytes]) -> Path:
+    root.mkdir()
+    (root / "config.json").write_text("{}")
+    (root / "tokenizer.json").write_text("{}")
+    (root / "model.safetensors.index.json").write_text(
+        json.dumps({"weight_map": {f"layer{i}": name for i, name in enumerate(sorted(shards) + ["model-2.safetensors"])}})
+    )
+    for name, content in shards.items():
+        (root / name).write_bytes(content)
+    return root
+
+
+def test_weight_folder_problems_name_missing_shards_and_lfs_pointers(tmp_path):
+    pointer = LFS_POINTER_PREFIX + b"\noid sha256:abc\nsize 5000000000\n"
+    folder = _model_folder(tmp_path / "llm", {"model-1.safetensors": pointer})
+    problems = _hf_folder_problems("LLM", str(folder))
+    assert any("model-1.safetensors is a Git LFS pointer" in p for p in problems)
+    assert any("model-2.safetensors is missing" in p for p in problems)
+    (folder / "model-1.safetensors").write_bytes(b"\0" * 2048)
+    (folder / "model-2.safetensors").write_bytes(b"\0" * 2048)
+    assert _hf_folder_problems("LLM", str(folder)) == []
+
+
+def test_t4x4_weights_are_reported_by_folder_and_have_hub_sources(monkeypatch, tmp_path):
+    config = load_config("t4x4")
+    config.attributes.artifact_path = str(tmp_path / "attributes.joblib")
+    problems = missing_weights(config)
+    assert any(str(config.llm.model_path) in p for p in problems)
+    assert any("sentence encoder" in p for p in problems)
+    assert any("attributes.joblib is missing" in p for p in problems)
+    roles = {f.role: f.repo_id for f in downloadable_folders(config)}
+    assert roles == {
+        "LLM (vLLM)": "TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ",
+        "sentence encoder": "sentence-transformers/sentence-t5-large",
+    }
+
+
+def test_fetch_without_network_fails_with_a_clear_message(monkeypatch, tmp_path):
+    from models import weights
+
+    config = load_config("t4x4")
+    config.llm.model_path = str(tmp_path / "llm")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(weights.WeightsUnavailable, match="HF_HUB_OFFLINE"):
+        weights.fetch(config)
+
+
+# --- network guard ---------------------------------------------------------------------------------
+
+
+def test_block_network_refuses_and_records_external_connections():
+    with block_network() as attempts:
+        with pytest.raises(OSError):
+            urllib.request.urlopen("http://example.com/", timeout=2)
+        with pytest.raises(httpx.ConnectError):
+            httpx.get("http://93.184.216.34/", timeout=2)
+        raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        with pytest.raises(NetworkBlocked):
+            raw.connect(("8.8.8.8", 53))
+        raw.close()
+    assert attempts == ["external lookup example.com", "external connect 93.184.216.34:80", "external connect 8.8.8.8:53"]
+    assert socket.socket.__name__ == "socket"  # restored
+
+
+def test_block_network_refuses_loopback_but_marks_it_local_and_allows_unix_sockets():
+    with block_network() as attempts:
+        with pytest.raises(httpx.ConnectError):
+            httpx.get("http://127.0.0.1:9/", timeout=2)
+        left, right = socket.socketpair()
+        left.sendall(b"ok")
+        assert right.recv(2) == b"ok"
+        left.close()
+        right.close()
+    assert attempts == ["connect 127.0.0.1:9"]
+
+
+# --- token budget ----------------------------------------------------------------------------------
+
+
+def test_t4x4_longest_prompt_fits_max_model_len_with_room_to_spare():
+    config = load_config("t4x4")
+    rows = {row.stage: row for row in token_budget(config)}
+    reasoning = rows["reasoning"]
+    # 2,000 reference tokens alone; tables, KG lines and the rest come on top.
+    assert 3000 < reasoning.prompt_tokens < config.llm.max_model_len - reasoning.output_tokens
+    assert rows["calculator"].output_tokens == config.calculator.samples * config.calculator.max_tokens
+    check, _ = check_budget(config)
+    assert check.status == "PASS" and any(line.startswith("per question") for line in check.details)
+
+
+def test_budget_fails_when_the_context_is_too_small():
+    config = load_config("t4x4")
+    config.llm.max_model_len = 2048
+    check, _ = check_budget(config)
+    assert check.status == "FAIL" and any("exceed the context of 2048" in d for d in check.details)
+
+
+def test_cpu_budget_fits_the_embedded_context():
+    assert check_budget(load_config("cpu"))[0].status == "PASS"
+
+
+# --- construct + dry answer ------------------------------------------------------------------------
+
+
+class _Answering:
+    def get_batch_size(self):
+        return 2
+
+    def batch_generate_answer(self, batch):
+        assert set(batch) == {"interaction_id", "query", "query_time", "search_results"}
+        return ["paris"]
+
+
+class _Phoning(_Answering):
+    def batch_generate_answer(self, batch):
+        try:
+            httpx.get("http://api.example.com/answer", timeout=2)
+        except httpx.HTTPError:
+            pass
+        return ["paris"]
+
+
+def test_dry_answer_checks_the_evaluator_contract():
+    assert dry_answer(_Answering()) == ["paris"]
+
+    class TooBig(_Answering):
+        def get_batch_size(self):
+            return 32
+
+    with pytest.raises(ValueError, match="1 to 16"):
+        dry_answer(TooBig())
+
+
+def test_construct_and_answer_passes_a_quiet_model_and_fails_one_that_phones_home():
+    quiet = construct_and_answer(_Answering)
+    assert [c.status for c in quiet] == ["PASS", "PASS"]
+    noisy = construct_and_answer(_Phoning)
+    assert noisy[-1].status == "FAIL" and "external lookup api.example.com" in noisy[-1].details[0]

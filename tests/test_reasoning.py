@@ -1,0 +1,174 @@
+"""The reasoning stage with a scripted LLM: prompt contents, each parse branch and each fallback."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.answers import I_DONT_KNOW, INVALID_QUESTION
+from models.calculator import CalculationResult
+from models.config import ReasoningConfig
+from models.knowledge import KnowledgeAnswer
+from models.prompts import PromptLibrary
+from models.reasoning import Reasoner, ReasoningResult
+from models.schema import Evidence, Question
+from tests.doubles import ScriptedLLM
+
+QUERY_TIME = "03/10/2024, 23:34:42 PT"
+
+
+def run(replies, count=None, config=None, evidence=None, kg=None, calculations=None, knowledge=None):
+    count = count if count is not None else len(replies)
+    llm = ScriptedLLM(replies)
+    questions = [Question(f"q{i}", f"question {i}?", QUERY_TIME) for i in range(count)]
+    results = Reasoner(config or ReasoningConfig(), llm, PromptLibrary()).run(
+        questions,
+        evidence or [Evidence(chunks=[f"chunk {i}"]) for i in range(count)],
+        kg or [[] for _ in range(count)],
+        calculations or [None] * count,
+        knowledge or [None] * count,
+    )
+    return results, llm
+
+
+def reply(answer, false_premise=False, reasoning="because"):
+    premise = "true" if false_premise else "false"
+    return f'{{"reasoning": "{reasoning}", "false_premise": {premise}, "answer": "{answer}"}}'
+
+
+def test_prompt_carries_every_input_and_the_query_time():
+    evidence = [Evidence(chunks=["Paris is the capital."], tables=["| city |\n|---|\n| Paris |"])]
+    results, llm = run(
+        [reply("Paris")],
+        evidence=evidence,
+        kg=[["capital(France) = Paris"]],
+        calculations=[CalculationResult(lines=["2 + 2 = 4"])],
+        knowledge=[KnowledgeAnswer(answer="Lyon")],
+    )
+    assert len(llm.calls) == 1
+    conversation, params = llm.calls[0][0][0], llm.calls[0][1]
+    prompt = conversation[-1]["content"]
+    expected_parts = [QUERY_TIME, "question 0?", "Paris is the capital.", "| Paris |"]
+    expected_parts += ["capital(France) = Paris", "2 + 2 = 4", "Lyon"]
+    for expected in expected_parts:
+        assert expected in prompt
+    assert set(params.json_schema["required"]) == {"reasoning", "false_premise", "answer"}
+    references = ["Paris is the capital.", "| city |\n|---|\n| Paris |", "capital(France) = Paris"]
+    assert results[0].prompt_references == references
+    assert results[0] == ReasoningResult(
+        answer="Paris",
+        reasoning="because",
+        parsed=True,
+        prompt_references=results[0].prompt_references,
+        usage=results[0].usage,
+    )
+
+
+def test_missing_helpers_and_an_unsure_agent_are_shown_as_none():
+    _, llm = run([reply("x")], evidence=[Evidence()], knowledge=[KnowledgeAnswer(answer=I_DONT_KNOW)])
+    prompt = llm.calls[0][0][0][-1]["content"]
+    assert prompt.count("(none)") == 4  # references, knowledge graph, calculations, other agent
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "false_premise"),
+    [
+        (reply("Paris"), "Paris", False),
+        (reply("Paris", false_premise=True), INVALID_QUESTION, True),
+        (reply("invalid question"), INVALID_QUESTION, False),
+        (reply("I don't know"), I_DONT_KNOW, False),
+        (reply("Probably Paris, but I don't know for sure"), I_DONT_KNOW, False),
+        ('{"reasoning": "r", "false_premise": "yes", "answer": "x"}', INVALID_QUESTION, True),
+        ('```json\n{"answer": "42", "false_premise": false}\n```', "42", False),
+        # unconstrained large-model styles
+        ("Reasoning: the page says so.\nFalse premise: no\nFinal answer: Tokyo", "Tokyo", False),
+        ("Reasoning: no such award.\nFalse premise: yes\nAnswer: none", INVALID_QUESTION, True),
+        # output cut off after the answer field
+        ('{"reasoning": "r", "false_premise": false, "answer": "Rome', "Rome", False),
+        ('{"reasoning": "r", "false_premise": false, "answer": ""}', I_DONT_KNOW, False),
+    ],
+)
+def test_parse_branches(raw, expected, false_premise):
+    results, llm = run([raw])
+    assert len(llm.calls) == 1  # no backup call
+    assert results[0].parsed and not results[0].used_backup
+    assert results[0].answer == expected
+    assert results[0].false_premise is false_premise
+
+
+def test_unparsed_replies_get_one_batched_backup_call():
+    replies = [
+        reply("Paris"),
+        '{"reasoning": "The pages list three albums, so the count is',  # cut off before the answer
+        "Some prose without any structure, concluding it was 1998.",
+        # backup replies, in order of the unparsed questions
+        "Answer: 3",
+        "1998.",
+    ]
+    results, llm = run(replies, count=3)
+    assert len(llm.calls) == 2
+    backup_conversations, backup_params = llm.calls[1]
+    assert len(backup_conversations) == 2
+    assert backup_params.max_tokens == ReasoningConfig().backup_max_tokens
+    assert "question 1?" in backup_conversations[0][-1]["content"]
+    assert "the count is" in backup_conversations[0][-1]["content"]
+    assert [r.answer for r in results] == ["Paris", "3", "1998"]
+    assert [r.used_backup for r in results] == [False, True, True]
+    assert [r.parsed for r in results] == [True, False, False]
+    assert results[1].reasoning == "The pages list three albums, so the count is"
+    assert [r.usage.calls for r in results] == [1, 2, 2]
+
+
+@pytest.mark.parametrize(
+    ("backup_reply", "expected"),
+    [("I don't know.", I_DONT_KNOW), ("Invalid question", INVALID_QUESTION), ("", I_DONT_KNOW)],
+)
+def test_backup_answers_are_normalized(backup_reply, expected):
+    results, _ = run(["unstructured text", backup_reply], count=1)
+    assert results[0].used_backup and results[0].answer == expected
+
+
+def test_failed_reasoning_call_gives_i_dont_know_without_backup():
+    class Failing(ScriptedLLM):
+        def generate(self, conversations, params):
+            completions = super().generate(conversations, params)
+            completions[0].texts, completions[0].error = [], "prompt too long"
+            return completions
+
+    llm = Failing([reply("x")])
+    results = Reasoner(ReasoningConfig(), llm, PromptLibrary()).run(
+        [Question("q", "question?", QUERY_TIME)], [Evidence()], [[]], [None], [None]
+    )
+    assert len(llm.calls) == 1
+    assert results[0].answer == I_DONT_KNOW and not results[0].parsed and not results[0].used_backup
+
+
+def test_false_premise_detection_off_ignores_the_flag():
+    config = ReasoningConfig(false_premise_detection=False)
+    results, llm = run([reply("Paris", false_premise=True), reply("invalid question")], config=config)
+    assert "false_premise" not in llm.calls[0][1].json_schema["properties"]
+    assert [r.answer for r in results] == ["Paris", I_DONT_KNOW]
+    assert not any(r.false_premise for r in results)
+
+
+def test_unconstrained_config_sends_no_schema():
+    _, llm = run([reply("x")], config=ReasoningConfig(constrained_output=False))
+    assert llm.calls[0][1].json_schema is None
+
+
+def test_answers_are_capped_in_tokens():
+    results, _ = run([reply(" ".join(["word"] * 100))], config=ReasoningConfig(answer_max_tokens=75))
+    assert results[0].answer.split() == ["word"] * 75
+
+
+def test_mismatched_inputs_are_a_clear_error():
+    llm = ScriptedLLM([])
+    with pytest.raises(ValueError, match="one item per question"):
+        Reasoner(ReasoningConfig(), llm, PromptLibrary()).run(
+            [Question("q", "question?", QUERY_TIME)], [Evidence()], [], [None], [None]
+        )
+    assert llm.calls == []
+
+
+def test_empty_batch_makes_no_call():
+    results, llm = run([], count=0)
+    assert results == [] and llm.calls == []

