@@ -225,7 +225,7 @@ def score_preset(
     if args.budget_report:
         target = load_config("t4x4")
         report["budget_estimate"] = estimate_budget(
-            lines, target.batch_size, target.budget.seconds_per_question
+            lines, target.batch_size, target.budget.seconds_per_question, target.budget.target_throughput
         )
         text += "\n\n" + markdown_budget(config.preset, report["budget_estimate"])
     write_atomically(folder / "report.json", json.dumps(report, indent=2))
@@ -310,7 +310,7 @@ def build_judge(
     prompts = PromptLibrary()
     if kind == "local":
         model_name = llm_config.model_path or (
-            llm_config.served_model if llm_config.backend == "openai" else "embedded"
+            (llm_config.served_model or "server default") if llm_config.backend == "openai" else "embedded"
         )
         return CachedJudge(
             BackendJudge(backends.get(llm_config), model_name, prompts, settings.judge_max_tokens), cache

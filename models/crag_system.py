@@ -52,7 +52,7 @@ class CragSystem:
         self.pages = PageExtractor(self.config.web)
         self.retriever = Retriever(self.config.retrieval, self.encoder, self.llm, self.prompts)
         self.attributes = (
-            AttributePredictor(self.config.attributes, self.encoder, self.llm, self.prompts)
+            AttributePredictor(self.config.attributes, self._attribute_encoder(), self.llm, self.prompts)
             if self.config.attributes.enabled
             else None
         )
@@ -142,6 +142,13 @@ class CragSystem:
         self.pages.close()
         if self.llm is not None:
             self.llm.close()
+
+    def _attribute_encoder(self) -> SentenceEncoder | None:
+        """The retrieval encoder when the attribute classifier was trained on the same one; else the
+        predictor loads its own (t4x4 retrieves with sentence-t5-large, the classifier reads MiniLM)."""
+        if self.config.attributes.embedding_model == self.config.retrieval.embedding_model:
+            return self.encoder
+        return None
 
     def _predict_attributes(self, run: "_BatchRun", questions: list[Question]) -> list[QuestionAttributes | None]:
         everyone = list(range(len(questions)))

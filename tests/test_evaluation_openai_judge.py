@@ -1,29 +1,22 @@
 """The openai judge against a real OpenAI-compatible server: llama-cpp-python's own server running
-the embedded GGUF (the `llama_server` fixture of tests/test_llm_openai.py; no mocks). The retry
+the embedded GGUF (the `llama_server` fixture of tests/conftest.py; no mocks). The retry
 test needs no model: nothing listens on its port."""
 
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
 
 import local_evaluation
+from models.kg.mock_server import free_port
 from models.evaluation.judges import JudgeRequest, OpenAIJudge, parse_verdict
 from models.prompts import PromptLibrary
 from tests.doubles import ScriptedLLM
 from tests.test_evaluation_cli import QUESTIONS
-from tests.test_llm_openai import llama_server  # noqa: F401  (session fixture: the real server)
 
 # llama_cpp.server serves its one model whatever name a request asks for.
 SERVED_MODEL = "embedded-judge"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_unreachable_endpoint_is_retried_then_counted_wrong():
@@ -34,7 +27,7 @@ def test_unreachable_endpoint_is_retried_then_counted_wrong():
         retry_max_wait_s=0.01,
         timeout_s=2.0,
         workers=1,
-        base_url=f"http://127.0.0.1:{_free_port()}/v1",
+        base_url=f"http://127.0.0.1:{free_port()}/v1",
         api_key="unused",
     )
     (verdict,) = judge.judge([JudgeRequest("q?", ("a",), "b")])
@@ -43,7 +36,7 @@ def test_unreachable_endpoint_is_retried_then_counted_wrong():
 
 
 @pytest.mark.model
-def test_openai_judge_scores_a_run_and_rescoring_uses_the_cache(llama_server, tmp_path, monkeypatch):  # noqa: F811
+def test_openai_judge_scores_a_run_and_rescoring_uses_the_cache(llama_server, tmp_path, monkeypatch):
     data = tmp_path / "two.jsonl"
     data.write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS), encoding="utf-8")
     out, cache = tmp_path / "out", tmp_path / "verdicts.jsonl"
@@ -69,7 +62,7 @@ def test_openai_judge_scores_a_run_and_rescoring_uses_the_cache(llama_server, tm
     assert len(cache.read_text().splitlines()) == len(judged)
 
     # Re-scoring with the server gone: every verdict comes from the cache.
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{_free_port()}/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
     assert local_evaluation.main(argv, llm=ScriptedLLM(system_replies)) == 0
     again = json.loads((out / "report.json").read_text())
     assert again["judge_errors"] == 0

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from models.evaluation.budget import T4x4Throughput, estimate_budget, markdown_budget
+from models.config import ThroughputModelConfig
+from models.evaluation.budget import estimate_budget, markdown_budget
 from models.evaluation.charts import breakdown_charts, comparison_chart
 from models.evaluation.data import GoldQuestion
 from models.evaluation.reports import (
@@ -109,7 +110,7 @@ def test_references_report_counts_answers_found():
 
 
 def test_budget_estimate_follows_the_throughput_model():
-    model = T4x4Throughput(
+    model = ThroughputModelConfig(
         prefill_tokens_per_s=100.0,
         decode_step_s=0.5,
         sequences_per_step=2,

@@ -3,76 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
-from pathlib import Path
 
-import httpx
 import pytest
 
 from models.config import LLMConfig
 from models.llm import GenerationParams, create_backend
-from models.llm.embedded import embedded_model_path
-
-SERVER_START_TIMEOUT_S = 180
-SERVER_CONTEXT_TOKENS = 1024
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
+from models.kg.mock_server import free_port
 
 def ask(text: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": "You are a terse assistant."}, {"role": "user", "content": text}]
-
-
-@pytest.fixture(scope="session")
-def llama_server(tmp_path_factory) -> str:
-    """Base URL of a llama-cpp-python server on a free loopback port, stopped after the session."""
-    config = LLMConfig()
-    model = embedded_model_path(config.cache_dir, config)
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("llama_server") / "server.log"
-    command = [
-        sys.executable, "-m", "llama_cpp.server",
-        "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", str(SERVER_CONTEXT_TOKENS), "--n_threads", str(os.cpu_count() or 1), "--verbose", "False",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        wait_until_healthy(server, base_url, log_path)
-        yield base_url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-
-
-def wait_until_healthy(server: subprocess.Popen, base_url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"llama_cpp.server exited with {server.returncode}:\n{log_path.read_text()[-3000:]}")
-        try:
-            if httpx.get(f"{base_url}/models", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    pytest.fail(
-        f"llama_cpp.server did not answer within {SERVER_START_TIMEOUT_S}s:\n{log_path.read_text()[-3000:]}"
-    )
 
 
 @pytest.fixture(scope="session")

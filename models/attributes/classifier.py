@@ -93,6 +93,7 @@ class AttributeClassifier:
     def save(self, path: str | Path) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.featurizer.drop_caches()
         joblib.dump(self, path, compress=("zlib", 9))
 
     @classmethod

@@ -85,6 +85,12 @@ class QuestionFeaturizer:
         self.char_vectorizer.fit(normalized)
         return self
 
+    def drop_caches(self) -> None:
+        """Before pickling: sklearn caches the memory address of the stop-word list in each
+        vectorizer (a warning cache); dropping it keeps the artifact byte-identical between runs."""
+        for vectorizer in (self.word_vectorizer, self.char_vectorizer):
+            vars(vectorizer).pop("_stop_words_id", None)
+
     def transform(self, queries: list[str], years: list[int], embeddings: np.ndarray) -> csr_matrix:
         normalized = [normalize_query(q) for q in queries]
         cues = np.array(

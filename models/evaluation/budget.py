@@ -23,35 +23,20 @@ closer estimate); Qwen and Llama-3 tokenizers give similar counts for English.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
 
+from models.config import ThroughputModelConfig
 from models.evaluation.reports import markdown_table
-
-
-@dataclass(frozen=True)
-class T4x4Throughput:
-    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM (tensor parallel 4, PCIe, no CUDA graphs).
-
-    prefill: ~140 GFLOP per token against ~65 TFLOPS of usable fp16 across four T4s with GPTQ
-    dequantization → ~400 tokens/s. decode: ~37 GB of 4-bit weights, 9.3 GB per GPU read per step at
-    320 GB/s is ≥ 29 ms; all-reduces over PCIe and eager mode bring it to ~0.12 s per step.
-    """
-
-    prefill_tokens_per_s: float = 400.0
-    decode_step_s: float = 0.12
-    sequences_per_step: int = 32
-    call_overhead_s: float = 0.2
-    non_llm_time_scale: float = 1.0
 
 
 def estimate_budget(
     lines: list[dict[str, Any]],
     batch_size: int,
     seconds_per_question: float,
-    model: T4x4Throughput = T4x4Throughput(),
+    model: ThroughputModelConfig,
 ) -> dict[str, Any]:
     per_question: list[float] = []
     stage_seconds: dict[str, float] = {}
@@ -79,7 +64,7 @@ def estimate_budget(
     }
 
 
-def _group_stage_seconds(group: list[dict[str, Any]], model: T4x4Throughput) -> dict[str, float]:
+def _group_stage_seconds(group: list[dict[str, Any]], model: ThroughputModelConfig) -> dict[str, float]:
     seconds: dict[str, float] = {}
     llm_stages = sorted({stage for line in group for stage in (line.get("tokens") or {})})
     for stage in llm_stages:
