@@ -101,6 +101,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--restart", action="store_true", help="discard earlier predictions in the output folder"
     )
+    parser.add_argument("--log-level", default="INFO", help="loguru level on stderr (DEBUG shows every stage)")
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
@@ -112,6 +113,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int:
     """Run the evaluation; `llm` replaces the configured backend of every preset (tests script it)."""
     args = parse_args(argv)
+    logger.remove()
+    logger.add(sys.stderr, level=args.log_level.upper())
     try:
         overrides = parse_overrides(args.set)
         configs = load_configs(args, overrides)

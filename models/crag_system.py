@@ -39,7 +39,9 @@ T = TypeVar("T")
 
 
 class CragSystem:
-    def __init__(self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True):
+    def __init__(
+        self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True
+    ):
         self.config = config or load_config()
         logger.info(f"CragSystem: preset {self.config.preset!r}")
         self.prompts = PromptLibrary()
@@ -60,9 +62,13 @@ class CragSystem:
         self.last_traces: list[QuestionTrace] = []
         if self.llm is None:
             return
-        self.kg = KnowledgeGraphStage(self.config.kg, self.llm, self.prompts) if self.config.kg.enabled else None
+        self.kg = (
+            KnowledgeGraphStage(self.config.kg, self.llm, self.prompts) if self.config.kg.enabled else None
+        )
         self.calculator = (
-            Calculator(self.config.calculator, self.llm, self.prompts) if self.config.calculator.enabled else None
+            Calculator(self.config.calculator, self.llm, self.prompts)
+            if self.config.calculator.enabled
+            else None
         )
         self.knowledge = (
             KnowledgeExtractor(self.config.knowledge, self.llm, self.prompts)
@@ -76,9 +82,13 @@ class CragSystem:
 
     def batch_generate_answer(self, batch: dict[str, list[Any]]) -> list[str]:
         if self.llm is None:
-            raise RuntimeError("This CragSystem was built with load_llm=False; it can only retrieve references")
+            raise RuntimeError(
+                "This CragSystem was built with load_llm=False; it can only retrieve references"
+            )
         questions = Question.from_batch(batch)
-        run = _BatchRun(questions, BatchDeadline(len(questions), self.config.budget, self.stage_costs), self.stage_costs)
+        run = _BatchRun(
+            questions, BatchDeadline(len(questions), self.config.budget, self.stage_costs), self.stage_costs
+        )
 
         attributes = self._predict_attributes(run, questions)
         for i, attribute in enumerate(attributes):
@@ -86,15 +96,30 @@ class CragSystem:
             if not questions[i].query.strip():
                 run.answer(i, I_DONT_KNOW, "empty query")
             elif attribute is not None and should_refuse(attribute, self.config.attributes):
-                run.answer(i, I_DONT_KNOW, f"refused: P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}")
+                run.answer(
+                    i,
+                    I_DONT_KNOW,
+                    f"refused: P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}",
+                )
 
         todo = run.unanswered()
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
         kg = self._kg_references(run, questions, attributes, todo)
+        # Domains configured to answer from the KG alone drop the web evidence when the KG answered.
+        kg_only = [
+            bool(kg[k]) and sources_for(_domain(attributes[i]), self.config.kg) == "kg"
+            for k, i in enumerate(todo)
+        ]
+        pooled = self.config.retrieval.pool_kg_references
         evidence = run.stage(
-            "retrieval", todo, lambda: self.retriever.run(_pick(questions, todo), pages), fallback=Evidence()
+            "retrieval",
+            todo,
+            lambda: self.retriever.run(_pick(questions, todo), pages, kg if pooled else None),
+            fallback=Evidence(),
         )
-        evidence = [self._apply_sources(e, attributes[i], kg[k]) for k, (i, e) in enumerate(zip(todo, evidence))]
+        evidence = [Evidence() if only else item for item, only in zip(evidence, kg_only)]
+        if pooled:  # the KG lines now live in the evidence, ranked with the web
+            kg = [lines if only else [] for lines, only in zip(kg, kg_only)]
 
         calculations = run.optional_stage(
             "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), evidence)
@@ -150,14 +175,20 @@ class CragSystem:
             return self.encoder
         return None
 
-    def _predict_attributes(self, run: "_BatchRun", questions: list[Question]) -> list[QuestionAttributes | None]:
+    def _predict_attributes(
+        self, run: "_BatchRun", questions: list[Question]
+    ) -> list[QuestionAttributes | None]:
         everyone = list(range(len(questions)))
         if self.attributes is None:
             return [None] * len(questions)
         return run.stage("attributes", everyone, lambda: self.attributes.run(questions), fallback=None)
 
     def _kg_references(
-        self, run: "_BatchRun", questions: list[Question], attributes: list[QuestionAttributes | None], todo: list[int]
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        attributes: list[QuestionAttributes | None],
+        todo: list[int],
     ) -> list[list[str]]:
         results = run.optional_stage(
             "kg",
@@ -168,13 +199,6 @@ class CragSystem:
             ),
         )
         return [result.references if result is not None else [] for result in results]
-
-    def _apply_sources(self, evidence: Evidence, attribute: QuestionAttributes | None, kg: list[str]) -> Evidence:
-        """Drop web evidence for domains configured to answer from the KG alone (when it answered)."""
-        domain = attribute.domain if attribute is not None else "open"
-        if kg and sources_for(domain, self.config.kg) == "kg":
-            return Evidence()
-        return evidence
 
     def _final_answer(self, text: str) -> str:
         answer = normalize_answer(text)
@@ -219,7 +243,9 @@ class _BatchRun:
                 self.traces[i].tokens[name] = usage
         return results
 
-    def optional_stage(self, name: str, indices: list[int], component: Any, work: Callable[[], Sequence[T]]) -> list[T | None]:
+    def optional_stage(
+        self, name: str, indices: list[int], component: Any, work: Callable[[], Sequence[T]]
+    ) -> list[T | None]:
         if component is None or not indices:
             return [None] * len(indices)
         if not self.deadline.can_run_optional(name, len(indices)):
@@ -238,6 +264,10 @@ class _BatchRun:
             self.costs.observe(name, seconds, len(indices))
             for i in indices:
                 self.traces[i].timings[name] = seconds / len(indices)
+
+
+def _domain(attributes: QuestionAttributes | None) -> str:
+    return attributes.domain if attributes is not None else "open"
 
 
 def _pick(items: Sequence[T], indices: list[int]) -> list[T]:

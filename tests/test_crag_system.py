@@ -139,3 +139,37 @@ def test_answers_are_capped_and_normalized(make_system):
 
     system = make_system(ScriptedLLM(reply_by_output_shape("Sorry, I don't know that.")))
     assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
+
+
+class FixedKG:
+    def __init__(self, line: str):
+        self.line = line
+
+    def run(self, questions, attributes):
+        from models.kg import KGResult
+
+        return [KGResult(references=[self.line]) for _ in questions]
+
+
+@pytest.mark.parametrize("pooled", [False, True])
+def test_kg_lines_reach_the_reasoning_prompt_whole_or_pooled(make_system, pooled):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm, **{"retrieval.pool_kg_references": str(pooled)})
+    system.kg = FixedKG("Canberra / population: 460,000 (KG)")
+
+    system.batch_generate_answer(sample_batch(1))
+
+    reasoning_prompt = llm.calls[-1][0][0][-1]["content"]
+    assert "Canberra / population: 460,000 (KG)" in reasoning_prompt
+    assert "Canberra / population: 460,000 (KG)" in system.last_traces[0].references
+
+
+def test_kg_only_domain_drops_web_evidence_when_the_kg_answered(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm)
+    system.config.kg.domain_sources["open"] = "kg"
+    system.kg = FixedKG("Australia / capital: Canberra")
+
+    system.batch_generate_answer(sample_batch(1))
+
+    assert system.last_traces[0].references == ["Australia / capital: Canberra"]
