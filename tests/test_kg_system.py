@@ -6,15 +6,10 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
-
+from models import crag_system
 from models.config import load_config
 from models.kg.mock_server import running_server
 from tests.doubles import ScriptedLLM
-
-crag_system = pytest.importorskip(
-    "models.crag_system", reason="CragSystem or one of its stages is not importable yet", exc_type=ImportError
-)
 
 QUERY_TIME = "03/10/2024, 23:34:42 PT"
 KG_QUESTION = "What did Zephyrline Robotics stock close at on Thursday?"

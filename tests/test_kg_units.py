@@ -175,3 +175,17 @@ def test_web_only_domains_skip_the_llm(monkeypatch):
     stage = KnowledgeGraphStage(KGConfig(domain_sources={"movie": "web"}), llm, PromptLibrary())
     results = stage.run([Question("1", "who directed heat?", QUERY_TIME)], [QuestionAttributes(domain="movie")])
     assert results[0].references == [] and llm.calls == []
+
+
+def test_misfiled_names_are_tried_under_the_predicted_domain():
+    from models.kg.entities import KGEntities, refile_for_domain
+
+    band_as_company = refile_for_domain(KGEntities(companies=["Halcyon Drift"]), "music")
+    assert band_as_company.artists == ["Halcyon Drift"] and band_as_company.songs == ["Halcyon Drift"]
+
+    film_as_entity = refile_for_domain(KGEntities(entities=["The Glass Orchard"]), "movie")
+    assert film_as_entity.movies == ["The Glass Orchard"] and film_as_entity.people == ["The Glass Orchard"]
+
+    already_filed = refile_for_domain(KGEntities(artists=["Adele"], companies=["XL Recordings"]), "music")
+    assert already_filed.artists == ["Adele"] and already_filed.songs == []
+    assert refile_for_domain(KGEntities(tickers=["AAPL"], entities=["Apple"]), "finance").companies == []

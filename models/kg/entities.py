@@ -102,3 +102,26 @@ def _json_object(text: str) -> str:
     if start < 0 or end < start:
         raise ValueError("no JSON object in the reply")
     return text[start : end + 1]
+
+
+# The kinds each domain's routes look names up by.
+_DOMAIN_KINDS = {
+    "finance": ("companies",),
+    "movie": ("movies", "people"),
+    "music": ("artists", "songs"),
+    "sports": ("teams",),
+    "open": ("entities",),
+}
+
+
+def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
+    """A small extractor often files a name under the wrong kind (a band as a company). When the
+    predicted domain's own kinds came back empty, every other name is tried under them too."""
+    kinds = _DOMAIN_KINDS.get(domain, ())
+    if not kinds or any(getattr(entities, kind) for kind in kinds) or (domain == "finance" and entities.tickers):
+        return entities
+    others = [name for kind in _LIST_FIELDS if kind not in kinds and kind != "tickers" for name in getattr(entities, kind)]
+    for kind in kinds:
+        setattr(entities, kind, list(dict.fromkeys(others)))
+    return entities
+

@@ -19,7 +19,7 @@ from loguru import logger
 
 from models.config import KGConfig
 from models.kg.client import KGClient
-from models.kg.entities import KGEntities, add_rule_entities, entity_schema, parse_entities
+from models.kg.entities import KGEntities, add_rule_entities, entity_schema, parse_entities, refile_for_domain
 from models.kg.matching import CompanyDirectory
 from models.kg.render import render_references
 from models.kg.routes import route_catalog
@@ -114,6 +114,7 @@ class KnowledgeGraphStage:
             text = completion.text if completion is not None else ""
             if rules:
                 entities, problem = parse_entities(text, self.config.max_entities_per_kind) if text else (KGEntities(), None)
+                entities = refile_for_domain(entities, state.domain)
                 state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
             else:
                 state.llm_calls, problems = parse_llm_calls(text, self.config.max_calls_per_round)
