@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from loguru import logger
 
-from models.answers import I_DONT_KNOW, cap_answer_tokens, normalize_answer
+from models.answers import I_DONT_KNOW
 from models.attributes import AttributePredictor, should_refuse
 from models.budget import BatchDeadline, StageCostModel
 from models.calculator import Calculator
@@ -151,11 +151,8 @@ class CragSystem:
             run.traces[i].references = list(result.prompt_references)
             run.answer(i, result.answer, "backup answer prompt used" if result.used_backup else None)
 
-        predictions = [self._final_answer(trace.prediction) for trace in run.traces]
-        for trace, prediction in zip(run.traces, predictions):
-            trace.prediction = prediction
         self.last_traces = run.traces
-        return predictions
+        return [trace.prediction for trace in run.traces]
 
     def retrieve_references(self, batch: dict[str, list[Any]]) -> list[list[str]]:
         """The web references each question would get, without any LLM (for studying retrieval)."""
@@ -199,10 +196,6 @@ class CragSystem:
             ),
         )
         return [result.references if result is not None else [] for result in results]
-
-    def _final_answer(self, text: str) -> str:
-        answer = normalize_answer(text)
-        return cap_answer_tokens(answer, self.llm, self.config.reasoning.answer_max_tokens)
 
 
 class _BatchRun:
