@@ -200,8 +200,10 @@ class AttributesConfig:
     recent_years: int = 2
     # The year questions without a query_time were asked (the CRAG questions date from 2024).
     default_year: int = 2024
-    regularization_c: float = 10.0
-    max_iterations: int = 5000
+    # Each head is a ridge classifier (L2 strength `ridge_alpha`) whose scores are turned into
+    # probabilities by Platt scaling fitted out of fold (`calibration_folds` inner folds).
+    ridge_alpha: float = 1.0
+    calibration_folds: int = 5
     # In-context LLM alternative (method "llm").
     llm_examples_path: str = str(REPO_ROOT / "models" / "attributes" / "examples.jsonl")
     llm_examples_per_class: int = 3

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from models.attributes import ArtifactError, AttributeClassifier, AttributePredictor
-from models.attributes.classifier import consistent_dynamism
+from models.attributes.classifier import RidgeHead, consistent_dynamism
 from models.attributes.data import DOMAINS, DYNAMISM, load_labelled
 from models.config import AttributesConfig
 from models.schema import Question
@@ -37,10 +37,36 @@ class HashEncoder:
 def trained(tmp_path_factory) -> tuple[AttributesConfig, AttributeClassifier]:
     questions = load_labelled(EXAMPLES)
     path = tmp_path_factory.mktemp("attributes") / "model.joblib"
-    config = AttributesConfig(artifact_path=str(path), regularization_c=10.0)
+    config = AttributesConfig(artifact_path=str(path), ridge_alpha=1.0)
     model = AttributeClassifier.fit(questions, HashEncoder().encode([q.query for q in questions]), config)
     model.save(path)
     return config, model
+
+
+def test_ridge_head_keeps_the_ridge_argmax_and_fits_a_sharpening_temperature():
+    rng = np.random.default_rng(0)
+    centres = {"a": np.array([3.0, 0.0]), "b": np.array([0.0, 3.0]), "c": np.array([-3.0, -3.0])}
+    labels = [label for label in centres for _ in range(40)]
+    features = np.array([centres[label] + rng.normal(size=2) for label in labels])
+    head = RidgeHead.fit(features, labels, alpha=1.0, folds=5, seed=0)
+    probabilities = head.predict_proba(features)
+    assert probabilities.sum(axis=1) == pytest.approx(np.ones(len(labels)))
+    assert list(head.classes_[probabilities.argmax(axis=1)]) == list(head.ridge.predict(features))
+    # Ridge scores of well-separated classes are small (about ±1); a temperature below 1 sharpens them.
+    assert head.temperature < 1.0
+    assert probabilities.max(axis=1).mean() > 0.9
+
+
+def test_binary_ridge_head_is_a_sigmoid_of_the_score():
+    labels = ["static"] * 30 + ["dynamic"] * 30
+    features = np.linspace(-2.0, 2.0, 60).reshape(-1, 1)
+    head = RidgeHead.fit(features, labels, alpha=1.0, folds=3, seed=0)
+    probabilities = head.predict_proba(np.array([[-2.0], [0.0], [2.0]]))
+    scores = head.ridge.decision_function(np.array([[-2.0], [0.0], [2.0]]))
+    positive = list(head.classes_).index(head.ridge.classes_[1])
+    assert probabilities[:, positive] == pytest.approx(1.0 / (1.0 + np.exp(-scores / head.temperature)))
+    assert probabilities[0, list(head.classes_).index("static")] > 0.5
+    assert probabilities[2, list(head.classes_).index("dynamic")] > 0.5
 
 
 def test_predictions_are_consistent_distributions(trained):

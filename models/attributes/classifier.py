@@ -1,4 +1,4 @@
-"""The shipped attribute classifier: logistic regressions over n-grams, temporal cues and MiniLM embeddings.
+"""The shipped attribute classifier: temperature-scaled ridge classifiers over n-grams, temporal cues and MiniLM embeddings.
 
 Three heads share one feature matrix: domain (5 classes), dynamism (4 classes) and static vs
 dynamic (binary). P(dynamic) averages the binary head with 1 - P(static) of the 4-class head.
@@ -12,14 +12,17 @@ from pathlib import Path
 
 import joblib
 import numpy as np
-from sklearn.linear_model import LogisticRegression
+from scipy.optimize import minimize_scalar
+from scipy.special import log_softmax, softmax
+from sklearn.linear_model import RidgeClassifier
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from models.attributes.data import DOMAINS, DYNAMISM, LabelledQuestion, is_dynamic
 from models.attributes.features import QuestionFeaturizer, reference_year
 from models.config import AttributesConfig
 from models.schema import QuestionAttributes
 
-ARTIFACT_FORMAT = 1
+ARTIFACT_FORMAT = 2
 TRAIN_COMMAND = "python -m models.attributes train --data ../shared/data/crag_questions_validation.jsonl"
 
 
@@ -28,11 +31,57 @@ class ArtifactError(RuntimeError):
 
 
 @dataclass
+class RidgeHead:
+    """A ridge classifier whose scores become probabilities through one temperature (a softmax of
+    score / temperature), fitted on out-of-fold scores. Unlike one-vs-rest Platt scaling this keeps
+    the ridge's own argmax, which was the more accurate label in cross-validation."""
+
+    ridge: RidgeClassifier
+    temperature: float
+
+    @classmethod
+    def fit(cls, features, labels: list[str], alpha: float, folds: int, seed: int) -> "RidgeHead":
+        ridge = RidgeClassifier(alpha=alpha).fit(features, labels)
+        out_of_fold = cross_val_predict(
+            RidgeClassifier(alpha=alpha),
+            features,
+            labels,
+            cv=StratifiedKFold(folds, shuffle=True, random_state=seed),
+            method="decision_function",
+        )
+        gold = np.searchsorted(ridge.classes_, labels)
+        scores = _score_columns(out_of_fold)
+
+        def negative_log_likelihood(log_temperature: float) -> float:
+            log_probabilities = log_softmax(scores / np.exp(log_temperature), axis=1)
+            return -float(log_probabilities[np.arange(len(gold)), gold].mean())
+
+        best = minimize_scalar(negative_log_likelihood, bounds=(-6.0, 3.0), method="bounded")
+        # float32 weights halve the shipped artifact; predictions move by well under 1e-4.
+        ridge.coef_ = ridge.coef_.astype(np.float32)
+        ridge.intercept_ = np.asarray(ridge.intercept_, dtype=np.float32)
+        return cls(ridge, float(np.exp(best.x)))
+
+    @property
+    def classes_(self) -> np.ndarray:
+        return self.ridge.classes_
+
+    def predict_proba(self, features) -> np.ndarray:
+        return softmax(_score_columns(self.ridge.decision_function(features)) / self.temperature, axis=1)
+
+
+def _score_columns(scores: np.ndarray) -> np.ndarray:
+    """Ridge scores with one column per class; a binary ridge gives one signed score per row."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return np.column_stack([-scores / 2, scores / 2]) if scores.ndim == 1 else scores
+
+
+@dataclass
 class AttributeClassifier:
     featurizer: QuestionFeaturizer
-    domain_head: LogisticRegression
-    dynamism_head: LogisticRegression
-    dynamic_head: LogisticRegression
+    domain_head: RidgeHead
+    dynamism_head: RidgeHead
+    dynamic_head: RidgeHead
     embedding_dimension: int
     default_year: int
     training_data_sha256: str = ""
@@ -47,13 +96,8 @@ class AttributeClassifier:
         years = [reference_year(q.query_time, config.default_year) for q in questions]
         features = featurizer.transform(queries, years, embeddings)
 
-        def head(labels: list[str]) -> LogisticRegression:
-            model = LogisticRegression(C=config.regularization_c, max_iter=config.max_iterations)
-            model.fit(features, labels)
-            # float32 weights halve the shipped artifact; predictions move by well under 1e-4.
-            model.coef_ = model.coef_.astype(np.float32)
-            model.intercept_ = model.intercept_.astype(np.float32)
-            return model
+        def head(labels: list[str]) -> RidgeHead:
+            return RidgeHead.fit(features, labels, config.ridge_alpha, config.calibration_folds, config.seed)
 
         return cls(
             featurizer=featurizer,
@@ -122,7 +166,7 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _probabilities(model: LogisticRegression, features, order: tuple[str, ...]) -> np.ndarray:
+def _probabilities(model: "RidgeHead", features, order: tuple[str, ...]) -> np.ndarray:
     """Class probabilities with columns in `order` (classes absent from training get 0)."""
     raw = model.predict_proba(features)
     columns = {label: i for i, label in enumerate(model.classes_)}
