@@ -40,7 +40,7 @@ class RidgeHead:
     temperature: float
 
     @classmethod
-    def fit(cls, features, labels: list[str], alpha: float, folds: int, seed: int) -> "RidgeHead":
+    def fit(cls, features, labels: list[str], alpha: float, folds: int, seed: int) -> RidgeHead:
         ridge = RidgeClassifier(alpha=alpha).fit(features, labels)
         out_of_fold = cross_val_predict(
             RidgeClassifier(alpha=alpha),
@@ -90,7 +90,7 @@ class AttributeClassifier:
     @classmethod
     def fit(
         cls, questions: list[LabelledQuestion], embeddings: np.ndarray, config: AttributesConfig
-    ) -> "AttributeClassifier":
+    ) -> AttributeClassifier:
         queries = [q.query for q in questions]
         featurizer = QuestionFeaturizer(config).fit(queries)
         years = [reference_year(q.query_time, config.default_year) for q in questions]
@@ -141,13 +141,13 @@ class AttributeClassifier:
         joblib.dump(self, path, compress=("zlib", 9))
 
     @classmethod
-    def load(cls, path: str | Path) -> "AttributeClassifier":
+    def load(cls, path: str | Path) -> AttributeClassifier:
         path = Path(path)
         if not path.is_file():
             raise ArtifactError(f"Attribute classifier {path} is missing; build it with `{TRAIN_COMMAND}`")
         try:
             model = joblib.load(path)
-        except Exception as error:  # noqa: BLE001 - any unpickling failure means the same thing here
+        except Exception as error:
             raise ArtifactError(f"Attribute classifier {path} is unreadable ({error}); rebuild it with `{TRAIN_COMMAND}`") from error
         if not isinstance(model, cls) or model.format != ARTIFACT_FORMAT:
             raise ArtifactError(f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild it with `{TRAIN_COMMAND}`")
@@ -166,7 +166,7 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _probabilities(model: "RidgeHead", features, order: tuple[str, ...]) -> np.ndarray:
+def _probabilities(model: RidgeHead, features, order: tuple[str, ...]) -> np.ndarray:
     """Class probabilities with columns in `order` (classes absent from training get 0)."""
     raw = model.predict_proba(features)
     columns = {label: i for i, label in enumerate(model.classes_)}
