@@ -1,4 +1,4 @@
-"""`python -m models.attributes train|evaluate|cv --data FILE` (FILE: labelled questions, JSON lines)."""
+"""`python -m models.attributes train|evaluate|cv|curve --data FILE` (FILE: labelled questions, JSON lines)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from loguru import logger
 
 from models.attributes.classifier import AttributeClassifier, file_sha256
-from models.attributes.crossval import cross_validate
+from models.attributes.crossval import cross_validate, learning_curve
 from models.attributes.data import LabelledQuestion, load_labelled
 from models.attributes.metrics import score_attributes
 from models.attributes.predictor import AttributePredictor
@@ -21,7 +21,7 @@ from models.schema import Question
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.attributes", description=__doc__)
-    parser.add_argument("command", choices=["train", "evaluate", "cv"])
+    parser.add_argument("command", choices=["train", "evaluate", "cv", "curve"])
     parser.add_argument("--data", required=True, help="labelled questions: query, domain, static_or_dynamic per line")
     parser.add_argument("--preset", default=None, help="config preset (default: env CRAG_PRESET or cpu)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE", help="config override")
@@ -31,9 +31,10 @@ def main(argv: list[str] | None = None) -> None:
     questions = load_labelled(args.data)
     if args.command == "train":
         report = train(config, questions, args.data)
-    elif args.command == "cv":
+    elif args.command in ("cv", "curve"):
         encoder = SentenceEncoder(config.attributes.embedding_model)
-        report = cross_validate(questions, encoder.encode([q.query for q in questions]), config.attributes)
+        study = cross_validate if args.command == "cv" else learning_curve
+        report = study(questions, encoder.encode([q.query for q in questions]), config.attributes)
     else:
         report = evaluate(config, questions[: args.limit] if args.limit else questions)
     print(json.dumps(report, indent=1))

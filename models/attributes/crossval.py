@@ -1,5 +1,6 @@
 """K-fold cross-validation of our classifier, side by side with the paper's recipe (an SVM on
-MiniLM sentence embeddings), on the same folds and the same embeddings."""
+MiniLM sentence embeddings), on the same folds and the same embeddings; and a learning curve
+(the same folds, each training on only a share of its questions)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import numpy as np
 from loguru import logger
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 from tqdm import tqdm
 
@@ -19,6 +20,7 @@ from models.schema import QuestionAttributes
 
 HEADLINE = ("domain_accuracy", "domain_macro_f1", "dynamic_accuracy", "dynamic_macro_f1", "dynamism4_accuracy", "dynamism4_macro_f1")
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+CURVE_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 
 
 def paper_recipe(
@@ -34,8 +36,12 @@ def paper_recipe(
     ]
 
 
+def _strata(questions: list[LabelledQuestion]) -> list[str]:
+    return [f"{q.domain}/{is_dynamic(q.static_or_dynamic)}" for q in questions]
+
+
 def cross_validate(questions: list[LabelledQuestion], embeddings: np.ndarray, config: AttributesConfig) -> dict[str, Any]:
-    strata = [f"{q.domain}/{is_dynamic(q.static_or_dynamic)}" for q in questions]
+    strata = _strata(questions)
     folds = StratifiedKFold(n_splits=config.cv_folds, shuffle=True, random_state=config.seed)
     ours: list[QuestionAttributes | None] = [None] * len(questions)
     paper: list[QuestionAttributes | None] = [None] * len(questions)
@@ -61,6 +67,35 @@ def cross_validate(questions: list[LabelledQuestion], embeddings: np.ndarray, co
         "paper_svm_pooled": score_attributes(paper, questions, config),
         "threshold_sweep": threshold_sweep(ours, questions),
     }
+
+
+def learning_curve(
+    questions: list[LabelledQuestion],
+    embeddings: np.ndarray,
+    config: AttributesConfig,
+    fractions: tuple[float, ...] = CURVE_FRACTIONS,
+) -> dict[str, Any]:
+    """Pooled out-of-fold scores when every fold trains on a stratified, seeded share of its
+    training questions: a curve still rising at 1.0 says more labelled questions would help."""
+    strata = _strata(questions)
+    folds = list(StratifiedKFold(n_splits=config.cv_folds, shuffle=True, random_state=config.seed).split(questions, strata))
+    rows = []
+    for fraction in tqdm(fractions, desc="learning curve"):
+        pooled: list[QuestionAttributes | None] = [None] * len(questions)
+        train_sizes = []
+        for train_index, test_index in folds:
+            if fraction < 1.0:
+                train_index, _ = train_test_split(
+                    train_index, train_size=fraction, stratify=[strata[i] for i in train_index], random_state=config.seed
+                )
+            train_sizes.append(len(train_index))
+            model = AttributeClassifier.fit([questions[i] for i in train_index], embeddings[train_index], config)
+            test = [questions[i] for i in test_index]
+            for i, prediction in zip(test_index, model.predict([q.query for q in test], [q.query_time for q in test], embeddings[test_index])):
+                pooled[i] = prediction
+        scores = score_attributes(pooled, questions, config)
+        rows.append({"train_fraction": fraction, "train_questions": int(np.mean(train_sizes))} | {key: scores[key] for key in HEADLINE})
+    return {"folds": config.cv_folds, "seed": config.seed, "questions": len(questions), "curve": rows}
 
 
 def threshold_sweep(predicted: list[QuestionAttributes], gold: list[LabelledQuestion]) -> dict[str, dict[str, dict[str, int]]]:
