@@ -36,6 +36,19 @@ def paper_recipe(
     ]
 
 
+def _fit_and_predict(
+    questions: list[LabelledQuestion],
+    embeddings: np.ndarray,
+    train_index: np.ndarray,
+    test_index: np.ndarray,
+    config: AttributesConfig,
+) -> list[QuestionAttributes]:
+    """Our classifier trained on the `train_index` questions, predicting the `test_index` ones."""
+    model = AttributeClassifier.fit([questions[i] for i in train_index], embeddings[train_index], config)
+    test = [questions[i] for i in test_index]
+    return model.predict([q.query for q in test], [q.query_time for q in test], embeddings[test_index])
+
+
 def _strata(questions: list[LabelledQuestion]) -> list[str]:
     return [f"{q.domain}/{is_dynamic(q.static_or_dynamic)}" for q in questions]
 
@@ -49,8 +62,7 @@ def cross_validate(questions: list[LabelledQuestion], embeddings: np.ndarray, co
     for train_index, test_index in tqdm(list(folds.split(questions, strata)), desc="cv folds"):
         train = [questions[i] for i in train_index]
         test = [questions[i] for i in test_index]
-        model = AttributeClassifier.fit(train, embeddings[train_index], config)
-        fold_ours = model.predict([q.query for q in test], [q.query_time for q in test], embeddings[test_index])
+        fold_ours = _fit_and_predict(questions, embeddings, train_index, test_index, config)
         fold_paper = paper_recipe(train, embeddings[train_index], embeddings[test_index])
         for name, fold_predictions, pooled in (("ours", fold_ours, ours), ("paper_svm", fold_paper, paper)):
             for i, prediction in zip(test_index, fold_predictions):
@@ -89,9 +101,7 @@ def learning_curve(
                     train_index, train_size=fraction, stratify=[strata[i] for i in train_index], random_state=config.seed
                 )
             train_sizes.append(len(train_index))
-            model = AttributeClassifier.fit([questions[i] for i in train_index], embeddings[train_index], config)
-            test = [questions[i] for i in test_index]
-            for i, prediction in zip(test_index, model.predict([q.query for q in test], [q.query_time for q in test], embeddings[test_index])):
+            for i, prediction in zip(test_index, _fit_and_predict(questions, embeddings, train_index, test_index, config)):
                 pooled[i] = prediction
         scores = score_attributes(pooled, questions, config)
         rows.append({"train_fraction": fraction, "train_questions": int(np.mean(train_sizes))} | {key: scores[key] for key in HEADLINE})
