@@ -49,4 +49,4 @@ ENV CRAG_PRESET=t4x4 \
     CRAG_CACHE_DIR=/home/${USER_NAME}/.cache/crag
 
 # Fail the build, not a submission, when a package import or a weight file is missing.
-RUN python -m models.validate --preset t4x4 --static
+RUN python -m tools.validate --preset t4x4 --static

@@ -15,10 +15,13 @@ LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX
 
 setup: $(STAMP)
 
-$(STAMP): requirements-cpu.txt
+# The GPU lock pins every package both environments share; torch (and the packages only torch needs)
+# is the one exception, see the README.
+$(STAMP): requirements-cpu.txt requirements.txt
 	test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PYTHON) -m pip install --quiet -r requirements-cpu.txt
+	grep -vE '^(torch|torchaudio|torchvision|xformers|triton|sympy|mpmath)==' requirements.txt > $(VENV)/gpu-lock-constraints.txt
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PYTHON) -m pip install --quiet -r requirements-cpu.txt -c $(VENV)/gpu-lock-constraints.txt
 	touch $(STAMP)
 
 run: setup

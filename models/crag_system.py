@@ -8,7 +8,7 @@
       └─► LLM knowledge extractor ──────────────────────────────┘
 
 Each stage runs once per batch over all questions that still need it. The batch shares one
-deadline (`models/budget.py`); optional stages are skipped when time is short.
+deadline (`models/deadline.py`); optional stages are skipped when time is short.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from loguru import logger
 
 from models.answers import I_DONT_KNOW
 from models.attributes import AttributePredictor, should_refuse
-from models.budget import BatchDeadline, StageCostModel
+from models.deadline import BatchDeadline, StageCostModel
 from models.calculator import Calculator
 from models.config import CragConfig, load_config
 from models.embeddings import SentenceEncoder

@@ -42,7 +42,7 @@ class SentenceEncoder:
         logger.info(f"Loading sentence encoder from {path} on {device}")
         self.model = SentenceTransformer(str(path), device=device, local_files_only=True)
         self.batch_size = batch_size
-        self.dimension = self.model.get_embedding_dimension()
+        self.dimension = self.model.get_sentence_embedding_dimension()
 
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:

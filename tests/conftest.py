@@ -45,7 +45,7 @@ SERVER_CONTEXT_TOKENS = 1024
 def llama_server(tmp_path_factory) -> str:
     """Base URL of a llama-cpp-python server on a free loopback port, stopped after the session."""
     from models.config import LLMConfig
-    from models.kg.mock_server import free_port
+    from kg_mock.server import free_port
     from models.llm.embedded import embedded_model_path
 
     config = LLMConfig()

@@ -99,11 +99,11 @@ def test_saved_artifact_round_trips(trained):
 
 
 def test_missing_or_corrupt_artifact_names_the_train_command(tmp_path):
-    with pytest.raises(ArtifactError, match="python -m models.attributes train"):
+    with pytest.raises(ArtifactError, match="python -m tools.attributes train"):
         AttributeClassifier.load(tmp_path / "absent.joblib")
     corrupt = tmp_path / "corrupt.joblib"
     corrupt.write_bytes(b"not a pickle")
-    with pytest.raises(ArtifactError, match="python -m models.attributes train"):
+    with pytest.raises(ArtifactError, match="python -m tools.attributes train"):
         AttributePredictor(AttributesConfig(artifact_path=str(corrupt)), HashEncoder())
 
 

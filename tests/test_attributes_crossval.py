@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from models.attributes.crossval import cross_validate, learning_curve
+from tools.attributes.crossval import cross_validate, learning_curve
 from models.attributes.data import load_labelled
 from models.config import AttributesConfig
 from tests.test_attributes_classifier import EXAMPLES, HashEncoder

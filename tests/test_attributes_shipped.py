@@ -6,7 +6,7 @@ import pytest
 
 from models.attributes import AttributePredictor
 from models.attributes.data import load_labelled
-from models.attributes.metrics import score_attributes
+from tools.attributes.metrics import score_attributes
 from models.config import AttributesConfig
 from models.embeddings import SentenceEncoder
 from models.schema import Question

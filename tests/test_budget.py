@@ -1,4 +1,4 @@
-from models.budget import BatchDeadline, StageCostModel
+from models.deadline import BatchDeadline, StageCostModel
 from models.config import BudgetConfig
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from models.evaluation.data import count_questions, parse_alternatives, read_records, to_batch
+from evaluation.data import count_questions, parse_alternatives, read_records, to_batch
 
 
 def _write(path, records):

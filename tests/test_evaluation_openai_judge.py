@@ -9,8 +9,8 @@ import json
 import pytest
 
 import local_evaluation
-from models.kg.mock_server import free_port
-from models.evaluation.judges import JudgeRequest, OpenAIJudge, parse_verdict
+from kg_mock.server import free_port
+from evaluation.judges import JudgeRequest, OpenAIJudge, parse_verdict
 from models.prompts import PromptLibrary
 from tests.doubles import ScriptedLLM
 from tests.test_evaluation_cli import QUESTIONS

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from models.config import ThroughputModelConfig
-from models.evaluation.budget import estimate_budget, markdown_budget
-from models.evaluation.charts import breakdown_charts, comparison_chart
-from models.evaluation.data import GoldQuestion
-from models.evaluation.reports import (
+from evaluation.time_model import estimate_budget, markdown_budget
+from evaluation.charts import breakdown_charts, comparison_chart
+from evaluation.data import GoldQuestion
+from evaluation.reports import (
     build_report,
     markdown_comparison,
     markdown_report,
     references_report,
 )
-from models.evaluation.scoring import CORRECT, HALLUCINATION, MISSING, ScoredQuestion
+from evaluation.scoring import CORRECT, HALLUCINATION, MISSING, ScoredQuestion
 
 
 def _scored(outcome: str, source: str, **labels: str) -> ScoredQuestion:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.evaluation.data import GoldQuestion
-from models.evaluation.judges import (
+from evaluation.data import GoldQuestion
+from evaluation.judges import (
     BackendJudge,
     CachedJudge,
     JudgeRequest,
@@ -12,8 +12,8 @@ from models.evaluation.judges import (
     normalize_for_match,
     parse_verdict,
 )
-from models.evaluation.scoring import CORRECT, HALLUCINATION, MISSING, Tally, score_predictions
-from models.evaluation.truncation import ApproximateTruncator
+from evaluation.scoring import CORRECT, HALLUCINATION, MISSING, Tally, score_predictions
+from evaluation.truncation import ApproximateTruncator
 from models.prompts import PromptLibrary
 from tests.doubles import ScriptedLLM
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from models.evaluation.truncation import ApproximateTruncator, LlamaTruncator, load_truncator
+from evaluation.truncation import ApproximateTruncator, LlamaTruncator, load_truncator
 from tests.conftest import SHARED_TOKENIZER
 
 LONG_ANSWERS = [

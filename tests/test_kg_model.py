@@ -4,7 +4,7 @@ import pytest
 
 from models.config import KGConfig
 from models.kg import KnowledgeGraphStage
-from models.kg.mock_server import running_server
+from kg_mock.server import running_server
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
 

@@ -15,7 +15,7 @@ import pytest
 from models.config import KGConfig
 from models.kg import KnowledgeGraphStage
 from models.kg.client import KGClient
-from models.kg.mock_server import free_port, running_server
+from kg_mock.server import free_port, running_server
 from models.kg.routes import ROUTES, ApiCall
 from models.llm.base import Conversation, GenerationParams
 from models.prompts import PromptLibrary

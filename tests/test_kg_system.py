@@ -8,7 +8,7 @@ import re
 
 from models import crag_system
 from models.config import load_config
-from models.kg.mock_server import running_server
+from kg_mock.server import running_server
 from tests.doubles import ScriptedLLM
 
 QUERY_TIME = "03/10/2024, 23:34:42 PT"

@@ -9,7 +9,7 @@ import pytest
 
 from models.config import LLMConfig
 from models.llm import GenerationParams, create_backend
-from models.kg.mock_server import free_port
+from kg_mock.server import free_port
 
 def ask(text: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": "You are a terse assistant."}, {"role": "user", "content": text}]

@@ -1,4 +1,4 @@
-"""models.validate and models.weights: aicrowd.json, weights on disk, the network guard, token budget."""
+"""tools.validate and tools.weights: aicrowd.json, weights on disk, the network guard, token budget."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from models.config import REPO_ROOT, load_config
-from models.validate import (
+from tools.validate import (
     CHALLENGE_IDS,
     NetworkBlocked,
     aicrowd_problems,
@@ -22,7 +22,7 @@ from models.validate import (
     dry_answer,
     token_budget,
 )
-from models.weights import LFS_POINTER_PREFIX, _hf_folder_problems, downloadable_folders, missing_weights
+from tools.weights import LFS_POINTER_PREFIX, _hf_folder_problems, downloadable_folders, missing_weights
 
 
 def _valid_aicrowd(**changes):
@@ -112,7 +112,7 @@ def test_t4x4_weights_are_reported_by_folder_and_have_hub_sources(monkeypatch, t
 
 
 def test_fetch_without_network_fails_with_a_clear_message(monkeypatch, tmp_path):
-    from models import weights
+    from tools import weights
 
     config = load_config("t4x4")
     config.llm.model_path = str(tmp_path / "llm")

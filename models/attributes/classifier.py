@@ -23,7 +23,7 @@ from models.config import AttributesConfig
 from models.schema import QuestionAttributes
 
 ARTIFACT_FORMAT = 2
-TRAIN_COMMAND = "python -m models.attributes train --data ../shared/data/crag_questions_validation.jsonl"
+TRAIN_COMMAND = "python -m tools.attributes train --data ../shared/data/crag_questions_validation.jsonl"
 
 
 class ArtifactError(RuntimeError):

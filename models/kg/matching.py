@@ -9,13 +9,26 @@ from pathlib import Path
 
 from loguru import logger
 
-from models.kg.fixture_store import name_score, normalize_name
 
 # Words that name a share class or legal form, not the company.
 _COMPANY_NOISE = re.compile(
     r"\b(common stock|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
     r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
 )
+
+
+def normalize_name(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def name_score(query: str, candidate: str) -> float:
+    """Similarity of two names in [0, 1]: token overlap, or the character ratio when higher."""
+    left, right = normalize_name(query), normalize_name(candidate)
+    if not left or not right:
+        return 0.0
+    left_tokens, right_tokens = set(left.split()), set(right.split())
+    overlap = len(left_tokens & right_tokens) / len(left_tokens | right_tokens)
+    return max(overlap, difflib.SequenceMatcher(None, left, right).ratio())
 
 
 def company_key(name: str) -> str:

@@ -94,6 +94,10 @@ class LLMBackend(abc.ABC):
                 high = middle - 1
         return " ".join(words[:low])
 
+    def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:  # noqa: B027 - optional hook
+        """Prepare everything a first request would otherwise pay for (e.g. compiling the
+        guided-decoding grammar of each schema the stages will send), once, at start-up."""
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Free model memory or connections."""
 

@@ -1,7 +1,7 @@
 """A local stand-in for the CRAG mock KG API: the same 38 POST routes and `{"result": ...}` bodies,
 served from the fixture knowledge graph.
 
-    python -m models.kg.mock_server --port 8000 [--host 127.0.0.1] [--fixture path.json]
+    python -m kg_mock.server --port 8000 [--host 127.0.0.1] [--fixture path.json]
 
 Bad requests get a 4xx with a message naming the problem; `GET /` is the health check.
 """
@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from loguru import logger
 
-from models.kg.fixture_store import FIXTURE_PATH, FixtureStore
+from kg_mock.store import FIXTURE_PATH, FixtureStore
 from models.kg.routes import ROUTES, CallValidationError, Route, validate_body
 
 
@@ -82,8 +82,8 @@ def running_server(host: str = "127.0.0.1", port: int | None = None, startup_tim
     port = port or free_port(host)
     url = f"http://{host}:{port}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "models.kg.mock_server", "--host", host, "--port", str(port)],
-        cwd=Path(__file__).resolve().parents[2],
+        [sys.executable, "-m", "kg_mock.server", "--host", host, "--port", str(port)],
+        cwd=Path(__file__).resolve().parents[1],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         preexec_fn=_die_with_parent if sys.platform == "linux" else None,

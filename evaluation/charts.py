@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 import numpy as np  # noqa: E402
 
-from models.evaluation.reports import BREAKDOWNS  # noqa: E402
+from evaluation.reports import BREAKDOWNS  # noqa: E402
 
 _SERIES = [
     ("accuracy", "correct", "tab:green"),

@@ -1,7 +1,7 @@
 """Which weight files a preset needs, whether they are in place, and fetching them from the Hugging Face hub.
 
-    python -m models.weights check --preset t4x4     # list what is missing (exit 1 if anything is)
-    python -m models.weights fetch --preset t4x4     # download what a hub repository provides
+    python -m tools.weights check --preset t4x4     # list what is missing (exit 1 if anything is)
+    python -m tools.weights fetch --preset t4x4     # download what a hub repository provides
 
 The local paths come from the preset (models/config.py); this module only adds where each folder
 can be downloaded from. Fetching needs a network and, for gated repositories, a token in env
@@ -175,7 +175,7 @@ def _file_problems(role: str, path: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.weights", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.weights", description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["check", "fetch"])
     parser.add_argument("--preset", default=None, help="config preset (default: env CRAG_PRESET, else cpu)")
     parser.add_argument("--token-env", default="HF_TOKEN", help="env variable holding a Hugging Face token")

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 from loguru import logger
 from tqdm import tqdm
 
-from models.evaluation.data import CragRecord, GoldQuestion, to_batch
+from evaluation.data import CragRecord, GoldQuestion, to_batch
 
 IDK = "I don't know"
 OFFICIAL_MAX_BATCH = 16

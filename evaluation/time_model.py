@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from models.config import ThroughputModelConfig
-from models.evaluation.reports import markdown_table
+from evaluation.reports import markdown_table
 
 
 def estimate_budget(

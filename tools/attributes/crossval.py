@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from models.attributes.classifier import AttributeClassifier
 from models.attributes.data import DOMAINS, LabelledQuestion, is_dynamic
-from models.attributes.metrics import score_attributes
+from tools.attributes.metrics import score_attributes
 from models.config import AttributesConfig
 from models.schema import QuestionAttributes
 

@@ -1,4 +1,4 @@
-"""`python -m models.attributes train|evaluate|cv|curve --data FILE` (FILE: labelled questions, JSON lines)."""
+"""`python -m tools.attributes train|evaluate|cv|curve --data FILE` (FILE: labelled questions, JSON lines)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 from loguru import logger
 
 from models.attributes.classifier import AttributeClassifier, file_sha256
-from models.attributes.crossval import cross_validate, learning_curve
+from tools.attributes.crossval import cross_validate, learning_curve
 from models.attributes.data import LabelledQuestion, load_labelled
-from models.attributes.metrics import score_attributes
+from tools.attributes.metrics import score_attributes
 from models.attributes.predictor import AttributePredictor
 from models.config import CragConfig, load_config, parse_overrides
 from models.embeddings import SentenceEncoder
@@ -20,7 +20,7 @@ from models.schema import Question
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m models.attributes", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.attributes", description=__doc__)
     parser.add_argument("command", choices=["train", "evaluate", "cv", "curve"])
     parser.add_argument("--data", required=True, help="labelled questions: query, domain, static_or_dynamic per line")
     parser.add_argument("--preset", default=None, help="config preset (default: env CRAG_PRESET or cpu)")

@@ -1,6 +1,6 @@
 """Pre-submission check: will this tree load and answer on the evaluator for a preset?
 
-    python -m models.validate [--preset cpu|t4x4] [--static]
+    python -m tools.validate [--preset cpu|t4x4] [--static]
 
 Checks, in order: the aicrowd.json files; `models.user_config.UserModel` importable; the preset's
 weight files; the runtime it needs (vllm and enough GPUs for a vllm preset); then `UserModel()`
@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from models.config import PROMPTS_DIR, REPO_ROOT, CragConfig, load_config
 from models.prompts import parse_template
-from models.weights import missing_weights, quantization_summary
+from tools.weights import missing_weights, quantization_summary
 
 CHALLENGE_IDS = {
     1: "meta-kdd-cup-24-crag-retrieval-summarization",
@@ -176,13 +176,13 @@ def block_network() -> Iterator[list[str]]:
                 return original_socket.connect(self, address)
             host, port = (address[0], address[1]) if isinstance(address, tuple) else (address, None)
             record("connect", host, port)
-            raise NetworkBlocked(f"network access blocked by models.validate: {host}:{port}")
+            raise NetworkBlocked(f"network access blocked by tools.validate: {host}:{port}")
 
     def guarded_getaddrinfo(host, port, *args, **kwargs):
         if _is_loopback(host) or _is_ip_literal(host):  # no DNS query: the connect is what gets refused
             return original_getaddrinfo(host, port, *args, **kwargs)
         record("lookup", host)
-        raise socket.gaierror(socket.EAI_NONAME, f"name lookup blocked by models.validate: {host}")
+        raise socket.gaierror(socket.EAI_NONAME, f"name lookup blocked by tools.validate: {host}")
 
     socket.socket, socket.getaddrinfo = GuardedSocket, guarded_getaddrinfo
     try:
@@ -400,7 +400,7 @@ def construct_and_answer(user_model_class: type) -> list[Check]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.validate", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.validate", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default=os.environ.get("CRAG_PRESET", "cpu"))
     parser.add_argument("--static", action="store_true", help="skip constructing UserModel and the dry answer")
     args = parser.parse_args(argv)

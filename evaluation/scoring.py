@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models.evaluation.data import GoldQuestion
-from models.evaluation.judges import Judge, JudgeRequest
-from models.evaluation.truncation import Truncator
+from evaluation.data import GoldQuestion
+from evaluation.judges import Judge, JudgeRequest
+from evaluation.truncation import Truncator
 
 CORRECT, MISSING, HALLUCINATION = "correct", "missing", "hallucination"
 IDK_MARKER = "i don't know"

@@ -1,4 +1,4 @@
-"""Answers the 38 KG routes from the small fixture knowledge graph (models/kg/fixture_kg.json).
+"""Answers the 38 KG routes from the small fixture knowledge graph (kg_mock/fixture_kg.json).
 
 Lookups follow the official server's behaviour closely enough for tests: searches return up to 10
 best-matching names, exact lookups return null when nothing matches.
@@ -12,22 +12,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from models.kg.matching import name_score, normalize_name
+
 FIXTURE_PATH = Path(__file__).resolve().parent / "fixture_kg.json"
 SEARCH_LIMIT = 10
-
-
-def normalize_name(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
-def name_score(query: str, candidate: str) -> float:
-    """Similarity of two names in [0, 1]: token overlap, or the character ratio when higher."""
-    left, right = normalize_name(query), normalize_name(candidate)
-    if not left or not right:
-        return 0.0
-    left_tokens, right_tokens = set(left.split()), set(right.split())
-    overlap = len(left_tokens & right_tokens) / len(left_tokens | right_tokens)
-    return max(overlap, difflib.SequenceMatcher(None, left, right).ratio())
 
 
 def search(query: str, names: list[str], limit: int = SEARCH_LIMIT, floor: float = 0.3) -> list[str]:

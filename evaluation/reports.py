@@ -8,9 +8,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from models.evaluation.data import GoldQuestion
-from models.evaluation.judges import normalize_for_match
-from models.evaluation.scoring import ScoredQuestion, Tally
+from evaluation.data import GoldQuestion
+from evaluation.judges import normalize_for_match
+from evaluation.scoring import ScoredQuestion, Tally
 
 # question label -> report key; popularity appears only when the data has it
 BREAKDOWNS = {
