@@ -20,7 +20,6 @@ import os
 import re
 import string
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -30,6 +29,8 @@ from loguru import logger
 
 from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
+from models.replies import find_json
+from models.retry import retry_policy
 
 INVALID_QUESTION = "invalid question"
 VERDICT_SCHEMA = {
@@ -82,15 +83,8 @@ def invalid_question_verdict(request: JudgeRequest) -> Verdict | None:
 
 def parse_verdict(reply: str) -> bool | None:
     """True/False from a `{"accuracy": ...}` reply, None when it cannot be read."""
-    text = reply.strip().lower()
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    try:
-        parsed = json.loads(text[start : end + 1])
-    except json.JSONDecodeError:
-        return None
-    value = parsed.get("accuracy") if isinstance(parsed, dict) else None
+    parsed = find_json(reply.strip().lower())
+    value = parsed.get("accuracy") if parsed is not None else None
     if value is True or value == "true":
         return True
     if value is False or value == "false":
@@ -233,11 +227,10 @@ class OpenAIJudge:
         self.client = openai.OpenAI(
             api_key=api_key or "unused", base_url=base_url, timeout=timeout_s, max_retries=0
         )
-        self.retryable = (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
+        self.errors = openai.OpenAIError
+        self.retry = retry_policy(max_attempts, retry_max_wait_s, first_wait_s=1.0, what=f"judge {model}")
         self.model = model
         self.prompts = prompts
-        self.max_attempts = max_attempts
-        self.retry_max_wait_s = retry_max_wait_s
         self.workers = workers
         self.identity = f"openai:{model}"
 
@@ -246,28 +239,19 @@ class OpenAIJudge:
             return list(pool.map(self._judge_one, requests))
 
     def _judge_one(self, request: JudgeRequest) -> Verdict:
-        messages = judge_conversation(self.prompts, request)
-        last_error = ""
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                response = self.client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,
-                    response_format={"type": "json_object"},
-                    temperature=0.0,
-                )
-            except self.retryable as error:
-                last_error = f"{type(error).__name__}: {error}"
-                logger.warning(f"Judge call failed (attempt {attempt}/{self.max_attempts}): {last_error}")
-                if attempt < self.max_attempts:
-                    time.sleep(min(2.0 ** (attempt - 1), self.retry_max_wait_s))
-                continue
-            except Exception as error:  # a bad request will not get better by retrying
-                logger.error(f"Judge call failed: {error}")
-                return Verdict(False, self.identity, error=f"{type(error).__name__}: {error}")
-            reply = response.choices[0].message.content or ""
-            return Verdict(bool(parse_verdict(reply)), self.identity, raw=reply)
-        return Verdict(False, self.identity, error=last_error)
+        try:
+            response = self.retry(
+                self.client.chat.completions.create,
+                model=self.model,
+                messages=judge_conversation(self.prompts, request),
+                response_format={"type": "json_object"},
+                temperature=0.0,
+            )
+        except self.errors as error:  # out of attempts, or a request that retrying cannot fix
+            logger.error(f"Judge call failed: {error}")
+            return Verdict(False, self.identity, error=f"{type(error).__name__}: {error}")
+        reply = response.choices[0].message.content or ""
+        return Verdict(bool(parse_verdict(reply)), self.identity, raw=reply)
 
 
 def judge_conversation(prompts: PromptLibrary, request: JudgeRequest) -> list[dict[str, str]]:

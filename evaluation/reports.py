@@ -11,6 +11,7 @@ import numpy as np
 from evaluation.data import GoldQuestion
 from evaluation.judges import normalize_for_match
 from evaluation.scoring import ScoredQuestion, Tally
+from models.markdown import markdown_table
 
 # question label -> report key; popularity appears only when the data has it
 BREAKDOWNS = {
@@ -149,13 +150,13 @@ def references_report(lines: list[dict[str, Any]], golds: list[GoldQuestion], pr
     return report
 
 
-def markdown_table(headers: list[str], rows: Iterable[list[Any]]) -> str:
-    def cell(value: Any) -> str:
-        return f"{value:.3f}" if isinstance(value, float) else str(value)
+def report_cell(value: Any) -> str:
+    """A table cell of a printed report: floats to three decimals."""
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
 
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
+
+def _table(headers: list[str], rows: Iterable[list[Any]]) -> str:
+    return markdown_table(headers, rows, cell=report_cell)
 
 
 _SCORE_COLUMNS = [
@@ -179,12 +180,12 @@ def markdown_report(report: dict[str, Any]) -> str:
         f"Judge: {report['judge']}{weak}; judged by rules alone: {report['judged_by_rules_alone']}; "
         f"judge errors: {report['judge_errors']}; failed questions: {report['errors']}.  \n"
         f"Truncation: {report['truncation']}.",
-        markdown_table(_SCORE_COLUMNS, [[report[c] for c in _SCORE_COLUMNS]]),
+        _table(_SCORE_COLUMNS, [[report[c] for c in _SCORE_COLUMNS]]),
     ]
     for label, key in BREAKDOWNS.items():
         if key in report:
             rows = [[name] + [tally[c] for c in _SCORE_COLUMNS[:5]] for name, tally in report[key].items()]
-            parts.append(markdown_table([label] + _SCORE_COLUMNS[:5], rows))
+            parts.append(_table([label] + _SCORE_COLUMNS[:5], rows))
     latency = report["seconds_per_question"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."
@@ -194,7 +195,7 @@ def markdown_report(report: dict[str, Any]) -> str:
             [stage, usage["calls"], usage["mean_prompt_tokens"], usage["mean_completion_tokens"]]
             for stage, usage in report["tokens_per_stage"].items()
         ]
-        parts.append(markdown_table(["stage", "calls", "prompt tokens/q", "completion tokens/q"], rows))
+        parts.append(_table(["stage", "calls", "prompt tokens/q", "completion tokens/q"], rows))
     return "\n\n".join(parts)
 
 
@@ -209,7 +210,7 @@ def markdown_references_report(report: dict[str, Any]) -> str:
     for label, key in BREAKDOWNS.items():
         if key in report:
             rows = [[name, v["n"], v["answer_in_references_rate"]] for name, v in report[key].items()]
-            parts.append(markdown_table([label, "n", "answer found"], rows))
+            parts.append(_table([label, "n", "answer found"], rows))
     return "\n\n".join(parts)
 
 
@@ -223,4 +224,4 @@ def markdown_comparison(reports: dict[str, dict[str, Any]]) -> str:
         latency = report["seconds_per_question"]
         rows.append([preset] + [report[c] for c in COMPARISON_COLUMNS] + [latency["p50"], latency["p95"]])
     headers = ["preset", "n", "score", "accuracy", "hallucination", "missing", "p50 s/q", "p95 s/q"]
-    return "## Ablation\n\n" + markdown_table(headers, rows)
+    return "## Ablation\n\n" + _table(headers, rows)

@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from models.config import ThroughputModelConfig
-from evaluation.reports import markdown_table
+from evaluation.reports import report_cell
+from models.markdown import markdown_table
 
 
 def estimate_budget(
@@ -95,6 +96,6 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
             f"Seconds per question: p50 {values['p50']:.1f}, p95 {values['p95']:.1f}, "
             f"max {values['max']:.1f} "
             f"— {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
-            markdown_table(["stage", "estimated s/q"], rows),
+            markdown_table(["stage", "estimated s/q"], rows, cell=report_cell),
         ]
     )

@@ -11,6 +11,7 @@ import json
 import re
 
 from models.llm.base import LLMBackend
+from models.replies import find_json
 
 I_DONT_KNOW = "I don't know"
 INVALID_QUESTION = "invalid question"
@@ -57,7 +58,7 @@ def parse_structured_reply(text: str, fields: tuple[str, ...]) -> dict[str, str]
     of plain text (the last such line wins, as models restate answers at the end).
     """
     text = _FENCE.sub("", (text or "").strip())
-    found = _parse_json_object(text)
+    found = find_json(text)
     if found is not None:
         return {name: _as_text(found[name]) for name in fields if name in found and found[name] is not None}
     result = {}
@@ -68,18 +69,6 @@ def parse_structured_reply(text: str, fields: tuple[str, ...]) -> dict[str, str]
         if value is not None:
             result[name] = value
     return result
-
-
-def _parse_json_object(text: str) -> dict | None:
-    start, end = text.find("{"), text.rfind("}")
-    for candidate in (text, text[start : end + 1] if 0 <= start < end else ""):
-        try:
-            parsed = json.loads(candidate)
-        except ValueError:
-            continue
-        if isinstance(parsed, dict):
-            return parsed
-    return None
 
 
 def _json_pair(text: str, name: str) -> str | None:

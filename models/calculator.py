@@ -24,6 +24,7 @@ from loguru import logger
 from models.config import CalculatorConfig
 from models.llm.base import GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
+from models.replies import find_json
 from models.schema import Evidence, Question
 
 
@@ -594,11 +595,8 @@ def _computes_something(expression: str) -> bool:
 def candidate_expressions(sample: str) -> list[str]:
     """Expression candidates in one LLM reply: the JSON `expression` field, else its non-empty lines."""
     text = sample.strip()
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, dict):
+    parsed = find_json(text)
+    if parsed is not None:
         value = parsed.get("expression", "")
         values = value if isinstance(value, list) else [value]
         return [str(item).strip() for item in values if str(item).strip()]

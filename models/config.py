@@ -8,7 +8,10 @@ and applies `section.field=value` overrides, so ablations never need code change
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -45,8 +48,10 @@ class LLMConfig:
     served_model: str | None = None
     request_timeout_s: float = 120.0
     connect_timeout_s: float = 5.0
-    # Retries after a connection error, timeout, 429 or 5xx (with exponential back-off).
+    # Retries after a connection error, timeout, 408, 429 or 5xx (models/retry.py: exponential
+    # back-off with jitter, each wait at most request_retry_max_wait_s).
     request_retries: int = 2
+    request_retry_max_wait_s: float = 8.0
     max_concurrent_requests: int = 8
     # How a JSON schema is sent: "openai" = response_format json_schema (OpenAI, vLLM, llama.cpp's
     # server); "json_object" = response_format {"type": "json_object", "schema": ...}
@@ -444,36 +449,128 @@ def load_config(preset: str | None = None, overrides: dict[str, Any] | None = No
 
 
 def set_option(config: CragConfig, dotted: str, value: Any) -> None:
-    """Set `section.field` (or a top-level field) on `config`, converting strings to the field's type."""
+    """Set `section.option` (a top-level option, or `section.option.key` inside a dict option) on
+    `config`. A string is parsed by the option's declared type; anything unknown or invalid raises
+    ValueError naming what is allowed."""
     *path, leaf = dotted.split(".")
     target: Any = config
-    for part in path:
-        if not hasattr(target, part):
-            raise ValueError(f"Unknown config section {part!r} in {dotted!r}")
-        target = getattr(target, part)
-    fields = {f.name: f for f in dataclasses.fields(target)}
-    if leaf not in fields:
-        raise ValueError(f"Unknown config option {dotted!r}; known: {', '.join(sorted(fields))}")
-    current = getattr(target, leaf)
-    if isinstance(value, str) and not isinstance(current, str):
-        value = _parse_value(value, current)
-    setattr(target, leaf, value)
+    for depth, part in enumerate(path):
+        if isinstance(target, dict):
+            raise ValueError(f"{dotted!r}: {'.'.join(path[:depth])} holds plain values, not sections")
+        options = _declared_types(target)
+        if part not in options:
+            sections = {name: kind for name, kind in options.items() if dataclasses.is_dataclass(getattr(target, name))}
+            raise ValueError(f"Unknown config section {part!r} in {dotted!r}; known: {_names(sections)}")
+        child = getattr(target, part)
+        if isinstance(child, dict) and depth == len(path) - 1:
+            key_type, value_type = _dict_types(options[part])
+            child[_convert(leaf, key_type, dotted)] = _convert(value, value_type, dotted)
+            return
+        if not dataclasses.is_dataclass(child):
+            raise ValueError(f"{dotted!r}: {'.'.join(path[: depth + 1])} is an option, not a section")
+        target = child
+    options = _declared_types(target)
+    if leaf not in options:
+        raise ValueError(f"Unknown config option {dotted!r}; known: {_names(options)}")
+    if dataclasses.is_dataclass(getattr(target, leaf)):
+        raise ValueError(f"{dotted!r} is a section; set one of its options: {_names(_declared_types(getattr(target, leaf)))}")
+    setattr(target, leaf, _convert(value, options[leaf], dotted))
 
 
-def _parse_value(text: str, current: Any) -> Any:
-    if isinstance(current, bool):
-        if text.lower() in {"1", "true", "yes", "on"}:
-            return True
-        if text.lower() in {"0", "false", "no", "off"}:
-            return False
-        raise ValueError(f"Expected a boolean, got {text!r}")
-    if isinstance(current, int):
-        return int(text)
-    if isinstance(current, float):
-        return float(text)
-    if current is None:
-        return None if text.lower() in {"none", "null", ""} else text
-    raise ValueError(f"Cannot set a {type(current).__name__} option from the command line")
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+_NONE = {"none", "null"}
+
+
+def _declared_types(section: Any) -> dict[str, Any]:
+    hints = typing.get_type_hints(type(section))
+    return {f.name: hints[f.name] for f in dataclasses.fields(section)}
+
+
+def _names(options: dict[str, Any]) -> str:
+    return ", ".join(sorted(options))
+
+
+def _dict_types(declared: Any) -> tuple[Any, Any]:
+    arguments = typing.get_args(declared)
+    return (arguments[0], arguments[1]) if len(arguments) == 2 else (str, Any)
+
+
+def _convert(value: Any, declared: Any, dotted: str) -> Any:
+    """`value` as the `declared` type: strings are parsed, other values checked."""
+    origin, arguments = typing.get_origin(declared), typing.get_args(declared)
+    if declared is Any:
+        return value
+    if origin in (types.UnionType, typing.Union):
+        if value is None or (isinstance(value, str) and value.strip().lower() in _NONE):
+            if type(None) in arguments:
+                return None
+        errors = []
+        for option in (a for a in arguments if a is not type(None)):
+            try:
+                return _convert(value, option, dotted)
+            except ValueError as error:
+                errors.append(str(error))
+        raise ValueError("; ".join(errors) + (" (none is also allowed)" if type(None) in arguments else ""))
+    if origin is Literal:
+        text = value.strip() if isinstance(value, str) else value
+        if text not in arguments:
+            raise ValueError(f"{dotted} must be one of {', '.join(map(str, arguments))}; got {value!r}")
+        return text
+    if origin in (dict, list, tuple) or declared in (dict, list, tuple):
+        return _convert_collection(value, origin or declared, arguments, dotted)
+    if declared is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise ValueError(f"{dotted} expects a boolean (true/false, yes/no, 1/0, on/off); got {value!r}")
+    if declared in (int, float):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ValueError(f"{dotted} expects {'an integer' if declared is int else 'a number'}; got {value!r}")
+        try:
+            number = declared(value.strip()) if isinstance(value, str) else value
+        except ValueError:
+            raise ValueError(f"{dotted} expects {'an integer' if declared is int else 'a number'}; got {value!r}") from None
+        if declared is int and number != int(number):
+            raise ValueError(f"{dotted} expects an integer; got {value!r}")
+        return declared(number)
+    if declared is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{dotted} expects text; got {value!r}")
+        return value
+    raise ValueError(f"{dotted} has type {declared}, which cannot be set from an override")
+
+
+def _convert_collection(value: Any, origin: Any, arguments: tuple[Any, ...], dotted: str) -> Any:
+    """A dict from a JSON object; a list or tuple from a JSON array or comma-separated text."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith(("{", "[")):
+            try:
+                value = json.loads(text)
+            except ValueError as error:
+                raise ValueError(f"{dotted}: not valid JSON ({error}): {value!r}") from None
+        elif origin is dict:
+            raise ValueError(f'{dotted} expects a JSON object such as {{"key": value}}; got {value!r}')
+        else:
+            value = [item.strip() for item in text.split(",") if item.strip()]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ValueError(f"{dotted} expects a JSON object; got {value!r}")
+        key_type, value_type = arguments if len(arguments) == 2 else (str, Any)
+        return {_convert(k, key_type, dotted): _convert(v, value_type, f"{dotted}.{k}") for k, v in value.items()}
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{dotted} expects a list; got {value!r}")
+    if origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
+        item_types = [arguments[0]] * len(value)
+    elif origin is tuple and arguments:
+        if len(arguments) != len(value):
+            raise ValueError(f"{dotted} expects {len(arguments)} items; got {len(value)}")
+        item_types = list(arguments)
+    else:
+        item_types = [arguments[0] if arguments else Any] * len(value)
+    items = [_convert(item, item_type, dotted) for item, item_type in zip(value, item_types)]
+    return tuple(items) if origin is tuple else items
 
 
 def parse_overrides(items: list[str]) -> dict[str, str]:

@@ -43,3 +43,42 @@ def test_bad_options_fail_clearly():
         parse_overrides(["oops"])
     with pytest.raises(ValueError, match="boolean"):
         set_option(config, "calculator.enabled", "maybe")
+
+
+def test_overrides_follow_the_declared_types():
+    config = load_config("cpu", parse_overrides([
+        "llm.threads=1", "llm.model_path=none", "retrieval.mode=baseline",
+        "attributes.dynamic_threshold.finance=0.6", 'kg.domain_sources={"open": "kg"}',
+        "budget.target_throughput.decode_step_s=0.2",
+    ]))
+    assert config.llm.threads == 1 and isinstance(config.llm.threads, int)
+    assert config.llm.model_path is None
+    assert config.retrieval.mode == "baseline"
+    assert config.attributes.dynamic_threshold["finance"] == 0.6
+    assert config.attributes.dynamic_threshold["sports"] == 0.5  # other keys untouched
+    assert config.kg.domain_sources == {"open": "kg"}
+    assert config.budget.target_throughput.decode_step_s == 0.2
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("retrieval.mode=nonsense", "must be one of hybrid, baseline"),
+        ("retrieval.relevance_estimator=bert", "must be one of none, llm, cross_encoder"),
+        ("llm.threads=two", "expects an integer"),
+        ("llm.threads=1.5", "expects an integer"),
+        ("retrieval.top_k_chunks=", "expects an integer"),
+        ("budget.seconds_per_question=soon", "expects a number"),
+        ("calculator.enabled=maybe", "expects a boolean"),
+        ("attributes.dynamic_threshold.finance=high", "expects a number"),
+        ("attributes.dynamic_threshold=0.5", "expects a JSON object"),
+        ('kg.domain_sources={"open": 1}', "expects text"),
+        ("nosuch.option=1", "Unknown config section 'nosuch'.*known: attributes, budget"),
+        ("retrieval.nosuch=1", "Unknown config option 'retrieval.nosuch'.*top_k_chunks"),
+        ("budget.target_throughput=1", "is a section"),
+        ("llm.threads.x=1", "is an option, not a section"),
+    ],
+)
+def test_invalid_overrides_are_rejected_with_the_allowed_choices(override, message):
+    with pytest.raises(ValueError, match=message):
+        load_config("cpu", parse_overrides([override]))

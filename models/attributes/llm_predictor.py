@@ -12,6 +12,7 @@ from models.attributes.data import DOMAINS, DYNAMISM, LabelledQuestion, is_dynam
 from models.config import AttributesConfig
 from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
+from models.replies import find_json
 from models.schema import QuestionAttributes
 
 PROMPT_NAME = "attributes"
@@ -96,14 +97,8 @@ class LLMAttributePredictor:
 
 
 def _parse(text: str) -> tuple[str, str] | None:
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    try:
-        row = json.loads(text[start : end + 1])
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(row, dict):
+    row = find_json(text)
+    if row is None:
         return None
     domain = str(row.get("domain", "")).strip().lower()
     dynamism = str(row.get("static_or_dynamic", "")).strip().lower()

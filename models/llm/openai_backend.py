@@ -22,6 +22,7 @@ from loguru import logger
 
 from models.config import LLMConfig
 from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+from models.retry import retry_policy
 
 # Placeholder key for local servers, which accept any key; the client refuses to start without one.
 _NO_KEY = "no-key"
@@ -36,7 +37,10 @@ class OpenAIBackend(LLMBackend):
             base_url=config.base_url,
             api_key=os.environ.get(config.api_key_env) or _NO_KEY,
             timeout=openai.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
-            max_retries=config.request_retries,
+            max_retries=0,  # retries follow models/retry.py
+        )
+        self._retry = retry_policy(
+            config.request_retries + 1, config.request_retry_max_wait_s, what=f"LLM request to {config.base_url}"
         )
         self._pool = ThreadPoolExecutor(
             max_workers=config.max_concurrent_requests, thread_name_prefix="llm-request"
@@ -55,7 +59,7 @@ class OpenAIBackend(LLMBackend):
 
     def _complete(self, conversation: Conversation, params: GenerationParams) -> Completion:
         try:
-            response = self._request(conversation, params, params.n, params.seed)
+            response = self._retry(self._request, conversation, params, params.n, params.seed)
             texts = [choice.message.content or "" for choice in response.choices]
             if not texts:
                 raise RuntimeError("the server returned no choices")
@@ -66,7 +70,7 @@ class OpenAIBackend(LLMBackend):
                 texts.extend([texts[0]] * (params.n - len(texts)))
             while len(texts) < params.n:
                 seed = None if params.seed is None else params.seed + len(texts)
-                extra = self._request(conversation, params, 1, seed)
+                extra = self._retry(self._request, conversation, params, 1, seed)
                 texts.append(extra.choices[0].message.content or "")
                 completion.completion_tokens += extra.usage.completion_tokens if extra.usage else 0
             return completion
@@ -102,10 +106,7 @@ class OpenAIBackend(LLMBackend):
             response_format = _response_format(self._schema_style, schema)
             return self._client.chat.completions.create(**request, response_format=response_format)
         try:
-            # No retries: a server that rejects the form rejects it every time.
-            return self._client.with_options(max_retries=0).chat.completions.create(
-                **request, response_format=_response_format("openai", schema)
-            )
+            return self._client.chat.completions.create(**request, response_format=_response_format("openai", schema))
         except openai.APIStatusError as error:
             # Servers reject an unknown response_format with 400, 422 or (llama-cpp-python's) 500.
             if "response_format" not in str(error):

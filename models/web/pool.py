@@ -24,7 +24,7 @@ from loguru import logger
 from tqdm import tqdm
 
 from models.config import REPO_ROOT, WebConfig
-from models.web.extract import FallbackJob
+from models.web.fallback_chain import FallbackJob
 from models.web.page import Page
 
 

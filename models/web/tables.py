@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from models.config import WebConfig
+from models.markdown import markdown_table, table_row
 
 _HIDDEN_SELECTOR = "script, style, noscript, template"
 _CELL_TAGS = frozenset({"td", "th"})
@@ -109,12 +110,12 @@ def _colspan(node: LexborNode, max_columns: int) -> int:
 def _as_markdown(rows: list[list[str]], page_name: str, max_chars: int) -> list[str]:
     """One Markdown table, or several when long: each piece repeats the heading and header row."""
     width = max(len(row) for row in rows)
-    lines = ["| " + " | ".join(row + [""] * (width - len(row))) + " |" for row in rows]
-    head = f"Page name: {page_name}\n{lines[0]}\n|" + " --- |" * width
+    lines = [table_row(row, width) for row in rows[1:]]
+    head = f"Page name: {page_name}\n" + markdown_table(rows[0] + [""] * (width - len(rows[0])), [])
     pieces: list[str] = []
     body: list[str] = []
     size = len(head)
-    for line in lines[1:]:
+    for line in lines:
         if body and size + 1 + len(line) > max_chars:
             pieces.append("\n".join([head, *body]))
             body, size = [], len(head)

@@ -13,7 +13,7 @@ import sys
 from multiprocessing.connection import Connection
 
 from models.config import WebConfig
-from models.web.extract import FallbackJob, fast_extract, run_fallback
+from models.web.fallback_chain import FallbackJob, fast_extract, run_fallback
 from models.web.page import Page
 
 

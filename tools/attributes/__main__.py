@@ -1,8 +1,14 @@
-"""`python -m tools.attributes train|evaluate|cv|curve --data FILE` (FILE: labelled questions, JSON lines)."""
+"""`python -m tools.attributes train|evaluate|cv|curve --data FILE [--exclude FILE ...]`
+
+FILE: labelled questions, JSON lines. `--exclude` drops every labelled question whose text appears in
+another question file (.jsonl or .jsonl.bz2: dev sets, benchmark inputs), so runs on those files
+never route their questions in-sample.
+"""
 
 from __future__ import annotations
 
 import argparse
+import bz2
 import json
 import time
 from pathlib import Path
@@ -26,9 +32,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--preset", default=None, help="config preset (default: env CRAG_PRESET or cpu)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE", help="config override")
     parser.add_argument("--limit", type=int, default=None, help="evaluate: only the first N questions")
+    parser.add_argument(
+        "--exclude", action="append", default=[], metavar="FILE",
+        help="leave out labelled questions that appear in this question file (repeatable)",
+    )
     args = parser.parse_args(argv)
     config = load_config(args.preset, parse_overrides(args.set))
-    questions = load_labelled(args.data)
+    questions = without_questions_in(load_labelled(args.data), args.exclude)
     if args.command == "train":
         report = train(config, questions, args.data)
     elif args.command in ("cv", "curve"):
@@ -38,6 +48,23 @@ def main(argv: list[str] | None = None) -> None:
     else:
         report = evaluate(config, questions[: args.limit] if args.limit else questions)
     print(json.dumps(report, indent=1))
+
+
+def without_questions_in(questions: list[LabelledQuestion], files: list[str]) -> list[LabelledQuestion]:
+    """`questions` minus those whose text (case and spacing aside) is a `query` in any of `files`."""
+    excluded: set[str] = set()
+    for path in files:
+        opener = bz2.open if path.endswith(".bz2") else open
+        with opener(path, "rt", encoding="utf-8") as stream:
+            excluded.update(_question_key(json.loads(line)["query"]) for line in stream if line.strip())
+    kept = [q for q in questions if _question_key(q.query) not in excluded]
+    if files:
+        logger.info(f"Left out {len(questions) - len(kept)} labelled questions found in {', '.join(files)}")
+    return kept
+
+
+def _question_key(query: str) -> str:
+    return " ".join(query.lower().split())
 
 
 def train(config: CragConfig, questions: list[LabelledQuestion], data: str) -> dict:

@@ -6,7 +6,7 @@ import pytest
 
 from models.config import WebConfig
 from models.web import Page, extract_page
-from models.web import extract as extract_module
+from models.web import fallback_chain
 from models.web.sentences import ChunkLimits, chunk_sentences, cut_at_words, is_question, split_sentences
 
 ARTICLE = " ".join(
@@ -136,7 +136,7 @@ def test_lexbor_failure_falls_back_to_beautifulsoup(monkeypatch: pytest.MonkeyPa
     def broken_parser(*args, **kwargs):
         raise RuntimeError("parser exploded")
 
-    monkeypatch.setattr(extract_module, "LexborHTMLParser", broken_parser)
+    monkeypatch.setattr(fallback_chain, "LexborHTMLParser", broken_parser)
     page = extract_page(PAGE, "bs4")
     assert page.extractor == "beautifulsoup"
     assert "gallery number 11" in " ".join(page.chunks)

@@ -11,7 +11,7 @@ from loguru import logger
 
 from models.config import WebConfig
 from models.schema import Question
-from models.web.extract import fast_extract
+from models.web.fallback_chain import fast_extract
 from models.web.page import Page
 from models.web.pool import ExtractionPool, PoolTask
 from models.web.sanitize import as_text
