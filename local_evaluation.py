@@ -197,7 +197,10 @@ def run_preset(
     else:
         store, work = PredictionStore(folder / "predictions.jsonl"), answers_from_system(system)
     records = read_records(args.data, args.limit)
-    golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
+    try:
+        golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
+    finally:
+        system.close()
     return [store.lines[gold.interaction_id] for gold in golds], golds
 
 
@@ -302,6 +305,12 @@ class LazySystem:
     @property
     def last_traces(self) -> list[Any]:
         return self.model.last_traces
+
+    def close(self) -> None:
+        """Stops the page workers; the LLM stays open for the next preset (BackendPool owns it)."""
+        if self._model is not None:
+            self._model.close()
+            self._model = None
 
 
 def build_judge(

@@ -53,6 +53,7 @@ def build_report(
         "errors": sum(bool(line.get("error")) for line in lines),
         "seconds_per_question": latency_summary(lines),
         "tokens_per_stage": token_summary(lines),
+        "failures_by_stage": failure_counts(lines),
         "degradations": degradation_counts(lines),
     }
     return report
@@ -101,8 +102,15 @@ def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     }
 
 
+def failure_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """Questions each stage failed for (the stage raised for their batch, or reported an error for
+    them): the system answered them without that stage."""
+    counts = Counter(stage for line in lines for stage in line.get("failures") or {})
+    return dict(sorted(counts.items()))
+
+
 def degradation_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
-    """How often each kind of note (skipped stage, shortened references, ...) was taken."""
+    """How often each kind of note (refusal, skipped stage, shortened references, ...) was taken."""
     kinds = Counter(
         re.sub(r"\d+(\.\d+)?", "#", note.split(":")[0]) for line in lines for note in line.get("notes") or []
     )
@@ -186,6 +194,9 @@ def markdown_report(report: dict[str, Any]) -> str:
         if key in report:
             rows = [[name] + [tally[c] for c in _SCORE_COLUMNS[:5]] for name, tally in report[key].items()]
             parts.append(_table([label] + _SCORE_COLUMNS[:5], rows))
+    if report["failures_by_stage"]:
+        failures = ", ".join(f"{stage} {count}" for stage, count in report["failures_by_stage"].items())
+        parts.append(f"Stage failures (questions answered without the stage): {failures}.")
     latency = report["seconds_per_question"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."

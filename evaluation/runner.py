@@ -202,12 +202,15 @@ def references_from_system(model: Any) -> Callable[[list[CragRecord]], list[dict
 def _prediction_result(prediction: Any, trace: Any) -> dict[str, Any]:
     result: dict[str, Any] = {"prediction": prediction if isinstance(prediction, str) else str(prediction)}
     if trace is None:
-        return result | {"references": [], "timings": {}, "tokens": {}, "attributes": None, "notes": []}
+        return result | {
+            "references": [], "timings": {}, "tokens": {}, "attributes": None, "failures": {}, "notes": []
+        }
     return result | {
         "references": list(trace.references),
         "timings": dict(trace.timings),
         "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
         "attributes": asdict(trace.attributes) if trace.attributes is not None else None,
+        "failures": dict(trace.failures),
         "notes": list(trace.notes),
     }
 

@@ -497,6 +497,7 @@ def format_value(value: Any) -> str:
 class CalculationResult:
     lines: list[str] = field(default_factory=list)  # "expression = value"
     usage: TokenUsage = field(default_factory=TokenUsage)
+    error: str | None = None  # the LLM gave no reply for this question
 
 
 _FENCE = re.compile(r"```[a-z]*", re.IGNORECASE)
@@ -532,15 +533,18 @@ class Calculator:
             n=self.config.samples,
             json_schema=self._schema() if self.config.constrained_output else None,
         )
-        completions = self.llm.generate(conversations, params)
         results = []
-        for question, completion in zip(questions, completions):
+        for completion in self.llm.generate(conversations, params):
             usage = TokenUsage()
             usage.add(completion)
-            if completion.error:
-                logger.warning("calculator: no reply for {}: {}", question.interaction_id, completion.error)
-            results.append(CalculationResult(lines=self.evaluate_samples(completion.texts), usage=usage))
+            results.append(
+                CalculationResult(lines=self.evaluate_samples(completion.texts), usage=usage, error=completion.error)
+            )
         return results
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        """The output schemas this stage sends (for the backend's warm-up)."""
+        return [self._schema()] if self.config.constrained_output else []
 
     def evaluate_samples(self, samples: list[str]) -> list[str]:
         """`expression = value` for each distinct value the samples compute, at most max_results."""

@@ -13,10 +13,11 @@ deadline (`models/deadline.py`); optional stages are skipped when time is short.
 
 from __future__ import annotations
 
+import json
 import time
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar, runtime_checkable
 
 from loguru import logger
 
@@ -39,43 +40,64 @@ T = TypeVar("T")
 
 
 class CragSystem:
+    """Building is cheap (nothing heavy loads); `warm_up()` loads the models, starts the page
+    workers and prepares guided decoding. `UserModel` (models/user_config.py) does both; tests and
+    `tools.validate` may build the whole system without loading it."""
+
     def __init__(
         self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True
     ):
-        self.config = config or load_config()
-        logger.info(f"CragSystem: preset {self.config.preset!r}")
+        self.config = config = config or load_config()
+        logger.info(f"CragSystem: preset {config.preset!r}")
         self.prompts = PromptLibrary()
-        self.llm = llm if llm is not None else (create_backend(self.config.llm) if load_llm else None)
+        self.llm = llm if llm is not None else (create_backend(config.llm) if load_llm else None)
+        self._owns_llm = llm is None  # a backend passed in stays open for its owner
+        retrieval = config.retrieval
         self.encoder = SentenceEncoder(
-            self.config.retrieval.embedding_model,
-            self.config.retrieval.embedding_device,
-            self.config.retrieval.embedding_batch_size,
+            retrieval.embedding_model, retrieval.embedding_device, retrieval.embedding_batch_size
         )
-        self.pages = PageExtractor(self.config.web)
-        self.retriever = Retriever(self.config.retrieval, self.encoder, self.llm, self.prompts)
+        self.pages = PageExtractor(config.web)
+        self.retriever = Retriever(retrieval, self.encoder, self.llm, self.prompts)
         self.attributes = (
-            AttributePredictor(self.config.attributes, self._attribute_encoder(), self.llm, self.prompts)
-            if self.config.attributes.enabled
+            AttributePredictor(config.attributes, self._attribute_encoder(), self.llm, self.prompts)
+            if config.attributes.enabled
             else None
         )
-        self.stage_costs = StageCostModel(self.config.budget)
+        self.stage_costs = StageCostModel(config.budget)
         self.last_traces: list[QuestionTrace] = []
+        # Without an LLM (load_llm=False) the system only retrieves references.
+        self.kg: KnowledgeGraphStage | None = None
+        self.calculator: Calculator | None = None
+        self.knowledge: KnowledgeExtractor | None = None
+        self.reasoner: Reasoner | None = None
         if self.llm is None:
             return
-        self.kg = (
-            KnowledgeGraphStage(self.config.kg, self.llm, self.prompts) if self.config.kg.enabled else None
-        )
-        self.calculator = (
-            Calculator(self.config.calculator, self.llm, self.prompts)
-            if self.config.calculator.enabled
-            else None
-        )
-        self.knowledge = (
-            KnowledgeExtractor(self.config.knowledge, self.llm, self.prompts)
-            if self.config.knowledge.enabled
-            else None
-        )
-        self.reasoner = Reasoner(self.config.reasoning, self.llm, self.prompts)
+        if config.kg.enabled:
+            self.kg = KnowledgeGraphStage(config.kg, self.llm, self.prompts)
+        if config.calculator.enabled:
+            self.calculator = Calculator(config.calculator, self.llm, self.prompts)
+        if config.knowledge.enabled:
+            self.knowledge = KnowledgeExtractor(config.knowledge, self.llm, self.prompts)
+        self.reasoner = Reasoner(config.reasoning, self.llm, self.prompts)
+
+    def warm_up(self) -> None:
+        """Load everything heavy once, before the first batch. The LLM goes first: vLLM sizes its
+        KV cache from the GPU memory it finds free, so the sentence encoder loads after it."""
+        self.pages.warm_up()  # worker processes start in the background
+        if self.llm is not None:
+            self.llm.warm_up(self.json_schemas())
+        self.encoder.warm_up()
+        for stage in self._stages():
+            if isinstance(stage, _Loads):
+                stage.warm_up()
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        """Every JSON schema the stages send for guided decoding, each once."""
+        unique: dict[str, dict[str, Any]] = {}
+        for stage in self._stages():
+            for schema in stage.json_schemas() if isinstance(stage, _SendsSchemas) else []:
+                unique.setdefault(json.dumps(schema, sort_keys=True), schema)
+        return list(unique.values())
 
     def get_batch_size(self) -> int:
         return self.config.batch_size
@@ -146,7 +168,7 @@ class CragSystem:
         )
         for i, result in zip(todo, results):
             if result is None:
-                run.answer(i, I_DONT_KNOW, "reasoning failed")
+                run.answer(i, I_DONT_KNOW)
                 continue
             run.traces[i].references = list(result.prompt_references)
             run.answer(i, result.answer, "backup answer prompt used" if result.used_backup else None)
@@ -162,8 +184,12 @@ class CragSystem:
 
     def close(self) -> None:
         self.pages.close()
-        if self.llm is not None:
+        if self.llm is not None and self._owns_llm:
             self.llm.close()
+
+    def _stages(self) -> list[Any]:
+        stages = [self.attributes, self.retriever, self.kg, self.calculator, self.knowledge, self.reasoner]
+        return [stage for stage in stages if stage is not None]
 
     def _attribute_encoder(self) -> SentenceEncoder | None:
         """The retrieval encoder when the attribute classifier was trained on the same one; else the
@@ -217,7 +243,9 @@ class _BatchRun:
         return [i for i in range(len(self.traces)) if i not in self._answered]
 
     def stage(self, name: str, indices: list[int], work: Callable[[], Sequence[T]], fallback: T) -> list[T]:
-        """Run `work` for the questions at `indices`; on any failure every one gets `fallback`."""
+        """Run `work` for the questions at `indices`. A stage that raises gives every one of them
+        `fallback`; a result carrying an `error` marks its own question only. Both are recorded in
+        the trace (`failures`) and the batch goes on."""
         if not indices:
             return []
         with self._timed(name, indices):
@@ -225,15 +253,19 @@ class _BatchRun:
                 results = list(work())
                 if len(results) != len(indices):
                     raise RuntimeError(f"returned {len(results)} results for {len(indices)} questions")
-            except Exception as error:  # one broken stage must not cost the batch its answers
-                logger.exception(f"Stage {name} failed for the batch; falling back")
+            except Exception as error:  # the one place failures are contained: never lose the batch
+                logger.exception(f"Stage {name} failed for {len(indices)} questions; they go on without it")
                 for i in indices:
-                    self.traces[i].notes.append(f"{name} failed: {error}")
+                    self.traces[i].failures[name] = f"{type(error).__name__}: {error}"
                 return [fallback] * len(indices)
         for i, result in zip(indices, results):
             usage = getattr(result, "usage", None)
             if usage is not None and usage.calls:
                 self.traces[i].tokens[name] = usage
+            error = getattr(result, "error", None)
+            if error:
+                logger.warning(f"Stage {name} failed for question {self.traces[i].interaction_id}: {error}")
+                self.traces[i].failures[name] = error
         return results
 
     def optional_stage(
@@ -257,6 +289,16 @@ class _BatchRun:
             self.costs.observe(name, seconds, len(indices))
             for i in indices:
                 self.traces[i].timings[name] = seconds / len(indices)
+
+
+@runtime_checkable
+class _Loads(Protocol):
+    def warm_up(self) -> None: ...
+
+
+@runtime_checkable
+class _SendsSchemas(Protocol):
+    def json_schemas(self) -> list[dict[str, Any]]: ...
 
 
 def _domain(attributes: QuestionAttributes | None) -> str:

@@ -32,17 +32,34 @@ def resolve_encoder_path(name_or_path: str) -> Path:
 
 
 class SentenceEncoder:
-    """L2-normalised embeddings from a local sentence-transformers model (never a hub download)."""
+    """L2-normalised embeddings from a local sentence-transformers model (never a hub download).
+
+    Building one is cheap; the model loads in `warm_up()` (or on first use)."""
 
     def __init__(self, name_or_path: str, device: str = "cpu", batch_size: int = 64):
+        self.name_or_path = name_or_path
+        self.device = device
+        self.batch_size = batch_size
+        self._model = None
+
+    def warm_up(self) -> None:
+        if self._model is not None:
+            return
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
 
-        path = resolve_encoder_path(name_or_path)
-        logger.info(f"Loading sentence encoder from {path} on {device}")
-        self.model = SentenceTransformer(str(path), device=device, local_files_only=True)
-        self.batch_size = batch_size
-        self.dimension = self.model.get_sentence_embedding_dimension()
+        path = resolve_encoder_path(self.name_or_path)
+        logger.info(f"Loading sentence encoder from {path} on {self.device}")
+        self._model = SentenceTransformer(str(path), device=self.device, local_files_only=True)
+
+    @property
+    def model(self):
+        self.warm_up()
+        return self._model
+
+    @property
+    def dimension(self) -> int:
+        return self.model.get_sentence_embedding_dimension()
 
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loguru import logger
-
 from models.answers import I_DONT_KNOW, normalize_answer, parse_structured_reply
 from models.config import KnowledgeConfig
 from models.llm.base import GenerationParams, LLMBackend, TokenUsage
@@ -22,6 +20,7 @@ from models.schema import Question
 class KnowledgeAnswer:
     answer: str = I_DONT_KNOW
     usage: TokenUsage = field(default_factory=TokenUsage)
+    error: str | None = None  # the LLM gave no reply for this question
 
 
 class KnowledgeExtractor:
@@ -44,14 +43,16 @@ class KnowledgeExtractor:
             json_schema=self._schema() if self.config.constrained_output else None,
         )
         answers = []
-        for question, completion in zip(questions, self.llm.generate(conversations, params)):
+        for completion in self.llm.generate(conversations, params):
             usage = TokenUsage()
             usage.add(completion)
-            if completion.error:
-                logger.warning("knowledge: no answer for {}: {}", question.interaction_id, completion.error)
             answer = parse_structured_reply(completion.text, ("answer",)).get("answer", "")
-            answers.append(KnowledgeAnswer(answer=normalize_answer(answer), usage=usage))
+            answers.append(KnowledgeAnswer(answer=normalize_answer(answer), usage=usage, error=completion.error))
         return answers
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        """The output schemas this stage sends (for the backend's warm-up)."""
+        return [self._schema()] if self.config.constrained_output else []
 
     def _schema(self) -> dict[str, Any]:
         return {

@@ -40,6 +40,7 @@ class ReasoningResult:
     used_backup: bool = False
     prompt_references: list[str] = field(default_factory=list)  # exact reference texts in the prompt
     usage: TokenUsage = field(default_factory=TokenUsage)
+    error: str | None = None  # the LLM gave no reply for this question
 
 
 class Reasoner:
@@ -78,10 +79,9 @@ class Reasoner:
         )
         completions = self.llm.generate(conversations, params)
         unparsed = []
-        for index, (question, completion) in enumerate(zip(questions, completions)):
+        for index, completion in enumerate(completions):
             results[index].usage.add(completion)
-            if completion.error:
-                logger.warning("reasoning: no reply for {}: {}", question.interaction_id, completion.error)
+            results[index].error = completion.error
             if not self._read_reply(completion, results[index]) and completion.text.strip():
                 unparsed.append(index)
         if unparsed:
@@ -151,9 +151,14 @@ class Reasoner:
         for index, completion in zip(indices, backups):
             result = results[index]
             result.usage.add(completion)
+            result.error = completion.error
             result.used_backup = True
             result.answer = self._final_answer(completion.text, false_premise=False)
             result.false_premise = result.answer == INVALID_QUESTION
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        """The output schemas this stage sends (for the backend's warm-up)."""
+        return [self._schema()] if self.config.constrained_output else []
 
     def _schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {

@@ -55,6 +55,7 @@ class QuestionAttributes:
     domain_probabilities: dict[str, float] = field(default_factory=dict)
     dynamism: str = "static"  # static, slow-changing, fast-changing, real-time
     dynamic_probability: float = 0.0  # P(not static)
+    error: str | None = None  # why these are defaults rather than a prediction
 
 
 @dataclass
@@ -83,7 +84,8 @@ class QuestionTrace:
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (stage share of the batch)
     tokens: dict[str, TokenUsage] = field(default_factory=dict)  # stage -> LLM usage for this question
     attributes: QuestionAttributes | None = None
-    notes: list[str] = field(default_factory=list)  # degradations and fallbacks taken
+    failures: dict[str, str] = field(default_factory=dict)  # stage -> why it failed for this question
+    notes: list[str] = field(default_factory=list)  # routing decisions and deadline degradations
 
 
 def _as_text(value: Any) -> str:

@@ -103,8 +103,9 @@ def test_missing_or_corrupt_artifact_names_the_train_command(tmp_path):
         AttributeClassifier.load(tmp_path / "absent.joblib")
     corrupt = tmp_path / "corrupt.joblib"
     corrupt.write_bytes(b"not a pickle")
+    predictor = AttributePredictor(AttributesConfig(artifact_path=str(corrupt)), HashEncoder())  # builds cheaply
     with pytest.raises(ArtifactError, match="python -m tools.attributes train"):
-        AttributePredictor(AttributesConfig(artifact_path=str(corrupt)), HashEncoder())
+        predictor.warm_up()
 
 
 def test_wrong_embedding_size_is_a_clear_error(trained):
@@ -113,7 +114,7 @@ def test_wrong_embedding_size_is_a_clear_error(trained):
         model.predict(["a question"], [""], np.zeros((1, 7), dtype=np.float32))
 
 
-def test_predictor_runs_one_encode_per_batch_and_survives_failures(trained):
+def test_predictor_runs_one_encode_per_batch_and_raises_on_failure(trained):
     config, _ = trained
     encoder = HashEncoder()
     predictor = AttributePredictor(config, encoder)
@@ -125,8 +126,8 @@ def test_predictor_runs_one_encode_per_batch_and_survives_failures(trained):
         raise RuntimeError("encoder down")
 
     encoder.encode = broken
-    fallback = predictor.run(batch)
-    assert [r.dynamic_probability for r in fallback] == [0.0, 0.0]
+    with pytest.raises(RuntimeError, match="encoder down"):  # CragSystem contains and records it
+        predictor.run(batch)
 
 
 def test_disabled_predictor_loads_nothing(tmp_path):

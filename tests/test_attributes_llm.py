@@ -42,6 +42,7 @@ def test_unusable_replies_fall_back_to_defaults():
     predictor = AttributePredictor(AttributesConfig(method="llm", llm_samples=2), encoder=None, llm=llm)
     (result,) = predictor.run([Question("1", "anything?", "")])
     assert result.domain == "open" and result.dynamic_probability == 0.0
+    assert result.error == "no usable label"
 
 
 def test_vote_splits_probability_over_domains():

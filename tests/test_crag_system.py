@@ -116,7 +116,8 @@ def test_broken_stage_and_bad_pages_do_not_cost_the_batch(make_system):
     answers = system.batch_generate_answer(batch)
 
     assert answers == ["I don't know", "canberra", "canberra"]
-    assert any("calculator failed" in note for note in system.last_traces[1].notes)
+    assert system.last_traces[1].failures == {"calculator": "RuntimeError: calculator exploded"}
+    assert system.last_traces[0].failures == {}  # the empty query never reached the calculator
 
 
 def test_tiny_budget_answers_i_dont_know_in_time(make_system):
@@ -173,3 +174,32 @@ def test_kg_only_domain_drops_web_evidence_when_the_kg_answered(make_system):
     system.batch_generate_answer(sample_batch(1))
 
     assert system.last_traces[0].references == ["Australia / capital: Canberra"]
+
+
+class WarmUpRecorder(ScriptedLLM):
+    def __init__(self, replies):
+        super().__init__(replies)
+        self.warmed_schemas: list[dict] | None = None
+
+    def warm_up(self, json_schemas):
+        self.warmed_schemas = list(json_schemas)
+
+
+def test_building_loads_nothing_and_warm_up_prepares_every_schema_the_stages_send(monkeypatch):
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    llm = WarmUpRecorder(reply_by_output_shape())
+    system = CragSystem(load_config("cpu"), llm=llm)
+    try:
+        assert system.encoder._model is None and system.attributes.classifier is None
+        assert system.pages._pool is None and llm.warmed_schemas is None
+
+        system.warm_up()
+
+        assert system.encoder._model is not None and system.attributes.classifier is not None
+        assert system.pages._pool is not None
+        system.batch_generate_answer(sample_batch(2))
+        sent = {json.dumps(params.json_schema, sort_keys=True) for _, params in llm.calls if params.json_schema}
+        warmed = {json.dumps(schema, sort_keys=True) for schema in llm.warmed_schemas}
+        assert len(sent) == 3 and sent <= warmed  # calculator, knowledge, reasoning
+    finally:
+        system.close()

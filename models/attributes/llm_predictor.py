@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 from loguru import logger
 
@@ -72,6 +73,9 @@ class LLMAttributePredictor:
             for q in examples
         )
 
+    def json_schemas(self) -> list[dict[str, Any]]:
+        return [ANSWER_SCHEMA]
+
     def run(self, queries: list[str]) -> list[QuestionAttributes]:
         if not queries:
             return []
@@ -91,7 +95,7 @@ class LLMAttributePredictor:
             attributes = vote(completion.texts)
             if attributes is None:
                 logger.warning(f"Attribute LLM gave no usable label for {query[:80]!r} ({completion.error or 'unparsable'}); using defaults")
-                attributes = QuestionAttributes()
+                attributes = QuestionAttributes(error=completion.error or "no usable label")
             results.append(attributes)
         return results
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from loguru import logger
 
 from models.attributes.classifier import AttributeClassifier
@@ -16,8 +18,8 @@ from models.schema import Question, QuestionAttributes
 class AttributePredictor:
     """method "classifier": the shipped artifact over the shared sentence encoder (the artifact's
     own encoder is loaded when none, or one of another size, is given); method "llm": in-context
-    labelling with the LLM. A failure yields default attributes (open, static, P(dynamic)=0),
-    which the routing policy never refuses."""
+    labelling with the LLM. Building is cheap; `warm_up()` loads the artifact and the encoder (a
+    missing or broken artifact raises there, at start-up). A failure in `run` raises."""
 
     def __init__(
         self,
@@ -26,37 +28,36 @@ class AttributePredictor:
         llm: LLMBackend | None = None,
         prompts: PromptLibrary | None = None,
     ):
-        self.config = config
-        self.classifier: AttributeClassifier | None = None
-        self.llm_predictor: LLMAttributePredictor | None = None
-        self.encoder = encoder
-        if not config.enabled:
-            return
-        if config.method == "classifier":
-            self.classifier = AttributeClassifier.load(config.artifact_path)
-            if encoder is None or encoder.dimension != self.classifier.embedding_dimension:
-                logger.info(f"Attribute classifier loads its own encoder {config.embedding_model}")
-                self.encoder = SentenceEncoder(config.embedding_model)
-        elif config.method == "llm":
-            if llm is None:
-                raise ValueError("attributes.method='llm' needs an LLM backend")
-            self.llm_predictor = LLMAttributePredictor(config, llm, prompts or PromptLibrary())
-        else:
+        if config.method not in ("classifier", "llm"):
             raise ValueError(f"Unknown attributes.method {config.method!r}; choose 'classifier' or 'llm'")
+        if config.method == "llm" and llm is None:
+            raise ValueError("attributes.method='llm' needs an LLM backend")
+        self.config = config
+        self.encoder = encoder
+        self.classifier: AttributeClassifier | None = None
+        self.llm_predictor = (
+            LLMAttributePredictor(config, llm, prompts or PromptLibrary()) if config.method == "llm" else None
+        )
+
+    def warm_up(self) -> None:
+        if self.llm_predictor is not None or self.classifier is not None:
+            return
+        self.classifier = AttributeClassifier.load(self.config.artifact_path)
+        # Reading a shared encoder's dimension loads it.
+        if self.encoder is None or self.encoder.dimension != self.classifier.embedding_dimension:
+            logger.info(f"Attribute classifier loads its own encoder {self.config.embedding_model}")
+            self.encoder = SentenceEncoder(self.config.embedding_model)
+            self.encoder.warm_up()
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        return self.llm_predictor.json_schemas() if self.llm_predictor is not None else []
 
     def run(self, questions: list[Question]) -> list[QuestionAttributes]:
         if not self.config.enabled or not questions:
             return [QuestionAttributes() for _ in questions]
         queries = [q.query for q in questions]
-        try:
-            if self.classifier is not None:
-                embeddings = self.encoder.encode(queries)
-                results = self.classifier.predict(queries, [q.query_time for q in questions], embeddings)
-            else:
-                results = self.llm_predictor.run(queries)
-            if len(results) != len(questions):
-                raise RuntimeError(f"{len(results)} attribute results for {len(questions)} questions")
-            return results
-        except Exception as error:  # noqa: BLE001 - one bad batch must not stop the system
-            logger.exception(f"Attribute prediction failed for the batch ({error}); using defaults")
-            return [QuestionAttributes() for _ in questions]
+        if self.llm_predictor is not None:
+            return self.llm_predictor.run(queries)
+        self.warm_up()
+        embeddings = self.encoder.encode(queries)
+        return self.classifier.predict(queries, [q.query_time for q in questions], embeddings)

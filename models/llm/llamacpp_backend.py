@@ -11,6 +11,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import llama_cpp
 import numpy as np
@@ -28,58 +29,76 @@ class LlamaCppBackend(LLMBackend):
 
     def __init__(self, config: LLMConfig):
         self.config = config
-        model_path = config.model_path or str(embedded_model_path(config.cache_dir, config))
-        threads = config.threads or os.cpu_count() or 1
-        started = time.perf_counter()
-        self._llm = Llama(
-            model_path=model_path,
-            n_ctx=config.context_tokens,
-            n_batch=config.batch_tokens,
-            n_threads=threads,
-            n_threads_batch=threads,
-            verbose=False,
-        )
-        if config.prompt_cache_bytes > 0:
-            self._llm.set_cache(LlamaRAMCache(capacity_bytes=config.prompt_cache_bytes))
-        self.load_seconds = time.perf_counter() - started
-        logger.info(
-            f"Loaded {os.path.basename(model_path)} in {self.load_seconds:.1f}s "
-            f"({threads} threads, context {config.context_tokens} tokens)"
-        )
+        self.load_seconds = 0.0
+        self._loaded: Llama | None = None
+        self._grammars: dict[str, LlamaGrammar] = {}  # GBNF text -> checked grammar
+
+    def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:
+        """Load the model and check and compile the grammar of every schema the stages send."""
+        self._model()
+        for schema in json_schemas:
+            self._grammar(GenerationParams(json_schema=schema))
 
     def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
         try:
             grammar = self._grammar(params)
-        except Exception as error:  # an invalid schema fails every conversation alike, not the caller
-            message = f"invalid output constraint: {type(error).__name__}: {error}"
+        except ValueError as error:  # an invalid schema fails every conversation alike, not the caller
+            message = f"invalid output constraint: {error}"
             logger.warning(message)
             return [Completion(texts=[], error=message) for _ in conversations]
         return [self._complete(conversation, params, grammar) for conversation in conversations]
 
     def count_tokens(self, text: str) -> int:
-        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        return len(self._model().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def close(self) -> None:
-        if self._llm is not None:
-            self._llm.close()
-            self._llm = None
+        if self._loaded is not None:
+            self._loaded.close()
+            self._loaded = None
+
+    def _model(self) -> Llama:
+        if self._loaded is None:
+            model_path = self.config.model_path or str(embedded_model_path(self.config.cache_dir, self.config))
+            threads = self.config.threads or os.cpu_count() or 1
+            started = time.perf_counter()
+            self._loaded = Llama(
+                model_path=model_path,
+                n_ctx=self.config.context_tokens,
+                n_batch=self.config.batch_tokens,
+                n_threads=threads,
+                n_threads_batch=threads,
+                verbose=False,
+            )
+            if self.config.prompt_cache_bytes > 0:
+                self._loaded.set_cache(LlamaRAMCache(capacity_bytes=self.config.prompt_cache_bytes))
+            self.load_seconds = time.perf_counter() - started
+            logger.info(
+                f"Loaded {os.path.basename(model_path)} in {self.load_seconds:.1f}s "
+                f"({threads} threads, context {self.config.context_tokens} tokens)"
+            )
+        return self._loaded
 
     def _grammar(self, params: GenerationParams) -> LlamaGrammar | None:
         if params.json_schema is not None:
-            text = json_schema_to_gbnf(json.dumps(params.json_schema))
+            try:
+                text = json_schema_to_gbnf(json.dumps(params.json_schema))
+            except Exception as error:  # the converter raises bare exceptions of many kinds
+                raise ValueError(f"cannot convert the JSON schema to a grammar: {type(error).__name__}: {error}") from error
         elif params.grammar is not None:
             text = params.grammar
         else:
             return None
-        # llama-cpp-python crashes on a grammar llama.cpp cannot parse, so parse it here first.
-        vocab = llama_cpp.llama_model_get_vocab(self._llm.model)
-        sampler = llama_cpp.llama_sampler_init_grammar(
-            vocab, text.encode("utf-8"), LLAMA_GRAMMAR_DEFAULT_ROOT.encode("utf-8")
-        )
-        if not sampler:
-            raise ValueError(f"llama.cpp cannot parse the GBNF grammar:\n{text[:500]}")
-        llama_cpp.llama_sampler_free(sampler)
-        return LlamaGrammar.from_string(text, verbose=False)
+        if text not in self._grammars:
+            # llama-cpp-python crashes on a grammar llama.cpp cannot parse, so parse it here first.
+            vocab = llama_cpp.llama_model_get_vocab(self._model().model)
+            sampler = llama_cpp.llama_sampler_init_grammar(
+                vocab, text.encode("utf-8"), LLAMA_GRAMMAR_DEFAULT_ROOT.encode("utf-8")
+            )
+            if not sampler:
+                raise ValueError(f"llama.cpp cannot parse the GBNF grammar:\n{text[:500]}")
+            llama_cpp.llama_sampler_free(sampler)
+            self._grammars[text] = LlamaGrammar.from_string(text, verbose=False)
+        return self._grammars[text]
 
     def _complete(
         self, conversation: Conversation, params: GenerationParams, grammar: LlamaGrammar | None
@@ -91,7 +110,7 @@ class LlamaCppBackend(LLMBackend):
         try:
             for index in range(distinct_samples):
                 capture = _FirstTokenCapture() if params.first_token_logprobs and index == 0 else None
-                response = self._llm.create_chat_completion(
+                response = self._model().create_chat_completion(
                     messages=conversation,
                     temperature=params.temperature,
                     top_p=params.top_p,
@@ -126,7 +145,7 @@ class LlamaCppBackend(LLMBackend):
         top_ids = np.argpartition(-logprobs, k)[:k]
         result: dict[str, float] = {}
         for token_id in sorted(top_ids, key=lambda i: -logprobs[i]):
-            token = self._llm.detokenize([int(token_id)]).decode("utf-8", errors="replace")
+            token = self._model().detokenize([int(token_id)]).decode("utf-8", errors="replace")
             result.setdefault(token, float(logprobs[token_id]))
         return result
 

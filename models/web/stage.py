@@ -27,7 +27,7 @@ class PageExtractor:
     - Larger batches go to the worker pool, largest page first, all cores busy.
     - Slow fallbacks (trafilatura, BeautifulSoup: Python, superlinear, deaf to signals) always
       run in the pool, where a page past `page_timeout_s` is killed alone.
-    The pool starts on first need and lives until `close()`.
+    The pool starts in `warm_up()` (or on first need) and lives until `close()`.
     """
 
     def __init__(self, config: WebConfig | None = None):
@@ -72,6 +72,10 @@ class PageExtractor:
             page if page is not None else Page(name, error="not extracted")
             for page, (name, _) in zip(pages, documents)
         ]
+
+    def warm_up(self) -> None:
+        """Start the worker processes now rather than at the first large batch."""
+        self._get_pool()
 
     def close(self) -> None:
         if self._pool is not None:
