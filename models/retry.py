@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+import sys
+
 import httpx
-import openai
 from loguru import logger
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
@@ -23,7 +24,10 @@ def is_transient(error: BaseException) -> bool:
     status = _status_code(error)
     if status is not None:
         return status in TRANSIENT_STATUS_CODES or status >= 500
-    return isinstance(error, (httpx.TransportError, openai.APIConnectionError))
+    openai = sys.modules.get("openai")  # an openai error exists only once its client is imported
+    return isinstance(error, httpx.TransportError) or (
+        openai is not None and isinstance(error, openai.APIConnectionError)
+    )
 
 
 def retry_policy(
@@ -44,7 +48,8 @@ def retry_policy(
 
 
 def _status_code(error: BaseException) -> int | None:
-    if isinstance(error, openai.APIStatusError):
+    openai = sys.modules.get("openai")
+    if openai is not None and isinstance(error, openai.APIStatusError):
         return error.status_code
     if isinstance(error, httpx.HTTPStatusError):
         return error.response.status_code

@@ -20,6 +20,14 @@ def test_importing_the_llm_package_loads_no_backend_library():
     assert loaded.strip() == "[]"
 
 
+def test_llamacpp_backend_is_built_without_loading_the_model(tmp_path):
+    backend = create_backend(LLMConfig(model_path=str(tmp_path / "absent.gguf")))
+    assert backend.name == "llamacpp" and backend.load_seconds == 0.0  # loads in warm_up or on first use
+    with pytest.raises(ValueError):
+        backend.count_tokens("hello")  # the first use loads, and a missing file fails there
+    backend.close()
+
+
 def test_openai_backend_is_built_without_contacting_a_server():
     backend = create_backend(LLMConfig(backend="openai", base_url="http://127.0.0.1:9/v1"))
     assert backend.name == "openai"

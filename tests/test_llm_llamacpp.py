@@ -119,3 +119,14 @@ def test_bad_inputs_give_error_completions_not_exceptions(embedded_llm):
         [ask("Say hi.")], GenerationParams(max_tokens=4, grammar="root ::= undefined_rule")
     )
     assert broken[0].texts == [] and broken[0].error
+
+
+@pytest.mark.model
+def test_warm_up_compiles_each_schema_once_and_rejects_a_broken_one(embedded_llm):
+    embedded_llm.warm_up([CITY_SCHEMA])
+    compiled = dict(embedded_llm._grammars)
+    assert len(compiled) >= 1
+    embedded_llm.warm_up([CITY_SCHEMA])
+    assert embedded_llm._grammars == compiled  # cached, not rebuilt
+    with pytest.raises(ValueError, match="grammar"):
+        embedded_llm.warm_up([{"type": "object", "properties": {"x": {"type": "no-such-type"}}}])

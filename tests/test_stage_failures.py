@@ -73,8 +73,9 @@ class ReasoningFailsFor(ScriptedLLM):
         ]
 
 
-def test_a_failure_of_one_question_is_recorded_for_that_question_only(data_file, tmp_path):
+def test_a_failure_of_one_question_is_recorded_for_that_question_only(data_file, tmp_path, capsys):
     lines, report = evaluate(data_file, tmp_path / "out", ReasoningFailsFor("vienna"))
+    assert "Stage failures (questions answered without the stage): reasoning 1." in capsys.readouterr().out
 
     assert lines["q-river"]["failures"] == {"reasoning": "server dropped the request"}
     assert lines["q-river"]["prediction"] == "I don't know"
