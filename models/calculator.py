@@ -537,9 +537,8 @@ class Calculator:
         for completion in self.llm.generate(conversations, params):
             usage = TokenUsage()
             usage.add(completion)
-            results.append(
-                CalculationResult(lines=self.evaluate_samples(completion.texts), usage=usage, error=completion.error)
-            )
+            lines = self.evaluate_samples(completion.texts)
+            results.append(CalculationResult(lines=lines, usage=usage, error=completion.error))
         return results
 
     def json_schemas(self) -> list[dict[str, Any]]:

@@ -455,11 +455,11 @@ def set_option(config: CragConfig, dotted: str, value: Any) -> None:
     *path, leaf = dotted.split(".")
     target: Any = config
     for depth, part in enumerate(path):
-        if isinstance(target, dict):
-            raise ValueError(f"{dotted!r}: {'.'.join(path[:depth])} holds plain values, not sections")
         options = _declared_types(target)
         if part not in options:
-            sections = {name: kind for name, kind in options.items() if dataclasses.is_dataclass(getattr(target, name))}
+            sections = {
+                name: kind for name, kind in options.items() if dataclasses.is_dataclass(getattr(target, name))
+            }
             raise ValueError(f"Unknown config section {part!r} in {dotted!r}; known: {_names(sections)}")
         child = getattr(target, part)
         if isinstance(child, dict) and depth == len(path) - 1:
@@ -473,7 +473,8 @@ def set_option(config: CragConfig, dotted: str, value: Any) -> None:
     if leaf not in options:
         raise ValueError(f"Unknown config option {dotted!r}; known: {_names(options)}")
     if dataclasses.is_dataclass(getattr(target, leaf)):
-        raise ValueError(f"{dotted!r} is a section; set one of its options: {_names(_declared_types(getattr(target, leaf)))}")
+        known = _names(_declared_types(getattr(target, leaf)))
+        raise ValueError(f"{dotted!r} is a section; set one of its options: {known}")
     setattr(target, leaf, _convert(value, options[leaf], dotted))
 
 
@@ -525,12 +526,13 @@ def _convert(value: Any, declared: Any, dotted: str) -> Any:
             return value.strip().lower() in _TRUE
         raise ValueError(f"{dotted} expects a boolean (true/false, yes/no, 1/0, on/off); got {value!r}")
     if declared in (int, float):
+        expected = f"{dotted} expects {'an integer' if declared is int else 'a number'}; got {value!r}"
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise ValueError(f"{dotted} expects {'an integer' if declared is int else 'a number'}; got {value!r}")
+            raise ValueError(expected)
         try:
             number = declared(value.strip()) if isinstance(value, str) else value
         except ValueError:
-            raise ValueError(f"{dotted} expects {'an integer' if declared is int else 'a number'}; got {value!r}") from None
+            raise ValueError(expected) from None
         if declared is int and number != int(number):
             raise ValueError(f"{dotted} expects an integer; got {value!r}")
         return declared(number)
@@ -558,7 +560,9 @@ def _convert_collection(value: Any, origin: Any, arguments: tuple[Any, ...], dot
         if not isinstance(value, dict):
             raise ValueError(f"{dotted} expects a JSON object; got {value!r}")
         key_type, value_type = arguments if len(arguments) == 2 else (str, Any)
-        return {_convert(k, key_type, dotted): _convert(v, value_type, f"{dotted}.{k}") for k, v in value.items()}
+        return {
+            _convert(key, key_type, dotted): _convert(item, value_type, f"{dotted}.{key}") for key, item in value.items()
+        }
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"{dotted} expects a list; got {value!r}")
     if origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:

@@ -111,68 +111,19 @@ class CragSystem:
         run = _BatchRun(
             questions, BatchDeadline(len(questions), self.config.budget, self.stage_costs), self.stage_costs
         )
-
         attributes = self._predict_attributes(run, questions)
-        for i, attribute in enumerate(attributes):
-            run.traces[i].attributes = attribute
-            if not questions[i].query.strip():
-                run.answer(i, I_DONT_KNOW, "empty query")
-            elif attribute is not None and should_refuse(attribute, self.config.attributes):
-                run.answer(
-                    i,
-                    I_DONT_KNOW,
-                    f"refused: P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}",
-                )
-
+        self._refuse(run, questions, attributes)
         todo = run.unanswered()
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
         kg = self._kg_references(run, questions, attributes, todo)
-        # Domains configured to answer from the KG alone drop the web evidence when the KG answered.
-        kg_only = [
-            bool(kg[k]) and sources_for(_domain(attributes[i]), self.config.kg) == "kg"
-            for k, i in enumerate(todo)
-        ]
-        pooled = self.config.retrieval.pool_kg_references
-        evidence = run.stage(
-            "retrieval",
-            todo,
-            lambda: self.retriever.run(_pick(questions, todo), pages, kg if pooled else None),
-            fallback=Evidence(),
-        )
-        evidence = [Evidence() if only else item for item, only in zip(evidence, kg_only)]
-        if pooled:  # the KG lines now live in the evidence, ranked with the web
-            kg = [lines if only else [] for lines, only in zip(kg, kg_only)]
-
+        evidence, kg = self._evidence(run, questions, attributes, todo, pages, kg)
         calculations = run.optional_stage(
             "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), evidence)
         )
         knowledge = run.optional_stage(
             "knowledge", todo, self.knowledge, lambda: self.knowledge.run(_pick(questions, todo))
         )
-
-        answerable, share = run.deadline.reasoning_fit(len(todo))
-        if share < 1.0:
-            evidence = [_shorten(e, share) for e in evidence]
-            for i in todo:
-                run.traces[i].notes.append(f"references shortened to {share:.0%} to meet the deadline")
-        for i in todo[answerable:]:
-            run.answer(i, I_DONT_KNOW, "no time left for reasoning")
-        todo, keep = todo[:answerable], slice(0, answerable)
-        results = run.stage(
-            "reasoning",
-            todo,
-            lambda: self.reasoner.run(
-                _pick(questions, todo), evidence[keep], kg[keep], calculations[keep], knowledge[keep]
-            ),
-            fallback=None,
-        )
-        for i, result in zip(todo, results):
-            if result is None:
-                run.answer(i, I_DONT_KNOW)
-                continue
-            run.traces[i].references = list(result.prompt_references)
-            run.answer(i, result.answer, "backup answer prompt used" if result.used_backup else None)
-
+        self._reason(run, questions, todo, evidence, kg, calculations, knowledge)
         self.last_traces = run.traces
         return [trace.prediction for trace in run.traces]
 
@@ -206,6 +157,18 @@ class CragSystem:
             return [None] * len(questions)
         return run.stage("attributes", everyone, lambda: self.attributes.run(questions), fallback=None)
 
+    def _refuse(
+        self, run: "_BatchRun", questions: list[Question], attributes: list[QuestionAttributes | None]
+    ) -> None:
+        """`I don't know` at once for empty queries and for questions the routing policy refuses."""
+        for i, attribute in enumerate(attributes):
+            run.traces[i].attributes = attribute
+            if not questions[i].query.strip():
+                run.answer(i, I_DONT_KNOW, "empty query")
+            elif attribute is not None and should_refuse(attribute, self.config.attributes):
+                note = f"refused: P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}"
+                run.answer(i, I_DONT_KNOW, note)
+
     def _kg_references(
         self,
         run: "_BatchRun",
@@ -222,6 +185,68 @@ class CragSystem:
             ),
         )
         return [result.references if result is not None else [] for result in results]
+
+    def _evidence(
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        attributes: list[QuestionAttributes | None],
+        todo: list[int],
+        pages: list[Any],
+        kg: list[list[str]],
+    ) -> tuple[list[Evidence], list[list[str]]]:
+        """Retrieved web evidence, and the KG lines that still go to the prompt in their own section."""
+        # Domains configured to answer from the KG alone drop the web evidence when the KG answered.
+        kg_only = [
+            bool(kg[k]) and sources_for(_domain(attributes[i]), self.config.kg) == "kg"
+            for k, i in enumerate(todo)
+        ]
+        pooled = self.config.retrieval.pool_kg_references
+        evidence = run.stage(
+            "retrieval",
+            todo,
+            lambda: self.retriever.run(_pick(questions, todo), pages, kg if pooled else None),
+            fallback=Evidence(),
+        )
+        evidence = [Evidence() if only else item for item, only in zip(evidence, kg_only)]
+        if pooled:  # the KG lines now live in the evidence, ranked with the web
+            kg = [lines if only else [] for lines, only in zip(kg, kg_only)]
+        return evidence, kg
+
+    def _reason(
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        todo: list[int],
+        evidence: list[Evidence],
+        kg: list[list[str]],
+        calculations: list[Any],
+        knowledge: list[Any],
+    ) -> None:
+        """The final answers, within the deadline: shorter references, or `I don't know` for the
+        questions that no longer fit."""
+        answerable, share = run.deadline.reasoning_fit(len(todo))
+        if share < 1.0:
+            evidence = [_shorten(e, share) for e in evidence]
+            for i in todo:
+                run.traces[i].notes.append(f"references shortened to {share:.0%} to meet the deadline")
+        for i in todo[answerable:]:
+            run.answer(i, I_DONT_KNOW, "no time left for reasoning")
+        todo, keep = todo[:answerable], slice(0, answerable)
+        results = run.stage(
+            "reasoning",
+            todo,
+            lambda: self.reasoner.run(
+                _pick(questions, todo), evidence[keep], kg[keep], calculations[keep], knowledge[keep]
+            ),
+            fallback=None,
+        )
+        for i, result in zip(todo, results):
+            if result is None:
+                run.answer(i, I_DONT_KNOW)
+                continue
+            run.traces[i].references = list(result.prompt_references)
+            run.answer(i, result.answer, "backup answer prompt used" if result.used_backup else None)
 
 
 class _BatchRun:

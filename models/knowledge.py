@@ -47,7 +47,8 @@ class KnowledgeExtractor:
             usage = TokenUsage()
             usage.add(completion)
             answer = parse_structured_reply(completion.text, ("answer",)).get("answer", "")
-            answers.append(KnowledgeAnswer(answer=normalize_answer(answer), usage=usage, error=completion.error))
+            answer = normalize_answer(answer)
+            answers.append(KnowledgeAnswer(answer=answer, usage=usage, error=completion.error))
         return answers
 
     def json_schemas(self) -> list[dict[str, Any]]:

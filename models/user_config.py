@@ -14,6 +14,8 @@ class UserModel(CragSystem):
     """The whole system, built and loaded: the evaluator only constructs it, so everything heavy
     loads here, before the first batch and outside any batch's time budget."""
 
-    def __init__(self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True):
+    def __init__(
+        self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True
+    ):
         super().__init__(config, llm, load_llm)
         self.warm_up()

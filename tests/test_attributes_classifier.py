@@ -103,7 +103,7 @@ def test_missing_or_corrupt_artifact_names_the_train_command(tmp_path):
         AttributeClassifier.load(tmp_path / "absent.joblib")
     corrupt = tmp_path / "corrupt.joblib"
     corrupt.write_bytes(b"not a pickle")
-    predictor = AttributePredictor(AttributesConfig(artifact_path=str(corrupt)), HashEncoder())  # builds cheaply
+    predictor = AttributePredictor(AttributesConfig(artifact_path=str(corrupt)), HashEncoder())  # cheap
     with pytest.raises(ArtifactError, match="python -m tools.attributes train"):
         predictor.warm_up()
 

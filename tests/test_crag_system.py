@@ -198,7 +198,8 @@ def test_building_loads_nothing_and_warm_up_prepares_every_schema_the_stages_sen
         assert system.encoder._model is not None and system.attributes.classifier is not None
         assert system.pages._pool is not None
         system.batch_generate_answer(sample_batch(2))
-        sent = {json.dumps(params.json_schema, sort_keys=True) for _, params in llm.calls if params.json_schema}
+        schemas = [params.json_schema for _, params in llm.calls if params.json_schema]
+        sent = {json.dumps(schema, sort_keys=True) for schema in schemas}
         warmed = {json.dumps(schema, sort_keys=True) for schema in llm.warmed_schemas}
         assert len(sent) == 3 and sent <= warmed  # calculator, knowledge, reasoning
     finally:

@@ -11,7 +11,8 @@ from tools.import_graph import ENTRY_POINT, NOT_PRODUCTION, REPO_ROOT, build_gra
 def test_every_module_under_models_is_used_by_user_model():
     graph = build_graph()
     assert graph.unreached() == [], f"modules under models/ that {ENTRY_POINT} never reaches"
-    assert {"models.crag_system", "models.web.worker", "models.llm.llamacpp_backend"} <= set(graph.reachable())
+    expected = {"models.crag_system", "models.web.worker", "models.llm.llamacpp_backend"}
+    assert expected <= set(graph.reachable())
 
 
 def test_production_never_imports_tests_tooling_or_evaluation():
@@ -23,7 +24,9 @@ def test_importing_user_model_loads_no_tooling_module():
         "import sys, models.user_config; "
         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {NOT_PRODUCTION!r}))"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "[]"
 
 

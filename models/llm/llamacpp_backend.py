@@ -58,23 +58,24 @@ class LlamaCppBackend(LLMBackend):
 
     def _model(self) -> Llama:
         if self._loaded is None:
-            model_path = self.config.model_path or str(embedded_model_path(self.config.cache_dir, self.config))
-            threads = self.config.threads or os.cpu_count() or 1
+            config = self.config
+            model_path = config.model_path or str(embedded_model_path(config.cache_dir, config))
+            threads = config.threads or os.cpu_count() or 1
             started = time.perf_counter()
             self._loaded = Llama(
                 model_path=model_path,
-                n_ctx=self.config.context_tokens,
-                n_batch=self.config.batch_tokens,
+                n_ctx=config.context_tokens,
+                n_batch=config.batch_tokens,
                 n_threads=threads,
                 n_threads_batch=threads,
                 verbose=False,
             )
-            if self.config.prompt_cache_bytes > 0:
-                self._loaded.set_cache(LlamaRAMCache(capacity_bytes=self.config.prompt_cache_bytes))
+            if config.prompt_cache_bytes > 0:
+                self._loaded.set_cache(LlamaRAMCache(capacity_bytes=config.prompt_cache_bytes))
             self.load_seconds = time.perf_counter() - started
             logger.info(
                 f"Loaded {os.path.basename(model_path)} in {self.load_seconds:.1f}s "
-                f"({threads} threads, context {self.config.context_tokens} tokens)"
+                f"({threads} threads, context {config.context_tokens} tokens)"
             )
         return self._loaded
 
@@ -83,7 +84,8 @@ class LlamaCppBackend(LLMBackend):
             try:
                 text = json_schema_to_gbnf(json.dumps(params.json_schema))
             except Exception as error:  # the converter raises bare exceptions of many kinds
-                raise ValueError(f"cannot convert the JSON schema to a grammar: {type(error).__name__}: {error}") from error
+                reason = f"{type(error).__name__}: {error}"
+                raise ValueError(f"cannot convert the JSON schema to a grammar: {reason}") from error
         elif params.grammar is not None:
             text = params.grammar
         else:

@@ -40,7 +40,7 @@ class OpenAIBackend(LLMBackend):
             max_retries=0,  # retries follow models/retry.py
         )
         self._retry = retry_policy(
-            config.request_retries + 1, config.request_retry_max_wait_s, what=f"LLM request to {config.base_url}"
+            config.request_retries + 1, config.request_retry_max_wait_s, what=f"request to {config.base_url}"
         )
         self._pool = ThreadPoolExecutor(
             max_workers=config.max_concurrent_requests, thread_name_prefix="llm-request"
@@ -106,7 +106,8 @@ class OpenAIBackend(LLMBackend):
             response_format = _response_format(self._schema_style, schema)
             return self._client.chat.completions.create(**request, response_format=response_format)
         try:
-            return self._client.chat.completions.create(**request, response_format=_response_format("openai", schema))
+            response_format = _response_format("openai", schema)
+            return self._client.chat.completions.create(**request, response_format=response_format)
         except openai.APIStatusError as error:
             # Servers reject an unknown response_format with 400, 422 or (llama-cpp-python's) 500.
             if "response_format" not in str(error):
