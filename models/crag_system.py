@@ -23,18 +23,18 @@ from loguru import logger
 
 from models.answers import I_DONT_KNOW
 from models.attributes import AttributePredictor, should_refuse
-from models.deadline import BatchDeadline, StageCostModel
-from models.calculator import Calculator
+from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig, load_config
+from models.deadline import BatchDeadline, StageCostModel
 from models.embeddings import SentenceEncoder
 from models.kg import KnowledgeGraphStage, sources_for
-from models.knowledge import KnowledgeExtractor
+from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm import LLMBackend, create_backend
 from models.prompts import PromptLibrary
 from models.reasoning import Reasoner
 from models.retrieval import Retriever
 from models.schema import Evidence, Question, QuestionAttributes, QuestionTrace
-from models.web import PageExtractor
+from models.web import Page, PageExtractor
 
 T = TypeVar("T")
 
@@ -192,7 +192,7 @@ class CragSystem:
         questions: list[Question],
         attributes: list[QuestionAttributes | None],
         todo: list[int],
-        pages: list[Any],
+        pages: list[list[Page]],
         kg: list[list[str]],
     ) -> tuple[list[Evidence], list[list[str]]]:
         """Retrieved web evidence, and the KG lines that still go to the prompt in their own section."""
@@ -220,8 +220,8 @@ class CragSystem:
         todo: list[int],
         evidence: list[Evidence],
         kg: list[list[str]],
-        calculations: list[Any],
-        knowledge: list[Any],
+        calculations: list[CalculationResult | None],
+        knowledge: list[KnowledgeAnswer | None],
     ) -> None:
         """The final answers, within the deadline: shorter references, or `I don't know` for the
         questions that no longer fit."""

@@ -18,7 +18,7 @@ def batch_of(records):
 def system(embedded_llm):
     model = UserModel(load_config("cpu"), llm=embedded_llm)
     yield model
-    model.pages.close()
+    model.close()  # the page workers; the shared embedded_llm stays open
 
 
 @pytest.mark.model
@@ -36,6 +36,7 @@ def test_answers_one_real_dev_question(system, shared_data):
     assert {"web", "retrieval", "reasoning"} <= set(trace.timings)
     assert trace.tokens["reasoning"].prompt_tokens > 0
     assert trace.references, "the reasoning prompt got no references from five real pages"
+    assert trace.failures == {}, "no stage may fail on a real question"
 
 
 @pytest.mark.model
