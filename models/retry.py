@@ -7,9 +7,8 @@ error is re-raised unchanged when the attempts run out.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import sys
+from typing import Callable
 
 import httpx
 from loguru import logger
