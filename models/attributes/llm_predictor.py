@@ -7,8 +7,6 @@ import random
 from collections import Counter
 from typing import Any
 
-from loguru import logger
-
 from models.attributes.data import DOMAINS, DYNAMISM, LabelledQuestion, is_dynamic, load_labelled
 from models.config import AttributesConfig
 from models.llm.base import GenerationParams, LLMBackend
@@ -90,14 +88,11 @@ class LLMAttributePredictor:
             json_schema=ANSWER_SCHEMA,
         )
         completions = self.llm.generate(conversations, params)
-        results = []
-        for query, completion in zip(queries, completions):
-            attributes = vote(completion.texts)
-            if attributes is None:
-                logger.warning(f"Attribute LLM gave no usable label for {query[:80]!r} ({completion.error or 'unparsable'}); using defaults")
-                attributes = QuestionAttributes(error=completion.error or "no usable label")
-            results.append(attributes)
-        return results
+        # Defaults (never refused) where no sample gives a usable label; CragSystem records the error.
+        return [
+            vote(completion.texts) or QuestionAttributes(error=completion.error or "no usable label")
+            for completion in completions
+        ]
 
 
 def _parse(text: str) -> tuple[str, str] | None:
