@@ -16,7 +16,8 @@ def batch_of(records):
 
 @pytest.fixture(scope="module")
 def system(embedded_llm):
-    model = UserModel(load_config("cpu"), llm=embedded_llm)
+    # Plumbing, not speed: a loaded machine must not push reasoning past the deadline.
+    model = UserModel(load_config("cpu", {"budget.seconds_per_question": 3600}), llm=embedded_llm)
     yield model
     model.close()  # the page workers; the shared embedded_llm stays open
 
