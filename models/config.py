@@ -69,14 +69,19 @@ class LLMConfig:
     max_model_len: int | None = None
     # True: no CUDA graphs (less memory, faster start, slower decoding).
     enforce_eager: bool = True
-    # CPU memory per GPU for KV blocks of preempted multi-sample requests.
+    # CPU memory per GPU (GiB) for KV blocks of preempted sequence groups that hold several sequences.
     swap_space_gb: int = 4
+    # Reuse the KV blocks of a prompt prefix computed earlier (vLLM's automatic prefix caching).
+    enable_prefix_caching: bool = False
     # "mp" (worker processes), "ray", or None (vLLM decides: ray when installed and TP > 1).
     distributed_executor_backend: str | None = None
     # vLLM's custom all-reduce kernel; it needs NVLink or peer-to-peer access between the GPUs.
     disable_custom_all_reduce: bool = False
-    # Engine for json_schema / grammar constraints; xgrammar takes GBNF grammars like llama.cpp's.
+    # Engine for json_schema / grammar constraints, "name" or "name:option,option" (vLLM's syntax).
     guided_decoding_backend: str = "xgrammar"
+    # Special tokens that end a reply, sent as explicit stop token ids (the chat template's
+    # end-of-turn token, which a checkpoint's generation config may not list).
+    stop_special_tokens: tuple[str, ...] = ()
     # vLLM's V1 engine (compute capability >= 8.0 only in the pinned vllm); False = the V0 engine.
     vllm_use_v1: bool = False
 
@@ -316,6 +321,8 @@ class ThroughputModelConfig:
     320 GB/s is >= 29 ms; all-reduces over PCIe and eager mode bring it to ~0.12 s per step.
     """
 
+    # KV-cache tokens each GPU holds (under TP=4 every GPU holds its share of every token).
+    kv_cache_tokens_per_gpu: int = 28_000
     prefill_tokens_per_s: float = 400.0
     decode_step_s: float = 0.12
     sequences_per_step: int = 32
@@ -395,8 +402,19 @@ def t4x4_preset() -> CragConfig:
         # No CUDA graphs: capturing them costs ~0.5-1 GiB per GPU and a minute of start-up that the
         # KV cache needs more; eager decoding is what the official baselines ran on these machines.
         enforce_eager=True,
-        # Above the ~2.2 GiB of GPU KV cache, so preempted n>1 requests can always swap out.
-        swap_space_gb=4,
+        # V0 splits an n-sample request into n single-sequence groups (ParallelSampleSequenceGroup)
+        # and preempts single-sequence groups by recomputation; no request here is ever swapped.
+        swap_space_gb=0,
+        # The prefix-prefill kernel has a Turing path (vllm/attention/ops/prefix_prefill.py), and
+        # the xformers backend calls it: the n sample requests of a prompt share its KV blocks, and
+        # each stage's instruction prefix stays cached across batches.
+        enable_prefix_caching=True,
+        # llguidance compiles a schema's grammar once (~2.5 s, in warm_up) and then builds each
+        # request's matcher in milliseconds, keeping the schemas' maxLength / maxItems caps.
+        # xgrammar would hand any capped schema to outlines (15-99 s per request, measured).
+        guided_decoding_backend="guidance:disable-any-whitespace,no-additional-properties",
+        # Llama-3-Instruct ends a turn with <|eot_id|>; older checkpoints' configs list only <|end_of_text|>.
+        stop_special_tokens=("<|eot_id|>",),
         # Worker processes instead of Ray: Ray tensor parallelism has hung on g4dn.12xlarge.
         distributed_executor_backend="mp",
         # The T4s talk over PCIe without NVLink: skip the custom all-reduce and its start-up probe.

@@ -11,13 +11,26 @@ in `vllm_engine_args` and in models/README.md.
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from typing import Any, Sequence
 
 from loguru import logger
 
 from models.config import LLMConfig
 from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+
+
+def stop_token_ids(tokenizer: Any, special_tokens: Sequence[str]) -> list[int]:
+    """The ids of `special_tokens` in `tokenizer`; a token it does not know is a configuration error."""
+    ids = []
+    for token in special_tokens:
+        token_id = tokenizer.convert_tokens_to_ids(token)
+        if token_id is None or token_id == tokenizer.unk_token_id:
+            raise ValueError(f"llm.stop_special_tokens: the model's tokenizer has no token {token!r}")
+        ids.append(int(token_id))
+    return ids
 
 
 def vllm_engine_args(config: LLMConfig) -> dict[str, Any]:
@@ -36,6 +49,7 @@ def vllm_engine_args(config: LLMConfig) -> dict[str, Any]:
         "max_model_len": config.max_model_len,
         "enforce_eager": config.enforce_eager,
         "swap_space": config.swap_space_gb,
+        "enable_prefix_caching": config.enable_prefix_caching,
         "distributed_executor_backend": config.distributed_executor_backend,
         "disable_custom_all_reduce": config.disable_custom_all_reduce,
         "guided_decoding_backend": config.guided_decoding_backend,
@@ -67,6 +81,7 @@ class VLLMBackend(LLMBackend):
         self._llm = LLM(**engine_args)
         self._tokenizer = self._llm.get_tokenizer()
         self._max_model_len = self._llm.llm_engine.model_config.max_model_len
+        self._stop_token_ids = stop_token_ids(self._tokenizer, config.stop_special_tokens)
 
     def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
         completions = [Completion(texts=[]) for _ in conversations]
@@ -113,6 +128,17 @@ class VLLMBackend(LLMBackend):
     def count_tokens(self, text: str) -> int:
         return len(self._tokenizer.encode(text, add_special_tokens=False))
 
+    def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:
+        """Compile each schema's grammar now: one request per schema, one token each, in one call."""
+        unique = list({json.dumps(schema, sort_keys=True): schema for schema in json_schemas}.values())
+        if not unique:
+            return
+        prompt = {"prompt_token_ids": self._prompt_token_ids([{"role": "user", "content": "Reply in JSON."}])}
+        sampling = [self._sampling(GenerationParams(max_tokens=1, json_schema=schema)) for schema in unique]
+        started = time.perf_counter()
+        self._llm.generate([prompt] * len(unique), sampling, use_tqdm=False)
+        logger.info(f"vLLM warm-up: {len(unique)} guided-decoding schema(s) compiled in {time.perf_counter() - started:.1f}s")
+
     def close(self) -> None:
         self._llm = None
 
@@ -130,6 +156,7 @@ class VLLMBackend(LLMBackend):
             top_p=params.top_p,
             max_tokens=params.max_tokens,
             stop=list(params.stop),
+            stop_token_ids=list(self._stop_token_ids),
             seed=params.seed,
             logprobs=params.first_token_logprobs,
             guided_decoding=guided,
