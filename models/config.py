@@ -313,20 +313,24 @@ class KGConfig:
 
 @dataclass
 class ThroughputModelConfig:
-    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM, for `local_evaluation.py --budget-report`
-    (the model is described in evaluation/time_model.py).
+    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM 0.8.5's V0 engine, for `--budget-report`
+    (evaluation/time_model.py). Sources and arithmetic: models/README.md, "The 4x T4 time model"."""
 
-    prefill: ~140 GFLOP per token against ~65 TFLOPS of usable fp16 across four T4s with GPTQ
-    dequantization -> ~400 tokens/s. decode: 9.3 GB of 4-bit weights per GPU read per step at
-    320 GB/s is >= 29 ms; all-reduces over PCIe and eager mode bring it to ~0.12 s per step.
-    """
-
-    # KV-cache tokens each GPU holds (under TP=4 every GPU holds its share of every token).
-    kv_cache_tokens_per_gpu: int = 28_000
+    # Prompt tokens per second of the four GPUs together (compute-bound; estimate, README).
     prefill_tokens_per_s: float = 400.0
+    # Seconds of one decode step of up to sequences_per_step sequences (weight-read bound; estimate).
     decode_step_s: float = 0.12
     sequences_per_step: int = 32
+    # KV-cache tokens each GPU holds at gpu_memory_utilization 0.85 (under TP every GPU holds its
+    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README).
+    kv_cache_tokens_per_gpu: int = 28_000
+    # llguidance, measured by `make check-t4x4` on this machine's CPU: building a request's matcher
+    # (median of the requests after the first of each schema) and one token mask.
+    guided_request_s: float = 0.02
+    guided_mask_s: float = 0.001
+    # Python work of one LLM.generate call: request set-up, scheduling, detokenization (estimate).
     call_overhead_s: float = 0.2
+    # Measured seconds of the CPU stages are multiplied by this (1.0: same speed as where measured).
     non_llm_time_scale: float = 1.0
 
 

@@ -24,6 +24,7 @@ Exit status 0 when every check passed.
 from __future__ import annotations
 
 import argparse
+import bz2
 import json
 import os
 import shutil
@@ -181,7 +182,13 @@ def schema_label(schema: dict[str, Any]) -> str:
 # --- the check -------------------------------------------------------------------------------------
 
 
-def run_check(work_dir: Path) -> list[Result]:
+def read_questions(path: Path) -> list[dict[str, Any]]:
+    opener = bz2.open if path.suffix == ".bz2" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def run_check(work_dir: Path, data: Path, out: Path | None) -> list[Result]:
     install_fake_t4x4()
     from tools import t4x4_recorder as recorder
 
@@ -202,8 +209,13 @@ def run_check(work_dir: Path) -> list[Result]:
         results.append(check_engine(session, config, time.perf_counter() - started))
         results.append(check_stop_ids(system))
         results.append(warm_up(system, session))
-        for task, kg_url in (("Task 1", None), ("Task 2 (mock KG API)", "mock")):
-            results.append(answer_sample(system, session, task, kg_url, config.kg.api_url_env))
+        questions = read_questions(data)
+        for task, with_kg in (("task1", False), ("task2-mock-kg", True)):
+            result, lines = answer_questions(system, session, questions, task, with_kg, config.kg.api_url_env)
+            results.append(result)
+            results.append(budget_estimate(lines, task, out))
+        if getattr(system, "warm_up", None) is None:
+            results.append(backend_warm_up(system, session))
         system.close()
     results.append(check_requests(session))
     results += check_schemas(session, system_schemas=session.schemas())
@@ -260,47 +272,85 @@ def warm_up(system: Any, session: Any) -> Result:
     )
 
 
-def answer_sample(system: Any, session: Any, task: str, kg_url: str | None, url_env: str) -> Result:
-    lines = [json.loads(line) for line in SAMPLE_PATH.read_text(encoding="utf-8").splitlines() if line.strip()]
+def answer_questions(
+    system: Any, session: Any, questions: list[dict[str, Any]], task: str, with_kg: bool, url_env: str
+) -> tuple[Result, list[dict[str, Any]]]:
+    """Answer `questions` in batches the way the evaluator does; the result and one trace line per question."""
+    from dataclasses import asdict
+
     keys = ("interaction_id", "query", "query_time", "search_results")
-    details: list[str] = []
-    if kg_url:
+    server = None
+    if with_kg:
         from kg_mock.server import running_server
 
         server = running_server()
+        os.environ[url_env] = server.__enter__()
     else:
-        server = None
+        os.environ.pop(url_env, None)
     before = session.request_count()
+    lines: list[dict[str, Any]] = []
+    failures: list[str] = []
+    started = time.perf_counter()
     try:
-        if server is not None:
-            os.environ[url_env] = server.__enter__()
-        else:
-            os.environ.pop(url_env, None)
-        answers: list[str] = []
-        started = time.perf_counter()
-        for start in range(0, len(lines), system.get_batch_size()):
-            group = lines[start : start + system.get_batch_size()]
-            batch = {key: [line.get(key) for line in group] for key in keys}
-            answers += system.batch_generate_answer(batch)
-        seconds = time.perf_counter() - started
+        for start in range(0, len(questions), system.get_batch_size()):
+            group = questions[start : start + system.get_batch_size()]
+            answers = system.batch_generate_answer({key: [q.get(key) for q in group] for key in keys})
+            if len(answers) != len(group) or not all(isinstance(a, str) and a for a in answers):
+                failures.append(f"batch at {start}: answers {answers!r}")
+            for trace in system.last_traces:
+                failures += [f"{trace.interaction_id}: {note}" for note in trace.notes if "failed" in note]
+                lines.append(
+                    {
+                        "interaction_id": trace.interaction_id,
+                        "preset": "t4x4",
+                        "prediction": trace.prediction,
+                        "timings": dict(trace.timings),
+                        "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
+                    }
+                )
     finally:
         if server is not None:
             server.__exit__(None, None, None)
             os.environ.pop(url_env, None)
-    ok = len(answers) == len(lines) and all(isinstance(answer, str) and answer for answer in answers)
-    stages = sorted({stage for trace in system.last_traces for stage in trace.tokens})
-    failures = [note for trace in system.last_traces for note in trace.notes if "failed" in note]
-    details.append(
-        f"{len(answers)} answers in {seconds:.1f}s (CPU stages real, LLM recorded); "
-        f"{session.request_count() - before} engine requests; LLM stages: {', '.join(stages) or 'none'}"
-    )
-    details += [f"{line['interaction_id']}: {answer!r}" for line, answer in zip(lines, answers)]
+    seconds = time.perf_counter() - started
+    stages = sorted({stage for line in lines for stage in line["tokens"]})
+    details = [
+        f"{len(lines)} answers in {seconds:.1f}s (CPU stages real, LLM recorded); "
+        f"{session.request_count() - before} completions; LLM stages: {', '.join(stages) or 'none'}"
+    ]
+    details += [f"{line['interaction_id']}: {line['prediction']!r}" for line in lines[:10]]
     details += [f"stage failure: {note}" for note in failures]
     late = session.compiled_after_warm_up()
-    if late:
-        ok = False
-        details += [f"compiled during answering, not in warm-up: {schema_label(s)}" for s in late]
-    return Result(f"sample answered, {task}", ok and not failures, details)
+    details += [f"compiled during answering, not in warm-up: {schema_label(s)}" for s in late]
+    ok = len(lines) == len(questions) and not failures and not late
+    return Result(f"questions answered, {task}", ok, details), lines
+
+
+def budget_estimate(lines: list[dict[str, Any]], task: str, out: Path | None) -> Result:
+    from evaluation.time_model import estimate_budget, markdown_budget
+    from models.config import load_config
+
+    config = load_config("t4x4")
+    estimate = estimate_budget(lines, config)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"{task}.predictions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+        (out / f"{task}.budget.json").write_text(json.dumps(estimate, indent=2))
+    text = markdown_budget("t4x4 (recorded)", estimate)
+    return Result(f"4x T4 time estimate, {task}", True, text.splitlines())
+
+
+def backend_warm_up(system: Any, session: Any) -> Result:
+    """The backend's own warm-up through the real front end, with every schema the run sent."""
+    started = time.perf_counter()
+    before = session.request_count()
+    system.llm.warm_up(session.schemas())
+    return Result(
+        "VLLMBackend.warm_up",
+        session.request_count() - before == len(session.schemas()),
+        [f"{session.request_count() - before} one-token requests for {len(session.schemas())} schemas "
+         f"in {time.perf_counter() - started:.2f}s"],
+    )
 
 
 def check_requests(session: Any) -> Result:
@@ -336,12 +386,16 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
             f"xgrammar uncapped: first {alternative[0]:5.2f}s, then {alternative[1]:5.3f}s | "
             + ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in enforcement.items())
         )
+    if session.mask_seconds:
+        rows.append(f"token masks: median {statistics.median(session.mask_seconds) * 1000:.2f} ms over {len(session.mask_seconds)} masks")
     results.append(Result("guided-decoding schemas: compile time and enforcement", enforced_all and bool(rows), rows))
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.check_t4x4", description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=SAMPLE_PATH, help="questions (.jsonl or .jsonl.bz2)")
+    parser.add_argument("--out", type=Path, default=None, help="write each run's trace lines and time estimate here")
     parser.add_argument("--keep", type=Path, default=None, help="work folder to keep (default: a temporary one)")
     args = parser.parse_args(argv)
     os.environ.setdefault("VLLM_USE_V1", "0")
@@ -349,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     with tempfile.TemporaryDirectory(prefix="check-t4x4-") as temporary:
         work_dir = args.keep or Path(temporary)
-        results = run_check(work_dir)
+        results = run_check(work_dir, args.data, args.out)
     for result in results:
         print(f"[{'PASS' if result.passed else 'FAIL'}] {result.name}")
         for detail in result.details:

@@ -64,6 +64,7 @@ class RecorderSession:
         self._build_seconds: dict[int, float] = {}
         self._compile_seconds: dict[str, list[float]] = {}
         self._targets: dict[int, list[int]] = {}
+        self.mask_seconds: list[float] = []
         self._warm: set[str] | None = None
 
     # --- installation ---
@@ -201,10 +202,12 @@ class RecorderSession:
             first = id(processor) in self._build_seconds
             started = time.perf_counter()
             scores = _call(processor, prompt_ids, output_ids, scores)
+            seconds = time.perf_counter() - started
             if first:
                 key = self._processor_schema[id(processor)]
-                seconds = self._build_seconds.pop(id(processor)) + time.perf_counter() - started
-                self._compile_seconds.setdefault(key, []).append(seconds)
+                self._compile_seconds.setdefault(key, []).append(self._build_seconds.pop(id(processor)) + seconds)
+            else:
+                self.mask_seconds.append(seconds)
         return int(torch.argmax(scores).item())
 
     @property
