@@ -159,8 +159,8 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     rows = []
     for stage in stages:
         mean = {c: float(np.mean([b["stages"].get(stage, {}).get(c, 0.0) for b in full])) for c in columns}
-        rows.append([stage, *(round(mean[c], 1) if c.endswith("s") or c == "total" else round(mean[c]) for c in columns)])
-    rows.append(["batch", *[""] * (len(columns) - 1), round(float(np.mean([b["seconds"] for b in full])), 1)])
+        rows.append([stage, *(f"{mean[c]:.0f}" if c in ("requests", "waves") else f"{mean[c]:.1f}" for c in columns)])
+    rows.append(["batch", *[""] * (len(columns) - 1), f"{np.mean([b['seconds'] for b in full]):.1f}"])
     return "\n\n".join(
         [
             f"## Estimated time on 4x T4 ({estimate['target_preset']} preset, vLLM 0.8.5 V0) from the tokens of "

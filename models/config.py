@@ -289,8 +289,9 @@ class KGConfig:
     domain_sources: dict[str, str] = field(
         default_factory=lambda: {"finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"}
     )
-    # Finance name -> ticker table (CSV: index, Name, Symbol); skipped when the file is absent.
-    company_dict_path: str = str(REPO_ROOT.parent / "shared" / "data" / "company_name.dict")
+    # Finance name -> ticker table (CSV: index, Name, Symbol), placed beside the weights by
+    # `python -m tools.weights fetch` and shipped with them; skipped when the file is absent.
+    company_dict_path: str = str(REPO_ROOT / "models" / "weights" / "company_name.dict")
     # Lowest difflib ratio for a fuzzy name match (API search hits, local company table).
     min_name_similarity: float = 0.75
     # Follow-up lookups: movie ids of a person, play-by-play of at most this many NBA games.

@@ -38,6 +38,7 @@ FAVOURED_SCORE = 10.0
 class RecordedRequest:
     schema: dict[str, Any] | None
     n: int
+    max_tokens: int
     prompt_tokens: int
     prompt_start: str
     text: str
@@ -101,6 +102,7 @@ class RecorderSession:
                         RecordedRequest(
                             schema=schema,
                             n=sampling.n,
+                            max_tokens=sampling.max_tokens,
                             prompt_tokens=len(output.prompt_token_ids),
                             prompt_start=llm.get_tokenizer().decode(output.prompt_token_ids[:6]),
                             text=sample.text,
