@@ -188,7 +188,7 @@ def read_questions(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def run_check(work_dir: Path, data: Path, out: Path | None) -> list[Result]:
+def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result]:
     install_fake_t4x4()
     from tools import t4x4_recorder as recorder
 
@@ -209,7 +209,7 @@ def run_check(work_dir: Path, data: Path, out: Path | None) -> list[Result]:
         results.append(check_engine(session, config, time.perf_counter() - started))
         results.append(check_stop_ids(system))
         results.append(warm_up(system, session))
-        questions = read_questions(data)
+        questions = [question for path in data for question in read_questions(path)]
         for task, with_kg in (("task1", False), ("task2-mock-kg", True)):
             result, lines = answer_questions(system, session, questions, task, with_kg, config.kg.api_url_env)
             results.append(result)
@@ -395,7 +395,9 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.check_t4x4", description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=SAMPLE_PATH, help="questions (.jsonl or .jsonl.bz2)")
+    parser.add_argument(
+        "--data", type=Path, nargs="+", default=[SAMPLE_PATH], help="question files (.jsonl or .jsonl.bz2), answered in order"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write each run's trace lines and time estimate here")
     parser.add_argument("--keep", type=Path, default=None, help="work folder to keep (default: a temporary one)")
     args = parser.parse_args(argv)
