@@ -430,6 +430,11 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.top_k_chunks = 10
     config.retrieval.max_reference_tokens = 2000
     config.retrieval.max_table_chars = 4000
+    # Seconds per question reaching each stage in the 4x T4 estimate of the 25 dev questions with
+    # the KG (models/README.md, "The 4x T4 time model"), until the first batch measures its own.
+    config.budget.initial_stage_seconds.update(
+        attributes=0.2, web=0.1, retrieval=4.4, kg=4.3, calculator=4.7, knowledge=1.8, reasoning=7.8
+    )
     # V0 runs each of the n samples as its own request with its own prefill: 3 samples still give
     # a majority and cost 3/5 of the paper's 5 (models/README.md, "The 4x T4 time model").
     config.calculator.samples = 3

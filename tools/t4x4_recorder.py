@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import statistics
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -166,8 +167,9 @@ class RecorderSession:
             "kv cache": f"{cache.num_gpu_blocks} blocks of {cache.block_size} tokens per GPU",
         }
 
-    def measure_backend(self, schema: dict[str, Any], backend: str) -> list[float]:
-        """Build + first-mask seconds of two fresh grammars for `schema` under `backend`."""
+    def measure_backend(self, schema: dict[str, Any], backend: str, reply: str) -> tuple[float, float, float]:
+        """For `schema` under `backend`: build + first-mask seconds of a first and a second grammar,
+        and the median seconds of one token mask while the second one follows `reply`."""
         times = []
         for _ in range(2):
             started = time.perf_counter()
@@ -176,7 +178,14 @@ class RecorderSession:
             )
             _call(processor, [], [], self._zero_scores())
             times.append(time.perf_counter() - started)
-        return times
+        tokens = self.tokenizer.encode(reply, add_special_tokens=False)
+        masks = []
+        for position in range(1, len(tokens) + 1):
+            scores = self._zero_scores()
+            started = time.perf_counter()
+            _call(processor, [], tokens[:position], scores)
+            masks.append(time.perf_counter() - started)
+        return times[0], times[1], statistics.median(masks)
 
     def enforcement(self, schema: dict[str, Any]) -> dict[str, bool]:
         """Whether the engine's backend refuses prose before the JSON and, when the schema has
