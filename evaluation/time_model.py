@@ -53,7 +53,9 @@ def stage_requests(config: CragConfig) -> dict[str, StageRequests]:
     calculator, kg = config.calculator, config.kg
     return {
         "calculator": StageRequests(
-            calculator.max_tokens, calculator.samples if calculator.temperature > 0 else 1, calculator.constrained_output
+            calculator.max_tokens,
+            calculator.samples if calculator.temperature > 0 else 1,
+            calculator.constrained_output,
         ),
         "knowledge": StageRequests(config.knowledge.max_tokens, 1, config.knowledge.constrained_output),
         "reasoning": StageRequests(config.reasoning.max_tokens, 1, config.reasoning.constrained_output),
@@ -117,7 +119,9 @@ def batch_stage_estimates(group: list[dict[str, Any]], config: CragConfig) -> di
     for line in group:
         for stage, measured in (line.get("timings") or {}).items():
             if stage not in (line.get("tokens") or {}):
-                estimates.setdefault(stage, StageEstimate()).cpu_s += float(measured) * model.non_llm_time_scale
+                estimates.setdefault(stage, StageEstimate()).cpu_s += (
+                    float(measured) * model.non_llm_time_scale
+                )
     return estimates
 
 
@@ -131,7 +135,13 @@ def estimate_budget(lines: list[dict[str, Any]], config: CragConfig) -> dict[str
         stages = batch_stage_estimates(group, config)
         seconds = sum(stage.total for stage in stages.values())
         per_question.extend([seconds / len(group)] * len(group))
-        batches.append({"questions": len(group), "seconds": seconds, "stages": {k: asdict(v) | {"total": v.total} for k, v in stages.items()}})
+        batches.append(
+            {
+                "questions": len(group),
+                "seconds": seconds,
+                "stages": {k: asdict(v) | {"total": v.total} for k, v in stages.items()},
+            }
+        )
     values = np.array(per_question) if per_question else np.zeros(1)
     return {
         "target_preset": config.preset,
@@ -159,7 +169,9 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     rows = []
     for stage in stages:
         mean = {c: float(np.mean([b["stages"].get(stage, {}).get(c, 0.0) for b in full])) for c in columns}
-        rows.append([stage, *(f"{mean[c]:.0f}" if c in ("requests", "waves") else f"{mean[c]:.1f}" for c in columns)])
+        rows.append(
+            [stage, *(f"{mean[c]:.0f}" if c in ("requests", "waves") else f"{mean[c]:.1f}" for c in columns)]
+        )
     rows.append(["batch", *[""] * (len(columns) - 1), f"{np.mean([b['seconds'] for b in full]):.1f}"])
     return "\n\n".join(
         [
@@ -168,21 +180,31 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
             f"Seconds per question: p50 {values['p50']:.1f}, p95 {values['p95']:.1f}, max {values['max']:.1f} "
             f"— {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
             f"Per stage, seconds for a batch of {size} (mean of {len(full)} batch(es)):",
-            markdown_table(["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "total"], rows),
+            markdown_table(
+                ["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "total"],
+                rows,
+            ),
         ]
     )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evaluation.time_model", description=__doc__.splitlines()[0])
-    parser.add_argument("predictions", nargs="+", type=Path, help="predictions.jsonl of a run (tokens and timings)")
+    parser = argparse.ArgumentParser(
+        prog="python -m evaluation.time_model", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "predictions", nargs="+", type=Path, help="predictions.jsonl of a run (tokens and timings)"
+    )
     parser.add_argument("--preset", default="t4x4", help="the target preset (default t4x4)")
     args = parser.parse_args(argv)
     config = load_config(args.preset)
     for path in args.predictions:
         lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         print(f"# {path} ({len(lines)} questions)\n")
-        print(markdown_budget(lines[0].get("preset", "?") if lines else "?", estimate_budget(lines, config)) + "\n")
+        print(
+            markdown_budget(lines[0].get("preset", "?") if lines else "?", estimate_budget(lines, config))
+            + "\n"
+        )
     return 0
 
 

@@ -36,7 +36,9 @@ def test_the_kg_entity_schema_gets_a_valid_reply():
 def test_uncapped_drops_every_length_and_count_cap_and_nothing_else():
     plain = uncapped(CAPPED)
     assert "maxLength" not in json.dumps(plain) and "maxItems" not in json.dumps(plain)
-    assert plain["required"] == CAPPED["required"] and plain["properties"]["names"]["items"] == {"type": "string"}
+    assert plain["required"] == CAPPED["required"] and plain["properties"]["names"]["items"] == {
+        "type": "string"
+    }
     assert CAPPED["properties"]["answer"]["maxLength"] == 80  # not modified in place
 
 

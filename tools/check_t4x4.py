@@ -32,7 +32,8 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -190,9 +191,8 @@ def read_questions(path: Path) -> list[dict[str, Any]]:
 
 def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result]:
     install_fake_t4x4()
-    from tools import t4x4_recorder as recorder
-
     from models.config import load_config
+    from tools import t4x4_recorder as recorder
 
     config = load_config("t4x4")
     config.llm.model_path = str(make_model_folder(work_dir / "llama-3-70b-instruct-gptq"))
@@ -207,7 +207,6 @@ def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result
         started = time.perf_counter()
         system = CragSystem(config)
         results.append(check_engine(session, config, time.perf_counter() - started))
-        results.append(check_stop_ids(system))
         results.append(warm_up(system, session))
         questions = [question for path in data for question in read_questions(path)]
         for task, with_kg in (("task1", False), ("task2-mock-kg", True)):
@@ -218,6 +217,7 @@ def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result
             results.append(backend_warm_up(system, session))
         system.close()
     results.append(check_requests(session))
+    results.append(check_stop_ids(session))
     results += check_schemas(session, system_schemas=session.schemas())
     return results
 
@@ -250,10 +250,13 @@ def check_engine(session: Any, config: Any, seconds: float) -> Result:
     return Result("engine configuration on 4x T4", passed, details)
 
 
-def check_stop_ids(system: Any) -> Result:
-    sampling = system.llm._sampling(__import__("models.llm", fromlist=["GenerationParams"]).GenerationParams())
-    ok = EOT_ID in sampling.stop_token_ids
-    return Result("explicit <|eot_id|> stop", ok, [f"stop_token_ids={sampling.stop_token_ids}"])
+def check_stop_ids(session: Any) -> Result:
+    """Every request the system sent (warm-up included) listed <|eot_id|> among its stop token ids."""
+    lacking = [r for r in session.requests if EOT_ID not in r.stop_token_ids]
+    ids = sorted({tuple(r.stop_token_ids) for r in session.requests})
+    return Result(
+        "explicit <|eot_id|> stop", bool(session.requests) and not lacking, [f"stop_token_ids: {ids}"]
+    )
 
 
 def warm_up(system: Any, session: Any) -> Result:
@@ -268,7 +271,9 @@ def warm_up(system: Any, session: Any) -> Result:
     return Result(
         "warm-up",
         True,
-        [f"CragSystem.warm_up() took {time.perf_counter() - started:.1f}s; {len(session.schemas())} schema(s) compiled"],
+        [
+            f"CragSystem.warm_up() took {time.perf_counter() - started:.1f}s; {len(session.schemas())} schema(s) compiled"
+        ],
     )
 
 
@@ -276,22 +281,18 @@ def answer_questions(
     system: Any, session: Any, questions: list[dict[str, Any]], task: str, with_kg: bool, url_env: str
 ) -> tuple[Result, list[dict[str, Any]]]:
     """Answer `questions` in batches the way the evaluator does; the result and one trace line per question."""
-    from dataclasses import asdict
-
     keys = ("interaction_id", "query", "query_time", "search_results")
-    server = None
-    if with_kg:
-        from kg_mock.server import running_server
-
-        server = running_server()
-        os.environ[url_env] = server.__enter__()
-    else:
-        os.environ.pop(url_env, None)
     before = session.request_count()
     lines: list[dict[str, Any]] = []
     failures: list[str] = []
     started = time.perf_counter()
-    try:
+    with ExitStack() as stack:
+        os.environ.pop(url_env, None)
+        if with_kg:
+            from kg_mock.server import running_server
+
+            os.environ[url_env] = stack.enter_context(running_server())
+            stack.callback(os.environ.pop, url_env, None)
         for start in range(0, len(questions), system.get_batch_size()):
             group = questions[start : start + system.get_batch_size()]
             answers = system.batch_generate_answer({key: [q.get(key) for q in group] for key in keys})
@@ -308,10 +309,6 @@ def answer_questions(
                         "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
                     }
                 )
-    finally:
-        if server is not None:
-            server.__exit__(None, None, None)
-            os.environ.pop(url_env, None)
     seconds = time.perf_counter() - started
     stages = sorted({stage for line in lines for stage in line["tokens"]})
     details = [
@@ -348,8 +345,10 @@ def backend_warm_up(system: Any, session: Any) -> Result:
     return Result(
         "VLLMBackend.warm_up",
         session.request_count() - before == len(session.schemas()),
-        [f"{session.request_count() - before} one-token requests for {len(session.schemas())} schemas "
-         f"in {time.perf_counter() - started:.2f}s"],
+        [
+            f"{session.request_count() - before} one-token requests for {len(session.schemas())} schemas "
+            f"in {time.perf_counter() - started:.2f}s"
+        ],
     )
 
 
@@ -394,23 +393,35 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
             f"    xgrammar without caps: first {alternative[0]:.2f}s, then {alternative[1]:.3f}s per request, "
             f"mask {alternative[2] * 1000:.2f} ms"
         )
-        rows.append("    " + ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in enforcement.items()))
+        rows.append(
+            "    " + ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in enforcement.items())
+        )
     if session.mask_seconds:
         rows.append(
             f"token masks in the run (chosen backend, all sequences of a step in turn): median "
             f"{statistics.median(session.mask_seconds) * 1000:.2f} ms over {len(session.mask_seconds)} masks"
         )
-    results.append(Result("guided-decoding schemas: compile time and enforcement", enforced_all and bool(rows), rows))
+    results.append(
+        Result("guided-decoding schemas: compile time and enforcement", enforced_all and bool(rows), rows)
+    )
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.check_t4x4", description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--data", type=Path, nargs="+", default=[SAMPLE_PATH], help="question files (.jsonl or .jsonl.bz2), answered in order"
+        "--data",
+        type=Path,
+        nargs="+",
+        default=[SAMPLE_PATH],
+        help="question files (.jsonl or .jsonl.bz2), answered in order",
     )
-    parser.add_argument("--out", type=Path, default=None, help="write each run's trace lines and time estimate here")
-    parser.add_argument("--keep", type=Path, default=None, help="work folder to keep (default: a temporary one)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="write each run's trace lines and time estimate here"
+    )
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="work folder to keep (default: a temporary one)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("VLLM_USE_V1", "0")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

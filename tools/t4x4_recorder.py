@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import torch
+import vllm.engine.llm_engine as llm_engine_module
 from vllm.engine.llm_engine import LLMEngine
 from vllm.entrypoints.llm import LLM
 from vllm.executor.executor_base import ExecutorBase
@@ -29,7 +30,6 @@ from vllm.platforms import current_platform
 from vllm.sampling_params import GuidedDecodingParams
 from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
 
-import vllm.engine.llm_engine as llm_engine_module
 from tools.check_t4x4 import EOT_ID, schema_key, scripted_reply
 
 FAVOURED_SCORE = 10.0
@@ -40,6 +40,7 @@ class RecordedRequest:
     schema: dict[str, Any] | None
     n: int
     max_tokens: int
+    stop_token_ids: list[int]
     prompt_tokens: int
     prompt_start: str
     text: str
@@ -72,7 +73,7 @@ class RecorderSession:
     # --- installation ---
 
     @contextmanager
-    def installed(self) -> Iterator["RecorderSession"]:
+    def installed(self) -> Iterator[RecorderSession]:
         session = self
         original_executor_cls = LLMEngine._get_executor_cls.__func__
         original_builder = llm_engine_module.get_local_guided_decoding_logits_processor
@@ -82,9 +83,13 @@ class RecorderSession:
             session.requested_executor = original_executor_cls(cls, engine_config).__name__
             return RecorderExecutor.bound_to(session)
 
-        def builder(guided_params: Any, tokenizer: Any, model_config: Any, reasoning_backend: Any = None) -> Any:
+        def builder(
+            guided_params: Any, tokenizer: Any, model_config: Any, reasoning_backend: Any = None
+        ) -> Any:
             session.tokenizer = tokenizer
-            schema = guided_params.json if isinstance(guided_params.json, dict) else json.loads(guided_params.json)
+            schema = (
+                guided_params.json if isinstance(guided_params.json, dict) else json.loads(guided_params.json)
+            )
             started = time.perf_counter()
             processor = original_builder(guided_params, tokenizer, model_config, reasoning_backend)
             key = schema_key(schema)
@@ -95,7 +100,9 @@ class RecorderSession:
 
         def generate(llm: LLM, prompts: Any, sampling_params: Any = None, *args: Any, **kwargs: Any) -> Any:
             outputs = original_generate(llm, prompts, sampling_params, *args, **kwargs)
-            params = sampling_params if isinstance(sampling_params, list) else [sampling_params] * len(outputs)
+            params = (
+                sampling_params if isinstance(sampling_params, list) else [sampling_params] * len(outputs)
+            )
             for output, sampling in zip(outputs, params):
                 schema = sampling.guided_decoding.json if sampling.guided_decoding is not None else None
                 for sample in output.outputs:
@@ -104,6 +111,7 @@ class RecorderSession:
                             schema=schema,
                             n=sampling.n,
                             max_tokens=sampling.max_tokens,
+                            stop_token_ids=list(sampling.stop_token_ids or []),
                             prompt_tokens=len(output.prompt_token_ids),
                             prompt_start=llm.get_tokenizer().decode(output.prompt_token_ids[:6]),
                             text=sample.text,
@@ -204,7 +212,7 @@ class RecorderSession:
         if seq_id not in self._targets or not output_ids:
             keys = [self._processor_schema.get(id(p)) for p in processors]
             schema = next((self._schemas[key] for key in keys if key is not None), None)
-            reply = self.tokenizer_for_targets.encode(scripted_reply(schema), add_special_tokens=False)
+            reply = self.executor.tokenizer.encode(scripted_reply(schema), add_special_tokens=False)
             self._targets[seq_id] = list(reply) + [EOT_ID]
         target = self._targets[seq_id]
         scores = self._zero_scores()
@@ -216,14 +224,12 @@ class RecorderSession:
             seconds = time.perf_counter() - started
             if first:
                 key = self._processor_schema[id(processor)]
-                self._compile_seconds.setdefault(key, []).append(self._build_seconds.pop(id(processor)) + seconds)
+                self._compile_seconds.setdefault(key, []).append(
+                    self._build_seconds.pop(id(processor)) + seconds
+                )
             else:
                 self.mask_seconds.append(seconds)
         return int(torch.argmax(scores).item())
-
-    @property
-    def tokenizer_for_targets(self) -> Any:
-        return self.executor.tokenizer
 
     def _zero_scores(self) -> torch.Tensor:
         return torch.zeros(self.executor.model_config.get_vocab_size(), dtype=torch.float32)
@@ -263,7 +269,9 @@ class RecorderExecutor(ExecutorBase):
         swap_blocks = self.cache_config.swap_space_bytes // self._block_bytes()
         return self.session.kv_cache_tokens_per_gpu // self.cache_config.block_size, swap_blocks
 
-    def collective_rpc(self, method: Any, timeout: Any = None, args: tuple = (), kwargs: Any = None) -> list[Any]:
+    def collective_rpc(
+        self, method: Any, timeout: Any = None, args: tuple = (), kwargs: Any = None
+    ) -> list[Any]:
         self.rpc_calls.append(method if isinstance(method, str) else getattr(method, "__name__", "callable"))
         return [None] * self.parallel_config.world_size
 
@@ -274,7 +282,10 @@ class RecorderExecutor(ExecutorBase):
             if metadata.do_sample:
                 for seq_id, data in metadata.seq_data.items():
                     token = self.session.next_token(
-                        seq_id, list(data.get_prompt_token_ids()), list(data.get_output_token_ids()), metadata.sampling_params
+                        seq_id,
+                        list(data.get_prompt_token_ids()),
+                        list(data.get_output_token_ids()),
+                        metadata.sampling_params,
                     )
                     samples.append(SequenceOutput(seq_id, token, {token: Logprob(logprob=0.0, rank=1)}))
             outputs.append(CompletionSequenceGroupOutput(samples=samples, prompt_logprobs=None))
