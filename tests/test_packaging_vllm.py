@@ -11,7 +11,7 @@ import pytest
 
 from models.config import LLMConfig, REPO_ROOT, load_config
 from models.llm.base import GenerationParams
-from models.llm.vllm_backend import VLLMBackend, vllm_engine_args
+from models.llm.vllm_backend import START_UP_SCHEMA, VLLMBackend, vllm_engine_args
 
 
 def test_t4x4_engine_arguments_are_exactly_the_settled_ones():
@@ -143,7 +143,10 @@ def backend(monkeypatch):
     for name in ("VLLM_USE_V1", "VLLM_NO_USAGE_STATS", "DO_NOT_TRACK"):
         monkeypatch.delenv(name, raising=False)
     FakeLLM.instances.clear()
-    return VLLMBackend(load_config("t4x4").llm)
+    backend = VLLMBackend(load_config("t4x4").llm)
+    FakeLLM.instances[0].start_up_calls = list(FakeLLM.instances[0].calls)
+    FakeLLM.instances[0].calls.clear()
+    return backend
 
 
 def _conversation(words: int) -> list[dict[str, str]]:
@@ -169,6 +172,12 @@ def test_one_generate_call_for_the_batch_with_sampling_parameters(backend):
     assert (sampling.stop, sampling.seed, sampling.guided_decoding) == (["\n\n"], 5, None)
     assert completions[1].texts == ["answer 1.0", "answer 1.1", "answer 1.2"]
     assert (completions[1].prompt_tokens, completions[1].completion_tokens) == (5, 6)
+
+
+def test_start_up_sends_one_guided_request_so_the_grammar_machinery_is_ready(backend):
+    [(prompts, sampling)] = FakeLLM.instances[0].start_up_calls
+    assert len(prompts) == 1 and sampling[0].max_tokens == 1
+    assert sampling[0].guided_decoding.json == START_UP_SCHEMA
 
 
 def test_every_request_stops_at_the_end_of_turn_token_id(backend):

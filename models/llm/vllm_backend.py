@@ -22,6 +22,16 @@ from models.config import LLMConfig
 from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
 
 
+# Sent once at start-up: the guidance backend's first request converts the whole tokenizer for
+# llguidance (10-20 s, then cached for the process), whatever the schema; a capped string makes
+# the first request also build the length-limited lexer every stage schema uses.
+START_UP_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "string", "maxLength": 8}},
+    "required": ["answer"],
+}
+
+
 def stop_token_ids(tokenizer: Any, special_tokens: Sequence[str]) -> list[int]:
     """The ids of `special_tokens` in `tokenizer`; a token it does not know is a configuration error."""
     ids = []
@@ -82,6 +92,7 @@ class VLLMBackend(LLMBackend):
         self._tokenizer = self._llm.get_tokenizer()
         self._max_model_len = self._llm.llm_engine.model_config.max_model_len
         self._stop_token_ids = stop_token_ids(self._tokenizer, config.stop_special_tokens)
+        self.warm_up([START_UP_SCHEMA])
 
     def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
         completions = [Completion(texts=[]) for _ in conversations]
