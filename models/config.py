@@ -78,7 +78,10 @@ class LLMConfig:
     # vLLM's custom all-reduce kernel; it needs NVLink or peer-to-peer access between the GPUs.
     disable_custom_all_reduce: bool = False
     # Engine for json_schema / grammar constraints, "name" or "name:option,option" (vLLM's syntax).
-    guided_decoding_backend: str = "xgrammar"
+    # llguidance compiles a schema's grammar once (in warm-up) and then builds each request's
+    # matcher in milliseconds, keeping the schemas' maxLength / maxItems caps; vLLM 0.8.5 hands
+    # any capped schema from xgrammar to outlines (15-99 s per request, measured). models/README.md.
+    guided_decoding_backend: str = "guidance:disable-any-whitespace,no-additional-properties"
     # Special tokens that end a reply, sent as explicit stop token ids (the chat template's
     # end-of-turn token, which a checkpoint's generation config may not list).
     stop_special_tokens: tuple[str, ...] = ()
@@ -394,7 +397,8 @@ def t4x4_preset() -> CragConfig:
         tensor_parallel_size=4,
         # Turing has no bf16; fp16 is the native half type (attention runs on xformers, no FA2).
         dtype="half",
-        # Plain GPTQ (exllama) kernels: vLLM's Marlin kernels need compute >= 8.0.
+        # Plain GPTQ (exllama) kernels: vLLM's Marlin kernels need compute >= 8.0, and naming gptq
+        # keeps vLLM from switching to gptq_bitblas (whose bitblas package is not in the lock).
         quantization="gptq",
         # 85% of 14.7 GiB = 12.5 GiB per GPU: 9.3 GiB weights, ~1 GiB activations, ~2.2 GiB KV cache
         # (~29k tokens at 80 KiB/token/GPU). The other 2.2 GiB hold the CUDA context, NCCL buffers
@@ -415,10 +419,6 @@ def t4x4_preset() -> CragConfig:
         # the xformers backend calls it: the n sample requests of a prompt share its KV blocks, and
         # each stage's instruction prefix stays cached across batches.
         enable_prefix_caching=True,
-        # llguidance compiles a schema's grammar once (~2.5 s, in warm_up) and then builds each
-        # request's matcher in milliseconds, keeping the schemas' maxLength / maxItems caps.
-        # xgrammar would hand any capped schema to outlines (15-99 s per request, measured).
-        guided_decoding_backend="guidance:disable-any-whitespace,no-additional-properties",
         # Llama-3-Instruct ends a turn with <|eot_id|>; older checkpoints' configs list only <|end_of_text|>.
         stop_special_tokens=("<|eot_id|>",),
         # Worker processes instead of Ray: Ray tensor parallelism has hung on g4dn.12xlarge.
