@@ -48,5 +48,6 @@ ENV CRAG_PRESET=t4x4 \
     VLLM_USE_V1=0 \
     CRAG_CACHE_DIR=/home/${USER_NAME}/.cache/crag
 
-# Fail the build, not a submission, when a package import or a weight file is missing.
-RUN python -m tools.validate --preset t4x4 --static
+# Fail the build, not a submission, when a package, a weight or a data file is missing: the whole
+# t4x4 system is built on the CPU (no GPU at build time; only the LLM engine is left out).
+RUN python -m tools.validate --preset t4x4

@@ -230,9 +230,7 @@ def score_preset(
     text = markdown_report(report)
     if args.budget_report:
         target = load_config("t4x4")
-        report["budget_estimate"] = estimate_budget(
-            lines, target.batch_size, target.budget.seconds_per_question, target.budget.target_throughput
-        )
+        report["budget_estimate"] = estimate_budget(lines, target)
         text += "\n\n" + markdown_budget(config.preset, report["budget_estimate"])
     write_atomically(folder / "report.json", json.dumps(report, indent=2))
     charts = breakdown_charts(report, folder)

@@ -1,101 +1,212 @@
-"""`--budget-report`: seconds per question on the leaderboard machine, estimated from a local run.
+"""`--budget-report`: seconds per question on the leaderboard machine (4x T4, vLLM 0.8.5 V0).
 
-The leaderboard gives a batch of B questions B x 30 s on 4x T4 (Llama-3-70B-Instruct GPTQ 4-bit on
-vLLM, tensor parallel 4, fp16, eager mode). We cannot run that here, so we replay the LLM token
-counts each stage recorded locally through a simple throughput model, one generate call per stage
-per batch (the system's rule):
+We cannot run Llama-3-70B here, so the recorded prompt tokens of each LLM stage are replayed
+through a model of how vLLM 0.8.5's V0 engine runs one `LLM.generate` call of a batch of B
+questions (constants in `ThroughputModelConfig`, their sources and the arithmetic in
+models/README.md):
 
-    stage seconds = call_overhead_s x (most calls any question made in the stage)
-                  + (prompt tokens of the whole batch) / prefill_tokens_per_s
-                  + (most completion tokens of one question) x decode_step_s
-                    x max(1, sequences in the batch / sequences_per_step)
+    requests    = questions x n                 V0 fans an n-sample request out into n requests
+    prefill s   = requests' prompt tokens / prefill_tokens_per_s
+                  (the n copies of a prompt are scheduled in the same step, so each is computed)
+    KV demand   = sum over questions of (prompt + n x max_tokens)   (the copies share prompt blocks)
+    waves       = ceil(KV demand / kv_cache_tokens_per_gpu)          (the rest waits for free blocks)
+    step s      = decode_step_s x max(1, sequences in the wave / sequences_per_step)
+                  + guided_mask_s x guided sequences in the wave     (masks run one by one on the CPU)
+    decode s    = waves x max_tokens x step s   (every reply runs to the stage's max_tokens: an upper bound)
+    guided s    = guided_request_s x guided requests                 (one matcher per request)
+    stage s     = call_overhead_s + prefill s + decode s + guided s
 
-Prefill is compute-bound and shared by the batch; decoding is memory-bound, so one step serves up
-to `sequences_per_step` sequences at about the cost of one. Stages without LLM tokens (page
-parsing, retrieval, classifiers) keep their measured seconds, scaled by `non_llm_time_scale`.
-The questions are regrouped into batches of the target preset's batch size.
+Stages without LLM tokens (web pages, retrieval, attributes, KG API calls) keep their measured
+seconds, scaled by `non_llm_time_scale`. A batch takes the sum of its stages, shared by its
+questions; the questions are regrouped into batches of the target preset's batch size.
 
-Limits: completion tokens of a question include all n samples, counted as one sequence, which
-overestimates sampled stages; the token counts come from the preset that was run (run the cpu
-preset with the t4x4 reference sizes, e.g. `--set retrieval.max_reference_tokens=2000`, for a
-closer estimate); Qwen and Llama-3 tokenizers give similar counts for English.
+    python -m evaluation.time_model PREDICTIONS.jsonl [...]   # tables for recorded runs
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import argparse
+import json
+import math
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from models.config import ThroughputModelConfig
-from evaluation.reports import report_cell
+from models.config import CragConfig, ThroughputModelConfig, load_config
 from models.markdown import markdown_table
 
 
-def estimate_budget(
-    lines: list[dict[str, Any]],
-    batch_size: int,
-    seconds_per_question: float,
-    model: ThroughputModelConfig,
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class StageRequests:
+    """How a stage calls the LLM under the target preset: per question, n samples of at most
+    max_tokens each, guided by a JSON schema or not."""
+
+    max_tokens: int
+    n: int
+    guided: bool
+
+
+def stage_requests(config: CragConfig) -> dict[str, StageRequests]:
+    calculator, kg = config.calculator, config.kg
+    return {
+        "calculator": StageRequests(
+            calculator.max_tokens,
+            calculator.samples if calculator.temperature > 0 else 1,
+            calculator.constrained_output,
+        ),
+        "knowledge": StageRequests(config.knowledge.max_tokens, 1, config.knowledge.constrained_output),
+        "reasoning": StageRequests(config.reasoning.max_tokens, 1, config.reasoning.constrained_output),
+        "kg": StageRequests(
+            kg.extraction_max_tokens if kg.selection == "rules" else kg.function_call_max_tokens, 1, True
+        ),
+        "retrieval": StageRequests(1, 1, False),
+        "attributes": StageRequests(config.attributes.llm_max_tokens, config.attributes.llm_samples, True),
+    }
+
+
+@dataclass
+class StageEstimate:
+    requests: int = 0
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    guided_s: float = 0.0
+    overhead_s: float = 0.0
+    waves: int = 0
+    cpu_s: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.prefill_s + self.decode_s + self.guided_s + self.overhead_s + self.cpu_s
+
+
+def llm_stage_seconds(
+    usages: list[dict[str, Any]], requests: StageRequests, model: ThroughputModelConfig
+) -> StageEstimate:
+    """One generate call of a batch: `usages` are the questions' recorded token usage of the stage."""
+    calls = [max(1, int(u.get("calls", 1))) for u in usages]
+    prompts = [int(u.get("prompt_tokens", 0)) for u in usages]
+    sequences = sum(calls) * requests.n
+    demand = sum(prompts) + sequences * requests.max_tokens
+    waves = max(1, math.ceil(demand / model.kv_cache_tokens_per_gpu))
+    per_wave = math.ceil(sequences / waves)
+    step = model.decode_step_s * max(1.0, per_wave / model.sequences_per_step)
+    if requests.guided:
+        step += model.guided_mask_s * per_wave
+    return StageEstimate(
+        requests=sequences,
+        prefill_s=sum(prompts) * requests.n / model.prefill_tokens_per_s,
+        decode_s=waves * requests.max_tokens * step,
+        guided_s=model.guided_request_s * sequences if requests.guided else 0.0,
+        overhead_s=model.call_overhead_s * max(calls),
+        waves=waves,
+    )
+
+
+def batch_stage_estimates(group: list[dict[str, Any]], config: CragConfig) -> dict[str, StageEstimate]:
+    model = config.budget.target_throughput
+    known = stage_requests(config)
+    estimates: dict[str, StageEstimate] = {}
+    llm_stages = sorted({stage for line in group for stage in (line.get("tokens") or {})})
+    for stage in llm_stages:
+        usages = [line["tokens"][stage] for line in group if stage in (line.get("tokens") or {})]
+        requests = known.get(stage) or StageRequests(
+            max(int(u.get("completion_tokens", 0)) for u in usages), 1, False
+        )
+        estimates[stage] = llm_stage_seconds(usages, requests, model)
+    for line in group:
+        for stage, measured in (line.get("timings") or {}).items():
+            if stage not in (line.get("tokens") or {}):
+                estimates.setdefault(stage, StageEstimate()).cpu_s += (
+                    float(measured) * model.non_llm_time_scale
+                )
+    return estimates
+
+
+def estimate_budget(lines: list[dict[str, Any]], config: CragConfig) -> dict[str, Any]:
+    """Seconds per question of `lines` (recorded per-question tokens and timings) on `config`'s machine."""
+    batch_size = config.batch_size
     per_question: list[float] = []
-    stage_seconds: dict[str, float] = {}
+    batches = []
     for start in range(0, len(lines), batch_size):
         group = lines[start : start + batch_size]
-        group_seconds = 0.0
-        for stage, seconds in _group_stage_seconds(group, model).items():
-            stage_seconds[stage] = stage_seconds.get(stage, 0.0) + seconds
-            group_seconds += seconds
-        per_question.extend([group_seconds / len(group)] * len(group))
+        stages = batch_stage_estimates(group, config)
+        seconds = sum(stage.total for stage in stages.values())
+        per_question.extend([seconds / len(group)] * len(group))
+        batches.append(
+            {
+                "questions": len(group),
+                "seconds": seconds,
+                "stages": {k: asdict(v) | {"total": v.total} for k, v in stages.items()},
+            }
+        )
     values = np.array(per_question) if per_question else np.zeros(1)
-    n = max(len(lines), 1)
     return {
+        "target_preset": config.preset,
         "target_batch_size": batch_size,
-        "budget_seconds_per_question": seconds_per_question,
+        "budget_seconds_per_question": config.budget.seconds_per_question,
         "estimated_seconds_per_question": {
             "p50": float(np.percentile(values, 50)),
             "p95": float(np.percentile(values, 95)),
             "max": float(values.max()),
             "mean": float(values.mean()),
         },
-        "within_budget": bool(values.max() <= seconds_per_question),
-        "mean_seconds_per_question_by_stage": {s: v / n for s, v in sorted(stage_seconds.items())},
-        "throughput_model": asdict(model),
+        "within_budget": bool(values.max() <= config.budget.seconds_per_question),
+        "batches": batches,
+        "throughput_model": asdict(config.budget.target_throughput),
     }
-
-
-def _group_stage_seconds(group: list[dict[str, Any]], model: ThroughputModelConfig) -> dict[str, float]:
-    seconds: dict[str, float] = {}
-    llm_stages = sorted({stage for line in group for stage in (line.get("tokens") or {})})
-    for stage in llm_stages:
-        usages = [line["tokens"][stage] for line in group if stage in (line.get("tokens") or {})]
-        sequences = sum(int(u.get("calls", 0)) for u in usages)
-        seconds[stage] = (
-            model.call_overhead_s * max(int(u.get("calls", 0)) for u in usages)
-            + sum(int(u.get("prompt_tokens", 0)) for u in usages) / model.prefill_tokens_per_s
-            + max(int(u.get("completion_tokens", 0)) for u in usages)
-            * model.decode_step_s
-            * max(1.0, sequences / model.sequences_per_step)
-        )
-    for line in group:
-        for stage, measured in (line.get("timings") or {}).items():
-            if stage not in (line.get("tokens") or {}):
-                seconds[stage] = seconds.get(stage, 0.0) + float(measured) * model.non_llm_time_scale
-    return seconds
 
 
 def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     values = estimate["estimated_seconds_per_question"]
     verdict = "within" if estimate["within_budget"] else "OVER"
-    rows = [[stage, seconds] for stage, seconds in estimate["mean_seconds_per_question_by_stage"].items()]
+    size = estimate["target_batch_size"]
+    full = [batch for batch in estimate["batches"] if batch["questions"] == size] or estimate["batches"]
+    stages = sorted({stage for batch in full for stage in batch["stages"]})
+    columns = ("requests", "waves", "prefill_s", "decode_s", "guided_s", "overhead_s", "cpu_s", "total")
+    rows = []
+    for stage in stages:
+        mean = {c: float(np.mean([b["stages"].get(stage, {}).get(c, 0.0) for b in full])) for c in columns}
+        rows.append(
+            [stage, *(f"{mean[c]:.0f}" if c in ("requests", "waves") else f"{mean[c]:.1f}" for c in columns)]
+        )
+    rows.append(["batch", *[""] * (len(columns) - 1), f"{np.mean([b['seconds'] for b in full]):.1f}"])
     return "\n\n".join(
         [
-            f"## Estimated time on 4x T4 from the tokens of preset `{preset}` "
-            f"(batches of {estimate['target_batch_size']})",
-            f"Seconds per question: p50 {values['p50']:.1f}, p95 {values['p95']:.1f}, "
-            f"max {values['max']:.1f} "
+            f"## Estimated time on 4x T4 ({estimate['target_preset']} preset, vLLM 0.8.5 V0) from the tokens of "
+            f"preset `{preset}`",
+            f"Seconds per question: p50 {values['p50']:.1f}, p95 {values['p95']:.1f}, max {values['max']:.1f} "
             f"— {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
-            markdown_table(["stage", "estimated s/q"], rows, cell=report_cell),
+            f"Per stage, seconds for a batch of {size} (mean of {len(full)} batch(es)):",
+            markdown_table(
+                ["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "total"],
+                rows,
+            ),
         ]
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m evaluation.time_model", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "predictions", nargs="+", type=Path, help="predictions.jsonl of a run (tokens and timings)"
+    )
+    parser.add_argument("--preset", default="t4x4", help="the target preset (default t4x4)")
+    args = parser.parse_args(argv)
+    config = load_config(args.preset)
+    for path in args.predictions:
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        print(f"# {path} ({len(lines)} questions)\n")
+        print(
+            markdown_budget(lines[0].get("preset", "?") if lines else "?", estimate_budget(lines, config))
+            + "\n"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

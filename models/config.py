@@ -74,14 +74,22 @@ class LLMConfig:
     max_model_len: int | None = None
     # True: no CUDA graphs (less memory, faster start, slower decoding).
     enforce_eager: bool = True
-    # CPU memory per GPU for KV blocks of preempted multi-sample requests.
+    # CPU memory per GPU (GiB) for KV blocks of preempted sequence groups that hold several sequences.
     swap_space_gb: int = 4
+    # Reuse the KV blocks of a prompt prefix computed earlier (vLLM's automatic prefix caching).
+    enable_prefix_caching: bool = False
     # "mp" (worker processes), "ray", or None (vLLM decides: ray when installed and TP > 1).
     distributed_executor_backend: str | None = None
     # vLLM's custom all-reduce kernel; it needs NVLink or peer-to-peer access between the GPUs.
     disable_custom_all_reduce: bool = False
-    # Engine for json_schema / grammar constraints; xgrammar takes GBNF grammars like llama.cpp's.
-    guided_decoding_backend: str = "xgrammar"
+    # Engine for json_schema / grammar constraints, "name" or "name:option,option" (vLLM's syntax).
+    # llguidance compiles a schema's grammar once (in warm-up) and then builds each request's
+    # matcher in milliseconds, keeping the schemas' maxLength / maxItems caps; vLLM 0.8.5 hands
+    # any capped schema from xgrammar to outlines (15-99 s per request, measured). models/README.md.
+    guided_decoding_backend: str = "guidance:disable-any-whitespace,no-additional-properties"
+    # Special tokens that end a reply, sent as explicit stop token ids (the chat template's
+    # end-of-turn token, which a checkpoint's generation config may not list).
+    stop_special_tokens: tuple[str, ...] = ()
     # vLLM's V1 engine (compute capability >= 8.0 only in the pinned vllm); False = the V0 engine.
     vllm_use_v1: bool = False
 
@@ -289,8 +297,9 @@ class KGConfig:
     domain_sources: dict[str, str] = field(
         default_factory=lambda: {"finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"}
     )
-    # Finance name -> ticker table (CSV: index, Name, Symbol); skipped when the file is absent.
-    company_dict_path: str = str(REPO_ROOT.parent / "shared" / "data" / "company_name.dict")
+    # Finance name -> ticker table (CSV: index, Name, Symbol), placed beside the weights by
+    # `python -m tools.weights fetch` and shipped with them; skipped when the file is absent.
+    company_dict_path: str = str(REPO_ROOT / "models" / "weights" / "company_name.dict")
     # Lowest difflib ratio for a fuzzy name match (API search hits, local company table).
     min_name_similarity: float = 0.75
     # Follow-up lookups: movie ids of a person, play-by-play of at most this many NBA games.
@@ -313,18 +322,25 @@ class KGConfig:
 
 @dataclass
 class ThroughputModelConfig:
-    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM, for `local_evaluation.py --budget-report`
-    (the model is described in evaluation/time_model.py).
+    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM 0.8.5's V0 engine, for `--budget-report`
+    (evaluation/time_model.py). Sources and arithmetic: models/README.md, "The 4x T4 time model"."""
 
-    prefill: ~140 GFLOP per token against ~65 TFLOPS of usable fp16 across four T4s with GPTQ
-    dequantization -> ~400 tokens/s. decode: 9.3 GB of 4-bit weights per GPU read per step at
-    320 GB/s is >= 29 ms; all-reduces over PCIe and eager mode bring it to ~0.12 s per step.
-    """
-
-    prefill_tokens_per_s: float = 400.0
+    # Prompt tokens per second of the four GPUs together (compute-bound; estimate, README).
+    prefill_tokens_per_s: float = 350.0
+    # Seconds of one decode step of up to sequences_per_step sequences (weight-read bound; estimate).
     decode_step_s: float = 0.12
     sequences_per_step: int = 32
+    # KV-cache tokens each GPU holds at gpu_memory_utilization 0.85 (under TP every GPU holds its
+    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README).
+    kv_cache_tokens_per_gpu: int = 28_000
+    # vLLM's guidance logits processor, measured by `make check-t4x4` on this machine's CPU: a
+    # request's matcher (median of the requests after each schema's first) and one token mask
+    # (quiet medians 0.13-0.47 ms; 1 ms allows for a busier CPU).
+    guided_request_s: float = 0.02
+    guided_mask_s: float = 0.001
+    # Python work of one LLM.generate call: request set-up, scheduling, detokenization (estimate).
     call_overhead_s: float = 0.2
+    # Measured seconds of the CPU stages are multiplied by this (1.0: same speed as where measured).
     non_llm_time_scale: float = 1.0
 
 
@@ -386,7 +402,8 @@ def t4x4_preset() -> CragConfig:
         tensor_parallel_size=4,
         # Turing has no bf16; fp16 is the native half type (attention runs on xformers, no FA2).
         dtype="half",
-        # Plain GPTQ (exllama) kernels: vLLM's Marlin kernels need compute >= 8.0.
+        # Plain GPTQ (exllama) kernels: vLLM's Marlin kernels need compute >= 8.0, and naming gptq
+        # keeps vLLM from switching to gptq_bitblas (whose bitblas package is not in the lock).
         quantization="gptq",
         # 85% of 14.7 GiB = 12.5 GiB per GPU: 9.3 GiB weights, ~1 GiB activations, ~2.2 GiB KV cache
         # (~29k tokens at 80 KiB/token/GPU). The other 2.2 GiB hold the CUDA context, NCCL buffers
@@ -400,8 +417,15 @@ def t4x4_preset() -> CragConfig:
         # No CUDA graphs: capturing them costs ~0.5-1 GiB per GPU and a minute of start-up that the
         # KV cache needs more; eager decoding is what the official baselines ran on these machines.
         enforce_eager=True,
-        # Above the ~2.2 GiB of GPU KV cache, so preempted n>1 requests can always swap out.
-        swap_space_gb=4,
+        # V0 splits an n-sample request into n single-sequence groups (ParallelSampleSequenceGroup)
+        # and preempts single-sequence groups by recomputation; no request here is ever swapped.
+        swap_space_gb=0,
+        # The prefix-prefill kernel has a Turing path (vllm/attention/ops/prefix_prefill.py), and
+        # the xformers backend calls it: the n sample requests of a prompt share its KV blocks, and
+        # each stage's instruction prefix stays cached across batches.
+        enable_prefix_caching=True,
+        # Llama-3-Instruct ends a turn with <|eot_id|>; older checkpoints' configs list only <|end_of_text|>.
+        stop_special_tokens=("<|eot_id|>",),
         # Worker processes instead of Ray: Ray tensor parallelism has hung on g4dn.12xlarge.
         distributed_executor_backend="mp",
         # The T4s talk over PCIe without NVLink: skip the custom all-reduce and its start-up probe.
@@ -412,7 +436,14 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.top_k_chunks = 10
     config.retrieval.max_reference_tokens = 2000
     config.retrieval.max_table_chars = 4000
-    config.calculator.samples = 5
+    # Seconds per question reaching each stage in the 4x T4 estimate of the 25 dev questions with
+    # the KG (models/README.md, "The 4x T4 time model"), until the first batch measures its own.
+    config.budget.initial_stage_seconds.update(
+        attributes=0.2, web=0.1, retrieval=4.4, kg=4.3, calculator=4.7, knowledge=1.8, reasoning=7.8
+    )
+    # V0 runs each of the n samples as its own request with its own prefill: 3 samples still give
+    # a majority and cost 3/5 of the paper's 5 (models/README.md, "The 4x T4 time model").
+    config.calculator.samples = 3
     return config
 
 

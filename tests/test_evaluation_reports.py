@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from models.config import ThroughputModelConfig
-from evaluation.time_model import estimate_budget, markdown_budget
 from evaluation.charts import breakdown_charts, comparison_chart
 from evaluation.data import GoldQuestion
 from evaluation.reports import (
@@ -107,26 +105,3 @@ def test_references_report_counts_answers_found():
         report["answer_in_references"] == 1
         and report["by_domain"]["open"]["answer_in_references_rate"] == 0.5
     )
-
-
-def test_budget_estimate_follows_the_throughput_model():
-    model = ThroughputModelConfig(
-        prefill_tokens_per_s=100.0,
-        decode_step_s=0.5,
-        sequences_per_step=2,
-        call_overhead_s=1.0,
-        non_llm_time_scale=2.0,
-    )
-    line = {
-        "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 200, "completion_tokens": 4}},
-        "timings": {"web": 0.5, "reasoning": 9.0},
-    }
-    estimate = estimate_budget([line, line, line, line], batch_size=4, seconds_per_question=30.0, model=model)
-    # reasoning: 1 overhead + 800/100 prefill + 4 steps x 0.5 s x (4 sequences / 2 per step) = 13 s per batch
-    # web: 4 x 0.5 s x 2.0 = 4 s per batch; 17 s / 4 questions
-    assert estimate["estimated_seconds_per_question"]["max"] == 17.0 / 4
-    assert estimate["mean_seconds_per_question_by_stage"] == {"reasoning": 13.0 / 4, "web": 1.0}
-    assert estimate["within_budget"] is True
-    assert "within the budget of 30 s" in markdown_budget("cpu", estimate)
-    tight = estimate_budget([line], batch_size=8, seconds_per_question=1.0, model=model)
-    assert tight["within_budget"] is False

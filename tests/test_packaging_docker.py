@@ -53,7 +53,7 @@ def test_dockerfile_structure():
     assert install < copy_code < len(kinds) - 1
     env = parser.envs
     assert (env["CRAG_PRESET"], env["HF_HUB_OFFLINE"], env["VLLM_USE_V1"], env["VLLM_NO_USAGE_STATS"]) == ("t4x4", "1", "0", "1")
-    assert instructions[-1] == ("RUN", "python -m tools.validate --preset t4x4 --static")
+    assert instructions[-1] == ("RUN", "python -m tools.validate --preset t4x4")
 
 
 def test_dockerignore_keeps_weights_and_drops_local_state():

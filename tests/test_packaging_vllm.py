@@ -11,7 +11,7 @@ import pytest
 
 from models.config import LLMConfig, REPO_ROOT, load_config
 from models.llm.base import GenerationParams
-from models.llm.vllm_backend import VLLMBackend, vllm_engine_args
+from models.llm.vllm_backend import START_UP_SCHEMA, VLLMBackend, vllm_engine_args
 
 
 def test_t4x4_engine_arguments_are_exactly_the_settled_ones():
@@ -27,10 +27,11 @@ def test_t4x4_engine_arguments_are_exactly_the_settled_ones():
         "gpu_memory_utilization": 0.85,
         "max_model_len": 8192,
         "enforce_eager": True,
-        "swap_space": 4,
+        "swap_space": 0,
+        "enable_prefix_caching": True,
         "distributed_executor_backend": "mp",
         "disable_custom_all_reduce": True,
-        "guided_decoding_backend": "xgrammar",
+        "guided_decoding_backend": "guidance:disable-any-whitespace,no-additional-properties",
     }
 
 
@@ -53,6 +54,12 @@ def test_importing_the_backend_module_does_not_import_vllm():
 
 
 class FakeTokenizer:
+    unk_token_id = None
+    special_tokens = {"<|eot_id|>": 128009}
+
+    def convert_tokens_to_ids(self, token):
+        return self.special_tokens.get(token)
+
     def apply_chat_template(self, conversation, add_generation_prompt, tokenize):
         assert add_generation_prompt and tokenize
         text = "".join(f"<{m['role']}>{m['content']}" for m in conversation) + "<assistant>"
@@ -112,13 +119,14 @@ class FakeLLM:
             raise RuntimeError("engine died")
         outputs = []
         for number, prompt in enumerate(prompts):
+            sampling = sampling_params[number] if isinstance(sampling_params, list) else sampling_params
             samples = [
                 FakeSample(
                     text=f"answer {number}.{k}",
                     token_ids=[1, 2],
-                    logprobs=[{7: FakeLogprob(-0.1, "Yes"), 8: FakeLogprob(-2.5, "No")}] if sampling_params.logprobs else None,
+                    logprobs=[{7: FakeLogprob(-0.1, "Yes"), 8: FakeLogprob(-2.5, "No")}] if sampling.logprobs else None,
                 )
-                for k in range(sampling_params.n)
+                for k in range(sampling.n)
             ]
             outputs.append(FakeOutput(samples))
         return outputs
@@ -135,7 +143,10 @@ def backend(monkeypatch):
     for name in ("VLLM_USE_V1", "VLLM_NO_USAGE_STATS", "DO_NOT_TRACK"):
         monkeypatch.delenv(name, raising=False)
     FakeLLM.instances.clear()
-    return VLLMBackend(load_config("t4x4").llm)
+    backend = VLLMBackend(load_config("t4x4").llm)
+    FakeLLM.instances[0].start_up_calls = list(FakeLLM.instances[0].calls)
+    FakeLLM.instances[0].calls.clear()
+    return backend
 
 
 def _conversation(words: int) -> list[dict[str, str]]:
@@ -161,6 +172,41 @@ def test_one_generate_call_for_the_batch_with_sampling_parameters(backend):
     assert (sampling.stop, sampling.seed, sampling.guided_decoding) == (["\n\n"], 5, None)
     assert completions[1].texts == ["answer 1.0", "answer 1.1", "answer 1.2"]
     assert (completions[1].prompt_tokens, completions[1].completion_tokens) == (5, 6)
+
+
+def test_start_up_sends_one_guided_request_so_the_grammar_machinery_is_ready(backend):
+    [(prompts, sampling)] = FakeLLM.instances[0].start_up_calls
+    assert len(prompts) == 1 and sampling[0].max_tokens == 1
+    assert sampling[0].guided_decoding.json == START_UP_SCHEMA
+
+
+def test_every_request_stops_at_the_end_of_turn_token_id(backend):
+    backend.generate([_conversation(2)], GenerationParams(stop=("\n\n",)))
+    sampling = FakeLLM.instances[0].calls[0][1]
+    assert sampling.stop_token_ids == [128009] and sampling.stop == ["\n\n"]
+
+
+def test_a_stop_token_the_tokenizer_lacks_fails_at_start_up(backend):
+    config = load_config("t4x4").llm
+    config.stop_special_tokens = ("<|im_end|>",)
+    with pytest.raises(ValueError, match="im_end"):
+        VLLMBackend(config)
+
+
+def test_warm_up_sends_each_distinct_schema_once_in_one_call(backend):
+    first = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5}}}
+    second = {"type": "object", "properties": {"b": {"type": "string"}}}
+    backend.warm_up([first, second, dict(first)])
+    calls = FakeLLM.instances[0].calls
+    assert len(calls) == 1
+    prompts, sampling = calls[0]
+    assert len(prompts) == 2 and [s.guided_decoding.json for s in sampling] == [first, second]
+    assert all(s.max_tokens == 1 for s in sampling)
+
+
+def test_warm_up_without_schemas_sends_nothing(backend):
+    backend.warm_up([])
+    assert FakeLLM.instances[0].calls == []
 
 
 def test_greedy_samples_are_generated_once_and_repeated(backend):

@@ -1,11 +1,13 @@
-"""Which weight files a preset needs, whether they are in place, and fetching them from the Hugging Face hub.
+"""Which weight and data files a preset needs, whether they are in place, and fetching them.
 
     python -m tools.weights check --preset t4x4     # list what is missing (exit 1 if anything is)
-    python -m tools.weights fetch --preset t4x4     # download what a hub repository provides
+    python -m tools.weights fetch --preset t4x4     # copy the data files, download the hub folders
 
-The local paths come from the preset (models/config.py); this module only adds where each folder
-can be downloaded from. Fetching needs a network and, for gated repositories, a token in env
-HF_TOKEN; without a network it stops with a message saying so. See models/README.md.
+The local paths come from the preset (models/config.py); this module only adds where each file
+comes from. The finance name -> ticker table is copied from the CRAG data folder beside this
+repository (../shared/data/company_name.dict; it is never committed here). Hub folders need a
+network and, for gated repositories, a token in env HF_TOKEN; without a network fetching stops
+with a message saying so. See models/README.md.
 """
 
 from __future__ import annotations
@@ -13,16 +15,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.config import CragConfig, load_config
+from models.config import REPO_ROOT, CragConfig, load_config
 
 # Hub repositories for the folders the GPU preset reads. The 4-bit GPTQ export of
 # Llama-3-70B-Instruct (bits 4, group size 128); scripts/quantize_gptq.py makes an equivalent one.
 LLM_REPO = "TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ"
 ENCODER_REPO = "sentence-transformers/sentence-t5-large"
+# Where `fetch` copies the finance company table from (the CRAG data, outside the repository).
+COMPANY_TABLE_SOURCE = REPO_ROOT.parent / "shared" / "data" / "company_name.dict"
 # Framework variants and raw checkpoints that nothing here loads.
 IGNORED_PATTERNS = ("*.onnx", "onnx/*", "openvino/*", "*.h5", "*.msgpack", "*.ot", "original/*", "*.pth")
 # Git LFS leaves this text file in place of a weight file whose content was never pulled.
@@ -63,19 +68,40 @@ def missing_weights(config: CragConfig) -> list[str]:
     attributes = config.attributes
     if attributes.enabled and attributes.method == "classifier":
         problems += _file_problems("attribute classifier", Path(attributes.artifact_path))
+    if config.kg.enabled:
+        problems += _file_problems("finance company table (python -m tools.weights fetch)", Path(config.kg.company_dict_path))
     return problems
 
 
+def place_company_table(config: CragConfig, source: Path | None = None) -> Path | None:
+    """Copy the finance name -> ticker table to where the preset reads it; the path, or None when
+    it was already there (or the preset has no KG stage)."""
+    target = Path(config.kg.company_dict_path)
+    if not config.kg.enabled or target.is_file():
+        return None
+    source = source or COMPANY_TABLE_SOURCE
+    if not source.is_file():
+        raise WeightsUnavailable(
+            f"The finance company table {source} does not exist: put the CRAG data folder beside this "
+            f"repository (../shared/data) or copy company_name.dict to {target} by hand"
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    return target
+
+
 def fetch(config: CragConfig, token_env: str = "HF_TOKEN") -> list[Path]:
-    """Download every hub-provided folder of `config` that is incomplete; returns the folders fetched."""
+    """Place the company table and download every hub-provided folder of `config` that is
+    incomplete; returns what was placed or fetched."""
+    fetched = [path for path in [place_company_table(config)] if path is not None]
+    incomplete = [f for f in downloadable_folders(config) if _hf_folder_problems(f.role, str(f.local_dir))]
+    if not incomplete:
+        return fetched
     if os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes", "on"}:
         raise WeightsUnavailable("HF_HUB_OFFLINE is set: unset it to download weights")
     from huggingface_hub import snapshot_download
 
-    fetched = []
-    for folder in downloadable_folders(config):
-        if not _hf_folder_problems(folder.role, str(folder.local_dir)):
-            continue
+    for folder in incomplete:
         try:
             snapshot_download(
                 repo_id=folder.repo_id,

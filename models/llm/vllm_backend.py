@@ -4,20 +4,43 @@ All conversations of a `generate` call go to vLLM in one `LLM.generate` call, so
 them (and the n samples of each) continuously on the GPUs. Prompts are built here with the model's
 chat template and handed over as token ids, which also gives exact prompt token counts.
 
-vllm is imported only inside `VLLMBackend.__init__`: the rest of the project, and
+vllm is imported only by `VLLMBackend` (the engine starts in `warm_up`): the rest of the project, and
 `vllm_engine_args`, work on machines without it. Engine-argument choices for 4x T4 are explained
 in `vllm_engine_args` and in models/README.md.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from typing import Any, Sequence
 
 from loguru import logger
 
 from models.config import LLMConfig
 from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+
+
+# Sent once at start-up: the guidance backend's first request converts the whole tokenizer for
+# llguidance (10-20 s, then cached for the process), whatever the schema; a capped string makes
+# the first request also build the length-limited lexer every stage schema uses.
+START_UP_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "string", "maxLength": 8}},
+    "required": ["answer"],
+}
+
+
+def stop_token_ids(tokenizer: Any, special_tokens: Sequence[str]) -> list[int]:
+    """The ids of `special_tokens` in `tokenizer`; a token it does not know is a configuration error."""
+    ids = []
+    for token in special_tokens:
+        token_id = tokenizer.convert_tokens_to_ids(token)
+        if token_id is None or token_id == tokenizer.unk_token_id:
+            raise ValueError(f"llm.stop_special_tokens: the model's tokenizer has no token {token!r}")
+        ids.append(int(token_id))
+    return ids
 
 
 def vllm_engine_args(config: LLMConfig) -> dict[str, Any]:
@@ -36,6 +59,7 @@ def vllm_engine_args(config: LLMConfig) -> dict[str, Any]:
         "max_model_len": config.max_model_len,
         "enforce_eager": config.enforce_eager,
         "swap_space": config.swap_space_gb,
+        "enable_prefix_caching": config.enable_prefix_caching,
         "distributed_executor_backend": config.distributed_executor_backend,
         "disable_custom_all_reduce": config.disable_custom_all_reduce,
         "guided_decoding_backend": config.guided_decoding_backend,
@@ -54,7 +78,7 @@ class VLLMBackend(LLMBackend):
         os.environ["VLLM_USE_V1"] = "1" if config.vllm_use_v1 else "0"
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         try:
-            from vllm import LLM, SamplingParams
+            from vllm import SamplingParams
             from vllm.sampling_params import GuidedDecodingParams
         except ImportError as error:
             raise RuntimeError(
@@ -63,12 +87,24 @@ class VLLMBackend(LLMBackend):
             ) from error
         self._sampling_params = SamplingParams
         self._guided_params = GuidedDecodingParams
-        logger.info(f"Starting vLLM: {engine_args}")
-        self._llm = LLM(**engine_args)
-        self._tokenizer = self._llm.get_tokenizer()
-        self._max_model_len = self._llm.llm_engine.model_config.max_model_len
+        self._engine_args = engine_args
+        self._llm: Any = None
+
+    def _engine(self) -> Any:
+        """The vLLM engine, started on first need (normally by `warm_up`, before the first batch)."""
+        if self._llm is None:
+            from vllm import LLM
+
+            logger.info(f"Starting vLLM: {self._engine_args}")
+            self._llm = LLM(**self._engine_args)
+            self._tokenizer = self._llm.get_tokenizer()
+            self._max_model_len = self._llm.llm_engine.model_config.max_model_len
+            self._stop_token_ids = stop_token_ids(self._tokenizer, self.config.stop_special_tokens)
+            self._compile([START_UP_SCHEMA])
+        return self._llm
 
     def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
+        self._engine()
         completions = [Completion(texts=[]) for _ in conversations]
         try:
             sampling = self._sampling(params)
@@ -111,7 +147,24 @@ class VLLMBackend(LLMBackend):
         return completions
 
     def count_tokens(self, text: str) -> int:
+        self._engine()
         return len(self._tokenizer.encode(text, add_special_tokens=False))
+
+    def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:
+        """Start the engine and compile each schema's grammar now, outside any question's time."""
+        self._engine()
+        self._compile(json_schemas)
+
+    def _compile(self, json_schemas: Sequence[dict[str, Any]]) -> None:
+        """One request per distinct schema, one token each, in one call."""
+        unique = list({json.dumps(schema, sort_keys=True): schema for schema in json_schemas}.values())
+        if not unique:
+            return
+        prompt = {"prompt_token_ids": self._prompt_token_ids([{"role": "user", "content": "Reply in JSON."}])}
+        sampling = [self._sampling(GenerationParams(max_tokens=1, json_schema=schema)) for schema in unique]
+        started = time.perf_counter()
+        self._llm.generate([prompt] * len(unique), sampling, use_tqdm=False)
+        logger.info(f"vLLM warm-up: {len(unique)} guided-decoding schema(s) compiled in {time.perf_counter() - started:.1f}s")
 
     def close(self) -> None:
         self._llm = None
@@ -130,6 +183,7 @@ class VLLMBackend(LLMBackend):
             top_p=params.top_p,
             max_tokens=params.max_tokens,
             stop=list(params.stop),
+            stop_token_ids=list(self._stop_token_ids),
             seed=params.seed,
             logprobs=params.first_token_logprobs,
             guided_decoding=guided,

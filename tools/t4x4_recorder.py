@@ -1,0 +1,336 @@
+"""The recorder behind `tools.check_t4x4`: vLLM's V0 engine with only the model executor replaced.
+
+Import this module only after `tools.t4x4_platform.install_fake_t4x4()`. `RecorderSession.installed()`
+makes every `vllm.LLM` built inside it run the real engine (scheduler, block manager, guided-decoding
+logits processors, stop checks, detokenizer) on a `RecorderExecutor`. Instead of running the model,
+the executor picks each sequence's next token by applying the request's own logits processors to
+scores that favour a scripted reply (`check_t4x4.scripted_reply`) and then <|eot_id|>, so whatever
+the grammar forbids is never produced. It records every request and each guided-decoding grammar's
+build and first-mask time.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import statistics
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import torch
+import vllm.engine.llm_engine as llm_engine_module
+from vllm.engine.llm_engine import LLMEngine
+from vllm.entrypoints.llm import LLM
+from vllm.executor.executor_base import ExecutorBase
+from vllm.model_executor.guided_decoding import get_local_guided_decoding_logits_processor
+from vllm.model_executor.layers.sampler import SamplerOutput
+from vllm.platforms import current_platform
+from vllm.sampling_params import GuidedDecodingParams
+from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
+
+from tools.check_t4x4 import EOT_ID, schema_key, scripted_reply
+
+FAVOURED_SCORE = 10.0
+
+
+@dataclass
+class RecordedRequest:
+    schema: dict[str, Any] | None
+    n: int
+    max_tokens: int
+    stop_token_ids: list[int]
+    prompt_tokens: int
+    prompt_start: str
+    text: str
+    finish_reason: str | None
+
+    @property
+    def valid_json(self) -> bool:
+        try:
+            json.loads(self.text)
+        except ValueError:
+            return False
+        return True
+
+
+class RecorderSession:
+    def __init__(self, kv_cache_tokens_per_gpu: int):
+        self.kv_cache_tokens_per_gpu = kv_cache_tokens_per_gpu
+        self.requests: list[RecordedRequest] = []
+        self.executor: RecorderExecutor | None = None
+        self.requested_executor: str | None = None
+        self.tokenizer: Any = None
+        self._schemas: dict[str, dict[str, Any]] = {}
+        self._processor_schema: dict[int, str] = {}
+        self._build_seconds: dict[int, float] = {}
+        self._compile_seconds: dict[str, list[float]] = {}
+        self._targets: dict[int, list[int]] = {}
+        self.mask_seconds: list[float] = []
+        self._warm: set[str] | None = None
+
+    # --- installation ---
+
+    @contextmanager
+    def installed(self) -> Iterator[RecorderSession]:
+        session = self
+        original_executor_cls = LLMEngine._get_executor_cls.__func__
+        original_builder = llm_engine_module.get_local_guided_decoding_logits_processor
+        original_generate = LLM.generate
+
+        def executor_cls(cls: type, engine_config: Any) -> type:
+            session.requested_executor = original_executor_cls(cls, engine_config).__name__
+            return RecorderExecutor.bound_to(session)
+
+        def builder(
+            guided_params: Any, tokenizer: Any, model_config: Any, reasoning_backend: Any = None
+        ) -> Any:
+            session.tokenizer = tokenizer
+            schema = (
+                guided_params.json if isinstance(guided_params.json, dict) else json.loads(guided_params.json)
+            )
+            started = time.perf_counter()
+            processor = original_builder(guided_params, tokenizer, model_config, reasoning_backend)
+            key = schema_key(schema)
+            self._schemas.setdefault(key, schema)
+            self._processor_schema[id(processor)] = key
+            self._build_seconds[id(processor)] = time.perf_counter() - started
+            return processor
+
+        def generate(llm: LLM, prompts: Any, sampling_params: Any = None, *args: Any, **kwargs: Any) -> Any:
+            outputs = original_generate(llm, prompts, sampling_params, *args, **kwargs)
+            params = (
+                sampling_params if isinstance(sampling_params, list) else [sampling_params] * len(outputs)
+            )
+            for output, sampling in zip(outputs, params):
+                schema = sampling.guided_decoding.json if sampling.guided_decoding is not None else None
+                for sample in output.outputs:
+                    self.requests.append(
+                        RecordedRequest(
+                            schema=schema,
+                            n=sampling.n,
+                            max_tokens=sampling.max_tokens,
+                            stop_token_ids=list(sampling.stop_token_ids or []),
+                            prompt_tokens=len(output.prompt_token_ids),
+                            prompt_start=llm.get_tokenizer().decode(output.prompt_token_ids[:6]),
+                            text=sample.text,
+                            finish_reason=sample.finish_reason,
+                        )
+                    )
+            return outputs
+
+        LLMEngine._get_executor_cls = classmethod(executor_cls)
+        llm_engine_module.get_local_guided_decoding_logits_processor = builder
+        LLM.generate = generate
+        try:
+            yield self
+        finally:
+            LLMEngine._get_executor_cls = classmethod(original_executor_cls)
+            llm_engine_module.get_local_guided_decoding_logits_processor = original_builder
+            LLM.generate = original_generate
+
+    # --- what the check reads ---
+
+    def request_count(self) -> int:
+        return len(self.requests)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return list(self._schemas.values())
+
+    def mark_warm(self) -> None:
+        self._warm = set(self._schemas)
+
+    def compiled_after_warm_up(self) -> list[dict[str, Any]]:
+        if self._warm is None:
+            return []
+        return [schema for key, schema in self._schemas.items() if key not in self._warm]
+
+    def compile_times(self, schema: dict[str, Any]) -> list[float]:
+        """Build + first mask seconds of each request's grammar for `schema`, in request order."""
+        return self._compile_seconds.get(schema_key(schema), [])
+
+    def engine_report(self) -> dict[str, str]:
+        executor = self.executor
+        if executor is None:
+            return {}
+        model, cache, parallel = executor.model_config, executor.cache_config, executor.parallel_config
+        capability = current_platform.get_device_capability()
+        return {
+            "device": f"{current_platform.get_device_name()} (compute {capability.major}.{capability.minor})",
+            "engine": f"V0 ({LLMEngine.__module__}.{LLMEngine.__name__})" if executor.v0 else "V1",
+            "quantization": str(model.quantization),
+            "dtype": str(model.dtype),
+            "attention backend": current_platform.get_attn_backend_cls(
+                None, model.get_head_size(), model.dtype, cache.cache_dtype, cache.block_size, False, False
+            ),
+            "worker": str(parallel.worker_cls),
+            "executor the preset asks for": str(self.requested_executor),
+            "tensor parallel": str(parallel.tensor_parallel_size),
+            "max_model_len": str(model.max_model_len),
+            "enforce_eager": str(model.enforce_eager),
+            "prefix caching": str(cache.enable_prefix_caching),
+            "swap space bytes per GPU": str(cache.swap_space_bytes),
+            "guided decoding backend": str(executor.vllm_config.decoding_config.guided_decoding_backend),
+            "kv cache": f"{cache.num_gpu_blocks} blocks of {cache.block_size} tokens per GPU",
+        }
+
+    def measure_backend(self, schema: dict[str, Any], backend: str, reply: str) -> tuple[float, float, float]:
+        """For `schema` under `backend`: build + first-mask seconds of a first and a second grammar,
+        and the median seconds of one token mask while the second one follows `reply`."""
+        times = []
+        for _ in range(2):
+            started = time.perf_counter()
+            processor = get_local_guided_decoding_logits_processor(
+                GuidedDecodingParams(json=schema, backend=backend), self.tokenizer, self.executor.model_config
+            )
+            _call(processor, [], [], self._zero_scores())
+            times.append(time.perf_counter() - started)
+        tokens = self.tokenizer.encode(reply, add_special_tokens=False)
+        masks = []
+        for position in range(1, len(tokens) + 1):
+            scores = self._zero_scores()
+            started = time.perf_counter()
+            _call(processor, [], tokens[:position], scores)
+            masks.append(time.perf_counter() - started)
+        return times[0], times[1], statistics.median(masks)
+
+    def enforcement(self, schema: dict[str, Any]) -> dict[str, bool]:
+        """Whether the engine's backend refuses prose before the JSON and, when the schema has
+        caps, a reply that exceeds them."""
+        backend = self.executor.vllm_config.decoding_config.guided_decoding_backend
+        checks = {"refuses prose": self._refuses(schema, backend, "Sure, here it is: ")}
+        overlong = _overlong(schema)
+        if overlong is not None:
+            checks["keeps caps"] = self._refuses(schema, backend, json.dumps(overlong, separators=(",", ":")))
+        return checks
+
+    # --- decoding (called by the executor) ---
+
+    def next_token(self, seq_id: int, prompt_ids: list[int], output_ids: list[int], params: Any) -> int:
+        processors = list(params.logits_processors or [])
+        if seq_id not in self._targets or not output_ids:
+            keys = [self._processor_schema.get(id(p)) for p in processors]
+            schema = next((self._schemas[key] for key in keys if key is not None), None)
+            reply = self.executor.tokenizer.encode(scripted_reply(schema), add_special_tokens=False)
+            self._targets[seq_id] = list(reply) + [EOT_ID]
+        target = self._targets[seq_id]
+        scores = self._zero_scores()
+        scores[target[min(len(output_ids), len(target) - 1)]] = FAVOURED_SCORE
+        for processor in processors:
+            first = id(processor) in self._build_seconds
+            started = time.perf_counter()
+            scores = _call(processor, prompt_ids, output_ids, scores)
+            seconds = time.perf_counter() - started
+            if first:
+                key = self._processor_schema[id(processor)]
+                self._compile_seconds.setdefault(key, []).append(
+                    self._build_seconds.pop(id(processor)) + seconds
+                )
+            else:
+                self.mask_seconds.append(seconds)
+        return int(torch.argmax(scores).item())
+
+    def _zero_scores(self) -> torch.Tensor:
+        return torch.zeros(self.executor.model_config.get_vocab_size(), dtype=torch.float32)
+
+    def _refuses(self, schema: dict[str, Any], backend: str, text: str) -> bool:
+        processor = get_local_guided_decoding_logits_processor(
+            GuidedDecodingParams(json=schema, backend=backend), self.tokenizer, self.executor.model_config
+        )
+        tokens = self.tokenizer.encode(text, add_special_tokens=False) + [EOT_ID]
+        for position, token in enumerate(tokens):
+            scores = _call(processor, [], tokens[:position], self._zero_scores())
+            if torch.isinf(scores[token]) and scores[token] < 0:
+                return True
+        return False
+
+
+class RecorderExecutor(ExecutorBase):
+    """Stands in for the GPU workers: a KV cache of the configured size, tokens from the recorder."""
+
+    uses_ray = False
+    session: RecorderSession
+
+    @classmethod
+    def bound_to(cls, session: RecorderSession) -> type:
+        return type("RecorderExecutor", (cls,), {"session": session})
+
+    def _init_executor(self) -> None:
+        import vllm.envs as envs
+        from vllm.transformers_utils.tokenizer import get_tokenizer
+
+        self.v0 = not envs.VLLM_USE_V1
+        self.tokenizer = get_tokenizer(self.model_config.tokenizer)
+        self.session.executor = self
+        self.rpc_calls: list[str] = []
+
+    def determine_num_available_blocks(self) -> tuple[int, int]:
+        swap_blocks = self.cache_config.swap_space_bytes // self._block_bytes()
+        return self.session.kv_cache_tokens_per_gpu // self.cache_config.block_size, swap_blocks
+
+    def collective_rpc(
+        self, method: Any, timeout: Any = None, args: tuple = (), kwargs: Any = None
+    ) -> list[Any]:
+        self.rpc_calls.append(method if isinstance(method, str) else getattr(method, "__name__", "callable"))
+        return [None] * self.parallel_config.world_size
+
+    def execute_model(self, execute_model_req: Any) -> list[SamplerOutput]:
+        outputs = []
+        for metadata in execute_model_req.seq_group_metadata_list:
+            samples = []
+            if metadata.do_sample:
+                for seq_id, data in metadata.seq_data.items():
+                    token = self.session.next_token(
+                        seq_id,
+                        list(data.get_prompt_token_ids()),
+                        list(data.get_output_token_ids()),
+                        metadata.sampling_params,
+                    )
+                    samples.append(SequenceOutput(seq_id, token, {token: Logprob(logprob=0.0, rank=1)}))
+            outputs.append(CompletionSequenceGroupOutput(samples=samples, prompt_logprobs=None))
+        return [SamplerOutput(outputs=outputs)]
+
+    def check_health(self) -> None:
+        return None
+
+    def _block_bytes(self) -> int:
+        model = self.model_config
+        kv_heads = model.get_num_kv_heads(self.parallel_config)
+        layers = model.get_num_layers(self.parallel_config)
+        return 2 * layers * kv_heads * model.get_head_size() * 2 * self.cache_config.block_size
+
+
+def _call(processor: Any, prompt_ids: list[int], output_ids: list[int], scores: torch.Tensor) -> torch.Tensor:
+    """A logits processor applied the way V0's LogitsProcessor layer applies it."""
+    if len(inspect.signature(processor).parameters) == 3:
+        return processor(prompt_ids, output_ids, scores)
+    return processor(output_ids, scores)
+
+
+def _overlong(schema: dict[str, Any]) -> Any:
+    """An instance of `schema` that breaks each maxLength / maxItems, or None when it has none."""
+    broke = False
+
+    def build(node: dict[str, Any]) -> Any:
+        nonlocal broke
+        kind = node.get("type")
+        if kind == "object":
+            properties = node.get("properties", {})
+            return {key: build(value) for key, value in properties.items()}
+        if kind == "array":
+            count = node.get("maxItems")
+            if count is not None:
+                broke = True
+                return [build(node["items"]) for _ in range(count + 1)]
+            return [build(node["items"])]
+        if kind == "string":
+            limit = node.get("maxLength")
+            if limit is not None:
+                broke = True
+                return "word " * (limit // 5 + 4)
+            return "word"
+        return 0
+
+    instance = build(schema)
+    return instance if broke else None
