@@ -144,6 +144,8 @@ def backend(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     FakeLLM.instances.clear()
     backend = VLLMBackend(load_config("t4x4").llm)
+    assert FakeLLM.instances == []  # building starts no engine; warm_up does
+    backend.warm_up([])
     FakeLLM.instances[0].start_up_calls = list(FakeLLM.instances[0].calls)
     FakeLLM.instances[0].calls.clear()
     return backend
@@ -190,7 +192,7 @@ def test_a_stop_token_the_tokenizer_lacks_fails_at_start_up(backend):
     config = load_config("t4x4").llm
     config.stop_special_tokens = ("<|im_end|>",)
     with pytest.raises(ValueError, match="im_end"):
-        VLLMBackend(config)
+        VLLMBackend(config).warm_up([])
 
 
 def test_warm_up_sends_each_distinct_schema_once_in_one_call(backend):
