@@ -8,7 +8,7 @@ WORDS = TokenCounter(ScriptedLLM([]), tokens_per_piece=1.0)  # counts whitespace
 
 
 def chunk(words: int, tag: str) -> Candidate:
-    return Candidate(" ".join([tag] * words), "chunk")
+    return Candidate(" ".join([tag] * words), "sentence")
 
 
 def config(**overrides) -> RetrievalConfig:

@@ -67,6 +67,8 @@ def yes_probability(completion: Completion) -> float | None:
 
 
 class CrossEncoderRelevance:
+    """A local sentence-transformers cross-encoder (e.g. bge-reranker-v2-m3), sigmoid of its logit."""
+
     def __init__(self, config: RetrievalConfig):
         if not config.cross_encoder_model:
             raise ValueError(
@@ -75,9 +77,16 @@ class CrossEncoderRelevance:
         import torch
         from sentence_transformers import CrossEncoder
 
-        logger.info(f"Loading cross-encoder from {config.cross_encoder_model}")
+        logger.info(
+            f"Loading cross-encoder from {config.cross_encoder_model} "
+            f"on {config.cross_encoder_device} ({config.cross_encoder_dtype})"
+        )
         self.model = CrossEncoder(
-            config.cross_encoder_model, device=config.embedding_device, local_files_only=True
+            config.cross_encoder_model,
+            device=config.cross_encoder_device,
+            max_length=config.cross_encoder_max_length,
+            local_files_only=True,
+            model_kwargs={"torch_dtype": getattr(torch, config.cross_encoder_dtype)},
         )
         self.activation = torch.nn.Sigmoid()
         self.config = config
