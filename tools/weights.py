@@ -23,6 +23,7 @@ from models.config import CragConfig, load_config
 # Llama-3-70B-Instruct (bits 4, group size 128); scripts/quantize_gptq.py makes an equivalent one.
 LLM_REPO = "TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ"
 ENCODER_REPO = "sentence-transformers/sentence-t5-large"
+RERANKER_REPO = "BAAI/bge-reranker-v2-m3"
 # Framework variants and raw checkpoints that nothing here loads.
 IGNORED_PATTERNS = ("*.onnx", "onnx/*", "openvino/*", "*.h5", "*.msgpack", "*.ot", "original/*", "*.pth")
 # Git LFS leaves this text file in place of a weight file whose content was never pulled.
@@ -48,6 +49,9 @@ def downloadable_folders(config: CragConfig) -> list[WeightFolder]:
         folders.append(WeightFolder("LLM (vLLM)", Path(config.llm.model_path), LLM_REPO))
     if Path(config.retrieval.embedding_model).is_absolute():
         folders.append(WeightFolder("sentence encoder", Path(config.retrieval.embedding_model), ENCODER_REPO))
+    reranker = config.retrieval.cross_encoder_model
+    if config.retrieval.relevance_estimator == "cross_encoder" and reranker and Path(reranker).is_absolute():
+        folders.append(WeightFolder("cross-encoder", Path(reranker), RERANKER_REPO))
     return folders
 
 
