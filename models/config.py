@@ -103,7 +103,9 @@ class WebConfig:
     min_table_rows: int = 2
     min_table_columns: int = 2
     layout_cell_chars: int = 1000
-    max_table_rows: int = 200
+    # Rows read per table: high, since retrieval ranks every row and the asked one of a price or
+    # results table is often far down (the page size cap bounds the work).
+    max_table_rows: int = 2000
     max_table_columns: int = 20
     max_table_cell_chars: int = 200
     max_tables_per_page: int = 100  # Markdown tables kept, counting split pieces, page order
