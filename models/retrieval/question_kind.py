@@ -22,4 +22,7 @@ _NOT_PLURAL = frozenset("is was has does this his its us yes as thus less always
 def asks_for_several(query: str) -> bool:
     if _LIST_CUES.search(query):
         return True
-    return any(word.lower() not in _NOT_PLURAL for word in _PLURAL_AFTER_WH.findall(query))
+    return any(
+        word.lower() not in _NOT_PLURAL and not word.lower().endswith("ss")
+        for word in _PLURAL_AFTER_WH.findall(query)
+    )
