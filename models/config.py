@@ -148,7 +148,7 @@ class RetrievalConfig:
     bm25_stemming: bool = True
     # BM25 reads each sentence with its neighbours (the window it would be shown with).
     sparse_context: bool = True
-    dense_candidates: int = 64
+    dense_candidates: int = 48
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
@@ -179,6 +179,7 @@ class RetrievalConfig:
     top_k_chunks: int = 12
     list_top_k_chunks: int = 20
     max_reference_tokens: int = 850
+    list_max_reference_tokens: int = 1100
     # Kept Markdown tables, best first, share this many characters (a longer table keeps its first rows).
     max_table_chars: int = 1500
     # Budget token estimate when no LLMBackend is given: tokens per word or punctuation mark (1.3 matches
@@ -425,6 +426,7 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.top_k_chunks = 16
     config.retrieval.list_top_k_chunks = 28
     config.retrieval.max_reference_tokens = 2000
+    config.retrieval.list_max_reference_tokens = 2500
     config.retrieval.max_table_chars = 4000
     config.retrieval.dense_candidates = 128
     # bge-reranker-v2-m3 (568M parameters, 1.06 GiB in fp16) rescores the fused top 48 windows:

@@ -65,9 +65,9 @@ def select_evidence(
 ) -> Evidence:
     """Walk `ranked` (best first) and keep what clears `threshold` and fits the budgets.
 
-    Text units (sentences, rows, extra lines) are capped by count (`top_k_chunks`, or
-    `list_top_k_chunks` for a question asking for several things), Markdown tables by total
-    characters (`max_table_chars`), and everything together by `max_reference_tokens`. A kept table
+    Text units (sentences, rows, extra lines) are capped by count (`top_k_chunks`), Markdown tables
+    by total characters (`max_table_chars`), and everything together by `max_reference_tokens`;
+    a question asking for several things gets `list_top_k_chunks` and `list_max_reference_tokens`. A kept table
     replaces any of its own rows kept before it; a row of a kept table, or a unit mostly repeating a
     kept one, is redundant and skipped.
     """
@@ -82,6 +82,7 @@ def select_evidence(
             below_minimum_allowed -= 1
 
     max_units = config.list_top_k_chunks if wants_list else config.top_k_chunks
+    max_tokens = config.list_max_reference_tokens if wants_list else config.max_reference_tokens
     covered: dict[int, set[int]] = {}
     kept: list[_Kept] = []
     used_tokens = 0
@@ -95,7 +96,7 @@ def select_evidence(
                 k for k in kept if k.candidate.kind == "row" and k.candidate.table_group == candidate.table_group
             ]
             tokens = counter.count(candidate.text)
-            if used_tokens - sum(k.tokens for k in own_rows) + tokens > config.max_reference_tokens:
+            if used_tokens - sum(k.tokens for k in own_rows) + tokens > max_tokens:
                 continue
             kept = [k for k in kept if k not in own_rows]
             used_tokens -= sum(k.tokens for k in own_rows)
@@ -121,7 +122,7 @@ def select_evidence(
         if _redundant(_words(candidate.text), kept, config.max_word_overlap):
             continue
         tokens = counter.count(text)
-        if used_tokens + tokens > config.max_reference_tokens:
+        if used_tokens + tokens > max_tokens:
             continue
         if positions:
             covered[candidate.passage].update(positions)
