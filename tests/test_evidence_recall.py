@@ -65,3 +65,23 @@ def test_answers_that_cannot_be_string_matched_are_excluded_with_a_reason(answer
 
 def test_an_aggregation_answer_that_is_a_name_is_still_scored():
     assert found("Steve Jobs", ["Steve Jobs resigned"], question_type="aggregation") is True
+
+
+def test_references_report_counts_with_this_metric_and_lists_what_it_cannot_score():
+    from evaluation.data import GoldQuestion
+    from evaluation.reports import markdown_references_report, references_report
+
+    golds = [
+        GoldQuestion("a", "what language?", "en", [], {"question_type": "simple"}),
+        GoldQuestion("b", "is it owned by universal?", "yes", [], {"question_type": "comparison"}),
+        GoldQuestion("c", "who?", "Steve Jobs", [], {"question_type": "simple"}),
+    ]
+    lines = [
+        {"interaction_id": "a", "references": ["It is often shown"], "seconds": 1.0},
+        {"interaction_id": "b", "references": ["yes"], "seconds": 1.0},
+        {"interaction_id": "c", "references": ["Steve Jobs resigned."], "seconds": 1.0},
+    ]
+    report = references_report(lines, golds, "cpu")
+    assert report["n"] == 2 and report["answer_in_references"] == 1  # "en" is not inside "often"
+    assert [e["interaction_id"] for e in report["excluded"]] == ["b"]
+    assert "Not scored" in markdown_references_report(report)
