@@ -9,7 +9,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from evaluation.data import GoldQuestion
-from evaluation.judges import normalize_for_match
+from evaluation.evidence_recall import answer_key, match
 from evaluation.scoring import ScoredQuestion, Tally
 from models.markdown import markdown_table
 
@@ -118,32 +118,34 @@ def degradation_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def references_report(lines: list[dict[str, Any]], golds: list[GoldQuestion], preset: str) -> dict[str, Any]:
-    """For --references-only: how often a gold answer appears verbatim (normalized) in the references.
-
-    A rough recall signal: short answers such as "yes" or a year match by accident.
-    """
+    """For --references-only: how often the references hold the whole gold answer (evidence recall,
+    evaluation/evidence_recall.py); questions it cannot score by string are listed, not counted."""
     by_id = {line["interaction_id"]: line for line in lines}
     found: dict[str, list[bool]] = {}
     per_label: dict[str, dict[str, list[bool]]] = {label: {} for label in BREAKDOWNS}
     reference_counts, reference_chars = [], []
+    excluded = []
     for gold in golds:
         references = by_id[gold.interaction_id].get("references") or []
-        text = normalize_for_match(" ".join(references))
-        hit = any(
-            normalize_for_match(answer) and normalize_for_match(answer) in text for answer in gold.answers
-        )
+        reference_counts.append(len(references))
+        reference_chars.append(sum(len(r) for r in references))
+        key = answer_key(gold.query, gold.answer, gold.alternative_answers, gold.labels.get("question_type"))
+        result = match(key, references)
+        if result is None:
+            excluded.append({"interaction_id": gold.interaction_id, "query": gold.query, "reason": key.excluded})
+            continue
+        hit = result.found
         found.setdefault("all", []).append(hit)
         for label in BREAKDOWNS:
             if label in gold.labels:
                 per_label[label].setdefault(gold.labels[label], []).append(hit)
-        reference_counts.append(len(references))
-        reference_chars.append(sum(len(r) for r in references))
     hits = found.get("all", [])
     report: dict[str, Any] = {
         "preset": preset,
         "n": len(hits),
         "answer_in_references": sum(hits),
         "answer_in_references_rate": sum(hits) / max(len(hits), 1),
+        "excluded": excluded,
         "mean_references": float(np.mean(reference_counts)) if reference_counts else 0.0,
         "mean_reference_chars": float(np.mean(reference_chars)) if reference_chars else 0.0,
         "errors": sum(bool(by_id[g.interaction_id].get("error")) for g in golds),
@@ -218,6 +220,11 @@ def markdown_references_report(report: dict[str, Any]) -> str:
         f"Mean references per question: {report['mean_references']:.1f} "
         f"({report['mean_reference_chars']:.0f} characters); failed questions: {report['errors']}.",
     ]
+    if report.get("excluded"):
+        parts.append(
+            "Not scored (no answer to match as a string): "
+            + "; ".join(f"{e['query']!r} ({e['reason']})" for e in report["excluded"])
+        )
     for label, key in BREAKDOWNS.items():
         if key in report:
             rows = [[name, v["n"], v["answer_in_references_rate"]] for name, v in report[key].items()]

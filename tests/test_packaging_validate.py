@@ -103,11 +103,13 @@ def test_t4x4_weights_are_reported_by_folder_and_have_hub_sources(monkeypatch, t
     problems = missing_weights(config)
     assert any(str(config.llm.model_path) in p for p in problems)
     assert any("sentence encoder" in p for p in problems)
+    assert any("cross-encoder" in p for p in problems)
     assert any("attributes.joblib is missing" in p for p in problems)
     roles = {f.role: f.repo_id for f in downloadable_folders(config)}
     assert roles == {
         "LLM (vLLM)": "TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ",
         "sentence encoder": "sentence-transformers/sentence-t5-large",
+        "cross-encoder": "BAAI/bge-reranker-v2-m3",
     }
 
 

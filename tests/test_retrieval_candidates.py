@@ -52,22 +52,42 @@ def test_build_pool_mixes_kinds_drops_duplicates_and_unescapes_snippets():
         FakePage("B", chunks=["Salesforce rose 3%."]),
     ]
     pool = build_pool(question, pages, ["KG: CRM close 300"], RetrievalConfig())
-    kinds = [c.kind for c in pool]
-    assert kinds == ["extra", "snippet", "chunk", "table", "row", "row"]
-    assert pool[1].text == "Dow's best day"
+    candidates = pool.candidates
+    kinds = [c.kind for c in candidates]
+    assert kinds == ["extra", "sentence", "sentence", "table", "row", "row"]
+    assert candidates[1].text == "Dow's best day"
     table_index = kinds.index("table")
-    assert pool[table_index].table_group == table_index
-    assert all(c.table_group == table_index for c in pool if c.kind == "row")
+    assert candidates[table_index].table_group == table_index
+    assert all(c.table_group == table_index for c in candidates if c.kind == "row")
+
+
+def test_sentences_compete_once_but_stay_in_their_passage_as_context():
+    question = Question("q", "x", "", [])
+    pages = [
+        FakePage("A", chunks=["First sentence here. Second one follows.", "Third closes."]),
+        FakePage("B", chunks=["Second one follows. Fourth is new."]),
+    ]
+    pool = build_pool(question, pages, [], RetrievalConfig())
+    assert pool.passages == [
+        ["First sentence here.", "Second one follows.", "Third closes."],
+        ["Second one follows.", "Fourth is new."],
+    ]
+    assert [(c.text, c.passage, c.position) for c in pool.candidates] == [
+        ("First sentence here.", 0, 0),
+        ("Second one follows.", 0, 1),
+        ("Third closes.", 0, 2),
+        ("Fourth is new.", 1, 1),
+    ]
 
 
 def test_build_pool_respects_switches_and_keeps_unparsable_tables_whole():
     config = RetrievalConfig(use_snippets=False, use_table_rows=False, max_table_chars=12)
     question = Question("q", "x", "", [SearchResult(page_snippet="snippet")])
     pool = build_pool(question, [FakePage("A", tables=["no pipes in this table text"])], [], config)
-    assert [(c.kind, c.text) for c in pool] == [("table", "no pipes in")]
+    assert [(c.kind, c.text) for c in pool.candidates] == [("table", "no pipes in")]
 
 
 def test_snippets_lose_markup_and_are_capped():
     question = Question("q", "x", "", [SearchResult(page_snippet="<b>Bold</b> claim " + "y" * 50)])
     pool = build_pool(question, [], [], RetrievalConfig(snippet_max_chars=20))
-    assert [c.text for c in pool] == ["Bold claim " + "y" * 9]
+    assert [c.text for c in pool.candidates] == ["Bold claim " + "y" * 9]

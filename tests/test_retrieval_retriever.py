@@ -75,24 +75,24 @@ def test_the_reference_budget_holds():
         assert evidence.references
 
 
-def test_questions_without_pages_or_with_bad_pages_get_empty_evidence_not_a_crash():
+def test_questions_without_pages_get_empty_evidence():
     questions, pages = batch()
     questions.append(question("q3", ""))
-    pages = [pages[0], [object()]]  # q2 has a broken page object, q3 no pages at all
     evidence = Retriever(RetrievalConfig(use_snippets=False), BagOfWordsEncoder()).run(questions, pages)
     assert len(evidence) == 3
-    assert evidence[0].chunks and evidence[1].references == [] and evidence[2].references == []
+    assert evidence[0].chunks and evidence[2].references == []
 
 
-def test_encoder_failure_falls_back_to_bm25_order():
+def test_failures_propagate_to_the_orchestrator():
     class BrokenEncoder:
         def encode(self, texts):
             raise RuntimeError("out of memory")
 
     questions, pages = batch()
-    evidence = Retriever(RetrievalConfig(top_k_chunks=1), BrokenEncoder()).run(questions, pages)
-    assert "Universal Pictures" in evidence[0].chunks[0]
-    assert evidence[0].top_relevance is None
+    with pytest.raises(RuntimeError, match="out of memory"):
+        Retriever(RetrievalConfig(), BrokenEncoder()).run(questions, pages)
+    with pytest.raises(AttributeError):
+        Retriever(RetrievalConfig(), BagOfWordsEncoder()).run(questions, [pages[0], [object()]])
 
 
 def test_llm_relevance_estimator_rescores_in_one_generate_call():
@@ -109,22 +109,23 @@ def test_llm_relevance_estimator_rescores_in_one_generate_call():
     evidence = Retriever(config, BagOfWordsEncoder(), llm, PromptLibrary()).run(questions, pages)
     assert len(llm.calls) == 1
     assert len(llm.calls[0][0]) == 10  # 5 candidates for each of 2 questions
-    assert evidence[0].chunks == ["DreamWorks Animation is owned by Universal Pictures (NBCUniversal)."]
+    # The kept sentence comes with the sentence before it as context.
+    assert len(evidence[0].chunks) == 1
+    assert evidence[0].chunks[0].endswith("DreamWorks Animation is owned by Universal Pictures (NBCUniversal).")
     assert all("I-878" in chunk for chunk in evidence[1].chunks)
     assert evidence[0].top_relevance == 1.0
     assert evidence[0].usage.calls == 5 and evidence[0].usage.prompt_tokens > 0
 
 
-def test_llm_estimator_failure_keeps_the_fused_ranking():
+def test_llm_estimator_failure_propagates():
     def broken(conversation, params):
         raise RuntimeError("backend down")
 
     config = RetrievalConfig(relevance_estimator="llm", min_references=0)
     questions, pages = batch()
-    evidence = Retriever(config, BagOfWordsEncoder(), ScriptedLLM(broken), PromptLibrary()).run(
-        questions, pages
-    )
-    assert "Universal Pictures" in evidence[0].chunks[0]
+    retriever = Retriever(config, BagOfWordsEncoder(), ScriptedLLM(broken), PromptLibrary())
+    with pytest.raises(RuntimeError, match="backend down"):
+        retriever.run(questions, pages)
 
 
 def test_yes_probability_reads_first_token_logprobs():
@@ -166,11 +167,9 @@ def test_embedded_llm_prefers_the_relevant_passage(embedded_llm):
         [
             FakePage(
                 "DreamWorks",
-                chunks=[
-                    "DreamWorks Animation is owned by Universal Pictures, a division of NBCUniversal.",
-                    "Cooking pasta takes ten minutes in boiling salted water.",
-                ],
-            )
+                chunks=["DreamWorks Animation is owned by Universal Pictures, a division of NBCUniversal."],
+            ),
+            FakePage("Pasta", chunks=["Cooking pasta takes ten minutes in boiling salted water."]),
         ]
     ]
     evidence = Retriever(config, BagOfWordsEncoder(), embedded_llm, PromptLibrary()).run([q], pages)[0]

@@ -8,7 +8,7 @@ WORDS = TokenCounter(ScriptedLLM([]), tokens_per_piece=1.0)  # counts whitespace
 
 
 def chunk(words: int, tag: str) -> Candidate:
-    return Candidate(" ".join([tag] * words), "chunk")
+    return Candidate(" ".join([tag] * words), "sentence")
 
 
 def config(**overrides) -> RetrievalConfig:
@@ -69,9 +69,42 @@ def test_nothing_ranked_gives_empty_evidence():
 
 
 def test_near_duplicates_of_kept_references_are_skipped():
-    first = Candidate("The best Dow stocks are Apple (AAPL) and Visa (V).", "chunk")
-    copy = Candidate("The best Dow stocks are Apple ( AAPL ) and Visa ( V )", "snippet")
-    other = Candidate("Salesforce rose the most.", "chunk")
+    first = Candidate("The best Dow stocks are Apple (AAPL) and Visa (V).", "sentence")
+    copy = Candidate("The best Dow stocks are Apple ( AAPL ) and Visa ( V )", "sentence")
+    other = Candidate("Salesforce rose the most.", "sentence")
     ranked = [Ranked(first, 0.9), Ranked(copy, 0.8), Ranked(other, 0.7)]
     evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100), WORDS)
     assert evidence.chunks == [first.text, other.text]
+
+
+PASSAGES = [["s0 a.", "s1 b.", "s2 c.", "s3 d.", "s4 e.", "s5 f."], ["t0 g.", "t1 h."]]
+
+
+def sentence(passage: int, position: int) -> Candidate:
+    return Candidate(PASSAGES[passage][position], "sentence", passage=passage, position=position)
+
+
+def test_a_kept_sentence_comes_with_its_neighbours_and_touching_windows_merge():
+    ranked = [Ranked(sentence(0, 4), 0.9), Ranked(sentence(1, 0), 0.8), Ranked(sentence(0, 2), 0.7)]
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100), WORDS, PASSAGES)
+    # 0:4 shows 3-5, 0:2 adds 1-2 (3 is already shown): one run 1-5, placed at its best rank.
+    assert evidence.chunks == ["s1 b. s2 c. s3 d. s4 e. s5 f.", "t0 g. t1 h."]
+
+
+def test_a_sentence_already_shown_as_context_costs_nothing_and_is_not_repeated():
+    ranked = [Ranked(sentence(0, 1), 0.9), Ranked(sentence(0, 2), 0.8)]
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100, top_k_chunks=1), WORDS, PASSAGES)
+    assert evidence.chunks == ["s0 a. s1 b. s2 c."]
+
+
+def test_context_stays_within_the_unit_size_cap():
+    ranked = [Ranked(sentence(0, 2), 0.9)]
+    evidence = select_evidence(ranked, 0.0, config(unit_max_chars=12), WORDS, PASSAGES)
+    assert evidence.chunks == ["s1 b. s2 c."]
+
+
+def test_questions_asking_for_several_things_keep_more_units():
+    ranked = [Ranked(chunk(1, tag), 0.9) for tag in "abcdef"]
+    assert len(select_evidence(ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS).chunks) == 2
+    several = select_evidence(ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS, wants_list=True)
+    assert len(several.chunks) == 5

@@ -251,9 +251,9 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
     if config.knowledge.enabled:
         add("knowledge", "knowledge", 1, config.knowledge.max_tokens, {})
     references = (
-        retrieval.max_reference_tokens
+        max(retrieval.max_reference_tokens, retrieval.list_max_reference_tokens)
         + retrieval.max_table_chars / DATA_CHARS_PER_TOKEN
-        + retrieval.top_k_chunks * REFERENCE_MARKER_TOKENS
+        + max(retrieval.top_k_chunks, retrieval.list_top_k_chunks) * REFERENCE_MARKER_TOKENS
     )
     kg_lines = kg.max_total_chars / DATA_CHARS_PER_TOKEN if kg.enabled else 0
     calculations = (

@@ -26,6 +26,7 @@ from models.config import REPO_ROOT, CragConfig, load_config
 # Llama-3-70B-Instruct (bits 4, group size 128); scripts/quantize_gptq.py makes an equivalent one.
 LLM_REPO = "TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ"
 ENCODER_REPO = "sentence-transformers/sentence-t5-large"
+RERANKER_REPO = "BAAI/bge-reranker-v2-m3"
 # Where `fetch` copies the finance company table from (the CRAG data, outside the repository).
 COMPANY_TABLE_SOURCE = REPO_ROOT.parent / "shared" / "data" / "company_name.dict"
 # Framework variants and raw checkpoints that nothing here loads.
@@ -53,6 +54,9 @@ def downloadable_folders(config: CragConfig) -> list[WeightFolder]:
         folders.append(WeightFolder("LLM (vLLM)", Path(config.llm.model_path), LLM_REPO))
     if Path(config.retrieval.embedding_model).is_absolute():
         folders.append(WeightFolder("sentence encoder", Path(config.retrieval.embedding_model), ENCODER_REPO))
+    reranker = config.retrieval.cross_encoder_model
+    if config.retrieval.relevance_estimator == "cross_encoder" and reranker and Path(reranker).is_absolute():
+        folders.append(WeightFolder("cross-encoder", Path(reranker), RERANKER_REPO))
     return folders
 
 

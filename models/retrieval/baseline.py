@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 from blingfire import text_to_sentences_and_offsets
 from bs4 import BeautifulSoup
-from loguru import logger
 
 from models.config import RetrievalConfig
 from models.embeddings import SentenceEncoder
@@ -31,10 +30,7 @@ def html_sentences(html: str, max_chars: int) -> list[str]:
 def question_sentences(question: Question, config: RetrievalConfig) -> list[str]:
     sentences: list[str] = []
     for result in question.search_results:
-        try:
-            sentences.extend(html_sentences(result.page_result, config.baseline_sentence_max_chars))
-        except Exception as error:  # a malformed page loses its sentences, not the question
-            logger.warning(f"baseline: page {result.page_url or result.page_name!r} unreadable: {error}")
+        sentences.extend(html_sentences(result.page_result, config.baseline_sentence_max_chars))
     return list(dict.fromkeys(sentences))
 
 

@@ -1,7 +1,8 @@
 """The candidate pool of one question: every piece of evidence that may reach the reasoning prompt.
 
-Text chunks, search snippets, table rows verbalized with their headers and page name (QUASAR style),
-whole Markdown tables and extra lines (e.g. from the knowledge graph) all compete in one pool.
+Sentences of the pages' text and of the search snippets (each kept in its passage, so selection can
+show it with its neighbours), table rows verbalized with their headers and page name (QUASAR
+style), whole Markdown tables and extra lines (e.g. from the knowledge graph) all compete in one pool.
 """
 
 from __future__ import annotations
@@ -9,13 +10,15 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from models.config import RetrievalConfig
+from models.markdown import table_row
 from models.schema import Question
+from models.web.sentences import split_sentences
 
-Kind = Literal["chunk", "snippet", "row", "table", "extra"]
+Kind = Literal["sentence", "row", "table", "extra"]
 
 _PAGE_NAME_LINE = re.compile(r"^\s*Page name:\s*(.*)$")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
@@ -37,6 +40,16 @@ class Candidate:
     kind: Kind
     # Index of the whole-table candidate a row belongs to (or the table's own index), else None.
     table_group: int | None = None
+    # A sentence's passage (index into `Pool.passages`) and its position there.
+    passage: int | None = None
+    position: int = 0
+
+
+@dataclass
+class Pool:
+    candidates: list[Candidate] = field(default_factory=list)
+    # The sentences of each page's text and of each search snippet, in order (the context of a sentence).
+    passages: list[list[str]] = field(default_factory=list)
 
 
 @dataclass
@@ -49,41 +62,51 @@ class MarkdownTable:
 
 def build_pool(
     question: Question, pages: Sequence[PageContent], extra: Sequence[str], config: RetrievalConfig
-) -> list[Candidate]:
-    """All distinct candidates of one question (exact duplicates, common across search results, dropped)."""
-    pool: list[Candidate] = []
+) -> Pool:
+    """All distinct candidates of one question (exact duplicates, common across search results, dropped).
+
+    A repeated sentence stays in its passage as context, but competes only once.
+    """
+    pool = Pool()
     seen: set[str] = set()
 
-    def add(text: str, kind: Kind, table_group: int | None = None) -> int | None:
-        key = _NOT_ALPHANUMERIC.sub(" ", text).strip().lower()
+    def add(candidate: Candidate) -> int | None:
+        key = _NOT_ALPHANUMERIC.sub(" ", candidate.text).strip().lower()
         if not key or key in seen:
             return None
         seen.add(key)
-        pool.append(Candidate(text.strip(), kind, table_group))
-        return len(pool) - 1
+        candidate.text = candidate.text.strip()
+        pool.candidates.append(candidate)
+        return len(pool.candidates) - 1
+
+    def add_passage(text: str) -> None:
+        sentences = split_sentences(text, config.sentence_max_chars)
+        if not sentences:
+            return
+        pool.passages.append(sentences)
+        for position, sentence in enumerate(sentences):
+            add(Candidate(sentence, "sentence", passage=len(pool.passages) - 1, position=position))
 
     for line in extra:
-        add(line, "extra")
+        add(Candidate(line, "extra"))
     if config.use_snippets:
         for result in question.search_results:
-            snippet = html.unescape(_HTML_TAG.sub("", result.page_snippet))
-            add(snippet[: config.snippet_max_chars], "snippet")
+            add_passage(html.unescape(_HTML_TAG.sub("", result.page_snippet))[: config.snippet_max_chars])
     for page in pages:
-        for chunk in page.chunks:
-            add(chunk, "chunk")
+        add_passage("\n".join(page.chunks))
     for page in pages:
         for markdown in page.tables:
             table = parse_markdown_table(markdown, page.page_name)
             if table is None:
-                add(markdown[: config.max_table_chars], "table")
+                add(Candidate(markdown[: config.max_table_chars], "table"))
                 continue
-            table_index = add(fit_table(markdown, table, config.max_table_chars), "table")
+            table_index = add(Candidate(fit_table(markdown, table, config.max_table_chars), "table"))
             if table_index is None:
                 continue
-            pool[table_index].table_group = table_index
+            pool.candidates[table_index].table_group = table_index
             if config.use_table_rows:
                 for row in table.rows:
-                    add(verbalize_row(table, row, config.table_row_max_chars), "row", table_index)
+                    add(Candidate(verbalize_row(table, row, config.table_row_max_chars), "row", table_index))
     return pool
 
 
@@ -111,10 +134,10 @@ def fit_table(markdown: str, table: MarkdownTable, max_chars: int) -> str:
     """`markdown` itself when it fits, else its preamble, header and the leading rows that fit."""
     if len(markdown) <= max_chars:
         return markdown
-    lines = [*table.preamble, _pipe_row(table.header), _pipe_row(["---"] * len(table.header))]
+    lines = [*table.preamble, table_row(table.header), table_row(["---"] * len(table.header))]
     size = sum(len(line) + 1 for line in lines)
     for row in table.rows:
-        line = _pipe_row(row)
+        line = table_row(row)
         if size + len(line) + 1 > max_chars:
             break
         lines.append(line)
@@ -134,7 +157,3 @@ def verbalize_row(table: MarkdownTable, row: list[str], max_chars: int) -> str:
         return ""
     prefix = f"Page name: {table.page_name}; " if table.page_name else ""
     return (prefix + "; ".join(pairs))[:max_chars]
-
-
-def _pipe_row(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from loguru import logger
 
@@ -67,24 +67,41 @@ def yes_probability(completion: Completion) -> float | None:
 
 
 class CrossEncoderRelevance:
+    """A local sentence-transformers cross-encoder (e.g. bge-reranker-v2-m3), sigmoid of its logit."""
+
     def __init__(self, config: RetrievalConfig):
         if not config.cross_encoder_model:
             raise ValueError(
                 "retrieval.relevance_estimator='cross_encoder' needs retrieval.cross_encoder_model"
             )
+        self.config = config
+        self.model: Any = None
+
+    def warm_up(self) -> None:
+        """Load the model (once; building the retriever loads nothing)."""
+        if self.model is not None:
+            return
         import torch
         from sentence_transformers import CrossEncoder
 
-        logger.info(f"Loading cross-encoder from {config.cross_encoder_model}")
+        config = self.config
+        logger.info(
+            f"Loading cross-encoder from {config.cross_encoder_model} "
+            f"on {config.cross_encoder_device} ({config.cross_encoder_dtype})"
+        )
         self.model = CrossEncoder(
-            config.cross_encoder_model, device=config.embedding_device, local_files_only=True
+            config.cross_encoder_model,
+            device=config.cross_encoder_device,
+            max_length=config.cross_encoder_max_length,
+            local_files_only=True,
+            model_kwargs={"torch_dtype": getattr(torch, config.cross_encoder_dtype)},
         )
         self.activation = torch.nn.Sigmoid()
-        self.config = config
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
         if not pairs:
             return [], []
+        self.warm_up()
         inputs = [(query, passage[: self.config.rerank_passage_max_chars]) for query, passage in pairs]
         probabilities = self.model.predict(
             inputs,

@@ -1,12 +1,14 @@
 """Retriever: the evidence stage, batched over all questions of a batch.
 
 hybrid mode, per batch:
-  1. pool    every question's candidates (chunks, snippets, verbalized table rows, tables, extra lines)
+  1. pool    every question's candidates (sentences of page text and snippets, verbalized table rows,
+             tables, extra lines)
   2. sparse  BM25 over each pool; its top `dense_candidates` go on (the Task-3 pre-filter)
   3. dense   one encode call for all queries and shortlisted texts (each distinct text once); cosine
   4. fuse    reciprocal rank fusion of the BM25 and dense ranks
   5. rescore optional relevance estimator (cross-encoder, or the LLM's P(yes) in one generate call)
-  6. select  minimum relevance, then the token budget (`selection.py`)
+  6. select  minimum relevance, then the budgets; a sentence is shown with its neighbours, and more
+             units are kept for a question asking for several things (`selection.py`)
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from models.llm.base import LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
 from models.retrieval.baseline import baseline_evidence
 from models.retrieval.candidates import Candidate, PageContent, build_pool
-from models.retrieval.ranking import embed_distinct, ranks_descending, reciprocal_rank_fusion
+from models.retrieval.ranking import diverse_order, embed_distinct, ranks_descending, reciprocal_rank_fusion
+from models.retrieval.question_kind import asks_for_several
 from models.retrieval.relevance import create_estimator
-from models.retrieval.selection import Ranked, select_evidence
+from models.retrieval.selection import Ranked, context_window, select_evidence
 from models.retrieval.sparse import bm25_scores
 from models.retrieval.tokens import TokenCounter
 from models.schema import Evidence, Question
@@ -37,11 +40,24 @@ class _Shortlist:
     """One question's BM25 shortlist, then its dense and fused scores."""
 
     query: str
+    wants_list: bool
+    passages: list[list[str]] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
     sparse_ranks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     similarity: np.ndarray | None = None
     fused: np.ndarray | None = None
-    failed: bool = False
+    vectors: np.ndarray | None = None
+
+    def scoring_text(self, index: int, max_chars: int) -> str:
+        return self.candidates[index].text[:max_chars]
+
+    def shown_text(self, index: int, config: RetrievalConfig) -> str:
+        """What the reasoning step would see of the candidate: a sentence with its neighbours."""
+        candidate = self.candidates[index]
+        if candidate.kind != "sentence" or candidate.passage is None:
+            return candidate.text
+        sentences = self.passages[candidate.passage]
+        return " ".join(sentences[p] for p in context_window(sentences, candidate.position, config))
 
 
 class Retriever:
@@ -57,30 +73,32 @@ class Retriever:
         self.tokens = TokenCounter(llm, config.tokens_per_piece)
         self.estimator = create_estimator(config, llm, prompts) if config.mode == "hybrid" else None
 
+    def warm_up(self) -> None:
+        """Load the relevance model, when it is a local one (the encoder warms itself)."""
+        warm_up = getattr(self.estimator, "warm_up", None)
+        if warm_up is not None:
+            warm_up()
+
     def run(
         self,
         questions: list[Question],
         pages: Sequence[Sequence[PageContent]],
         extra_references: Sequence[Sequence[str]] | None = None,
     ) -> list[Evidence]:
-        """One Evidence per question. `extra_references` (e.g. KG lines) compete in the same pool."""
+        """One Evidence per question. `extra_references` (e.g. KG lines) compete in the same pool.
+
+        Raises when a step fails (the orchestrator contains and records stage failures).
+        """
         if not questions:
             return []
         started = time.perf_counter()
         if self.config.mode == "baseline":
-            evidence = self._baseline(questions)
+            evidence = baseline_evidence(questions, self.encoder, self.config)
         else:
             evidence = self._hybrid(questions, pages, extra_references or [])
         elapsed = time.perf_counter() - started
         logger.debug(f"retrieval ({self.config.mode}): {len(questions)} questions in {elapsed:.2f}s")
         return evidence
-
-    def _baseline(self, questions: list[Question]) -> list[Evidence]:
-        try:
-            return baseline_evidence(questions, self.encoder, self.config)
-        except Exception as error:
-            logger.exception(f"baseline retrieval failed for the batch: {error}")
-            return [Evidence() for _ in questions]
 
     def _hybrid(
         self,
@@ -92,17 +110,11 @@ class Retriever:
             self._shortlist(question, _item(pages, i), _item(extra, i))
             for i, question in enumerate(questions)
         ]
-        dense_ok = self._score_dense(shortlists)
-        relevance, usages = (
-            self._estimate_relevance(shortlists) if dense_ok else ([None] * len(shortlists), None)
-        )
+        self._score_dense(shortlists)
+        relevance, usages = self._estimate_relevance(shortlists)
         evidence = []
         for i, shortlist in enumerate(shortlists):
-            try:
-                result = self._select(shortlist, relevance[i], dense_ok)
-            except Exception as error:
-                logger.exception(f"retrieval failed for question {questions[i].interaction_id}: {error}")
-                result = Evidence()
+            result = self._select(shortlist, relevance[i])
             if usages is not None:
                 result.usage = usages[i]
             evidence.append(result)
@@ -111,32 +123,33 @@ class Retriever:
     def _shortlist(
         self, question: Question, pages: Sequence[PageContent], extra: Sequence[str]
     ) -> _Shortlist:
-        try:
-            pool = build_pool(question, pages, extra, self.config)
-            sparse = _table_takes_best_row(
-                pool, bm25_scores(question.query, [c.text for c in pool], self.config)
-            )
-            ranks = ranks_descending(sparse)
-            limit = self.config.dense_candidates or len(pool)
-            keep = np.sort(np.argsort(ranks, kind="stable")[:limit])
-            return _Shortlist(question.query, [pool[i] for i in keep], ranks[keep])
-        except Exception as error:
-            logger.exception(f"candidate pool failed for question {question.interaction_id}: {error}")
-            return _Shortlist(question.query, failed=True)
+        pool = build_pool(question, pages, extra, self.config)
+        candidates = pool.candidates
+        texts = [_with_context(c, pool.passages, self.config) for c in candidates]
+        sparse = _table_takes_best_row(candidates, bm25_scores(question.query, texts, self.config))
+        ranks = ranks_descending(sparse)
+        limit = self.config.dense_candidates or len(candidates)
+        keep = np.sort(np.argsort(ranks, kind="stable")[:limit])
+        return _Shortlist(
+            question.query,
+            asks_for_several(question.query),
+            pool.passages,
+            [candidates[i] for i in keep],
+            ranks[keep],
+        )
 
-    def _score_dense(self, shortlists: list[_Shortlist]) -> bool:
-        """Cosine and fused scores for every shortlist, from one encode call; False when it failed."""
+    def _score_dense(self, shortlists: list[_Shortlist]) -> None:
+        """Cosine and fused scores for every shortlist, from one encode call."""
         cap = self.config.dense_text_max_chars
-        texts = [s.query for s in shortlists] + [c.text[:cap] for s in shortlists for c in s.candidates]
-        try:
-            vectors = embed_distinct(self.encoder, texts)
-        except Exception as error:
-            logger.exception(f"dense scoring failed, ranking by BM25 alone: {error}")
-            return False
+        texts = [s.query for s in shortlists] + [
+            s.scoring_text(i, cap) for s in shortlists for i in range(len(s.candidates))
+        ]
+        vectors = embed_distinct(self.encoder, texts)
         start = len(shortlists)
         for query_vector, shortlist in zip(vectors, shortlists):
             candidate_vectors = vectors[start : start + len(shortlist.candidates)]
             start += len(shortlist.candidates)
+            shortlist.vectors = candidate_vectors
             shortlist.similarity = _table_takes_best_row(
                 shortlist.candidates, candidate_vectors @ query_vector
             )
@@ -147,7 +160,6 @@ class Retriever:
                 ],
                 self.config.rrf_k,
             )
-        return True
 
     def _estimate_relevance(
         self, shortlists: list[_Shortlist]
@@ -158,17 +170,11 @@ class Retriever:
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for q, shortlist in enumerate(shortlists):
-            if shortlist.fused is None:
-                continue
             for index in np.argsort(-shortlist.fused, kind="stable")[: self.config.rerank_candidates]:
-                pairs.append((shortlist.query, shortlist.candidates[index].text))
+                pairs.append((shortlist.query, shortlist.shown_text(int(index), self.config)))
                 owners.append((q, int(index)))
         usages = [TokenUsage() for _ in shortlists]
-        try:
-            probabilities, completions = self.estimator.score(pairs)
-        except Exception as error:
-            logger.exception(f"relevance estimation failed, keeping the fused ranking: {error}")
-            return [None] * len(shortlists), usages
+        probabilities, completions = self.estimator.score(pairs)
         scores: list[dict[int, float]] = [{} for _ in shortlists]
         for (q, index), probability, completion in zip(owners, probabilities, completions):
             if completion is not None:
@@ -177,22 +183,20 @@ class Retriever:
                 scores[q][index] = probability
         return [s or None for s in scores], usages
 
-    def _select(self, shortlist: _Shortlist, estimated: dict[int, float] | None, dense_ok: bool) -> Evidence:
-        if shortlist.failed or not shortlist.candidates:
+    def _select(self, shortlist: _Shortlist, estimated: dict[int, float] | None) -> Evidence:
+        if not shortlist.candidates:
             return Evidence()
-        if not dense_ok:
-            order = np.argsort(shortlist.sparse_ranks, kind="stable")
-            ranked = [Ranked(shortlist.candidates[i], 0.0) for i in order]
-            evidence = select_evidence(ranked, 0.0, self.config, self.tokens)
-            evidence.top_relevance = None
-            return evidence
         if estimated:
             order = sorted(estimated, key=lambda i: -estimated[i])
             ranked = [Ranked(shortlist.candidates[i], estimated[i]) for i in order]
-            return select_evidence(ranked, self.config.min_relevance, self.config, self.tokens)
-        order = np.argsort(-shortlist.fused, kind="stable")
-        ranked = [Ranked(shortlist.candidates[i], float(shortlist.similarity[i])) for i in order]
-        return select_evidence(ranked, self.config.min_similarity, self.config, self.tokens)
+            threshold = self.config.min_relevance
+        else:
+            order = diverse_order(shortlist.fused, shortlist.vectors, self.config.mmr_lambda)
+            ranked = [Ranked(shortlist.candidates[i], float(shortlist.similarity[i])) for i in order]
+            threshold = self.config.min_similarity
+        return select_evidence(
+            ranked, threshold, self.config, self.tokens, shortlist.passages, shortlist.wants_list
+        )
 
 
 def _table_takes_best_row(candidates: list[Candidate], scores: np.ndarray) -> np.ndarray:
@@ -205,6 +209,15 @@ def _table_takes_best_row(candidates: list[Candidate], scores: np.ndarray) -> np
         if table is not None:
             scores[table] = max(scores[table], scores[i])
     return scores
+
+
+def _with_context(candidate: Candidate, passages: list[list[str]], config: RetrievalConfig) -> str:
+    """The text BM25 reads: a sentence with its neighbours, so a sentence next to the asked words
+    (a name in the previous sentence, a value in the next) reaches the shortlist."""
+    if candidate.kind != "sentence" or candidate.passage is None or not config.sparse_context:
+        return candidate.text
+    sentences = passages[candidate.passage]
+    return " ".join(sentences[p] for p in context_window(sentences, candidate.position, config))
 
 
 def _item(items: Sequence, index: int) -> Sequence:
