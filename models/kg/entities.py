@@ -7,10 +7,11 @@ what needs no model: tickers written in the question, a chart rank, the sport.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from models.replies import find_json
 
 _LIST_FIELDS = ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
 
@@ -54,12 +55,9 @@ def entity_schema(max_items: int) -> dict[str, Any]:
 
 def parse_entities(text: str, max_items: int) -> tuple[KGEntities, str | None]:
     """Entities from the LLM's JSON reply, plus an error message when the reply was unusable."""
-    try:
-        raw = json.loads(_json_object(text))
-    except (ValueError, TypeError) as error:
-        return KGEntities(), f"entity JSON unreadable: {error}"
-    if not isinstance(raw, dict):
-        return KGEntities(), "entity JSON is not an object"
+    raw = find_json(text, dict)
+    if raw is None:
+        return KGEntities(), "entity reply holds no JSON object"
     entities = KGEntities()
     for name in _LIST_FIELDS:
         values = raw.get(name)
@@ -95,13 +93,6 @@ def add_rule_entities(entities: KGEntities, query: str, known_tickers: set[str])
         elif SOCCER_WORDS.search(lowered):
             entities.sport = "soccer"
     return entities
-
-
-def _json_object(text: str) -> str:
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        raise ValueError("no JSON object in the reply")
-    return text[start : end + 1]
 
 
 # The kinds each domain's routes look names up by.

@@ -203,9 +203,3 @@ class ApiCall:
     @property
     def key(self) -> tuple[str, str]:
         return self.route, repr(sorted(self.body.items()))
-
-
-def route_catalog(domain: str) -> str:
-    """One line per route of `domain` (every route when it has none), for the function-calling prompt."""
-    routes = [r for r in _ROUTE_LIST if r.path.startswith(f"/{domain}/")] or _ROUTE_LIST
-    return "\n".join(f"- {r.signature}: {r.description}" for r in routes)
