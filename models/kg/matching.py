@@ -29,7 +29,7 @@ def search_key(text: str) -> str:
     return " ".join(_ASCII_PUNCTUATION.sub("", text.lower().replace("_", " ")).split())
 
 
-def normalize_name(text: str) -> str:
+def loose_key(text: str) -> str:
     """A loose comparison key: accents folded, every non-alphanumeric run a single space."""
     folded = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
     return " ".join(re.findall(r"[a-z0-9]+", folded.replace("'", "").replace("\u2019", "")))
@@ -37,7 +37,7 @@ def normalize_name(text: str) -> str:
 
 def name_score(query: str, candidate: str) -> float:
     """Similarity of two names in [0, 1]: token overlap, or the character ratio when higher."""
-    left, right = normalize_name(query), normalize_name(candidate)
+    left, right = loose_key(query), loose_key(candidate)
     if not left or not right:
         return 0.0
     if left == right:
@@ -64,7 +64,7 @@ def best_match(query: str, candidates: list[str], min_similarity: float) -> str 
 
 
 def company_key(name: str) -> str:
-    return " ".join(_COMPANY_NOISE.sub(" ", normalize_name(name)).split())
+    return " ".join(_COMPANY_NOISE.sub(" ", loose_key(name)).split())
 
 
 def best_company(query: str, names: list[str], min_similarity: float) -> str | None:
@@ -144,11 +144,11 @@ NBA_TEAMS: dict[tuple[str, ...], tuple[str, ...]] = {
 
 def nba_team_names(asked: str) -> tuple[str, ...]:
     """The game table's spellings of the NBA team `asked` names (full or informal), or () if none."""
-    key = normalize_name(asked)
+    key = loose_key(asked)
     if not key:
         return ()
     for names, nicknames in NBA_TEAMS.items():
-        if key in (normalize_name(n) for n in names):
+        if key in (loose_key(n) for n in names):
             return names
     padded = f" {key} "
     for names, nicknames in NBA_TEAMS.items():
@@ -183,7 +183,7 @@ _SOCCER_NOISE = re.compile(r"\b(fc|cf|afc|sc|ac|club|the|de futbol|calcio)\b")
 
 
 def soccer_key(name: str) -> str:
-    key = normalize_name(name).replace("paris s g", "paris sg")
+    key = loose_key(name).replace("paris s g", "paris sg")
     key = _SOCCER_ALIASES.get(key, key)
     return " ".join(_SOCCER_NOISE.sub(" ", key).split()) or key
 
