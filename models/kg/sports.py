@@ -280,7 +280,7 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
                      + _game_line(last, team, sport))
         earlier = games[-4:-1]
         if earlier:
-            evidence.add(f"{subject}, the games before it:\n" + "\n".join(_game_line(g, team, sport) for g in earlier))
+            evidence.add(f"{subject}, the games before it:\n" + "\n".join(_game_line(g, team, sport, False) for g in earlier))
         return evidence
     for span in spans[:2]:
         inside = [g for g in games if span.contains(g.day)]
@@ -293,9 +293,10 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
             evidence.add(note, found=known)
             continue
         lines = [f"{subject} on {where} ({len(inside)} games, KG):"]
-        lines += [_game_line(g, team, sport) for g in inside[-config.max_table_rows :]]
         if team and len(inside) > 1:
             lines.append(_record(inside, team, sport))
+        detailed = len(inside) <= 2
+        lines += [_game_line(g, team, sport, detailed) for g in inside[-config.max_table_rows :]]
         evidence.add("\n".join(lines))
     return evidence
 
@@ -304,7 +305,7 @@ def _score(value: float | None) -> str:
     return "?" if value is None else number(int(value)) if float(value).is_integer() else number(value)
 
 
-def _game_line(game: Game, team: str | None, sport: str) -> str:
+def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) -> str:
     winner = None
     if game.home_score is not None and game.away_score is not None and game.home_score != game.away_score:
         winner = game.home if game.home_score > game.away_score else game.away
@@ -315,6 +316,8 @@ def _game_line(game: Game, team: str | None, sport: str) -> str:
         side = "home" if team == game.home else "away"
         outcome = "won" if winner == team else "lost" if winner else "drew"
         line += f"; {team} played {side} and {outcome}"
+    if not detailed:
+        return line
     if sport == "nba":
         line += f"; game_id {game.game_id}"
         if team:
