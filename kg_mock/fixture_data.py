@@ -72,6 +72,7 @@ EXTRA_COMPANY_NAMES = {
     "GRNV": "Greenvale Water Utilities Corp. Common Stock",
     "MRDN": "Meridian Textile Group Ltd. American Depositary Shares",
     "KVLT": "Kovalt Mining Corp. Common Stock",
+    "KVLTW": "Kovalt Mining Corp Common Stock",  # normalises like KVLT's name: the search lists both twice
 }
 MARKET_CAPS = {ticker: float(info["marketCap"]) for ticker, (_, _, info) in COMPANIES.items()}
 

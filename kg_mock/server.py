@@ -20,7 +20,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Annotated, Any, Callable, Iterator, List, Optional
 
 import httpx
 import pydantic
@@ -30,7 +30,8 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from loguru import logger
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator
+from pydantic_core import PydanticCustomError
 
 from kg_mock.store import KnowledgeGraph
 
@@ -42,12 +43,22 @@ class QueryRequest(BaseModel):
     query: str
 
 
+def _reject_padded_numbers(value: Any) -> Any:
+    """pydantic 2.5 (the official server's) parses " 2011" as an error; later versions strip it."""
+    if isinstance(value, str) and value != value.strip():
+        raise PydanticCustomError("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
+    return value
+
+
+LaxInt = Annotated[int, BeforeValidator(_reject_padded_numbers)]
+
+
 class IdRequest(BaseModel):
-    query: int
+    query: LaxInt
 
 
 class RankRequest(BaseModel):
-    rank: int
+    rank: LaxInt
     date: Optional[str] = None
 
 
@@ -127,7 +138,8 @@ def create_app(kg: KnowledgeGraph, delay_s: float = 0.0) -> FastAPI:
         return JSONResponse({"detail": jsonable_encoder([_with_url(item) for item in error.errors()])}, status_code=422)
 
     for path, model, lookup in _routes(kg):
-        app.add_api_route(path, _endpoint(model, lookup, delay_s), methods=["POST"])
+        # No response model: the result goes to json.dumps as it is, so a NaN is a 500 as officially.
+        app.add_api_route(path, _endpoint(model, lookup, delay_s), methods=["POST"], response_model=None)
     return app
 
 

@@ -37,6 +37,23 @@ def embedded_llm():
     backend.close()
 
 
+@pytest.fixture(scope="session")
+def kg_data_dir(tmp_path_factory) -> Path:
+    """The fixture KG in the official on-disk layout, built once per test session."""
+    from kg_mock.fixture import build
+
+    return build(tmp_path_factory.mktemp("kg_fixture"))
+
+
+@pytest.fixture(scope="session")
+def kg_url(kg_data_dir) -> str:
+    """Base URL of the mock KG server on the fixture KG, one subprocess per test session."""
+    from kg_mock.server import running_server
+
+    with running_server(data_dir=kg_data_dir) as url:
+        yield url
+
+
 SERVER_START_TIMEOUT_S = 180
 SERVER_CONTEXT_TOKENS = 1024
 
