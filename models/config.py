@@ -274,7 +274,7 @@ class KGConfig:
     # Wall-clock cap on the whole stage of one batch (entity reading included); later calls are dropped.
     batch_deadline_s: float = 9.0
     # Rounds of calls (resolve names -> fetch data -> follow ids). Call budgets in units: a call costs 1,
-    # a slow one (a year of games, a month of every team's games, play-by-play, all Grammy winners)
+    # a slow one (every team's games of a month or a year, play-by-play, all Grammy winners)
     # costs `slow_call_cost`, and at most `max_slow_calls_per_batch` of those are made. At 0.25 s per
     # call the batch budget is the stage's worst-case API time: 32 x 0.25 s = 8 s.
     max_rounds: int = 4

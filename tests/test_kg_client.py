@@ -110,16 +110,16 @@ def test_malformed_bodies_become_errors(broken_api):
     kg.close()
 
 
-def test_server_errors_are_retried(broken_api):
+def test_http_errors_are_not_retried(broken_api):
     attempts = []
 
-    def flaky(handler):
+    def busy(handler):
         attempts.append(1)
-        handler.send(503, b"busy") if len(attempts) == 1 else handler.send(200, b'{"result": 2.5}')
+        handler.send(503, b"busy")
 
-    kg = KGClient(broken_api(flaky), KGConfig(retries=2, retry_backoff_s=0.0))
+    kg = KGClient(broken_api(busy), KGConfig(retries=2, retry_backoff_s=0.0))
     outcome = kg.call(ApiCall("finance_get_eps", {"query": "ZPHR"}))
-    assert outcome.ok and outcome.result == 2.5 and len(attempts) == 2
+    assert not outcome.ok and "HTTP 503: busy" in outcome.error and len(attempts) == 1
     kg.close()
 
 
@@ -199,38 +199,8 @@ def test_stage_survives_an_llm_that_returns_garbage(kg_url, monkeypatch):
     stage = KnowledgeGraphStage(KGConfig(), ScriptedLLM(lambda c, p: "I am not JSON"), PromptLibrary())
     questions, attributes = _batch([("What is the EPS of $ZPHR?", "finance")])
     result = stage.run(questions, attributes)[0]
-    assert "entity JSON unreadable" in result.error
+    assert "entity reply holds no JSON object" in result.error
     assert any("1.87" in reference for reference in result.references)  # the ticker rule still found it
-
-
-def test_stage_with_llm_function_calling(kg_url, monkeypatch):
-    monkeypatch.setenv("CRAG_MOCK_API_URL", kg_url)
-    replies = {
-        "What is the P/E ratio of Zephyrline Robotics?": json.dumps(
-            {"calls": [{"route": "finance_get_pe_ratio", "arguments": {"query": "Zephyrline Robotics Inc. Common Stock"}},
-                       {"route": "finance_get_pe_ratio", "arguments": {"ticker": "ZPHR"}}]}
-        ),
-        "Which song won Song of the Year at the 2018 Grammys?": json.dumps(
-            {"calls": [{"route": "music_grammy_get_best_song_by_year", "arguments": {"query": "2018"}}]}
-        ),
-        "Who scored first in the Trail Blazers game last Friday?": json.dumps(
-            {"calls": [{"route": "sports_nba_get_games_on_date",
-                        "arguments": {"date": "2024-03-08", "team_name": "Portland Trail Blazers"}}]}
-        ),
-    }
-    llm = ScriptedLLM(_reply_by_question(replies))
-    stage = KnowledgeGraphStage(KGConfig(selection="llm", company_dict_path="/nonexistent"), llm, PromptLibrary())
-    cases = [(q, d) for q, d in zip(replies, ["finance", "music", "sports"])]
-    results = stage.run(*_batch(cases))
-    assert len(llm.calls) == 1 and "calls" in llm.calls[0][1].json_schema["properties"]
-    prompt = llm.calls[0][0][2][-1]["content"]
-    assert '"last friday" = 2024-03-08' in prompt and "sports_nba_get_games_on_date(" in prompt
-    finance, music, sports = results
-    assert any("26.37" in r for r in finance.references)
-    assert "finance_get_pe_ratio(query='ZPHR')" in finance.calls  # company name resolved to its ticker
-    assert "unexpected argument" in finance.error  # the malformed call was dropped, not sent
-    assert any("Kitefall" in r for r in music.references)  # 2021 would be null: the Grammy window ends in 2019
-    assert any("Deshawn Okafor" in r for r in sports.references)  # play-by-play followed from the game id
 
 
 def test_stage_with_the_api_down_returns_quickly_without_references(monkeypatch):
@@ -239,7 +209,7 @@ def test_stage_with_the_api_down_returns_quickly_without_references(monkeypatch)
     stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm, PromptLibrary())
     results = stage.run(*_batch(KG_ONLY_QUESTIONS))
     assert all(r.references == [] for r in results)
-    assert all("every KG call failed" in (r.error or "") for r in results)
+    assert all("KG call(s) failed" in (r.error or "") and not r.has_evidence for r in results)
 
 
 def test_stage_with_a_slow_api_is_bounded_by_the_batch_deadline(broken_api, monkeypatch):

@@ -276,8 +276,9 @@ def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
     assert len(fake_api) == 2
     assert all("left out by the call budget" in (r.error or "") for r in results)
     config = KGConfig()
-    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024"}), config) == config.slow_call_cost
-    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03", "team_name": "Miami Heat"}), config) == 1
+    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03"}), config) == config.slow_call_cost
+    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024", "team_name": "Miami Heat"}), config) == 1
+    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"}), config) == 1
 
 
 # --- HTTP -------------------------------------------------------------------------------------------

@@ -64,10 +64,11 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
         if not state.done(search.route, **search.body):
             needed.append(search)
             continue
-        _, hits = state.answer(search.route, **search.body)
+        answered, hits = state.answer(search.route, **search.body)
         official = best_company(company, hits if isinstance(hits, list) else [], context.config.min_name_similarity)
         if official is None:
-            state.notes.append(f"no company named like {company!r} in the KG")
+            if answered:
+                state.notes.append(f"no company named like {company!r} in the KG")
             continue
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)

@@ -163,11 +163,10 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     evidence = Evidence()
     artists, _ = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
-    for name in state.entities.artists + state.entities.songs:
-        searched_artist = state.done(ARTIST_SEARCH, query=name) and name in state.entities.artists and name not in artists
-        searched_song = state.done(SONG_SEARCH, query=name) and name in state.entities.songs and name not in songs
-        if searched_artist or searched_song:
-            evidence.add(f"No {'artist' if searched_artist else 'song'} named {name!r} in the music KG", found=False)
+    for kind, route, names in (("artist", ARTIST_SEARCH, state.entities.artists), ("song", SONG_SEARCH, state.entities.songs)):
+        for name in names:
+            if state.absent(route, name, config.min_name_similarity):
+                evidence.add(f"No {kind} named {name!r} in the music KG", found=False)
     for spelling in [*artists.values(), *songs.values()]:
         lines = []
         for result in state.results.values():

@@ -36,7 +36,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     found, _ = _spellings(state, context)
     for name in state.entities.entities:
         if name not in found:
-            if state.done(SEARCH, query=name):
+            if state.absent(SEARCH, name, config.min_name_similarity):
                 evidence.add(f"No entity named {name!r} in the open-domain KG", found=False)
             continue
         spelling = found[name]

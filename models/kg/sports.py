@@ -368,6 +368,7 @@ def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
         shown = rows[: config.max_table_rows // 2] + (scoring[-(config.max_table_rows // 2):] if scoring else [])
         for row in {id(r): r for r in shown}.values():
             text = row.get("homedescription") or row.get("visitordescription") or row.get("neutraldescription")
-            lines.append(f"- period {row.get('period')} {row.get('pctimestring')}: {text} (score {row.get('score') or '-'})")
+            player = f" [{row['player1_name']}]" if row.get("player1_name") else ""
+            lines.append(f"- period {row.get('period')} {row.get('pctimestring')}: {text}{player} (score {row.get('score') or '-'})")
         evidence.add("\n".join(lines))
     return evidence

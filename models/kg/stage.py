@@ -64,13 +64,12 @@ def sources_for(domain: str, config: KGConfig) -> str:
 
 
 def call_cost(call: ApiCall, config: KGConfig) -> int:
-    """Budget units of a call: the slow ones (a year of games, a month of every team's games,
-    play-by-play, a scan of all Grammy rows) cost `slow_call_cost`, the rest 1."""
+    """Budget units of a call: the slow ones (every team's games of a month or a year, play-by-play,
+    the scan of all Grammy rows) cost `slow_call_cost`, the rest 1."""
     if call.route == sports.PLAY_BY_PLAY or call.route == "music_grammy_get_all_awarded_artists":
         return config.slow_call_cost
-    if call.route in (sports.NBA_GAMES, sports.SOCCER_GAMES):
-        parts = str(call.body.get("date", "")).count("-") + 1
-        if parts == 1 or (parts == 2 and not call.body.get("team_name")):
+    if call.route in (sports.NBA_GAMES, sports.SOCCER_GAMES) and not call.body.get("team_name"):
+        if str(call.body.get("date", "")).count("-") < 2:
             return config.slow_call_cost
     return 1
 

@@ -54,13 +54,16 @@ class QuestionState:
         return [r for r in self.results.values() if r.call.route == route and r.ok]
 
     def spelling(self, search_route: str, name: str, min_similarity: float) -> tuple[bool, str | None]:
-        """(searched, the KG's own spelling of `name`) from a search route's hits."""
+        """(the search was made, the KG's own spelling of `name` among its hits)."""
         answered, hits = self.answer(search_route, query=name)
-        if not self.done(search_route, query=name):
-            return False, None
         if not answered or not isinstance(hits, list):
-            return True, None
+            return self.done(search_route, query=name), None
         return True, best_match(name, [h for h in hits if isinstance(h, str)], min_similarity)
+
+    def absent(self, search_route: str, name: str, min_similarity: float) -> bool:
+        """True when a search answered and none of its hits is `name` (not when the call failed)."""
+        answered, _ = self.answer(search_route, query=name)
+        return answered and self.spelling(search_route, name, min_similarity)[1] is None
 
 
 @dataclass
