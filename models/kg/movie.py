@@ -56,7 +56,8 @@ def _people(state: QuestionState, config: KGConfig) -> list[dict]:
 
 
 def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
-    """Movie ids whose titles the question needs: a person's films (directed or acted, as asked)."""
+    """Movie ids whose titles the question needs: a person's films (directed or acted, as asked), a
+    year's films."""
     wants_directed = "direct" in state.lowered
     wants_acted = bool(re.search(r"\bact|star|play|appear|role|cast|movie|film", state.lowered))
     ids: list[int] = []
@@ -65,6 +66,9 @@ def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
             ids += person.get("directed_movies") or []
         if wants_acted or not wants_directed:
             ids += person.get("acted_movies") or []
+    for result in state.answered("movie_get_year_info"):
+        if isinstance(result.result, dict):
+            ids += result.result.get("movie_list") or []
     return [i for i in dict.fromkeys(ids) if isinstance(i, int) and not isinstance(i, bool)][: config.max_followup_ids]
 
 

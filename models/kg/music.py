@@ -61,6 +61,7 @@ GRAMMY_YEAR_ROUTES = [
 FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
 BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
 SATURDAY = 5
+PREVIOUS_WEEK = re.compile(r"\b(?:last|previous|past) week\b")
 
 
 def applies(state: QuestionState) -> bool:
@@ -80,6 +81,8 @@ def _reference_day(state: QuestionState) -> date | None:
     """The day whose chart the question asks about: its time phrase (capped at the question's day)."""
     today = state.today
     for span in state.spans():
+        if PREVIOUS_WEEK.search(span.phrase):
+            continue  # the current chart answers it: its last-week column, and the week before is shown too
         return min(span.end, today) if today else span.end
     return today
 

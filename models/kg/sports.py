@@ -327,7 +327,7 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) 
                 line += f"; {team}: " + ", ".join(stats)
     else:
         row = game.row
-        extras = [f"{k} {row[k]}" for k in ("round", "time", "Captain", "Formation", "Referee", "Attendance", "xG", "xGA", "Poss")
+        extras = [f"{k} {number(row[k])}" for k in ("round", "time", "Captain", "Formation", "Referee", "Attendance", "xG", "xGA", "Poss")
                   if row.get(k) not in (None, "") and team]
         if extras:
             line += f"; {row.get('_team')}: " + ", ".join(extras)
