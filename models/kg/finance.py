@@ -98,6 +98,10 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     evidence = Evidence()
     known, _ = tickers(state, context)
     now = eastern_time(state.query_time)
+    for result in state.answered("finance_get_ticker_by_name"):
+        if isinstance(result.result, str) and result.result:
+            evidence.add(f"{result.call.body['query']} / ticker symbol: {result.result}",
+                         found=bool(re.search(r"ticker|symbol", state.lowered)))
     for ticker in known:
         for route in routes_for(state.lowered):
             answered, result = state.answer(route, query=ticker)
