@@ -411,16 +411,19 @@ def _play_by_play(game: tuple, rosters: dict[str, list[str]], abbreviations: dic
     """Scoring events (and a few misses) that add up to the final score; the roster's first player
     scores the most."""
     game_id, _, home, away, home_points, away_points = game
+    opening = [((side, team, player, value)) for player, value in facts.NBA_OPENING_SCORES.get(game_id, [])
+               for side, team in (("home", home), ("away", away)) if player in rosters[team]]  # fmt: skip
     buckets = []
     for side, team, points in (("home", home, home_points), ("away", away, away_points)):
         weights = [6, 4, 3, 3, 2, 2, 1, 1]
-        remaining = points
+        remaining = points - sum(value for opening_side, _, _, value in opening if opening_side == side)
         while remaining > 0:
             value = min(remaining, rng.choice([2, 2, 2, 3, 1]))
             player = rng.choices(rosters[team], weights=weights)[0]
             buckets.append((side, team, player, value))
             remaining -= value
     rng.shuffle(buckets)
+    buckets = opening + buckets
     events, scores = [], {"home": 0, "away": 0}
     for number, (side, team, player, value) in enumerate(buckets, start=1):
         scores[side] += value

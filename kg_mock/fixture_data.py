@@ -328,6 +328,9 @@ NBA_PLAYERS = {
     "Milwaukee Bucks": ["Giannis Kouros"],
 }
 
+# The opening scores of a game, fixed by hand: game id -> [(player, points)].
+NBA_OPENING_SCORES = {"0022300881": [("Deshawn Okafor", 2), ("Jamal Murray", 3)]}
+
 SOCCER_LEAGUE, SOCCER_SEASON = "ENG-Premier League", "2324"
 SOCCER_TEAMS = [
     "Arsenal", "Aston Villa", "Bournemouth", "Brentford", "Brighton", "Burnley", "Chelsea", "Crystal Palace",
