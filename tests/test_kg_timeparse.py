@@ -24,6 +24,8 @@ def test_parse_query_time():
         ("closing price last friday", date(2024, 3, 8), date(2024, 3, 8), "day"),
         ("what did it do on monday", date(2024, 3, 4), date(2024, 3, 4), "day"),
         ("revenue in 2021", date(2021, 1, 1), date(2021, 12, 31), "year"),
+        ("in 2017, which film won", date(2017, 1, 1), date(2017, 12, 31), "year"),
+        ("who won in 2019.", date(2019, 1, 1), date(2019, 12, 31), "year"),
         ("on 2022-10-12", date(2022, 10, 12), date(2022, 10, 12), "day"),
         ("on 10/12/2022", date(2022, 10, 12), date(2022, 10, 12), "day"),
         ("on March 5, 2023", date(2023, 3, 5), date(2023, 3, 5), "day"),

@@ -295,5 +295,5 @@ _RULES: list[tuple[re.Pattern[str], Resolver]] = [
     (re.compile(r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b"),
      _relative_period),
     (re.compile(r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _WEEKDAY + r"\b"), _weekday),
-    (re.compile(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d{2})\b(?![\d.,%])"), _bare_year),
+    (re.compile(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d{2})\b(?![\d%]|[.,]\d)"), _bare_year),
 ]
