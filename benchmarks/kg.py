@@ -13,7 +13,8 @@ Printed per run, side by side:
 Runs: "ours" (the preset's scheduling) and the reference "unbudgeted" (the same planning with no call
 budget, 16 connections and no deadline), both with the scripted entities of the question file, which
 isolates planning and rendering; with --end-to-end also "ours, LLM entities" where the embedded model
-reads the entities (slow on CPU: ~60 prompt tokens/s).
+reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
+ours against unbudgeted: the KG seconds the call budget and the deadline save.
 
     .venv/bin/python benchmarks/kg.py [--delay-s 0.25] [--batch-size 8] [--end-to-end] [--preset cpu] [--show-misses]
 """
@@ -44,6 +45,23 @@ from models.schema import Question, QuestionAttributes  # noqa: E402
 
 QUESTIONS = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
 ENTITY_FIELDS = {f.name for f in fields(KGEntities)}
+STRESS_TIME = "03/10/2024, 23:34:42 PT"
+# One batch of call-hungry questions (many names, many routes, every team's games, play-by-play, all
+# Grammy winners): what the call budget and the batch deadline are for.
+STRESS = [
+    ("compare the price, dividends, eps, p/e ratio and market cap of zphr, aapl and qmtx", "finance",
+     KGEntities(tickers=["ZPHR", "AAPL", "QMTX"])),
+    ("how many points were scored in each nba game this week?", "sports", KGEntities(sport="nba")),
+    ("how many goals were scored in the premier league last week?", "sports", KGEntities(sport="soccer")),
+    ("who scored first in each denver nuggets game in march 2024?", "sports", KGEntities(teams=["Denver Nuggets"], sport="nba")),
+    ("list every grammy best new artist winner", "music", KGEntities()),
+    ("where are halcyon drift, marrow-saints and the cobalt hour from, who are their members and what did they release?",
+     "music", KGEntities(artists=["Halcyon Drift", "Marrow-Saints", "The Cobalt Hour"])),
+    ("which actors starred in the glass orchard, salt road nocturne and copper meridian?", "movie",
+     KGEntities(movies=["The Glass Orchard", "Salt Road Nocturne", "Copper Meridian"], people=["Yumi Castellanos"])),
+    ("how did the lakers, the rockets and the blazers do this season?", "sports",
+     KGEntities(teams=["Lakers", "Rockets", "Blazers"], sport="nba")),
+]
 
 
 @dataclass
@@ -163,6 +181,11 @@ def main() -> None:
         os.environ[config.kg.api_url_env] = url
         runs.append(run_stage("ours, scripted entities", KnowledgeGraphStage(config.kg, _NoLLM(), prompts), cases, args.batch_size, True))
         runs.append(run_stage("unbudgeted, scripted", KnowledgeGraphStage(unbudgeted(config.kg), _NoLLM(), prompts), cases, args.batch_size, True))
+        stress = [Case(query, STRESS_TIME, domain, entities, []) for query, domain, entities in STRESS]
+        stress_runs = [
+            run_stage(name, KnowledgeGraphStage(kg, _NoLLM(), prompts), stress, len(stress), True)
+            for name, kg in (("ours", config.kg), ("unbudgeted", unbudgeted(config.kg)))
+        ]
         if args.end_to_end:
             from models.llm import create_backend
 
@@ -172,6 +195,10 @@ def main() -> None:
             finally:
                 llm.close()
     report(runs, cases, args.show_misses)
+    print(f"\nstress batch ({len(STRESS)} call-hungry questions in one batch):")
+    for run in stress_runs:
+        print(f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "
+              f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}")
 
 
 class _NoLLM(LLMBackend):

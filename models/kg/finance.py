@@ -87,7 +87,8 @@ def routes_for(text: str) -> list[str]:
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     known, needed = tickers(state, context)
     routes = routes_for(state.lowered)
-    return needed + [ApiCall(route, {"query": ticker}) for ticker in known for route in routes]
+    # route by route, so that under a tight budget every company gets the most wanted facts first
+    return needed + [ApiCall(route, {"query": ticker}) for route in routes for ticker in known]
 
 
 # --- rendering --------------------------------------------------------------------------------------

@@ -74,7 +74,8 @@ def _date_arguments(span: DateSpan, team_known: bool, config: KGConfig) -> list[
         return [span.label]
     days = (span.end - span.start).days + 1
     if not team_known and days <= config.max_date_calls:
-        return [(span.start + timedelta(days=i)).isoformat() for i in range(days)]
+        # latest first: under a tight budget the days nearest the question are kept
+        return [(span.end - timedelta(days=i)).isoformat() for i in range(days)]
     months = _months(span.start, span.end)
     if len(months) <= (config.max_date_calls if team_known else 1):
         return months

@@ -160,7 +160,12 @@ class KnowledgeGraphStage:
         for _ in range(config.max_rounds):
             queues = {index: self._wanted(state, context) for index, state in states.items()}
             chosen: dict[tuple[str, str], tuple[ApiCall, list[int]]] = {}
-            over_budget = {index: 0 for index in states}
+            # a fair share of what is left per question and round, so that names resolved in this
+            # round still find budget for their facts in the next
+            wanting = sum(1 for queue in queues.values() if queue)
+            share = max(1, (config.max_calls_per_batch - batch_spent) // max(wanting, 1))
+            this_round = {index: 0 for index in states}
+            reused = False
             while any(queues.values()):
                 for index, queue in queues.items():
                     if not queue:
@@ -170,6 +175,7 @@ class KnowledgeGraphStage:
                     if call.key in made:
                         state.issued.add(call.key)
                         state.record(made[call.key])
+                        reused = True
                         continue
                     if call.key in chosen:
                         chosen[call.key][1].append(index)
@@ -178,23 +184,23 @@ class KnowledgeGraphStage:
                     cost = call_cost(call, config)
                     slow = cost > 1
                     if (spent[index] + cost > config.max_calls_per_question or batch_spent + cost > config.max_calls_per_batch
+                            or (this_round[index] and this_round[index] + cost > share)
                             or (slow and slow_calls >= config.max_slow_calls_per_batch)):
-                        over_budget[index] += 1
-                        continue
+                        continue  # over budget: asked for again next round, when shares are recomputed
+                    this_round[index] += cost
                     spent[index] += cost
                     batch_spent += cost
                     slow_calls += slow
                     state.issued.add(call.key)
                     chosen[call.key] = (call, [index])
-            for index, count in over_budget.items():
-                if count:
-                    states[index].notes.append(f"{count} KG call(s) left out by the call budget")
-            if not chosen:
-                break
             if time.perf_counter() >= deadline:
                 for call, indices in chosen.values():
                     for index in indices:
-                        states[index].notes.append("KG batch deadline reached")
+                        states[index].issued.discard(call.key)
+                break
+            if not chosen:
+                if reused:
+                    continue  # answers shared from other questions may let their planners go on
                 break
             calls = [call for call, _ in chosen.values()]
             for (call, indices), outcome in zip(chosen.values(), client.call_many(calls, deadline)):
@@ -204,6 +210,11 @@ class KnowledgeGraphStage:
             if client.unreachable:
                 logger.warning(f"KG API at {client.base_url} is unreachable; continuing without KG evidence")
                 break
+        if not client.unreachable:
+            for state in states.values():
+                left = len(self._wanted(state, context))
+                if left:
+                    state.notes.append(f"{left} KG call(s) left out by the call budget or the batch deadline")
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
