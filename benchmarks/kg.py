@@ -166,6 +166,8 @@ def main() -> None:
     parser.add_argument("--delay-s", type=float, default=0.25, help="artificial seconds per API call")
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--end-to-end", action="store_true", help="also let the embedded LLM read the entities")
+    parser.add_argument("--end-to-end-limit", type=int, default=None, metavar="N",
+                        help="with --end-to-end, only every k-th question so that N remain (the run is slow on CPU)")
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
 
@@ -189,12 +191,21 @@ def main() -> None:
         if args.end_to_end:
             from models.llm import create_backend
 
+            step = max(1, len(cases) // args.end_to_end_limit) if args.end_to_end_limit else 1
+            sample = cases[::step][: args.end_to_end_limit]
             llm = create_backend(config.llm)
             try:
-                runs.append(run_stage("ours, LLM entities", KnowledgeGraphStage(config.kg, llm, prompts), cases, args.batch_size, False))
+                began = time.perf_counter()
+                end_to_end = run_stage("ours, LLM entities", KnowledgeGraphStage(config.kg, llm, prompts), sample, args.batch_size, False)
+                print(f"end to end: {len(sample)} questions in {time.perf_counter() - began:.0f} s")
             finally:
                 llm.close()
     report(runs, cases, args.show_misses)
+    if args.end_to_end:
+        scripted = dict(zip(map(id, cases), runs[0].results))
+        print(f"\nend to end on {len(sample)} of the questions (every {step}th), against the scripted entities on the same ones:")
+        report([Run("ours, scripted entities", [scripted[id(c)] for c in sample], runs[0].batch_seconds), end_to_end],
+               sample, args.show_misses)
     print(f"\nstress batch ({len(STRESS)} call-hungry questions in one batch):")
     for run in stress_runs:
         print(f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "

@@ -13,7 +13,14 @@ import pytest
 from models.config import KGConfig
 from models.kg import KnowledgeGraphStage, sources_for
 from models.kg.client import CallResult, KGClient
-from models.kg.entities import KGEntities, add_rule_entities, entity_schema, parse_entities, refile_for_domain
+from models.kg.entities import (
+    KGEntities,
+    add_rule_entities,
+    entity_schema,
+    keep_grounded,
+    parse_entities,
+    refile_for_domain,
+)
 from models.kg.formatting import column_rows, is_empty, number
 from models.kg.matching import CompanyDirectory, best_company, match_team, nba_team_names, search_key
 from models.kg.routes import ApiCall
@@ -364,3 +371,13 @@ def test_without_api_url_the_stage_calls_nothing(monkeypatch):
         [Question("1", "what is ZPHR's eps?", QUERY_TIME)], [QuestionAttributes(domain="finance")]
     )
     assert results[0].references == [] and not results[0].has_evidence and llm.calls == []
+
+
+def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_the_domain():
+    invented = KGEntities(companies=["Universal Pictures"], tickers=["UP"], movies=["Glass Orchard"], people=["James Cameron"])
+    grounded = keep_grounded(invented, "who directed the glass orchard?")
+    assert grounded == KGEntities(movies=["Glass Orchard"])
+    teams = keep_grounded(KGEntities(teams=["Los Angeles Lakers"], tickers=["qmtx"]), "did the lakers beat qmtx?")
+    assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"]
+    focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
+    assert focused == KGEntities(teams=["Rockets"])

@@ -106,13 +106,40 @@ _DOMAIN_KINDS = {
 
 
 def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
-    """A small extractor often files a name under the wrong kind (a band as a company). When the
-    predicted domain's own kinds came back empty, every other name is tried under them too."""
+    """A small extractor files names under the wrong kind (a band as a company) and fills kinds the
+    question never asks about. When the predicted domain's own kinds hold names, the other kinds are
+    dropped; when they are empty, every other name is tried under them."""
     kinds = _DOMAIN_KINDS.get(domain, ())
-    if not kinds or any(getattr(entities, kind) for kind in kinds) or (domain == "finance" and entities.tickers):
+    own = kinds + (("tickers",) if domain == "finance" else ())
+    if not kinds:
+        return entities
+    if any(getattr(entities, kind) for kind in own):
+        for kind in _LIST_FIELDS:
+            if kind not in own:
+                setattr(entities, kind, [])
         return entities
     others = [name for kind in _LIST_FIELDS if kind not in kinds and kind != "tickers" for name in getattr(entities, kind)]
     for kind in kinds:
         setattr(entities, kind, list(dict.fromkeys(others)))
     return entities
 
+
+def keep_grounded(entities: KGEntities, query: str) -> KGEntities:
+    """Names the question actually writes: a ticker as a word of it, any other name with half of its
+    words or one long word in it ("Los Angeles Lakers" for "the lakers" passes, a name the model
+    invented does not)."""
+    words = set(re.findall(r"[a-z0-9]+", query.lower().replace("'", "")))
+    for kind in _LIST_FIELDS:
+        kept = []
+        for name in getattr(entities, kind):
+            tokens = re.findall(r"[a-z0-9]+", name.lower().replace("'", ""))
+            if kind == "tickers":
+                grounded = len(tokens) == 1 and tokens[0] in words
+            else:
+                grounded = bool(tokens) and (
+                    sum(t in words for t in tokens) * 2 >= len(tokens) or any(len(t) >= 4 and t in words for t in tokens)
+                )
+            if grounded:
+                kept.append(name)
+        setattr(entities, kind, kept)
+    return entities

@@ -24,6 +24,9 @@ _COMPANY_NOISE = re.compile(
 )
 
 
+CONTAINED_SCORE = 0.8
+
+
 def search_key(text: str) -> str:
     """The official search normalisation: lower-case, `_` -> space, ASCII punctuation deleted."""
     return " ".join(_ASCII_PUNCTUATION.sub("", text.lower().replace("_", " ")).split())
@@ -44,7 +47,9 @@ def name_score(query: str, candidate: str) -> float:
         return 1.0
     left_tokens, right_tokens = set(left.split()), set(right.split())
     overlap = len(left_tokens & right_tokens) / len(left_tokens | right_tokens)
-    return max(overlap, difflib.SequenceMatcher(None, left, right).ratio())
+    # a name the question shortened ("paper lanterns" for "Paper Lanterns in July")
+    shortened = CONTAINED_SCORE if len(left_tokens) > 1 and left_tokens <= right_tokens else 0.0
+    return max(overlap, shortened, difflib.SequenceMatcher(None, left, right).ratio())
 
 
 def best_match(query: str, candidates: list[str], min_similarity: float) -> str | None:

@@ -29,7 +29,14 @@ from models.kg import finance, movie, music
 from models.kg import open as open_domain
 from models.kg import sports
 from models.kg.client import CallResult, KGClient
-from models.kg.entities import KGEntities, add_rule_entities, entity_schema, parse_entities, refile_for_domain
+from models.kg.entities import (
+    KGEntities,
+    add_rule_entities,
+    entity_schema,
+    keep_grounded,
+    parse_entities,
+    refile_for_domain,
+)
 from models.kg.formatting import cap
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
@@ -148,7 +155,7 @@ class KnowledgeGraphStage:
             entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind)
             if problem:
                 state.notes.append(problem)
-            entities = refile_for_domain(entities, state.domain)
+            entities = refile_for_domain(keep_grounded(entities, state.query), state.domain)
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
 
     # 2. rounds of scheduled API calls
