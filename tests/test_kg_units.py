@@ -244,6 +244,14 @@ def test_ticker_from_the_exact_official_name_and_prices_aligned_to_the_question(
     assert "up days" in summary
 
 
+def test_a_session_still_open_at_the_question_time_has_no_close_yet(fake_api, monkeypatch):
+    monkeypatch.setattr("tests.test_kg_units.QUERY_TIME", "03/11/2024, 10:15:00 PT")  # Monday 13:15 ET
+    [result] = run_stage([("what is ZPHR's closing price today?", "finance", KGEntities(tickers=["ZPHR"]))])
+    text = evidence(result)
+    assert "The session of 2024-03-11 (Monday) was still open at the question's time (13:15 ET)" in text
+    assert "50.75" not in text and "close 50.02" in text
+
+
 def test_dividends_are_summed_per_year(fake_api):
     [result] = run_stage([("how much did ZPHR pay in dividends in 2023?", "finance", KGEntities(tickers=["ZPHR"]))])
     text = evidence(result)

@@ -206,7 +206,7 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
                      f"market {status}")
     spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)]
     for span in spans[:3]:
-        lines += _span_lines(ticker, span, days, by_day, ordered)
+        lines += _span_lines(ticker, span, days, by_day, ordered, now)
     if not spans:
         last_day = ordered[-1]
         previous = by_day[ordered[-2]] if len(ordered) > 1 else None
@@ -216,7 +216,9 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
     return "\n".join(line for line in lines if line)
 
 
-def _span_lines(ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date]) -> list[str]:
+def _span_lines(
+    ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date], now: datetime | None
+) -> list[str]:
     def previous_of(day: date) -> dict | None:
         earlier = [d for d in ordered if d < day]
         return by_day[earlier[-1]] if earlier else None
@@ -226,7 +228,11 @@ def _span_lines(ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_d
         if day in by_day:
             return [_day_line(ticker, day, by_day[day], previous_of(day))]
         earlier = [d for d in ordered if d < day]
-        line = f"No trading on {dated(day)} (market closed or no data for {ticker})"
+        if now is not None and day == now.date() and day.weekday() < 5 and now.time() < MARKET_CLOSE:
+            state = "had not opened yet" if now.time() < MARKET_OPEN else "was still open"
+            line = f"The session of {dated(day)} {state} at the question's time ({now:%H:%M} ET): no closing price yet"
+        else:
+            line = f"No trading on {dated(day)} (market closed or no data for {ticker})"
         if earlier:
             last = earlier[-1]
             line += f"; the last trading day before it: {_day_line(ticker, last, by_day[last], previous_of(last))}"
