@@ -389,3 +389,22 @@ def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_th
     assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"]
     focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
     assert focused == KGEntities(teams=["Rockets"])
+
+
+def test_chart_dates_found_by_probing_even_when_charts_are_not_dated_saturdays(monkeypatch):
+    from models.kg import music
+    from models.kg.state import QuestionState
+
+    state = QuestionState("who is number one on the billboard this week?", QUERY_TIME, "music")
+    day = music._reference_day(state)
+    wanted = []
+    while True:
+        chart, probes = music.chart_date(state, day)
+        if not probes:
+            break
+        wanted += probes
+        for probe in probes:  # the data's charts are dated Thursdays: 2024-03-07
+            result = [["Song"], ["Artist"]] if probe.body["date"] == "2024-03-07" else [[], []]
+            state.record(CallResult(probe, result=result))
+    assert str(chart) == "2024-03-07"
+    assert [p.body["date"] for p in wanted][:2] == ["2024-03-09", "2024-03-02"]  # Saturdays first

@@ -97,10 +97,11 @@ def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, lis
     """(the confirmed chart date in force on `day`, the probe still needed)."""
     if day is None:
         return None, []
-    for candidate in _chart_candidates(day):
-        probe = ApiCall("music_get_billboard_rank_date", {"rank": 1, "date": candidate.isoformat()})
+    probes = [ApiCall("music_get_billboard_rank_date", {"rank": 1, "date": d.isoformat()}) for d in _chart_candidates(day)]
+    for position, (candidate, probe) in enumerate(zip(_chart_candidates(day), probes)):
         if not state.done(probe.route, **probe.body):
-            return None, [probe]
+            # the two Saturdays one at a time; then the other days of the week all at once
+            return None, [probe] if position < 2 else [p for p in probes[position:] if not state.done(p.route, **p.body)]
         _, result = state.answer(probe.route, **probe.body)
         if not is_empty(result):
             return candidate, []
