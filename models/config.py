@@ -271,7 +271,8 @@ class KGConfig:
     retries: int = 1
     retry_backoff_s: float = 0.2
     max_connections: int = 2
-    # Wall-clock cap on the whole stage of one batch (entity reading included); later calls are dropped.
+    # Wall-clock cap on the API traffic of one batch, from the end of entity reading (whose time is
+    # the LLM's); calls not answered by then are dropped.
     batch_deadline_s: float = 9.0
     # Rounds of calls (resolve names -> fetch data -> follow ids). Call budgets in units: a call costs 1,
     # a slow one (every team's games of a month or a year, play-by-play, all Grammy winners)

@@ -129,7 +129,7 @@ class KnowledgeGraphStage:
             context = PlanContext(self.config, self.directory)
             client = KGClient(base_url, self.config)
             try:
-                self._fetch(states, client, context, started + self.config.batch_deadline_s)
+                self._fetch(states, client, context, time.perf_counter() + self.config.batch_deadline_s)
             finally:
                 client.close()
             for index, state in states.items():
