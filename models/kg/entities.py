@@ -128,11 +128,11 @@ def keep_grounded(entities: KGEntities, query: str) -> KGEntities:
     """Names the question actually writes: a ticker as a word of it, any other name with half of its
     words or one long word in it ("Los Angeles Lakers" for "the lakers" passes, a name the model
     invented does not)."""
-    words = set(re.findall(r"[a-z0-9]+", query.lower().replace("'", "")))
+    words = set(re.findall(r"[a-z0-9]+", query.lower()))
     for kind in _LIST_FIELDS:
         kept = []
         for name in getattr(entities, kind):
-            tokens = re.findall(r"[a-z0-9]+", name.lower().replace("'", ""))
+            tokens = re.findall(r"[a-z0-9]+", name.lower())
             if kind == "tickers":
                 grounded = len(tokens) == 1 and tokens[0] in words
             else:
