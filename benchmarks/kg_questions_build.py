@@ -105,6 +105,7 @@ def finance(f: Facts) -> list[Question]:
     bwec_dividends = f.kg.finance.get_dividends_history("BWEC")
     bwec_last = max(bwec_dividends)
     nwrb_info = f.kg.finance.get_info("NWRB")
+    zphr_last_week = [f.bar("ZPHR", f"2024-03-{day:02d}") for day in range(4, 9)]
     company = lambda name: {"companies": [name]}  # noqa: E731
     ticker = lambda symbol: {"tickers": [symbol]}  # noqa: E731
     return [
@@ -154,6 +155,14 @@ def finance(f: Facts) -> list[Question]:
                  [f.kg.finance.get_info("LMRA")["sector"]]),
         Question("in which city is northwind robotics headquartered?", "finance", "slow-changing", "company info",
                  nwrb_info["city"].lower(), company("Northwind Robotics"), [nwrb_info["city"]]),
+        Question("what was the average closing price of zphr last week?", "finance", "real-time",
+                 "aggregate over a relative week", price(sum(bar["Close"] for bar in zphr_last_week) / 5),
+                 ticker("ZPHR"), [price(bar["Close"]) for bar in zphr_last_week]),
+        Question("which has the higher p/e ratio, brightwater energy or lumora foods?", "finance", "fast-changing",
+                 "comparison of two companies",
+                 "brightwater energy" if f.kg.finance.get_pe_ratio("BWEC") > f.kg.finance.get_pe_ratio("LMRA") else "lumora foods",
+                 {"companies": ["Brightwater Energy", "Lumora Foods"]},
+                 [plain(f.kg.finance.get_pe_ratio("BWEC")), plain(f.kg.finance.get_pe_ratio("LMRA"))]),
         Question("what is the market cap of orlexa biosciences?", "finance", "fast-changing",
                  "company listed without data", ABSENT, company("Orlexa Biosciences"), []),
         Question("what is the price-to-earnings ratio of pmtu?", "finance", "fast-changing", "absent ticker",
@@ -203,6 +212,13 @@ def movie(f: Facts) -> list[Question]:
                  film("Copper Meridian"), ["Anders Pell"]),
         Question("what is the rating of the movie northern static?", "movie", "static", "rating", "7.2",
                  film("Northern Static"), ["7.2"]),
+        Question("how many movies has yumi castellanos acted in?", "movie", "static", "count of a person's films", "2",
+                 person("Yumi Castellanos"), ["The Glass Orchard", "Salt Road Nocturne"]),
+        Question("which came out first, salt road nocturne or spider-moth?", "movie", "static",
+                 "comparison of two films", "spider-moth", {"movies": ["Salt Road Nocturne", "Spider-Moth"]},
+                 ["2017-03-03", "2014-07-18"]),
+        Question("when was oskar feldhammer born?", "movie", "static", "absent person", ABSENT,
+                 person("Oskar Feldhammer"), []),
         Question("who directed the movie midnight in kyoto?", "movie", "static", "absent movie", ABSENT,
                  film("Midnight in Kyoto"), []),
     ]  # fmt: skip
@@ -257,6 +273,11 @@ def music(f: Facts) -> list[Question]:
                  artist("Jasper Quell"), ["2011-08-19"]),
         Question("what songs has yusuf danjuma released?", "music", "slow-changing", "all works",
                  "lagos neon and harmattan heart", artist("Yusuf Danjuma"), ["Lagos Neon", "Harmattan Heart"]),
+        Question("at what position did harmattan heart debut on the billboard hot 100?", "music", "static",
+                 "billboard debut", f.chart_attribute("Harmattan Heart", "2024-03-02", "rank"), song("Harmattan Heart"),
+                 [f.chart_attribute("Harmattan Heart", "2024-03-02", "rank")], TUESDAY),
+        Question("who is older, ottoline reyes or delphine arceneaux?", "music", "static", "comparison of two artists",
+                 "ottoline reyes", {"artists": ["Ottoline Reyes", "Delphine Arceneaux"]}, ["1988-11-30", "1991-02-09"]),
         Question("who are the members of the band velvet thunder?", "music", "slow-changing", "absent artist",
                  ABSENT, artist("Velvet Thunder"), []),
     ]  # fmt: skip
@@ -268,7 +289,8 @@ def sports(f: Facts) -> list[Question]:
     bucks = f.last_nba_game("Milwaukee Bucks", "2024-03-10")
     bucks_side = "home" if bucks["team_name_home"] == "Milwaukee Bucks" else "away"
     blazers = f.nba_games("Portland Trail Blazers", "2024-03-05")[0]
-    scorer, scorer_points = f.top_scorer("0022300862", "DEN")
+    scorer, _ = f.top_scorer("0022300862", "DEN")
+    rockets_february = sorted(f.nba_games("Houston Rockets", "2024-02"), key=lambda g: g["game_date"])
     everton = f.soccer_row("Everton", "2024-03-09")
     brentford = f.soccer_row("Brentford", "2024-03-09")
     nba = lambda team: {"teams": [team], "sport": "nba"}  # noqa: E731
@@ -311,6 +333,13 @@ def sports(f: Facts) -> list[Question]:
                  [plain(brentford["Attendance"])]),
         Question("on what date did everton last play a game in eng-premier league?", "sports", "fast-changing",
                  "soccer last game", "2024-03-09", soccer("Everton"), ["2024-03-09"], TUESDAY),
+        Question("how many games did the houston rockets win in 2024-02?", "sports", "static",
+                 "aggregate over a month", str(sum(g["wl_home" if g["team_name_home"] == "Houston Rockets" else "wl_away"] == "W"
+                                                   for g in rockets_february)),
+                 nba("Houston Rockets"), [g["game_date"][:10] for g in rockets_february]),
+        Question("how many goals did man utd score in march 2024?", "sports", "static", "soccer aggregate over a month",
+                 str(sum(int(f.soccer_row("Manchester Utd", day)["GF"]) for day in ("2024-03-02", "2024-03-09"))),
+                 soccer("Man Utd"), ["2024-03-02", "2024-03-09"], TUESDAY),
         Question("how many points did the seattle supersonics score last night?", "sports", "fast-changing",
                  "absent team", ABSENT, nba("Seattle SuperSonics"), []),
     ]  # fmt: skip
@@ -348,6 +377,9 @@ def open_domain(f: Facts) -> list[Question]:
                  entity("Florida"), ["Tallahassee"]),
         Question("in which country is the lake behind varnholm dam?", "open", "static", "multi-hop", "norway",
                  entity("Varnholm Dam", "Lake Varnholm"), ["Lake Varnholm", "Norway"]),
+        Question("which is older, brimholt observatory or sable point lighthouse?", "open", "static",
+                 "comparison of two entities", "sable point lighthouse",
+                 entity("Brimholt Observatory", "Sable Point Lighthouse"), ["1962", "1868"]),
         Question("who designed the aurelia skybridge?", "open", "static", "absent entity", ABSENT,
                  entity("Aurelia Skybridge"), []),
     ]  # fmt: skip

@@ -543,3 +543,19 @@ def test_fixture_keeps_the_names_the_music_index_needs(kg_data_dir):
     songs = pickle.loads((kg_data_dir / "music" / "song_dict_simplified.pickle").read_bytes())
     assert len({normalize(name) for name in artists}) >= 83 and len({normalize(name) for name in songs}) >= 83
     assert set(facts.ARTISTS) <= set(artists) and set(facts.SONGS) <= set(songs)
+
+
+def test_benchmark_questions_are_in_step_with_the_fixture(kg_data_dir):
+    """benchmarks/kg_questions.jsonl reads its answers off the fixture: rebuild it when the fixture changes."""
+    import importlib.util
+
+    from kg_mock.store import KnowledgeGraph
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "kg_questions_build.py"
+    spec = importlib.util.spec_from_file_location("kg_questions_build", path)
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    rows = builder.questions(KnowledgeGraph(kg_data_dir))
+    stored = [json.loads(line) for line in builder.OUTPUT.read_text(encoding="utf-8").splitlines()]
+    assert rows == stored, "run: python benchmarks/kg_questions_build.py"
+    assert len(rows) >= 60 and {row["domain"] for row in rows} == {"finance", "movie", "music", "sports", "open"}
