@@ -8,6 +8,7 @@ import bz2
 import json
 import pickle
 import shutil
+import sys
 import threading
 import time
 from pathlib import Path
@@ -554,6 +555,7 @@ def test_benchmark_questions_are_in_step_with_the_fixture(kg_data_dir):
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "kg_questions_build.py"
     spec = importlib.util.spec_from_file_location("kg_questions_build", path)
     builder = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = builder  # dataclasses look their module up there
     spec.loader.exec_module(builder)
     rows = builder.questions(KnowledgeGraph(kg_data_dir))
     stored = [json.loads(line) for line in builder.OUTPUT.read_text(encoding="utf-8").splitlines()]
