@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
-import pydantic
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
@@ -37,7 +36,7 @@ from pydantic_core import PydanticCustomError
 from kg_mock.store import KnowledgeGraph
 
 DEFAULT_DATA_DIR = "cragkg"
-_ERROR_URL = "https://errors.pydantic.dev/{version}/v/{kind}"
+_ERROR_URL = "https://errors.pydantic.dev/2.5/v/{kind}"  # the official server runs pydantic 2.5.3
 
 
 class QueryRequest(BaseModel):
@@ -195,11 +194,11 @@ def _endpoint(
 
 
 def _with_url(error: dict[str, Any]) -> dict[str, Any]:
-    """pydantic's error object as the official server sends it (its FastAPI keeps pydantic's `url`)."""
+    """pydantic's error object as the official server sends it: its FastAPI keeps pydantic's `url`,
+    which names the official server's pydantic version."""
     error = {key: value for key, value in error.items() if key != "url"}
     if error.get("type") != "json_invalid":
-        major_minor = ".".join(pydantic.VERSION.split(".")[:2])
-        error["url"] = _ERROR_URL.format(version=major_minor, kind=error["type"])
+        error["url"] = _ERROR_URL.format(kind=error["type"])
     if "ctx" in error:
         error["ctx"] = {
             key: str(value) if isinstance(value, Exception) else value for key, value in error["ctx"].items()
