@@ -752,6 +752,11 @@ def _write_soccer(path: Path, rng: random.Random) -> None:
                 ),
             )
             attendance = float(rng.randint(11_000, 74_000))
+            kick_off = (
+                dt.time(15)
+                if (date, home, away) in fixed
+                else dt.time(*rng.choice([(12, 30), (15, 0), (17, 30)]))
+            )
             game = f"{date} {home}-{away}"
             for team, opponent, venue, goals_for, goals_against in (
                 (home, away, "Home", home_goals, away_goals),
@@ -762,7 +767,7 @@ def _write_soccer(path: Path, rng: random.Random) -> None:
                 rows.append(
                     {
                         "date": pd.Timestamp(date),
-                        "time": dt.time(*rng.choice([(12, 30), (15, 0), (15, 0), (17, 30)])),
+                        "time": kick_off,
                         "round": f"Matchweek {round_number}",
                         "day": "Sat",
                         "venue": venue,

@@ -551,6 +551,7 @@ CHART_FIRST_DATE, CHART_LAST_DATE = "2023-03-11", "2024-03-09"
 # (they count for the award-count and award-date routes) but the by-year routes answer null for them.
 GRAMMYS = [
     (1979, "Best New Artist", "Jasper Quell", "Jasper Quell", None),
+    (1979, "Best Male Pop Vocal Performance", "Tin Soldier Parade", "Jasper Quell", None),
     (1998, "Best New Artist", "The Cobalt Hour", "The Cobalt Hour", None),
     (1998, "Song Of The Year", "Wireless Summer", "The Cobalt Hour", "Rhys Penhaligon, songwriter"),
     (
@@ -575,6 +576,7 @@ GRAMMYS = [
     (2021, "Song Of The Year", "Cinder Waltz", "Ottoline Reyes", "Ottoline Reyes, songwriter"),
     (2022, "Song Of The Year", "Paper Lanterns in July", "Halcyon Drift", "Katla Eiríksdóttir, songwriter"),
     (2022, "Album Of The Year", "Glacier Hymns", "Halcyon Drift", "Halcyon Drift & Lio Fenwick, producers"),
+    (2022, "Best Alternative Music Performance", "Paper Lanterns in July", "Halcyon Drift", None),
 ]
 
 # --- sports -------------------------------------------------------------------------------------------
