@@ -54,7 +54,7 @@ def build(root: Path) -> Path:
 def cached_fixture_dir() -> Path:
     """The fixture KG built once into the temp directory, keyed by the builder's source; safe to call from
     parallel processes (each builds into its own folder and the first rename wins)."""
-    sources = [Path(__file__), Path(facts.__file__)]
+    sources = [Path(__file__), Path(facts.__file__), Path(__file__).with_name("search.py")]
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:12]
     target = Path(tempfile.gettempdir()) / f"kg_mock_fixture_{digest}"
     if not (target / "complete").exists():
