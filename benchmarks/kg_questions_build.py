@@ -275,10 +275,10 @@ def finance(f: Facts) -> list[Question]:
             [nwrb_info["city"]],
         ),
         Question(
-            "what was the average closing price of zphr last week?",
+            "what was the average closing price of zphr over the last five trading days?",
             "finance",
             "real-time",
-            "aggregate over a relative week",
+            "aggregate over recent trading days",
             price(sum(bar["Close"] for bar in zphr_last_week) / 5),
             ticker("ZPHR"),
             [price(bar["Close"]) for bar in zphr_last_week],
