@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import bz2
 import json
+import os
 import pickle
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -20,7 +22,7 @@ import pytest
 
 from kg_mock import fixture_data as facts
 from kg_mock.search import FilteredSearch, OkapiSearch, normalize
-from kg_mock.server import running_server
+from kg_mock.server import free_port, running_server
 from kg_mock.store import NameIndex
 
 
@@ -179,6 +181,32 @@ def test_movie_year_lookup_uses_the_original_string(kg_url):
     assert result(kg_url, "/movie/get_year_info", {"query": " 2012"}) is None  # in range for int(), not a key
     assert result(kg_url, "/movie/get_year_info", {"query": "1990"}) is None  # in range, no data
     assert post(kg_url, "/movie/get_year_info", {"query": 2012}).status_code == 422
+
+
+def test_data_directory_and_delay_from_the_environment(kg_data_dir):
+    port = free_port()
+    environment = {**os.environ, "KG_BASE_DIRECTORY": str(kg_data_dir), "KG_MOCK_DELAY_S": "0.3"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kg_mock.server", "--port", str(port)],
+        env=environment,
+        cwd=Path(__file__).resolve().parents[1],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        give_up = time.monotonic() + 60
+        while time.monotonic() < give_up:
+            try:
+                httpx.get(url + "/", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        started = time.perf_counter()
+        assert result(url, "/finance/get_eps", {"query": "ZPHR"}) == 1.87
+        assert time.perf_counter() - started >= 0.3
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def test_one_request_at_a_time_and_the_per_call_delay(kg_data_dir):
