@@ -55,7 +55,7 @@ def _reject_padded_numbers(value: Any) -> Any:
 LaxInt = Annotated[int, BeforeValidator(_reject_padded_numbers)]
 
 
-class IdRequest(BaseModel):
+class IntQueryRequest(BaseModel):
     query: LaxInt
 
 
@@ -88,8 +88,8 @@ def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Calla
         ("/movie/get_person_info", QueryRequest, movie.get_person_info),
         ("/movie/get_movie_info", QueryRequest, movie.get_movie_info),
         ("/movie/get_year_info", QueryRequest, movie.get_year_info),
-        ("/movie/get_movie_info_by_id", IdRequest, movie.get_movie_info_by_id),
-        ("/movie/get_person_info_by_id", IdRequest, movie.get_person_info_by_id),
+        ("/movie/get_movie_info_by_id", IntQueryRequest, movie.get_movie_info_by_id),
+        ("/movie/get_person_info_by_id", IntQueryRequest, movie.get_person_info_by_id),
     ]
     for name in (
         "get_company_name",
@@ -115,7 +115,7 @@ def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Calla
         "grammy_get_best_song_by_year",
         "grammy_get_best_album_by_year",
     ):
-        routes.append((f"/music/{name}", IdRequest, getattr(music, name)))
+        routes.append((f"/music/{name}", IntQueryRequest, getattr(music, name)))
     for name in (
         "grammy_get_award_count_by_artist",
         "grammy_get_award_count_by_song",
