@@ -22,8 +22,9 @@ import sqlite3
 import sys
 import tempfile
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pandas as pd
 from sqlitedict import SqliteDict
@@ -53,7 +54,7 @@ def build(root: Path) -> Path:
 def cached_fixture_dir() -> Path:
     """The fixture KG built once into the temp directory, keyed by the builder's source; safe to call from
     parallel processes (each builds into its own folder and the first rename wins)."""
-    sources = [Path(__file__), Path(facts.__file__)]
+    sources = [Path(__file__), Path(facts.__file__), Path(__file__).with_name("search.py")]
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:12]
     target = Path(tempfile.gettempdir()) / f"kg_mock_fixture_{digest}"
     if not (target / "complete").exists():
@@ -72,7 +73,10 @@ def cached_fixture_dir() -> Path:
 
 def _write_open(folder: Path) -> None:
     entities = [
-        [name, {"summary_text": text, "summary_structured": structured, "raw_mediawiki": "{{Infobox}} " + text}]
+        [
+            name,
+            {"summary_text": text, "summary_structured": structured, "raw_mediawiki": "{{Infobox}} " + text},
+        ]
         for name, (text, structured) in facts.OPEN_ENTITIES.items()
     ]
     half = len(entities) // 2
@@ -85,21 +89,50 @@ def _write_open(folder: Path) -> None:
 
 
 def _write_movie(folder: Path) -> None:
-    people = {name: {"name": name, "id": person_id, "acted_movies": [], "directed_movies": [], "birthday": birthday,
-                     "oscar_awards": []} for name, person_id, birthday in facts.PEOPLE}  # fmt: skip
+    people = {
+        name: {
+            "name": name,
+            "id": person_id,
+            "acted_movies": [],
+            "directed_movies": [],
+            "birthday": birthday,
+            "oscar_awards": [],
+        }
+        for name, person_id, birthday in facts.PEOPLE
+    }
     genre_ids: dict[str, int] = {}
     movies: dict[str, dict[str, Any]] = {}
     years: dict[str, dict[str, list]] = {}
-    for title, movie_id, release, original, language, budget, revenue, rating, genres, cast, crew in facts.MOVIES:
+    for (
+        title,
+        movie_id,
+        release,
+        original,
+        language,
+        budget,
+        revenue,
+        rating,
+        genres,
+        cast,
+        crew,
+    ) in facts.MOVIES:
         movies[title] = {
-            "title": title, "id": movie_id, "release_date": release, "original_title": original,
-            "original_language": language, "budget": budget, "revenue": revenue, "rating": rating,
+            "title": title,
+            "id": movie_id,
+            "release_date": release,
+            "original_title": original,
+            "original_language": language,
+            "budget": budget,
+            "revenue": revenue,
+            "rating": rating,
             "genres": [{"id": genre_ids.setdefault(g, 10 + 7 * len(genre_ids)), "name": g} for g in genres],
             "oscar_awards": [],
-            "cast": [{"name": name, "id": people[name]["id"], "character": character, "gender": 0, "order": order}
-                     for order, (name, character) in enumerate(cast)],
+            "cast": [
+                {"name": name, "id": people[name]["id"], "character": character, "gender": 0, "order": order}
+                for order, (name, character) in enumerate(cast)
+            ],
             "crew": [{"name": name, "id": people[name]["id"], "job": job} for name, job in crew],
-        }  # fmt: skip
+        }
         for name, _ in cast:
             people[name]["acted_movies"].append(movie_id)
         for name, job in crew:
@@ -107,12 +140,20 @@ def _write_movie(folder: Path) -> None:
                 people[name]["directed_movies"].append(movie_id)
         years.setdefault(release[:4], {"movie_list": [], "oscar_awards": []})["movie_list"].append(movie_id)
     for film, ceremony_year, ceremony, category, nominee, winner in facts.OSCARS:
-        award = {"year_ceremony": ceremony_year, "ceremony": ceremony, "category": category, "name": nominee,
-                 "film": film, "winner": winner}  # fmt: skip
+        award = {
+            "year_ceremony": ceremony_year,
+            "ceremony": ceremony,
+            "category": category,
+            "name": nominee,
+            "film": film,
+            "winner": winner,
+        }
         movies[film]["oscar_awards"].append(award)
         if nominee in people:
             people[nominee]["oscar_awards"].append(award)
-        years.setdefault(str(ceremony_year), {"movie_list": [], "oscar_awards": []})["oscar_awards"].append(award)
+        years.setdefault(str(ceremony_year), {"movie_list": [], "oscar_awards": []})["oscar_awards"].append(
+            award
+        )
     # Keys are normalised names, as in the published tables.
     _write_json(folder / "person_db.json", {normalize(name): record for name, record in people.items()})
     _write_json(folder / "movie_db.json", {normalize(title): record for title, record in movies.items()})
@@ -123,13 +164,21 @@ def _write_movie(folder: Path) -> None:
 
 
 def _trading_days(first: dt.date, last: dt.date) -> list[dt.date]:
-    return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)
-            if (first + dt.timedelta(days=n)).weekday() < 5]  # fmt: skip
+    return [
+        first + dt.timedelta(days=n)
+        for n in range((last - first).days + 1)
+        if (first + dt.timedelta(days=n)).weekday() < 5
+    ]
 
 
 def _bar(open_: float, high: float, low: float, close: float, volume: int) -> dict[str, Any]:
-    return {"Open": round(open_, 2), "High": round(high, 2), "Low": round(low, 2), "Close": round(close, 2),
-            "Volume": int(volume)}  # fmt: skip
+    return {
+        "Open": round(open_, 2),
+        "High": round(high, 2),
+        "Low": round(low, 2),
+        "Close": round(close, 2),
+        "Volume": int(volume),
+    }
 
 
 def _daily_bars(ticker: str, anchor_close: float, rng: random.Random) -> dict[str, dict[str, Any]]:
@@ -155,8 +204,10 @@ def _daily_bars(ticker: str, anchor_close: float, rng: random.Random) -> dict[st
     return {f"{day} 00:00:00 EST": bars[day] for day in sorted(bars)}
 
 
-def _minute_bars(ticker: str, daily: dict[str, dict[str, Any]], rng: random.Random) -> dict[str, dict[str, Any]]:
-    """One-minute bars 09:30-15:59 for the last five trading days, drifting from each day's open to its close."""
+def _minute_bars(
+    ticker: str, daily: dict[str, dict[str, Any]], rng: random.Random
+) -> dict[str, dict[str, Any]]:
+    """One-minute bars 09:30-15:59 of the last five trading days, drifting from each day's open to close."""
     pinned = {row[0]: row[1:] for row in facts.PINNED_BARS.get(ticker, []) if len(row[0]) == 16}
     bars: dict[str, dict[str, Any]] = {}
     for key in sorted(daily)[-5:]:
@@ -164,7 +215,9 @@ def _minute_bars(ticker: str, daily: dict[str, dict[str, Any]], rng: random.Rand
         minutes = 390
         price = day_bar["Open"]
         for minute in range(minutes):
-            stamp = (dt.datetime.fromisoformat(day) + dt.timedelta(hours=9, minutes=30 + minute)).strftime("%Y-%m-%d %H:%M")
+            stamp = (dt.datetime.fromisoformat(day) + dt.timedelta(hours=9, minutes=30 + minute)).strftime(
+                "%Y-%m-%d %H:%M"
+            )
             target = day_bar["Open"] + (day_bar["Close"] - day_bar["Open"]) * (minute + 1) / minutes
             close = min(max(target + rng.gauss(0, 0.001) * target, day_bar["Low"]), day_bar["High"])
             if stamp in pinned:
@@ -190,11 +243,18 @@ def _write_finance(folder: Path) -> None:
     for ticker, (_, anchor_close, info) in facts.COMPANIES.items():
         prices[ticker] = _daily_bars(ticker, anchor_close, rng)
         minutes[ticker] = _minute_bars(ticker, prices[ticker], rng)
-        dividends[ticker] = {f"{day} 00:00:00 EST": amount for day, amount in facts.DIVIDENDS.get(ticker, {}).items()}
+        dividends[ticker] = {
+            f"{day} 00:00:00 EST": amount for day, amount in facts.DIVIDENDS.get(ticker, {}).items()
+        }
         caps[ticker] = facts.MARKET_CAPS[ticker]
         infos[ticker] = {"symbol": ticker, "currency": "USD", **info}
-    for table, values in (("price", prices), ("detailed_price", minutes), ("dividend", dividends),
-                          ("marketcap", caps), ("info", infos)):  # fmt: skip
+    for table, values in (
+        ("price", prices),
+        ("detailed_price", minutes),
+        ("dividend", dividends),
+        ("marketcap", caps),
+        ("info", infos),
+    ):
         path = folder / f"finance_{table}.sqlite"
         path.unlink(missing_ok=True)
         with SqliteDict(str(path), flag="n") as db:
@@ -205,8 +265,38 @@ def _write_finance(folder: Path) -> None:
 
 # --- music --------------------------------------------------------------------------------------------
 
-_SYLLABLES = ["ka", "lo", "mir", "ve", "tan", "su", "ri", "bel", "no", "dra", "fen", "zo", "ul", "pa", "ser",
-              "qui", "mo", "lin", "thar", "e", "gos", "ny", "var", "ith", "bo", "cel", "da", "rum", "sha", "ko"]
+_SYLLABLES = [
+    "ka",
+    "lo",
+    "mir",
+    "ve",
+    "tan",
+    "su",
+    "ri",
+    "bel",
+    "no",
+    "dra",
+    "fen",
+    "zo",
+    "ul",
+    "pa",
+    "ser",
+    "qui",
+    "mo",
+    "lin",
+    "thar",
+    "e",
+    "gos",
+    "ny",
+    "var",
+    "ith",
+    "bo",
+    "cel",
+    "da",
+    "rum",
+    "sha",
+    "ko",
+]
 
 
 def _invented_names(rng: random.Random, count: int, taken: set[str], words: tuple[int, int]) -> list[str]:
@@ -215,7 +305,10 @@ def _invented_names(rng: random.Random, count: int, taken: set[str], words: tupl
     used = {word for name in taken for word in normalize(name).split()}
     names: list[str] = []
     while len(names) < count:
-        parts = [("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))) for _ in range(rng.randint(*words))]
+        parts = [
+            ("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3))))
+            for _ in range(rng.randint(*words))
+        ]
         if any(part in used for part in parts) or len(set(parts)) < len(parts):
             continue
         used.update(parts)
@@ -242,7 +335,10 @@ def _hot100(rng: random.Random, filler_songs: list[tuple[str, str]]) -> list[lis
         for offset, rank in enumerate(ranks):
             if rank is not None:
                 if rank in fixed[start + offset]:
-                    raise ValueError(f"{song} and {fixed[start + offset][rank][0]} share rank {rank} on {dates[start + offset]}")
+                    raise ValueError(
+                        f"{song} and {fixed[start + offset][rank][0]} share rank {rank} "
+                        f"on {dates[start + offset]}"
+                    )
                 fixed[start + offset][rank] = (song, facts.SONGS[song][0])
     curves = []
     for song, artist in filler_songs:
@@ -254,7 +350,11 @@ def _hot100(rng: random.Random, filler_songs: list[tuple[str, str]]) -> list[lis
         for song, artist, debut, peak, length in curves:
             age = week - debut
             # Off its run a song scores below every song on its run, the nearer its run the higher.
-            score = peak * (1 - abs(age - length / 3) / length) if 0 <= age < length else -min(abs(age), abs(age - length))
+            score = (
+                peak * (1 - abs(age - length / 3) / length)
+                if 0 <= age < length
+                else -min(abs(age), abs(age - length))
+            )
             scored.append((score, song, artist))
         queue = [(song, artist) for _, song, artist in sorted(scored, reverse=True)]
         chart = []
@@ -266,11 +366,15 @@ def _hot100(rng: random.Random, filler_songs: list[tuple[str, str]]) -> list[lis
 
 def _write_music(folder: Path) -> None:
     rng = random.Random(SEED + 1)
-    artists = {name: {"country": country, "birth_date": birth, "end_date": end, "members": members}
-               for name, (country, birth, end, members, _) in facts.ARTISTS.items()}  # fmt: skip
+    artists = {
+        name: {"country": country, "birth_date": birth, "end_date": end, "members": members}
+        for name, (country, birth, end, members, _) in facts.ARTISTS.items()
+    }
     works = {name: list(work_list) for name, (*_, work_list) in facts.ARTISTS.items()}
-    songs = {name: {"author": author, "country": country, "date": date}
-             for name, (_, author, country, date) in facts.SONGS.items()}  # fmt: skip
+    songs = {
+        name: {"author": author, "country": country, "date": date}
+        for name, (_, author, country, date) in facts.SONGS.items()
+    }
     taken = set(artists) | set(songs) | {w for work_list in works.values() for w in work_list}
     filler_artists = _invented_names(rng, FILLER_ARTISTS, taken, (1, 2))
     filler_songs = _invented_names(rng, FILLER_SONGS, taken | set(filler_artists), (1, 3))
@@ -281,10 +385,19 @@ def _write_music(folder: Path) -> None:
         filler_pairs.append((song, artist))
         works.setdefault(artist, []).append(song)
         year = rng.randint(2021, 2023)
-        songs[song] = {"author": artist, "country": rng.choice(countries), "date": f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"}
+        songs[song] = {
+            "author": artist,
+            "country": rng.choice(countries),
+            "date": f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+        }
     for artist in filler_artists:
         birth = f"{rng.randint(1960, 2002)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
-        artists[artist] = {"country": rng.choice(countries), "birth_date": birth, "end_date": None, "members": []}
+        artists[artist] = {
+            "country": rng.choice(countries),
+            "birth_date": birth,
+            "end_date": None,
+            "members": [],
+        }
 
     charts = _hot100(rng, filler_pairs)
     dates = _saturdays(facts.CHART_FIRST_DATE, facts.CHART_LAST_DATE)
@@ -310,21 +423,37 @@ def _write_music(folder: Path) -> None:
 
     grammy_rows = list(facts.GRAMMYS)
     for year in range(1990, 2020):  # filler winners where the hand-written table has none
-        for category, pool in (("Best New Artist", filler_artists), ("Song Of The Year", filler_songs),
-                               ("Album Of The Year", filler_songs[::-1])):  # fmt: skip
+        for category, pool in (
+            ("Best New Artist", filler_artists),
+            ("Song Of The Year", filler_songs),
+            ("Album Of The Year", filler_songs[::-1]),
+        ):
             if not any(row[0] == year and row[1] == category for row in grammy_rows):
                 nominee = pool[(year * 7 + len(category)) % len(pool)]
-                artist = nominee if category == "Best New Artist" else filler_pairs[filler_songs.index(nominee)][1]
-                grammy_rows.append((year, category, nominee, artist, None if category == "Best New Artist" else f"{artist}, songwriter"))
+                artist = (
+                    nominee if category == "Best New Artist" else filler_pairs[filler_songs.index(nominee)][1]
+                )
+                grammy_rows.append(
+                    (
+                        year,
+                        category,
+                        nominee,
+                        artist,
+                        None if category == "Best New Artist" else f"{artist}, songwriter",
+                    )
+                )
     grammy_rows.sort(key=lambda row: (row[0], row[1]))
     grammy = pd.DataFrame(grammy_rows, columns=["year", "category", "nominee", "artist", "workers"])
     grammy["winner"] = True
 
     for file_name, value in (
-        ("artist_dict_simplified.pickle", artists), ("song_dict_simplified.pickle", songs),
-        ("grammy_df.pickle", grammy), ("rank_dict_hot100.pickle", rank_dict),
-        ("song_dict_hot100.pickle", song_hot), ("artist_work_dict.pickle", works),
-    ):  # fmt: skip
+        ("artist_dict_simplified.pickle", artists),
+        ("song_dict_simplified.pickle", songs),
+        ("grammy_df.pickle", grammy),
+        ("rank_dict_hot100.pickle", rank_dict),
+        ("song_dict_hot100.pickle", song_hot),
+        ("artist_work_dict.pickle", works),
+    ):
         with (folder / file_name).open("wb") as file:
             pickle.dump(value, file, protocol=4)
 
@@ -351,7 +480,7 @@ def _nba_schedule(rng: random.Random) -> list[tuple[str, str, str, str, int, int
         free = [team for team in teams if team not in busy]
         rng.shuffle(free)
         pairs = rng.randint(3, 6)
-        for home, away in zip(free[0:2 * pairs:2], free[1:2 * pairs:2]):
+        for home, away in zip(free[0 : 2 * pairs : 2], free[1 : 2 * pairs : 2]):
             while f"00223{next_number:05d}" in fixed_ids:
                 next_number += 1
             home_points, away_points = rng.randint(92, 131), rng.randint(90, 128)
@@ -379,22 +508,77 @@ def _box_score(side: str, points: int, rng: random.Random) -> dict[str, Any]:
     fga, fg3a, fta = fgm + rng.randint(40, 50), fg3m + rng.randint(18, 26), ftm + rng.randint(2, 8)
     oreb, dreb = rng.randint(6, 14), rng.randint(30, 40)
     return {
-        f"fgm_{side}": float(fgm), f"fga_{side}": float(fga), f"fg_pct_{side}": round(fgm / fga, 3),
-        f"fg3m_{side}": float(fg3m), f"fg3a_{side}": float(fg3a), f"fg3_pct_{side}": round(fg3m / fg3a, 3),
-        f"ftm_{side}": float(ftm), f"fta_{side}": float(fta), f"ft_pct_{side}": round(ftm / fta, 3),
-        f"oreb_{side}": float(oreb), f"dreb_{side}": float(dreb), f"reb_{side}": float(oreb + dreb),
-        f"ast_{side}": float(rng.randint(18, 32)), f"stl_{side}": float(rng.randint(4, 11)),
-        f"blk_{side}": float(rng.randint(2, 9)), f"tov_{side}": float(rng.randint(8, 18)),
-        f"pf_{side}": float(rng.randint(14, 24)), f"pts_{side}": float(points),
-    }  # fmt: skip
+        f"fgm_{side}": float(fgm),
+        f"fga_{side}": float(fga),
+        f"fg_pct_{side}": round(fgm / fga, 3),
+        f"fg3m_{side}": float(fg3m),
+        f"fg3a_{side}": float(fg3a),
+        f"fg3_pct_{side}": round(fg3m / fg3a, 3),
+        f"ftm_{side}": float(ftm),
+        f"fta_{side}": float(fta),
+        f"ft_pct_{side}": round(ftm / fta, 3),
+        f"oreb_{side}": float(oreb),
+        f"dreb_{side}": float(dreb),
+        f"reb_{side}": float(oreb + dreb),
+        f"ast_{side}": float(rng.randint(18, 32)),
+        f"stl_{side}": float(rng.randint(4, 11)),
+        f"blk_{side}": float(rng.randint(2, 9)),
+        f"tov_{side}": float(rng.randint(8, 18)),
+        f"pf_{side}": float(rng.randint(14, 24)),
+        f"pts_{side}": float(points),
+    }
 
 
 def _rosters(rng: random.Random) -> dict[str, list[str]]:
-    first = ["Jalen", "Marcus", "Tyrese", "Devin", "Luka", "Andre", "Kofi", "Isaiah", "Malik", "Dario", "Evan",
-             "Nikola", "Trey", "Cam", "Jaden", "Xavier", "Omar", "Reggie", "Tariq", "Gabe"]  # fmt: skip
-    last = ["Holloway", "Brandt", "Okoye", "Sorensen", "Vidal", "Maddox", "Kinsella", "Abara", "Petrovic",
-            "Lindgren", "Osei", "Castellan", "Whitlock", "Dunmore", "Achebe", "Varga", "Redmond", "Sato",
-            "Quarles", "Ferreira", "Nwosu", "Halvorsen", "Bellamy", "Ostrowski", "Tatum-Reed"]  # fmt: skip
+    first = [
+        "Jalen",
+        "Marcus",
+        "Tyrese",
+        "Devin",
+        "Luka",
+        "Andre",
+        "Kofi",
+        "Isaiah",
+        "Malik",
+        "Dario",
+        "Evan",
+        "Nikola",
+        "Trey",
+        "Cam",
+        "Jaden",
+        "Xavier",
+        "Omar",
+        "Reggie",
+        "Tariq",
+        "Gabe",
+    ]
+    last = [
+        "Holloway",
+        "Brandt",
+        "Okoye",
+        "Sorensen",
+        "Vidal",
+        "Maddox",
+        "Kinsella",
+        "Abara",
+        "Petrovic",
+        "Lindgren",
+        "Osei",
+        "Castellan",
+        "Whitlock",
+        "Dunmore",
+        "Achebe",
+        "Varga",
+        "Redmond",
+        "Sato",
+        "Quarles",
+        "Ferreira",
+        "Nwosu",
+        "Halvorsen",
+        "Bellamy",
+        "Ostrowski",
+        "Tatum-Reed",
+    ]
     rosters = {}
     for _, team in facts.NBA_TEAMS:
         names = list(facts.NBA_PLAYERS.get(team, []))
@@ -406,13 +590,18 @@ def _rosters(rng: random.Random) -> dict[str, list[str]]:
     return rosters
 
 
-def _play_by_play(game: tuple, rosters: dict[str, list[str]], abbreviations: dict[str, str],
-                  rng: random.Random) -> list[dict[str, Any]]:
+def _play_by_play(
+    game: tuple, rosters: dict[str, list[str]], abbreviations: dict[str, str], rng: random.Random
+) -> list[dict[str, Any]]:
     """Scoring events (and a few misses) that add up to the final score; the roster's first player
     scores the most."""
     game_id, _, home, away, home_points, away_points = game
-    opening = [((side, team, player, value)) for player, value in facts.NBA_OPENING_SCORES.get(game_id, [])
-               for side, team in (("home", home), ("away", away)) if player in rosters[team]]  # fmt: skip
+    opening = [
+        ((side, team, player, value))
+        for player, value in facts.NBA_OPENING_SCORES.get(game_id, [])
+        for side, team in (("home", home), ("away", away))
+        if player in rosters[team]
+    ]
     buckets = []
     for side, team, points in (("home", home, home_points), ("away", away, away_points)):
         weights = [6, 4, 3, 3, 2, 2, 1, 1]
@@ -430,21 +619,37 @@ def _play_by_play(game: tuple, rosters: dict[str, list[str]], abbreviations: dic
         period = min(4, 1 + 4 * (number - 1) // len(buckets))
         seconds = 720 - int(720 * ((4 * (number - 1) / len(buckets)) % 1))
         surname = player.split()[-1]
-        description = {1: f"{surname} Free Throw 1 of 1 ({scores[side]} PTS)",
-                       2: f"{surname} 12' Jump Shot", 3: f"{surname} 26' 3PT Jump Shot"}[value]  # fmt: skip
-        events.append({
-            "game_id": game_id, "eventnum": number * 2, "eventmsgtype": 3 if value == 1 else 1,
-            "eventmsgactiontype": 10 if value == 1 else 1, "period": period,
-            "wctimestring": "", "pctimestring": f"{seconds // 60}:{seconds % 60:02d}",
-            "homedescription": description if side == "home" else None, "neutraldescription": None,
-            "visitordescription": description if side == "away" else None,
-            "score": f"{scores['away']} - {scores['home']}", "scoremargin": str(scores["home"] - scores["away"]),
-            "person1type": 4.0 if side == "home" else 5.0, "player1_id": float(zlib.crc32(player.encode()) % 1_000_000),
-            "player1_name": player, "player1_team_id": _team_id(team),
-            "player1_team_city": team.rsplit(" ", 1)[0], "player1_team_nickname": team.rsplit(" ", 1)[-1],
-            "player1_team_abbreviation": abbreviations[team],
-            "player2_name": None, "player3_name": None, "video_available_flag": 1,
-        })  # fmt: skip
+        description = {
+            1: f"{surname} Free Throw 1 of 1 ({scores[side]} PTS)",
+            2: f"{surname} 12' Jump Shot",
+            3: f"{surname} 26' 3PT Jump Shot",
+        }[value]
+        events.append(
+            {
+                "game_id": game_id,
+                "eventnum": number * 2,
+                "eventmsgtype": 3 if value == 1 else 1,
+                "eventmsgactiontype": 10 if value == 1 else 1,
+                "period": period,
+                "wctimestring": "",
+                "pctimestring": f"{seconds // 60}:{seconds % 60:02d}",
+                "homedescription": description if side == "home" else None,
+                "neutraldescription": None,
+                "visitordescription": description if side == "away" else None,
+                "score": f"{scores['away']} - {scores['home']}",
+                "scoremargin": str(scores["home"] - scores["away"]),
+                "person1type": 4.0 if side == "home" else 5.0,
+                "player1_id": float(zlib.crc32(player.encode()) % 1_000_000),
+                "player1_name": player,
+                "player1_team_id": _team_id(team),
+                "player1_team_city": team.rsplit(" ", 1)[0],
+                "player1_team_nickname": team.rsplit(" ", 1)[-1],
+                "player1_team_abbreviation": abbreviations[team],
+                "player2_name": None,
+                "player3_name": None,
+                "video_available_flag": 1,
+            }
+        )
     return events
 
 
@@ -459,18 +664,37 @@ def _write_nba(path: Path, rng: random.Random) -> None:
     for game in _nba_schedule(rng):
         game_id, date, home, away, home_points, away_points = game
         home_won = home_points > away_points
-        row = {"season_id": "22023", "team_id_home": _team_id(home), "team_abbreviation_home": abbreviations[home],
-               "team_name_home": home, "game_id": game_id, "game_date": f"{date} 00:00:00",
-               "matchup_home": f"{abbreviations[home]} vs. {abbreviations[away]}", "wl_home": "W" if home_won else "L",
-               "min": 240}  # fmt: skip
+        row = {
+            "season_id": "22023",
+            "team_id_home": _team_id(home),
+            "team_abbreviation_home": abbreviations[home],
+            "team_name_home": home,
+            "game_id": game_id,
+            "game_date": f"{date} 00:00:00",
+            "matchup_home": f"{abbreviations[home]} vs. {abbreviations[away]}",
+            "wl_home": "W" if home_won else "L",
+            "min": 240,
+        }
         row.update(_box_score("home", home_points, rng))
-        row.update({"plus_minus_home": home_points - away_points, "video_available_home": 1,
-                    "team_id_away": _team_id(away), "team_abbreviation_away": abbreviations[away],
-                    "team_name_away": away, "matchup_away": f"{abbreviations[away]} @ {abbreviations[home]}",
-                    "wl_away": "L" if home_won else "W"})  # fmt: skip
+        row.update(
+            {
+                "plus_minus_home": home_points - away_points,
+                "video_available_home": 1,
+                "team_id_away": _team_id(away),
+                "team_abbreviation_away": abbreviations[away],
+                "team_name_away": away,
+                "matchup_away": f"{abbreviations[away]} @ {abbreviations[home]}",
+                "wl_away": "L" if home_won else "W",
+            }
+        )
         row.update(_box_score("away", away_points, rng))
-        row.update({"plus_minus_away": away_points - home_points, "video_available_away": 1,
-                    "season_type": "Regular Season"})  # fmt: skip
+        row.update(
+            {
+                "plus_minus_away": away_points - home_points,
+                "video_available_away": 1,
+                "season_type": "Regular Season",
+            }
+        )
         rows.append(row)
         if date >= NBA_PLAY_BY_PLAY_FROM or game_id in {g[0] for g in facts.NBA_GAMES}:
             events += _play_by_play(game, rosters, abbreviations, rng)
@@ -488,12 +712,20 @@ def _soccer_rounds(rng: random.Random) -> list[tuple[str, list[tuple[str, str]]]
     dates = _saturdays(facts.SOCCER_FIRST_MATCHDAY, facts.CHART_LAST_DATE)
     rounds = []
     for number, date in enumerate(dates):
-        rotated = [teams[0]] + teams[1:][-number % 19:] + teams[1:][: -number % 19]
-        pairs = [(rotated[i], rotated[19 - i]) if number % 2 else (rotated[19 - i], rotated[i]) for i in range(10)]
+        rotated = [teams[0]] + teams[1:][-number % 19 :] + teams[1:][: -number % 19]
+        pairs = [
+            (rotated[i], rotated[19 - i]) if number % 2 else (rotated[19 - i], rotated[i]) for i in range(10)
+        ]
         for fixed_date, home, away, *_ in facts.SOCCER_GAMES:
             if fixed_date != date:
                 continue
-            displaced = [team for pair in pairs if home in pair or away in pair for team in pair if team not in (home, away)]
+            displaced = [
+                team
+                for pair in pairs
+                if home in pair or away in pair
+                for team in pair
+                if team not in (home, away)
+            ]
             pairs = [pair for pair in pairs if home not in pair and away not in pair] + [(home, away)]
             if len(displaced) == 2:
                 pairs.append((displaced[0], displaced[1]))
@@ -502,33 +734,61 @@ def _soccer_rounds(rng: random.Random) -> list[tuple[str, list[tuple[str, str]]]
 
 
 def _write_soccer(path: Path, rng: random.Random) -> None:
-    fixed = {(date, home, away): (home_goals, away_goals, referee)
-             for date, home, away, home_goals, away_goals, referee in facts.SOCCER_GAMES}  # fmt: skip
+    fixed = {
+        (date, home, away): (home_goals, away_goals, referee)
+        for date, home, away, home_goals, away_goals, referee in facts.SOCCER_GAMES
+    }
     referees = ["Rhys Tallow", "Hollis Crane", "Anton Greaves", "Mabel Osei", "Carl Whitbread", "Dev Mistry"]
     formations = ["4-3-3", "4-2-3-1", "3-4-3", "4-4-2", "3-5-2"]
     index, rows = [], []
     for round_number, (date, pairs) in enumerate(_soccer_rounds(rng), start=1):
         for home, away in pairs:
             home_goals, away_goals, referee = fixed.get(
-                (date, home, away), (rng.choice([0, 0, 1, 1, 1, 2, 2, 3, 4]), rng.choice([0, 0, 1, 1, 2, 2, 3]),
-                                     rng.choice(referees)))  # fmt: skip
+                (date, home, away),
+                (
+                    rng.choice([0, 0, 1, 1, 1, 2, 2, 3, 4]),
+                    rng.choice([0, 0, 1, 1, 2, 2, 3]),
+                    rng.choice(referees),
+                ),
+            )
             attendance = float(rng.randint(11_000, 74_000))
+            kick_off = (
+                dt.time(15)
+                if (date, home, away) in fixed
+                else dt.time(*rng.choice([(12, 30), (15, 0), (17, 30)]))
+            )
             game = f"{date} {home}-{away}"
             for team, opponent, venue, goals_for, goals_against in (
-                (home, away, "Home", home_goals, away_goals), (away, home, "Away", away_goals, home_goals)):  # fmt: skip
+                (home, away, "Home", home_goals, away_goals),
+                (away, home, "Away", away_goals, home_goals),
+            ):
                 result = "W" if goals_for > goals_against else "L" if goals_for < goals_against else "D"
                 index.append((facts.SOCCER_LEAGUE, facts.SOCCER_SEASON, team, game))
-                rows.append({
-                    "date": pd.Timestamp(date), "time": dt.time(*rng.choice([(12, 30), (15, 0), (15, 0), (17, 30)])),
-                    "round": f"Matchweek {round_number}", "day": "Sat", "venue": venue, "result": result,
-                    "GF": str(goals_for), "GA": str(goals_against), "opponent": opponent,
-                    "xG": round(rng.uniform(0.3, 2.9), 1), "xGA": round(rng.uniform(0.3, 2.9), 1),
-                    "Poss": float(rng.randint(30, 70)), "Attendance": attendance,
-                    "Captain": facts.SOCCER_CAPTAINS.get(team, f"{team} captain"), "Formation": rng.choice(formations),
-                    "Referee": referee, "match_report": f"/en/matches/{zlib.crc32(game.encode()):08x}/Match-Report",
-                    "Notes": None,
-                })  # fmt: skip
-    frame = pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["league", "season", "team", "game"]))
+                rows.append(
+                    {
+                        "date": pd.Timestamp(date),
+                        "time": kick_off,
+                        "round": f"Matchweek {round_number}",
+                        "day": "Sat",
+                        "venue": venue,
+                        "result": result,
+                        "GF": str(goals_for),
+                        "GA": str(goals_against),
+                        "opponent": opponent,
+                        "xG": round(rng.uniform(0.3, 2.9), 1),
+                        "xGA": round(rng.uniform(0.3, 2.9), 1),
+                        "Poss": float(rng.randint(30, 70)),
+                        "Attendance": attendance,
+                        "Captain": facts.SOCCER_CAPTAINS.get(team, f"{team} captain"),
+                        "Formation": rng.choice(formations),
+                        "Referee": referee,
+                        "match_report": f"/en/matches/{zlib.crc32(game.encode()):08x}/Match-Report",
+                        "Notes": None,
+                    }
+                )
+    frame = pd.DataFrame(
+        rows, index=pd.MultiIndex.from_tuples(index, names=["league", "season", "team", "game"])
+    )
     frame.to_pickle(path, protocol=4)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import string
 from collections import Counter, defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from rank_bm25 import BM25Okapi
@@ -23,7 +23,7 @@ _ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
 def normalize(name: str) -> str:
-    """Lower-case, `_` to space, ASCII punctuation deleted (so `Spider-Man` -> `spiderman`), spaces collapsed."""
+    """Lower-case, `_` to space, ASCII punctuation deleted (`Spider-Man` -> `spiderman`), spaces collapsed."""
     return " ".join(name.lower().replace("_", " ").translate(_ASCII_PUNCTUATION).split())
 
 
@@ -69,5 +69,7 @@ class FilteredSearch:
         for term in query_tokens:
             for position, frequency in self._postings.get(term, ()):
                 length_norm = 1 - self.b + self.b * self._lengths[position] / self._average_length
-                scores[position] += self.idf[term] * frequency * (self.k1 + 1) / (frequency + self.k1 * length_norm)
+                scores[position] += (
+                    self.idf[term] * frequency * (self.k1 + 1) / (frequency + self.k1 * length_norm)
+                )
         return sorted(scores, key=lambda position: (-scores[position], position))[:n]

@@ -18,12 +18,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, List, Optional
+from typing import Annotated, Any
 
 import httpx
-import pydantic
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
@@ -36,7 +36,7 @@ from pydantic_core import PydanticCustomError
 from kg_mock.store import KnowledgeGraph
 
 DEFAULT_DATA_DIR = "cragkg"
-_ERROR_URL = "https://errors.pydantic.dev/{version}/v/{kind}"
+_ERROR_URL = "https://errors.pydantic.dev/2.5/v/{kind}"  # the official server runs pydantic 2.5.3
 
 
 class QueryRequest(BaseModel):
@@ -46,20 +46,22 @@ class QueryRequest(BaseModel):
 def _reject_padded_numbers(value: Any) -> Any:
     """pydantic 2.5 (the official server's) parses " 2011" as an error; later versions strip it."""
     if isinstance(value, str) and value != value.strip():
-        raise PydanticCustomError("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
+        raise PydanticCustomError(
+            "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+        )
     return value
 
 
 LaxInt = Annotated[int, BeforeValidator(_reject_padded_numbers)]
 
 
-class IdRequest(BaseModel):
+class IntQueryRequest(BaseModel):
     query: LaxInt
 
 
 class RankRequest(BaseModel):
     rank: LaxInt
-    date: Optional[str] = None
+    date: str | None = None
 
 
 class BillboardRequest(BaseModel):
@@ -70,11 +72,11 @@ class BillboardRequest(BaseModel):
 
 class GamesRequest(BaseModel):
     date: str
-    team_name: Optional[str] = None
+    team_name: str | None = None
 
 
 class GameIdsRequest(BaseModel):
-    game_ids: List[str]
+    game_ids: list[str]
 
 
 def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Callable[..., Any]]]:
@@ -86,11 +88,20 @@ def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Calla
         ("/movie/get_person_info", QueryRequest, movie.get_person_info),
         ("/movie/get_movie_info", QueryRequest, movie.get_movie_info),
         ("/movie/get_year_info", QueryRequest, movie.get_year_info),
-        ("/movie/get_movie_info_by_id", IdRequest, movie.get_movie_info_by_id),
-        ("/movie/get_person_info_by_id", IdRequest, movie.get_person_info_by_id),
+        ("/movie/get_movie_info_by_id", IntQueryRequest, movie.get_movie_info_by_id),
+        ("/movie/get_person_info_by_id", IntQueryRequest, movie.get_person_info_by_id),
     ]
-    for name in ("get_company_name", "get_ticker_by_name", "get_price_history", "get_detailed_price_history",
-                 "get_dividends_history", "get_market_capitalization", "get_eps", "get_pe_ratio", "get_info"):  # fmt: skip
+    for name in (
+        "get_company_name",
+        "get_ticker_by_name",
+        "get_price_history",
+        "get_detailed_price_history",
+        "get_dividends_history",
+        "get_market_capitalization",
+        "get_eps",
+        "get_pe_ratio",
+        "get_info",
+    ):
         routes.append((f"/finance/{name}", QueryRequest, getattr(finance, name)))
     routes += [
         ("/music/search_artist_entity_by_name", QueryRequest, music.search_artist_entity_by_name),
@@ -99,18 +110,35 @@ def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Calla
         ("/music/get_billboard_attributes", BillboardRequest, music.get_billboard_attributes),
         ("/music/grammy_get_all_awarded_artists", None, music.grammy_get_all_awarded_artists),
     ]
-    for name in ("grammy_get_best_artist_by_year", "grammy_get_best_song_by_year", "grammy_get_best_album_by_year"):
-        routes.append((f"/music/{name}", IdRequest, getattr(music, name)))
-    for name in ("grammy_get_award_count_by_artist", "grammy_get_award_count_by_song", "grammy_get_award_date_by_artist",
-                 "get_artist_birth_place", "get_artist_birth_date", "get_members", "get_lifespan", "get_song_author",
-                 "get_song_release_country", "get_song_release_date", "get_artist_all_works"):  # fmt: skip
+    for name in (
+        "grammy_get_best_artist_by_year",
+        "grammy_get_best_song_by_year",
+        "grammy_get_best_album_by_year",
+    ):
+        routes.append((f"/music/{name}", IntQueryRequest, getattr(music, name)))
+    for name in (
+        "grammy_get_award_count_by_artist",
+        "grammy_get_award_count_by_song",
+        "grammy_get_award_date_by_artist",
+        "get_artist_birth_place",
+        "get_artist_birth_date",
+        "get_members",
+        "get_lifespan",
+        "get_song_author",
+        "get_song_release_country",
+        "get_song_release_date",
+        "get_artist_all_works",
+    ):
         routes.append((f"/music/{name}", QueryRequest, getattr(music, name)))
     routes += [
         ("/sports/soccer/get_games_on_date", GamesRequest, _null_on_error(sports.soccer_get_games_on_date)),
         ("/sports/nba/get_games_on_date", GamesRequest, _null_on_error(sports.nba_get_games_on_date)),
-        ("/sports/nba/get_play_by_play_data_by_game_ids", GameIdsRequest,
-         _null_on_error(sports.nba_get_play_by_play_data_by_game_ids)),
-    ]  # fmt: skip
+        (
+            "/sports/nba/get_play_by_play_data_by_game_ids",
+            GameIdsRequest,
+            _null_on_error(sports.nba_get_play_by_play_data_by_game_ids),
+        ),
+    ]
     return routes
 
 
@@ -135,7 +163,9 @@ def create_app(kg: KnowledgeGraph, delay_s: float = 0.0) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": jsonable_encoder([_with_url(item) for item in error.errors()])}, status_code=422)
+        return JSONResponse(
+            {"detail": jsonable_encoder([_with_url(item) for item in error.errors()])}, status_code=422
+        )
 
     for path, model, lookup in _routes(kg):
         # No response model: the result goes to json.dumps as it is, so a NaN is a 500 as officially.
@@ -143,18 +173,20 @@ def create_app(kg: KnowledgeGraph, delay_s: float = 0.0) -> FastAPI:
     return app
 
 
-def _endpoint(model: type[BaseModel] | None, lookup: Callable[..., Any], delay_s: float) -> Callable[..., Any]:
+def _endpoint(
+    model: type[BaseModel] | None, lookup: Callable[..., Any], delay_s: float
+) -> Callable[..., Any]:
     # Blocking on purpose (time.sleep and the lookup run on the event loop): one request at a time.
     if model is None:
 
         async def endpoint_without_body() -> dict[str, Any]:
-            time.sleep(delay_s)
+            time.sleep(delay_s)  # noqa: ASYNC251 - blocking on purpose
             return {"result": lookup()}
 
         return endpoint_without_body
 
     async def endpoint(request: model) -> dict[str, Any]:  # type: ignore[valid-type]
-        time.sleep(delay_s)
+        time.sleep(delay_s)  # noqa: ASYNC251 - blocking on purpose
         return {"result": lookup(**request.model_dump())}
 
     endpoint.__annotations__["request"] = model  # FastAPI reads the body model from the annotation
@@ -162,13 +194,15 @@ def _endpoint(model: type[BaseModel] | None, lookup: Callable[..., Any], delay_s
 
 
 def _with_url(error: dict[str, Any]) -> dict[str, Any]:
-    """pydantic's error object as the official server sends it (its FastAPI keeps pydantic's `url`)."""
+    """pydantic's error object as the official server sends it: its FastAPI keeps pydantic's `url`,
+    which names the official server's pydantic version."""
     error = {key: value for key, value in error.items() if key != "url"}
     if error.get("type") != "json_invalid":
-        major_minor = ".".join(pydantic.VERSION.split(".")[:2])
-        error["url"] = _ERROR_URL.format(version=major_minor, kind=error["type"])
+        error["url"] = _ERROR_URL.format(kind=error["type"])
     if "ctx" in error:
-        error["ctx"] = {key: str(value) if isinstance(value, Exception) else value for key, value in error["ctx"].items()}
+        error["ctx"] = {
+            key: str(value) if isinstance(value, Exception) else value for key, value in error["ctx"].items()
+        }
     return error
 
 
@@ -206,8 +240,19 @@ def running_server(
         data_dir = cached_fixture_dir()
     port = port or free_port(host)
     url = f"http://{host}:{port}"
-    command = [sys.executable, "-m", "kg_mock.server", "--host", host, "--port", str(port),
-               "--data-dir", str(data_dir), "--delay-s", str(delay_s)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "kg_mock.server",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--delay-s",
+        str(delay_s),
+    ]
     # The log goes to a file, not a pipe nobody reads: tracebacks of HTTP 500s must not fill a pipe.
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
@@ -246,14 +291,20 @@ def _wait_until_up(process: subprocess.Popen, url: str, timeout_s: float, log: A
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data-dir", type=Path, default=Path(os.getenv("KG_BASE_DIRECTORY", DEFAULT_DATA_DIR)))
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--data-dir", type=Path, default=Path(os.getenv("KG_BASE_DIRECTORY", DEFAULT_DATA_DIR))
+    )
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--delay-s", type=float, default=float(os.getenv("KG_MOCK_DELAY_S", "0")))
     args = parser.parse_args()
     kg = KnowledgeGraph(args.data_dir)
-    logger.info(f"Serving the KG in {args.data_dir} on http://{args.host}:{args.port} ({args.delay_s:g} s per call)")
+    logger.info(
+        f"Serving the KG in {args.data_dir} on http://{args.host}:{args.port} ({args.delay_s:g} s per call)"
+    )
     uvicorn.run(create_app(kg, args.delay_s), host=args.host, port=args.port, log_level="warning")
 
 

@@ -27,7 +27,7 @@ GRAMMY_CATEGORIES = {"artist": "Best New Artist", "song": "Song Of The Year", "a
 class NameIndex:
     """Search over distinct normalised names; each hit expands to every original spelling, cut to 10."""
 
-    def __init__(self, names: list[str], search_class: type[OkapiSearch] | type[FilteredSearch]):
+    def __init__(self, names: list[str], search_class: type[OkapiSearch | FilteredSearch]):
         self.spellings: dict[str, list[str]] = {}
         for name in names:
             self.spellings.setdefault(normalize(name), []).append(name)
@@ -119,7 +119,8 @@ class FinanceKG:
         self.search = OkapiSearch([normalize(name).split() for name in self.names])
         # Create mode, as officially: a missing file is an empty table, not an error.
         self.tables = {
-            table: SqliteDict(str(root / "finance" / f"finance_{table}.sqlite"), flag="c") for table in FINANCE_TABLES
+            table: SqliteDict(str(root / "finance" / f"finance_{table}.sqlite"), flag="c")
+            for table in FINANCE_TABLES
         }
 
     def get_company_name(self, query: str) -> list[str]:
@@ -190,8 +191,11 @@ class MusicKG:
         if row is None:
             return None
         newcomer = row[6] == "-"  # a short row raises IndexError -> HTTP 500
-        columns = {"rank_last_week": 6, "weeks_in_chart": 5, "top_position": 4} if newcomer else {
-            "rank_last_week": 4, "weeks_in_chart": 6, "top_position": 5}  # fmt: skip
+        columns = (
+            {"rank_last_week": 6, "weeks_in_chart": 5, "top_position": 4}
+            if newcomer
+            else {"rank_last_week": 4, "weeks_in_chart": 6, "top_position": 5}
+        )
         return row[columns.get(attribute, 3)]  # any other attribute, typos included, is the rank
 
     def _best_by_year(self, category: str, year: int) -> list[Any] | None:
@@ -306,7 +310,9 @@ class SportsKG:
 
     def nba_get_play_by_play_data_by_game_ids(self, game_ids: list[str]) -> Any:
         listed = ", ".join(f"'{game_id}'" for game_id in game_ids)
-        return _column_json(pd.read_sql_query(f"select * from play_by_play where game_id in ({listed})", self.nba))
+        return _column_json(
+            pd.read_sql_query(f"select * from play_by_play where game_id in ({listed})", self.nba)
+        )
 
 
 def _column_json(rows: pd.DataFrame, iso_dates: bool = False) -> Any:

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -46,7 +47,7 @@ def kg_data_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def kg_url(kg_data_dir) -> str:
+def kg_url(kg_data_dir) -> Iterator[str]:
     """Base URL of the mock KG server on the fixture KG, one subprocess per test session."""
     from kg_mock.server import running_server
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
+from kg_mock.server import free_port
 from models.config import KGConfig
 from models.kg import KnowledgeGraphStage
 from models.kg.client import KGClient
-from kg_mock.server import free_port
 from models.kg.routes import ApiCall
 from models.llm.base import Conversation, GenerationParams
 from models.prompts import PromptLibrary
@@ -47,9 +48,9 @@ def test_client_reports_a_rejected_call_without_retrying(client):
 
 
 class _Behaviour(BaseHTTPRequestHandler):
-    respond: Callable[["_Behaviour"], None]
+    respond: Callable[[_Behaviour], None]
 
-    def do_POST(self):  # noqa: N802 - http.server's naming
+    def do_POST(self):
         self.rfile.read(int(self.headers.get("content-length") or 0))
         type(self).respond(self)
 
@@ -126,7 +127,9 @@ def test_http_errors_are_not_retried(broken_api):
 def test_batch_deadline_drops_late_calls(broken_api):
     url = broken_api(lambda handler: (time.sleep(1.0), handler.send(200, b'{"result": 1}')))
     kg = KGClient(url, KGConfig(timeout_s=5.0, retries=0))
-    calls = [ApiCall("finance_get_eps", {"query": t}) for t in ("A", "B", "C")] + [ApiCall("finance_get_eps", {"query": "A"})]
+    calls = [ApiCall("finance_get_eps", {"query": t}) for t in ("A", "B", "C")] + [
+        ApiCall("finance_get_eps", {"query": "A"})
+    ]
     outcomes = kg.call_many(calls, deadline=time.perf_counter() + 0.2)
     assert len(outcomes) == 4 and all(o.error == "batch deadline reached" for o in outcomes)
     kg.close()
@@ -136,7 +139,9 @@ def test_batch_deadline_drops_late_calls(broken_api):
 
 
 def _entities(**values: Any) -> str:
-    reply = {k: [] for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")}
+    reply = {
+        k: [] for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
+    }
     reply.update(sport="none", rank=0)
     reply.update(values)
     return json.dumps(reply)
@@ -144,24 +149,73 @@ def _entities(**values: Any) -> str:
 
 # Questions whose answers exist only in the fixture KG: (question, domain, entity reply, answer text).
 KG_ONLY_QUESTIONS = [
-    ("What did Zephyrline Robotics stock close at on Thursday?", "finance",
-     _entities(companies=["Zephyrline Robotics"]), "49.31"),
-    ("What is the EPS of Quantamatrix Holdings?", "finance", _entities(companies=["Quantamatrix Holdings"]), "-0.42"),
-    ("How much was the dividend ZPHR paid in the past month?", "finance", _entities(tickers=["ZPHR"]), "0.135"),
-    ("Who directed The Glass Orchard?", "movie", _entities(movies=["The Glass Orchard"]), "Marisol Okonkwo-Varga"),
-    ("Which films did Marisol Okonkwo-Varga direct?", "movie", _entities(people=["Marisol Okonkwo-Varga"]),
-     "Salt Road Nocturne"),
-    ("Who are the members of Halcyon Drift?", "music", _entities(artists=["Halcyon Drift"]), "Katla Eiríksdóttir"),
-    ("Which song was number 1 on the Billboard Hot 100 yesterday?", "music", _entities(rank=1),
-     "Paper Lanterns in July"),
+    (
+        "What did Zephyrline Robotics stock close at on Thursday?",
+        "finance",
+        _entities(companies=["Zephyrline Robotics"]),
+        "49.31",
+    ),
+    (
+        "What is the EPS of Quantamatrix Holdings?",
+        "finance",
+        _entities(companies=["Quantamatrix Holdings"]),
+        "-0.42",
+    ),
+    (
+        "How much was the dividend ZPHR paid in the past month?",
+        "finance",
+        _entities(tickers=["ZPHR"]),
+        "0.135",
+    ),
+    (
+        "Who directed The Glass Orchard?",
+        "movie",
+        _entities(movies=["The Glass Orchard"]),
+        "Marisol Okonkwo-Varga",
+    ),
+    (
+        "Which films did Marisol Okonkwo-Varga direct?",
+        "movie",
+        _entities(people=["Marisol Okonkwo-Varga"]),
+        "Salt Road Nocturne",
+    ),
+    (
+        "Who are the members of Halcyon Drift?",
+        "music",
+        _entities(artists=["Halcyon Drift"]),
+        "Katla Eiríksdóttir",
+    ),
+    (
+        "Which song was number 1 on the Billboard Hot 100 yesterday?",
+        "music",
+        _entities(rank=1),
+        "Paper Lanterns in July",
+    ),
     ("Who won the Grammy for best new artist in 2019?", "music", _entities(), "Halcyon Drift"),
-    ("How many points did the Portland Trail Blazers score last Friday?", "sports",
-     _entities(teams=["Portland Trail Blazers"], sport="nba"), "117"),
-    ("Who scored first in the Trail Blazers game last Friday?", "sports",
-     _entities(teams=["Portland Trail Blazers"], sport="nba"), "Deshawn Okafor"),
-    ("Who captained Arsenal in yesterday's game?", "sports", _entities(teams=["Arsenal"], sport="soccer"),
-     "Martin Odegaard"),
-    ("What is the elevation of Brimholt Observatory?", "open", _entities(entities=["Brimholt Observatory"]), "2140"),
+    (
+        "How many points did the Portland Trail Blazers score last Friday?",
+        "sports",
+        _entities(teams=["Portland Trail Blazers"], sport="nba"),
+        "117",
+    ),
+    (
+        "Who scored first in the Trail Blazers game last Friday?",
+        "sports",
+        _entities(teams=["Portland Trail Blazers"], sport="nba"),
+        "Deshawn Okafor",
+    ),
+    (
+        "Who captained Arsenal in yesterday's game?",
+        "sports",
+        _entities(teams=["Arsenal"], sport="soccer"),
+        "Martin Odegaard",
+    ),
+    (
+        "What is the elevation of Brimholt Observatory?",
+        "open",
+        _entities(entities=["Brimholt Observatory"]),
+        "2140",
+    ),
 ]
 
 
@@ -217,5 +271,7 @@ def test_stage_with_a_slow_api_is_bounded_by_the_batch_deadline(broken_api, monk
     monkeypatch.setenv("CRAG_MOCK_API_URL", url)
     llm = ScriptedLLM([_entities(tickers=["ZPHR"])])
     config = KGConfig(timeout_s=5.0, retries=0, batch_deadline_s=0.3)
-    results = KnowledgeGraphStage(config, llm, PromptLibrary()).run(*_batch([("What is ZPHR's EPS?", "finance")]))
+    results = KnowledgeGraphStage(config, llm, PromptLibrary()).run(
+        *_batch([("What is ZPHR's EPS?", "finance")])
+    )
     assert results[0].references == [] and "batch deadline" in results[0].error
