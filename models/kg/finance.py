@@ -44,6 +44,7 @@ INFO_KEYS = [
     "dividendYield", "fiftyTwoWeekHigh", "fiftyTwoWeekLow", "beta", "longBusinessSummary",
 ]
 MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
+MAX_LISTED_CLOSES = 23  # a month of trading days
 _TICKER = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$")
 
 
@@ -190,6 +191,8 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
         low, low_day = min(lows)
         lines.append(f"- lowest price {money(low)} on {dated(low_day)}")
     lines.append(f"- up days {sum(1 for m in moves if m > 0)}, down days {sum(1 for m in moves if m < 0)}")
+    if len(closes) <= MAX_LISTED_CLOSES:
+        lines.append("- closes: " + ", ".join(f"{money(c)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, c in closes))
     return "\n".join(lines)
 
 

@@ -48,9 +48,10 @@ FACT_LABELS = {
     "music_grammy_get_award_count_by_song": "Grammy award count",
     "music_grammy_get_award_date_by_artist": "years with a Grammy award",
 }
+DEBUT_WORDS = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
 CHART_ATTRIBUTES = [
     (r"last week|previous week|week before", "rank_last_week", "rank on the previous week's chart"),
-    (r"how many weeks|weeks (?:on|in)|how long", "weeks_in_chart", "weeks on the chart"),
+    (r"how many weeks|weeks (?:on|in)|how long|" + DEBUT_WORDS, "weeks_in_chart", "weeks on the chart"),
     (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
 ]
 GRAMMY_YEAR_ROUTES = [
@@ -143,6 +144,9 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
         if billboard and chart:
             calls += [ApiCall("music_get_billboard_attributes", {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
                       for a in _chart_attributes(text)]
+            debut = _debut_date(state, chart, spelling)
+            if debut:
+                calls.append(ApiCall("music_get_billboard_attributes", {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
     if "grammy" in text or any(re.search(p, text) for p, _, _ in GRAMMY_YEAR_ROUTES):
         named = [route for pattern, route, _ in GRAMMY_YEAR_ROUTES if re.search(pattern, text)]
         if not named and not (artists or songs):
@@ -152,6 +156,20 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
         if "best new artist" in text and not years and not artists:
             calls.append(ApiCall("music_grammy_get_all_awarded_artists", {}))
     return calls
+
+
+def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
+    """The chart a song entered on, for a debut question: N weeks on the chart of `chart` put its
+    first week N - 1 weeks earlier (weeks off the chart in between would shift it; the rank asked
+    for that date then comes back null and says so)."""
+    if not re.search(DEBUT_WORDS, state.lowered):
+        return None
+    _, weeks = state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute="weeks_in_chart", song_name=song)
+    try:
+        count = int(str(weeks))
+    except ValueError:
+        return None
+    return chart - timedelta(weeks=count - 1) if count > 0 else None
 
 
 def _chart_attributes(text: str) -> list[str]:
@@ -246,6 +264,12 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
                 break
             shown = "new on the chart (no previous week)" if value == "-" else str(value)
             lines.append(f"{spelling} / Billboard Hot 100 {label} on the chart of {dated(chart)} ({in_force}): {shown}")
+        debut = _debut_date(state, chart, spelling)
+        if debut:
+            answered, value = state.answer("music_get_billboard_attributes", date=debut.isoformat(), attribute="rank", song_name=spelling)
+            if answered:
+                lines.append(f"{spelling} entered the Billboard Hot 100 on the chart of {dated(debut)} at rank {value}"
+                             if value is not None else f"{spelling} is not on the chart of {dated(debut)}: its debut week is unknown")
         if lines:
             evidence.add("\n".join(dict.fromkeys(lines)))
     return evidence
