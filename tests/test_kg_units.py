@@ -169,6 +169,13 @@ def test_weeks_on_chart_of_a_song_use_its_official_spelling_and_a_chart_date(fak
     assert {"date": "2024-03-09", "attribute": "weeks_in_chart", "song_name": "Lose Control"} in asked
 
 
+def test_a_debut_is_looked_up_from_the_weeks_on_the_chart(fake_api, monkeypatch):
+    monkeypatch.setitem(ATTRIBUTES, ("Lose Control", "2023-08-12"), {"rank": "84"})  # 31 weeks up to 2024-03-09
+    [result] = run_stage([("at what position did lose control debut on the billboard hot 100?", "music",
+                           KGEntities(songs=["Lose Control"]))])
+    assert "Lose Control entered the Billboard Hot 100 on the chart of 2023-08-12 (Saturday) at rank 84" in evidence(result)
+
+
 def test_unknown_rank_null_pair_is_empty():
     assert is_empty([None, None]) and is_empty([[], []]) and not is_empty([["a"], ["b"]])
 
@@ -241,7 +248,7 @@ def test_ticker_from_the_exact_official_name_and_prices_aligned_to_the_question(
     assert resolution == ["Zephyrline Robotics Inc. Common Stock"]
     summary = evidence(week)
     assert "average close 49.28" in summary and "highest price 50.20 on 2024-03-08 (Friday)" in summary
-    assert "up days" in summary
+    assert "up days" in summary and "- closes: 48.50 (2024-03-06 Wed), 49.31 (2024-03-07 Thu), 50.02 (2024-03-08 Fri)" in summary
 
 
 def test_a_session_still_open_at_the_question_time_has_no_close_yet(fake_api, monkeypatch):
