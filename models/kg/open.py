@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from models.kg.formatting import plain
+from models.kg.formatting import cap, plain
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 
@@ -45,7 +45,8 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
             continue
         lines = []
         if entity.get("summary_text"):
-            lines.append(f"{spelling}: {entity['summary_text']}")
+            # half the block at most, so that the structured facts after it survive the cap
+            lines.append(f"{spelling}: {cap(str(entity['summary_text']), config.max_reference_chars // 2)}")
         structured = entity.get("summary_structured")
         if isinstance(structured, dict):
             lines += [f"{spelling} / {k}: {plain(v, config)}" for k, v in list(structured.items())[: config.max_list_items * 2]]
