@@ -396,6 +396,8 @@ def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_th
     assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"]
     focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
     assert focused == KGEntities(teams=["Rockets"])
+    film_as_person = refile_for_domain(KGEntities(people=["copper meridian"]), "movie")
+    assert film_as_person.movies == ["copper meridian"] and film_as_person.people == ["copper meridian"]
 
 
 def test_chart_dates_found_by_probing_even_when_charts_are_not_dated_saturdays(monkeypatch):

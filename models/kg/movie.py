@@ -83,7 +83,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         movie = _pick(records, "title", title, config)
         if movie:
             evidence.add("\n".join(movie_lines(movie, config)))
-        else:
+        elif not _pick(state.answer("movie_get_person_info", query=title)[1], "name", title, config):
             evidence.add(f"No movie titled {title!r} in the KG", found=False)
     for name in state.entities.people:
         answered, records = state.answer("movie_get_person_info", query=name)
@@ -92,7 +92,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         person = _pick(records, "name", name, config)
         if person:
             evidence.add("\n".join(person_lines(person, by_id, config)))
-        else:
+        elif not _pick(state.answer("movie_get_movie_info", query=name)[1], "title", name, config):
             evidence.add(f"No person named {name!r} in the movie KG", found=False)
     for year in _years(state, context):
         answered, info = state.answer("movie_get_year_info", query=str(year))

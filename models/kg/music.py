@@ -187,7 +187,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
     for kind, route, names in (("artist", ARTIST_SEARCH, state.entities.artists), ("song", SONG_SEARCH, state.entities.songs)):
         for name in names:
-            if state.absent(route, name, config.min_name_similarity):
+            if state.absent(route, name, config.min_name_similarity) and name not in {**artists, **songs}:
                 evidence.add(f"No {kind} named {name!r} in the music KG", found=False)
     for spelling in [*artists.values(), *songs.values()]:
         lines = []
