@@ -134,7 +134,10 @@ def _team_spelling(state: QuestionState, sport: str, asked: str, config: KGConfi
 def _play_by_play(state: QuestionState, config: KGConfig) -> list[ApiCall]:
     games = [g for team in state.entities.teams or [None] for g in _relevant(state, "nba", team, config)]
     ids = list(dict.fromkeys(g.game_id for g in games if g.game_id))
-    return [ApiCall(PLAY_BY_PLAY, {"game_ids": [ids[-1]]})] if len(ids) == 1 or (ids and not spans_for(state, "nba", config)) else []
+    # one identified game: the asked day's, or with no time named the last one
+    if len(ids) == 1 or (ids and not spans_for(state, "nba", config)):
+        return [ApiCall(PLAY_BY_PLAY, {"game_ids": [ids[-1]]})]
+    return []
 
 
 # --- rows ---------------------------------------------------------------------------------------------
