@@ -204,6 +204,8 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
 
 def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str:
     label = FACT_LABELS[route]
+    if is_empty(value) and route != "music_grammy_get_award_date_by_artist":
+        return f"{subject} / {label}: none"
     if route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
         start, end = value
         return f"{subject} / lifespan: start {start or 'unknown'}, end {end or 'none recorded (still active or living)'}"
@@ -215,8 +217,6 @@ def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str
     if route == "music_get_artist_all_works" and isinstance(value, list):
         distinct = list(dict.fromkeys(map(str, value)))
         return f"{subject} / {label} ({len(distinct)} distinct): {plain(distinct, config)}"
-    if is_empty(value):
-        return f"{subject} / {label}: none"
     return f"{subject} / {label}: {number(value) if not isinstance(value, str) else value}"
 
 
