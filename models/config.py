@@ -296,43 +296,47 @@ class ReasoningConfig:
 class KGConfig:
     enabled: bool = True
     api_url_env: str = "CRAG_MOCK_API_URL"
-    # HTTP client: per-request timeouts, retries on connection errors/5xx, pooled connections.
-    timeout_s: float = 3.0
+    # HTTP client. The official server answers one request at a time, so more connections only queue
+    # (and time out) behind each other; no retry on HTTP 500/4xx, one on a connection error or timeout.
+    timeout_s: float = 4.0
     connect_timeout_s: float = 1.0
     retries: int = 1
     retry_backoff_s: float = 0.2
-    max_connections: int = 16
-    # Wall-clock cap on all API traffic of one batch; a slow API costs only the KG references.
-    batch_deadline_s: float = 10.0
-    # Rounds of calls (resolve names -> fetch data -> follow ids) and calls per question per round.
+    max_connections: int = 2
+    # Wall-clock cap on the API traffic of one batch, from the end of entity reading (whose time is
+    # the LLM's); calls not answered by then are dropped.
+    batch_deadline_s: float = 9.0
+    # Rounds of calls (resolve names -> fetch data -> follow ids). Call budgets in units: a call costs 1,
+    # a slow one (every team's games of a month or a year, play-by-play, all Grammy winners)
+    # costs `slow_call_cost`, and at most `max_slow_calls_per_batch` of those are made. At 0.25 s per
+    # call the batch budget is the stage's worst-case API time: 32 x 0.25 s = 8 s.
     max_rounds: int = 4
-    max_calls_per_round: int = 8
-    # "rules": domain rules choose the routes; "llm": the LLM emits calls validated against the routes.
-    selection: Literal["rules", "llm"] = "rules"
+    max_calls_per_question: int = 8
+    max_calls_per_batch: int = 32
+    slow_call_cost: int = 3
+    max_slow_calls_per_batch: int = 3
     extraction_max_tokens: int = 160
-    function_call_max_tokens: int = 256
     max_entities_per_kind: int = 3
     # Which evidence the answer may use per domain: "kg", "web" or "both" (web is kept when KG is empty).
     domain_sources: dict[str, str] = field(
         default_factory=lambda: {"finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"}
     )
     # Finance name -> ticker table (CSV: index, Name, Symbol), placed beside the weights by
-    # `python -m tools.weights fetch` and shipped with them; skipped when the file is absent.
+    # `python -m tools.weights fetch` and shipped with them; when it is absent, tickers come from the
+    # API's own company search.
     company_dict_path: str = str(REPO_ROOT / "models" / "weights" / "company_name.dict")
-    # Lowest difflib ratio for a fuzzy name match (API search hits, local company table).
+    # Lowest similarity for a fuzzy name match (search hits, team names seen in the data).
     min_name_similarity: float = 0.75
-    # Follow-up lookups: movie ids of a person, play-by-play of at most this many NBA games.
+    # Follow-up lookups: at most this many movie ids of a person.
     max_followup_ids: int = 5
     nba_season_start_month: int = 10
     soccer_season_start_month: int = 8
-    # A time span is fetched as days, else months, else whole years, whichever takes at most this many calls.
+    # A sports time span is fetched as days when it has at most this many, else months, else years.
     max_date_calls: int = 7
-    # With no time in a sports question, look at games in this many days before the query time.
-    default_lookback_days: int = 30
+    # With no time named, a team's last game is looked for this many months back.
+    last_game_lookback_months: int = 3
     # Rendering caps.
     max_table_rows: int = 12
-    # When no row falls on the asked dates (a weekend, a holiday), show this many rows just before.
-    nearest_rows: int = 3
     max_list_items: int = 12
     max_reference_chars: int = 1200
     max_references: int = 6

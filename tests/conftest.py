@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -35,6 +36,23 @@ def embedded_llm():
     backend = create_backend(LLMConfig())
     yield backend
     backend.close()
+
+
+@pytest.fixture(scope="session")
+def kg_data_dir(tmp_path_factory) -> Path:
+    """The fixture KG in the official on-disk layout, built once per test session."""
+    from kg_mock.fixture import build
+
+    return build(tmp_path_factory.mktemp("kg_fixture"))
+
+
+@pytest.fixture(scope="session")
+def kg_url(kg_data_dir) -> Iterator[str]:
+    """Base URL of the mock KG server on the fixture KG, one subprocess per test session."""
+    from kg_mock.server import running_server
+
+    with running_server(data_dir=kg_data_dir) as url:
+        yield url
 
 
 SERVER_START_TIMEOUT_S = 180

@@ -2,7 +2,7 @@ from datetime import date, datetime
 
 import pytest
 
-from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time, resolve_time
+from models.kg.timeparse import DateSpan, eastern_time, find_time_spans, parse_query_time, resolve_time, weekday_name
 
 # A Sunday night.
 QUERY_TIME = "03/10/2024, 23:34:42 PT"
@@ -24,6 +24,8 @@ def test_parse_query_time():
         ("closing price last friday", date(2024, 3, 8), date(2024, 3, 8), "day"),
         ("what did it do on monday", date(2024, 3, 4), date(2024, 3, 4), "day"),
         ("revenue in 2021", date(2021, 1, 1), date(2021, 12, 31), "year"),
+        ("in 2017, which film won", date(2017, 1, 1), date(2017, 12, 31), "year"),
+        ("who won in 2019.", date(2019, 1, 1), date(2019, 12, 31), "year"),
         ("on 2022-10-12", date(2022, 10, 12), date(2022, 10, 12), "day"),
         ("on 10/12/2022", date(2022, 10, 12), date(2022, 10, 12), "day"),
         ("on March 5, 2023", date(2023, 3, 5), date(2023, 3, 5), "day"),
@@ -73,12 +75,13 @@ def test_numbers_that_are_not_dates_are_ignored():
     assert impossible_day.granularity == "year" and impossible_day.start.year == 2023
 
 
-def test_api_dates_use_the_fewest_calls():
-    day = DateSpan(date(2024, 3, 9), date(2024, 3, 9), "day", "yesterday")
-    assert day.api_dates(7) == ["2024-03-09"]
-    week = DateSpan(date(2024, 2, 26), date(2024, 3, 3), "week", "last week")
-    assert week.api_dates(7) == [f"2024-02-{d}" for d in range(26, 30)] + ["2024-03-01", "2024-03-02", "2024-03-03"]
-    assert week.api_dates(3) == ["2024-02", "2024-03"]
+def test_spans_contain_their_days():
     season = DateSpan(date(2023, 10, 1), date(2024, 9, 30), "season", "this season")
-    assert season.api_dates(7) == ["2023", "2024"]
     assert season.contains(date(2024, 3, 8)) and not season.contains(date(2023, 9, 30))
+
+
+def test_question_time_on_the_exchange_clock_and_weekdays():
+    assert eastern_time(QUERY_TIME) == datetime(2024, 3, 11, 2, 34, 42)  # Sunday night PT is Monday 2:34 ET
+    assert eastern_time("01/05/2024, 06:59:00 PT") == datetime(2024, 1, 5, 9, 59)
+    assert eastern_time("garbage") is None
+    assert weekday_name(date(2024, 3, 8)) == "Friday"

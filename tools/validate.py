@@ -241,10 +241,7 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
         add("retrieval", "retrieval_relevance", retrieval.rerank_candidates, 1,
             {"passage": retrieval.rerank_passage_max_chars / prose})
     if kg.enabled:
-        if kg.selection == "rules":
-            add("kg", "kg_entities", 1, kg.extraction_max_tokens, {"domain": 2})
-        else:
-            add("kg", "kg_calls", kg.max_rounds, kg.function_call_max_tokens, {})
+        add("kg", "kg_entities", 1, kg.extraction_max_tokens, {"domain": 2})
     if calculator.enabled:
         add("calculator", "calculator", 1, calculator.max_tokens * calculator.samples,
             {"references": calculator.max_reference_tokens})

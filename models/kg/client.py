@@ -1,8 +1,11 @@
-"""HTTP client for the mock KG API: pooled connections, timeouts, retries, concurrent batches.
+"""HTTP client for the CRAG mock KG API.
 
-Every failure (server down, timeout, 4xx/5xx, a body that is not `{"result": ...}` JSON) becomes a
-`CallResult` with `error` set; nothing raises to the caller. Once the server refuses a connection,
-the client stops trying for the rest of its life, so a dead API costs milliseconds, not timeouts.
+Each call's failure (server down, timeout, 4xx, HTTP 500 with its plain-text `Internal Server Error`,
+a body that is not `{"result": ...}` JSON) becomes a `CallResult` with `error` set, never an
+exception. Retries are minimal: the official server answers 500 and 4xx deterministically, so only a
+connection error or a timeout is tried once more. Once the server refuses a connection the client
+stops trying, so a dead API costs milliseconds. The official server answers one request at a time,
+so a few connections suffice; more only queue behind each other and time out.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from loguru import logger
 
 from models.config import KGConfig
 from models.kg.routes import ROUTES, ApiCall
+
+DEADLINE_ERROR = "batch deadline reached"
 
 
 @dataclass
@@ -44,7 +49,7 @@ class KGClient:
         )
         self._pool = ThreadPoolExecutor(max_workers=config.max_connections, thread_name_prefix="kg-api")
 
-    def call(self, call: ApiCall) -> CallResult:
+    def call(self, call: ApiCall, deadline: float | None = None) -> CallResult:
         started = time.perf_counter()
         route = ROUTES[call.route]
         error = "not attempted"
@@ -52,8 +57,11 @@ class KGClient:
             if self.unreachable:
                 error = "KG API unreachable"
                 break
+            if deadline is not None and time.perf_counter() >= deadline:
+                error = DEADLINE_ERROR
+                break
             if attempt:
-                time.sleep(self.config.retry_backoff_s * attempt)
+                time.sleep(self.config.retry_backoff_s)
             try:
                 response = self._http.post(route.path, json=call.body if route.takes_body else None)
             except httpx.ConnectError as exc:
@@ -66,12 +74,9 @@ class KGClient:
                 continue
             except httpx.HTTPError as exc:
                 error = f"HTTP error: {exc}"
-                continue
-            if response.status_code >= 500:
-                error = f"server error {response.status_code}"
-                continue
+                break
             if response.status_code >= 400:
-                error = f"rejected ({response.status_code}): {response.text[:200]}"
+                error = f"HTTP {response.status_code}: {response.text[:200]}"
                 break
             return self._parse(call, response, started)
         return CallResult(call, error=error, seconds=time.perf_counter() - started)
@@ -87,25 +92,21 @@ class KGClient:
         return CallResult(call, result=payload["result"], seconds=seconds)
 
     def call_many(self, calls: list[ApiCall], deadline: float) -> list[CallResult]:
-        """All `calls` concurrently, each answered by `deadline` (a `time.perf_counter()` value)."""
-        unique: dict[tuple[str, str], Future[CallResult]] = {}
-        for call in calls:
-            if call.key not in unique:
-                unique[call.key] = self._pool.submit(self.call, call)
-        remaining = deadline - time.perf_counter()
-        if unique:
-            wait(list(unique.values()), timeout=max(remaining, 0.0))
+        """`calls` (already distinct) over the pooled connections; what is not answered by `deadline`
+        (a `time.perf_counter()` value) comes back as a deadline error."""
+        futures: list[Future[CallResult]] = [self._pool.submit(self.call, call, deadline) for call in calls]
+        if futures:
+            wait(futures, timeout=max(deadline - time.perf_counter(), 0.0))
         results = []
-        for call in calls:
-            future = unique[call.key]
+        for call, future in zip(calls, futures):
             if future.done():
                 results.append(future.result())
             else:
                 future.cancel()
-                results.append(CallResult(call, error="batch deadline reached"))
-        late = sum(1 for r in results if r.error == "batch deadline reached")
+                results.append(CallResult(call, error=DEADLINE_ERROR))
+        late = sum(1 for r in results if r.error == DEADLINE_ERROR)
         if late:
-            logger.warning(f"KG API: {late} call(s) still running at the batch deadline; their evidence is dropped")
+            logger.warning(f"KG API: {late} call(s) not answered by the batch deadline; their evidence is dropped")
         return results
 
     def close(self) -> None:

@@ -7,10 +7,11 @@ what needs no model: tickers written in the question, a chart rank, the sport.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from models.replies import find_json
 
 _LIST_FIELDS = ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
 
@@ -54,12 +55,9 @@ def entity_schema(max_items: int) -> dict[str, Any]:
 
 def parse_entities(text: str, max_items: int) -> tuple[KGEntities, str | None]:
     """Entities from the LLM's JSON reply, plus an error message when the reply was unusable."""
-    try:
-        raw = json.loads(_json_object(text))
-    except (ValueError, TypeError) as error:
-        return KGEntities(), f"entity JSON unreadable: {error}"
-    if not isinstance(raw, dict):
-        return KGEntities(), "entity JSON is not an object"
+    raw = find_json(text, dict)
+    if raw is None:
+        return KGEntities(), "entity reply holds no JSON object"
     entities = KGEntities()
     for name in _LIST_FIELDS:
         values = raw.get(name)
@@ -97,13 +95,6 @@ def add_rule_entities(entities: KGEntities, query: str, known_tickers: set[str])
     return entities
 
 
-def _json_object(text: str) -> str:
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end < start:
-        raise ValueError("no JSON object in the reply")
-    return text[start : end + 1]
-
-
 # The kinds each domain's routes look names up by.
 _DOMAIN_KINDS = {
     "finance": ("companies",),
@@ -115,13 +106,46 @@ _DOMAIN_KINDS = {
 
 
 def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
-    """A small extractor often files a name under the wrong kind (a band as a company). When the
-    predicted domain's own kinds came back empty, every other name is tried under them too."""
+    """A small extractor files names under the wrong kind (a band as a company, a film as a person)
+    and fills kinds the question never asks about. When the predicted domain's own kinds hold names,
+    the other kinds are dropped and a name of one of the domain's two kinds is tried as the other
+    too; when they are empty, every other name is tried under them."""
     kinds = _DOMAIN_KINDS.get(domain, ())
-    if not kinds or any(getattr(entities, kind) for kind in kinds) or (domain == "finance" and entities.tickers):
+    own = kinds + (("tickers",) if domain == "finance" else ())
+    if not kinds:
+        return entities
+    if any(getattr(entities, kind) for kind in own):
+        for kind in _LIST_FIELDS:
+            if kind not in own:
+                setattr(entities, kind, [])
+        if len(kinds) == 2 and not all(getattr(entities, kind) for kind in kinds):
+            # a film filed as a person, a song as an artist: each name is tried as both
+            names = list(dict.fromkeys(getattr(entities, kinds[0]) + getattr(entities, kinds[1])))
+            for kind in kinds:
+                setattr(entities, kind, names)
         return entities
     others = [name for kind in _LIST_FIELDS if kind not in kinds and kind != "tickers" for name in getattr(entities, kind)]
     for kind in kinds:
         setattr(entities, kind, list(dict.fromkeys(others)))
     return entities
 
+
+def keep_grounded(entities: KGEntities, query: str) -> KGEntities:
+    """Names the question actually writes: a ticker as a word of it, any other name with half of its
+    words or one long word in it ("Los Angeles Lakers" for "the lakers" passes, a name the model
+    invented does not)."""
+    words = set(re.findall(r"[a-z0-9]+", query.lower()))
+    for kind in _LIST_FIELDS:
+        kept = []
+        for name in getattr(entities, kind):
+            tokens = re.findall(r"[a-z0-9]+", name.lower())
+            if kind == "tickers":
+                grounded = len(tokens) == 1 and tokens[0] in words
+            else:
+                grounded = bool(tokens) and (
+                    sum(t in words for t in tokens) * 2 >= len(tokens) or any(len(t) >= 4 and t in words for t in tokens)
+                )
+            if grounded:
+                kept.append(name)
+        setattr(entities, kind, kept)
+    return entities

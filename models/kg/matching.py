@@ -1,15 +1,22 @@
-"""Matching names from a question to the names the KG knows: company -> ticker, fuzzy search hits."""
+"""Names: the question's spelling against the KG's. Search-route normalisation, similarity, the pick
+of one original spelling among search hits, company -> ticker, and NBA/soccer team names.
+
+The official exact-key routes are case-sensitive and unstripped, so a name is sent to them only in a
+spelling the KG itself returned (a search hit, a row of data) or from the built-in NBA team table.
+"""
 
 from __future__ import annotations
 
 import csv
 import difflib
 import re
+import string
+import unicodedata
 from pathlib import Path
 
 from loguru import logger
 
-
+_ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
 # Words that name a share class or legal form, not the company.
 _COMPANY_NOISE = re.compile(
     r"\b(common stock|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
@@ -17,44 +24,77 @@ _COMPANY_NOISE = re.compile(
 )
 
 
-def normalize_name(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+CONTAINED_SCORE = 0.8
+
+
+def search_key(text: str) -> str:
+    """The official search normalisation: lower-case, `_` -> space, ASCII punctuation deleted."""
+    return " ".join(_ASCII_PUNCTUATION.sub("", text.lower().replace("_", " ")).split())
+
+
+def loose_key(text: str) -> str:
+    """A loose comparison key: accents folded, every non-alphanumeric run a single space."""
+    folded = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    return " ".join(re.findall(r"[a-z0-9]+", folded.replace("'", "").replace("\u2019", "")))
 
 
 def name_score(query: str, candidate: str) -> float:
     """Similarity of two names in [0, 1]: token overlap, or the character ratio when higher."""
-    left, right = normalize_name(query), normalize_name(candidate)
+    left, right = loose_key(query), loose_key(candidate)
     if not left or not right:
         return 0.0
+    if left == right:
+        return 1.0
     left_tokens, right_tokens = set(left.split()), set(right.split())
     overlap = len(left_tokens & right_tokens) / len(left_tokens | right_tokens)
-    return max(overlap, difflib.SequenceMatcher(None, left, right).ratio())
-
-
-def company_key(name: str) -> str:
-    return " ".join(_COMPANY_NOISE.sub(" ", normalize_name(name)).split())
+    # a name the question shortened ("paper lanterns" for "Paper Lanterns in July")
+    shortened = CONTAINED_SCORE if len(left_tokens) > 1 and left_tokens <= right_tokens else 0.0
+    return max(overlap, shortened, difflib.SequenceMatcher(None, left, right).ratio())
 
 
 def best_match(query: str, candidates: list[str], min_similarity: float) -> str | None:
-    """The candidate most similar to `query`, if similar enough."""
-    scored = [(name_score(query, candidate), candidate) for candidate in candidates if isinstance(candidate, str)]
+    """The candidate most similar to `query`, if similar enough. Among equally similar spellings the
+    query's own wins when it carries capitals; a lower-cased question says nothing about case, so
+    then the KG's first hit wins (the search returns its spellings of one name in stored order)."""
+    cased = query != query.lower()
+    scored = [
+        (name_score(query, c), cased and c == query, -i, c)
+        for i, c in enumerate(candidates)
+        if isinstance(c, str) and c
+    ]
     if not scored:
         return None
-    score, candidate = max(scored, key=lambda item: item[0])
-    return candidate if score >= min_similarity else None
+    best = max(scored)
+    return best[-1] if best[0] >= min_similarity else None
+
+
+def company_key(name: str) -> str:
+    return " ".join(_COMPANY_NOISE.sub(" ", loose_key(name)).split())
+
+
+def best_company(query: str, names: list[str], min_similarity: float) -> str | None:
+    """The official company name for `query` among search hits: same name once legal forms and share
+    classes are dropped, else the most similar."""
+    key = company_key(query)
+    same = [n for n in names if isinstance(n, str) and key and company_key(n) == key]
+    if same:
+        return next((n for n in same if "common stock" in n.lower()), same[0])
+    by_key = {company_key(n): n for n in reversed(names) if isinstance(n, str) and company_key(n)}
+    match = best_match(key or query, list(by_key), min_similarity)
+    return by_key[match] if match else None
 
 
 class CompanyDirectory:
-    """The name -> ticker table of ../shared/data/company_name.dict, when present (else empty)."""
+    """The name -> ticker table (CSV with `Name` and `Symbol`), when the file exists; else empty and
+    tickers come from the API's get_company_name + get_ticker_by_name."""
 
     def __init__(self, path: str | Path, min_similarity: float):
         self.min_similarity = min_similarity
         self.by_key: dict[str, str] = {}
         self.tickers: set[str] = set()
-        self._keys: list[str] = []
         path = Path(path)
         if not path.is_file():
-            logger.info(f"Company table {path} absent; tickers come from the KG API only")
+            logger.info(f"Company table {path} absent; tickers come from the KG API")
             return
         with path.open(encoding="utf-8", newline="") as handle:
             for row in csv.DictReader(handle):
@@ -63,16 +103,112 @@ class CompanyDirectory:
                 if key and symbol:
                     self.by_key.setdefault(key, symbol)
         self.tickers = set(self.by_key.values())
-        self._keys = list(self.by_key)
 
-    def ticker(self, company: str, fuzzy: bool = False) -> str | None:
-        """The ticker of `company` by exact (normalised) name, or by the closest name when `fuzzy`."""
-        key = company_key(company)
-        if not key:
-            return None
-        if key in self.by_key:
-            return self.by_key[key]
-        if not fuzzy:
-            return None
-        close = difflib.get_close_matches(key, self._keys, n=1, cutoff=self.min_similarity)
-        return self.by_key[close[0]] if close else None
+    def ticker(self, company: str) -> str | None:
+        """The ticker of `company` by its name without legal form or share class."""
+        return self.by_key.get(company_key(company))
+
+
+# --- NBA ------------------------------------------------------------------------------------------
+
+# The 30 franchises as the game table spells them, with the nicknames questions use. The Clippers
+# appear as "LA Clippers" in recent seasons and "Los Angeles Clippers" before.
+NBA_TEAMS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("Atlanta Hawks",): ("hawks", "atlanta"),
+    ("Boston Celtics",): ("celtics", "boston", "celts"),
+    ("Brooklyn Nets",): ("nets", "brooklyn"),
+    ("Charlotte Hornets",): ("hornets", "charlotte"),
+    ("Chicago Bulls",): ("bulls", "chicago"),
+    ("Cleveland Cavaliers",): ("cavaliers", "cavs", "cleveland"),
+    ("Dallas Mavericks",): ("mavericks", "mavs", "dallas"),
+    ("Denver Nuggets",): ("nuggets", "denver"),
+    ("Detroit Pistons",): ("pistons", "detroit"),
+    ("Golden State Warriors",): ("warriors", "golden state", "dubs", "gsw"),
+    ("Houston Rockets",): ("rockets", "houston"),
+    ("Indiana Pacers",): ("pacers", "indiana"),
+    ("LA Clippers", "Los Angeles Clippers"): ("clippers", "clips", "lac"),
+    ("Los Angeles Lakers",): ("lakers", "lal"),
+    ("Memphis Grizzlies",): ("grizzlies", "grizz", "memphis"),
+    ("Miami Heat",): ("heat", "miami"),
+    ("Milwaukee Bucks",): ("bucks", "milwaukee"),
+    ("Minnesota Timberwolves",): ("timberwolves", "wolves", "twolves", "minnesota"),
+    ("New Orleans Pelicans",): ("pelicans", "pels", "new orleans", "nola"),
+    ("New York Knicks",): ("knicks", "new york", "nyk"),
+    ("Oklahoma City Thunder",): ("thunder", "oklahoma city", "okc", "oklahoma"),
+    ("Orlando Magic",): ("magic", "orlando"),
+    ("Philadelphia 76ers",): ("76ers", "sixers", "philadelphia", "philly"),
+    ("Phoenix Suns",): ("suns", "phoenix"),
+    ("Portland Trail Blazers",): ("trail blazers", "blazers", "portland", "trailblazers"),
+    ("Sacramento Kings",): ("kings", "sacramento"),
+    ("San Antonio Spurs",): ("spurs", "san antonio"),
+    ("Toronto Raptors",): ("raptors", "toronto", "raps"),
+    ("Utah Jazz",): ("jazz", "utah"),
+    ("Washington Wizards",): ("wizards", "washington", "wiz"),
+}
+
+
+def nba_team_names(asked: str) -> tuple[str, ...]:
+    """The game table's spellings of the NBA team `asked` names (full or informal), or () if none."""
+    key = loose_key(asked)
+    if not key:
+        return ()
+    for names, nicknames in NBA_TEAMS.items():
+        if key in (loose_key(n) for n in names):
+            return names
+    padded = f" {key} "
+    for names, nicknames in NBA_TEAMS.items():
+        # a nickname as a whole word of the asked name: "the Rockets", "Portland Blazers"
+        if any(f" {n} " in padded for n in nicknames if len(n.split()) > 1 or n not in ("new york", "washington")):
+            return names
+    for names, nicknames in NBA_TEAMS.items():
+        if any(f" {n} " in padded for n in nicknames):
+            return names
+    return ()
+
+
+# --- soccer -----------------------------------------------------------------------------------------
+
+# Informal names -> the words of the source's spelling ("Manchester Utd", "Paris S-G").
+_SOCCER_ALIASES = {
+    "man utd": "manchester utd", "man united": "manchester utd", "manchester united": "manchester utd",
+    "man city": "manchester city", "spurs": "tottenham", "tottenham hotspur": "tottenham",
+    "psg": "paris sg", "paris saint germain": "paris sg", "paris st germain": "paris sg",
+    "barca": "barcelona", "fc barcelona": "barcelona", "atletico": "atletico madrid",
+    "atletico de madrid": "atletico madrid", "atleti": "atletico madrid", "bayern": "bayern munich",
+    "fc bayern": "bayern munich", "bayern munchen": "bayern munich", "inter milan": "inter", "internazionale": "inter",
+    "ac milan": "milan", "wolverhampton": "wolves", "wolverhampton wanderers": "wolves", "newcastle united": "newcastle utd",
+    "nottingham forest": "nottm forest", "sheffield united": "sheffield utd", "west ham united": "west ham",
+    "brighton and hove albion": "brighton", "brighton & hove albion": "brighton", "leverkusen": "leverkusen",
+    "bayer leverkusen": "leverkusen", "dortmund": "dortmund", "borussia dortmund": "dortmund", "bvb": "dortmund",
+    "gladbach": "gladbach", "borussia monchengladbach": "gladbach", "rb leipzig": "rb leipzig", "leipzig": "rb leipzig",
+    "real": "real madrid", "juve": "juventus", "om": "marseille", "olympique marseille": "marseille",
+    "olympique lyonnais": "lyon", "ol": "lyon", "luton town": "luton town",
+}
+_SOCCER_NOISE = re.compile(r"\b(fc|cf|afc|sc|ac|club|the|de futbol|calcio)\b")
+
+
+def soccer_key(name: str) -> str:
+    key = loose_key(name).replace("paris s g", "paris sg")
+    key = _SOCCER_ALIASES.get(key, key)
+    return " ".join(_SOCCER_NOISE.sub(" ", key).split()) or key
+
+
+def match_team(asked: str, available: list[str], min_similarity: float) -> str | None:
+    """The spelling in `available` (team names seen in the KG's data) of the team `asked` names."""
+    nba = nba_team_names(asked)
+    for name in available:
+        if name in nba:
+            return name
+    key = soccer_key(asked)
+    if not key:
+        return None
+    keys = {name: soccer_key(name) for name in available if isinstance(name, str)}
+    for name, other in keys.items():
+        if other == key:
+            return name
+    contained = [name for name, other in keys.items() if f" {key} " in f" {other} " or f" {other} " in f" {key} "]
+    if len(contained) == 1:
+        return contained[0]
+    scored = [(difflib.SequenceMatcher(None, key, other).ratio(), name) for name, other in keys.items()]
+    best = max(scored, default=(0.0, None))
+    return best[1] if best[0] >= min_similarity else None

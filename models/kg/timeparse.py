@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Callable, Literal
+from zoneinfo import ZoneInfo
 
 Granularity = Literal["day", "week", "month", "year", "season", "range"]
 
@@ -46,23 +47,6 @@ class DateSpan:
     def contains(self, day: date) -> bool:
         return self.start <= day <= self.end
 
-    def api_dates(self, max_calls: int) -> list[str]:
-        """Date arguments for `*_get_games_on_date` covering the span: days, months, else whole years."""
-        if self.granularity == "day":
-            return [self.start.isoformat()]
-        if self.granularity == "month":
-            return [self.label]
-        if (self.end - self.start).days < max_calls:
-            return [(self.start + timedelta(days=i)).isoformat() for i in range((self.end - self.start).days + 1)]
-        months = []
-        year, month = self.start.year, self.start.month
-        while (year, month) <= (self.end.year, self.end.month):
-            months.append(f"{year:04d}-{month:02d}")
-            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-        if len(months) <= max_calls:
-            return months
-        return [str(year) for year in range(self.start.year, self.end.year + 1)]
-
 
 def parse_query_time(query_time: str) -> datetime | None:
     """'03/10/2024, 23:34:42 PT' -> datetime(2024, 3, 10, 23, 34, 42); None when unparseable."""
@@ -73,6 +57,19 @@ def parse_query_time(query_time: str) -> datetime | None:
         except ValueError:
             continue
     return None
+
+
+def eastern_time(query_time: str) -> datetime | None:
+    """The question's time (CRAG writes it in Pacific time) on the US exchanges' clock, naive."""
+    moment = parse_query_time(query_time)
+    if moment is None:
+        return None
+    aware = moment.replace(tzinfo=ZoneInfo("America/Los_Angeles")).astimezone(ZoneInfo("America/New_York"))
+    return aware.replace(tzinfo=None)
+
+
+def weekday_name(day: date) -> str:
+    return WEEKDAYS[day.weekday()].capitalize()
 
 
 def find_time_spans(text: str, query_time: str, season_start_month: int = 10) -> list[DateSpan]:
@@ -298,5 +295,5 @@ _RULES: list[tuple[re.Pattern[str], Resolver]] = [
     (re.compile(r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b"),
      _relative_period),
     (re.compile(r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _WEEKDAY + r"\b"), _weekday),
-    (re.compile(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d{2})\b(?![\d.,%])"), _bare_year),
+    (re.compile(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d{2})\b(?![\d%]|[.,]\d)"), _bare_year),
 ]

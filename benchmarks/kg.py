@@ -1,0 +1,228 @@
+"""KG benchmark: the KG stage on benchmarks/kg_questions.jsonl against our mock of the official server
+(kg_mock, started here on a free port with the synthetic KG and an artificial delay per call, served
+one request at a time like the official one).
+
+Printed per run, side by side:
+  - answer in evidence: the share of questions whose KG references contain every answer span
+    (normalised: case, Unicode form and spacing; word-bounded: "12" does not match "125"); a question
+    whose entity is absent from the KG counts when the stage reports no evidence for it
+  - has_evidence: the share where the stage says it found facts about the asked entity and time
+  - calls per question (answered for it, shared calls counted for each) and failed calls
+  - KG seconds per batch (mean and max over batches of --batch-size questions)
+
+Runs: "ours" (the preset's scheduling) and the reference "unbudgeted" (the same planning with no call
+budget, 16 connections and no deadline), both with the scripted entities of the question file, which
+isolates planning and rendering; with --end-to-end also "ours, LLM entities" where the embedded model
+reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
+ours against unbudgeted: the KG seconds the call budget and the deadline save.
+
+    .venv/bin/python benchmarks/kg.py [--delay-s 0.25] [--batch-size 8] [--end-to-end] [--preset cpu] [--show-misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+import unicodedata
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from statistics import mean
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from kg_mock.server import running_server  # noqa: E402
+from models.config import KGConfig, load_config, parse_overrides  # noqa: E402
+from models.kg import KGResult, KnowledgeGraphStage  # noqa: E402
+from models.kg.entities import KGEntities  # noqa: E402
+from models.llm.base import LLMBackend  # noqa: E402
+from models.prompts import PromptLibrary  # noqa: E402
+from models.schema import Question, QuestionAttributes  # noqa: E402
+
+QUESTIONS = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
+ENTITY_FIELDS = {f.name for f in fields(KGEntities)}
+STRESS_TIME = "03/10/2024, 23:34:42 PT"
+# One batch of call-hungry questions (many names, many routes, every team's games, play-by-play, all
+# Grammy winners): what the call budget and the batch deadline are for.
+STRESS = [
+    ("compare the price, dividends, eps, p/e ratio and market cap of zphr, aapl and qmtx", "finance",
+     KGEntities(tickers=["ZPHR", "AAPL", "QMTX"])),
+    ("how many points were scored in each nba game this week?", "sports", KGEntities(sport="nba")),
+    ("how many goals were scored in the premier league last week?", "sports", KGEntities(sport="soccer")),
+    ("who scored first in each denver nuggets game in march 2024?", "sports", KGEntities(teams=["Denver Nuggets"], sport="nba")),
+    ("list every grammy best new artist winner", "music", KGEntities()),
+    ("where are halcyon drift, marrow-saints and the cobalt hour from, who are their members and what did they release?",
+     "music", KGEntities(artists=["Halcyon Drift", "Marrow-Saints", "The Cobalt Hour"])),
+    ("which actors starred in the glass orchard, salt road nocturne and copper meridian?", "movie",
+     KGEntities(movies=["The Glass Orchard", "Salt Road Nocturne", "Copper Meridian"], people=["Yumi Castellanos"])),
+    ("how did the lakers, the rockets and the blazers do this season?", "sports",
+     KGEntities(teams=["Lakers", "Rockets", "Blazers"], sport="nba")),
+]
+
+
+@dataclass
+class Case:
+    query: str
+    query_time: str
+    domain: str
+    entities: KGEntities
+    answers: list[str]  # every span must appear; none: the KG holds nothing for the question
+    tag: str = ""
+
+
+@dataclass
+class Run:
+    name: str
+    results: list[KGResult] = field(default_factory=list)
+    batch_seconds: list[float] = field(default_factory=list)
+
+
+def load_cases(path: Path) -> list[Case]:
+    cases = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        raw = row.get("entities") or {}
+        entities = KGEntities(**{k: v for k, v in raw.items() if k in ENTITY_FIELDS})
+        answers = row.get("answers", row.get("answer_spans", []))
+        cases.append(Case(row["query"], row["query_time"], row["domain"], entities,
+                          [answers] if isinstance(answers, str) else list(answers), row.get("tag", row.get("style", ""))))
+    return cases
+
+
+def normalise(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def contains(evidence: str, span: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(normalise(span)) + r"(?!\w)", evidence) is not None
+
+
+def answered(case: Case, result: KGResult) -> bool:
+    if not case.answers:
+        return not result.has_evidence
+    evidence = normalise("\n".join(result.references))
+    return all(contains(evidence, span) for span in case.answers)
+
+
+def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_size: int, scripted: bool) -> Run:
+    run = Run(name)
+    for start in range(0, len(cases), batch_size):
+        batch = cases[start : start + batch_size]
+        questions = [Question(f"kg-{start + i}", c.query, c.query_time) for i, c in enumerate(batch)]
+        attributes = [QuestionAttributes(domain=c.domain) for c in batch]
+        began = time.perf_counter()
+        run.results += stage.run(questions, attributes, [replace(c.entities) for c in batch] if scripted else None)
+        run.batch_seconds.append(time.perf_counter() - began)
+    return run
+
+
+def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
+    header = f"{'run':<26} {'answer in evidence':>19} {'has_evidence':>13} {'calls/q':>8} {'failed':>7} {'KG s/batch mean':>16} {'max':>6}"
+    print(header)
+    print("-" * len(header))
+    for run in runs:
+        hits = sum(answered(c, r) for c, r in zip(cases, run.results))
+        found = sum(r.has_evidence for r in run.results)
+        calls = mean(len(r.calls) for r in run.results)
+        failed = sum(len(r.failed_calls) for r in run.results)
+        print(f"{run.name:<26} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {found / len(cases):>13.1%} "
+              f"{calls:>8.2f} {failed:>7} {mean(run.batch_seconds):>16.2f} {max(run.batch_seconds):>6.2f}")
+    print()
+    domains = sorted({c.domain for c in cases})
+    print("answer in evidence by domain: " + ", ".join(f"{d} ({sum(c.domain == d for c in cases)})" for d in domains))
+    for run in runs:
+        shares = []
+        for domain in domains:
+            pairs = [(c, r) for c, r in zip(cases, run.results) if c.domain == domain]
+            shares.append(f"{domain} {sum(answered(c, r) for c, r in pairs) / len(pairs):.0%}")
+        print(f"  {run.name:<24} " + ", ".join(shares))
+    if show_misses:
+        for run in runs:
+            misses = [(c, r) for c, r in zip(cases, run.results) if not answered(c, r)]
+            print(f"\nmisses of {run.name} ({len(misses)}):")
+            for case, result in misses:
+                print(f"- {case.query!r} wants {case.answers} | has_evidence {result.has_evidence} | {result.error}")
+                print(f"  calls: {result.calls}")
+                print("  " + "\n  ".join(("\n".join(result.references) or "(no references)").splitlines()[:12]))
+
+
+def unbudgeted(config: KGConfig) -> KGConfig:
+    unlimited = 10**6
+    return replace(config, max_calls_per_question=unlimited, max_calls_per_batch=unlimited,
+                   max_slow_calls_per_batch=unlimited, max_connections=16, batch_deadline_s=600.0, timeout_s=60.0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--preset", default="cpu")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE")
+    parser.add_argument("--delay-s", type=float, default=0.25, help="artificial seconds per API call")
+    parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--end-to-end", action="store_true", help="also let the embedded LLM read the entities")
+    parser.add_argument("--end-to-end-limit", type=int, default=None, metavar="N",
+                        help="with --end-to-end, only every k-th question so that N remain (the run is slow on CPU)")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+
+    config = load_config(args.preset, parse_overrides(args.set))
+    config.kg.company_dict_path = "/nonexistent"  # the synthetic KG's companies are resolved through the API
+    cases = load_cases(args.questions)
+    print(f"{len(cases)} questions from {args.questions}; mock server with {args.delay_s:g} s per call; "
+          f"batches of {args.batch_size}; preset {args.preset}\n")
+    prompts = PromptLibrary()
+    runs = []
+    llm: LLMBackend | None = None
+    with running_server(delay_s=args.delay_s) as url:
+        os.environ[config.kg.api_url_env] = url
+        runs.append(run_stage("ours, scripted entities", KnowledgeGraphStage(config.kg, _NoLLM(), prompts), cases, args.batch_size, True))
+        runs.append(run_stage("unbudgeted, scripted", KnowledgeGraphStage(unbudgeted(config.kg), _NoLLM(), prompts), cases, args.batch_size, True))
+        stress = [Case(query, STRESS_TIME, domain, entities, []) for query, domain, entities in STRESS]
+        stress_runs = [
+            run_stage(name, KnowledgeGraphStage(kg, _NoLLM(), prompts), stress, len(stress), True)
+            for name, kg in (("ours", config.kg), ("unbudgeted", unbudgeted(config.kg)))
+        ]
+        if args.end_to_end:
+            from models.llm import create_backend
+
+            step = max(1, len(cases) // args.end_to_end_limit) if args.end_to_end_limit else 1
+            sample = cases[::step][: args.end_to_end_limit]
+            llm = create_backend(config.llm)
+            try:
+                began = time.perf_counter()
+                end_to_end = run_stage("ours, LLM entities", KnowledgeGraphStage(config.kg, llm, prompts), sample, args.batch_size, False)
+                print(f"end to end: {len(sample)} questions in {time.perf_counter() - began:.0f} s")
+            finally:
+                llm.close()
+    report(runs, cases, args.show_misses)
+    if args.end_to_end:
+        scripted = dict(zip(map(id, cases), runs[0].results))
+        print(f"\nend to end on {len(sample)} of the questions (every {step}th), against the scripted entities on the same ones:")
+        report([Run("ours, scripted entities", [scripted[id(c)] for c in sample], runs[0].batch_seconds), end_to_end],
+               sample, args.show_misses)
+    print(f"\nstress batch ({len(STRESS)} call-hungry questions in one batch):")
+    for run in stress_runs:
+        print(f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "
+              f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}")
+
+
+class _NoLLM(LLMBackend):
+    """Scripted entities need no model; any call to it is a bug of the benchmark."""
+
+    name = "none"
+
+    def generate(self, conversations, params):
+        raise RuntimeError("the scripted-entity runs must not call the LLM")
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+if __name__ == "__main__":
+    main()

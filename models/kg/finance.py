@@ -1,0 +1,287 @@
+"""Finance: company -> ticker, then the routes the question's words ask for; prices and dividends
+rendered as facts aligned to the question's time on the exchange's clock (US Eastern).
+
+Ticker resolution: a ticker the question writes; else the local name table when configured and
+present; else the API's `get_company_name` (search) and `get_ticker_by_name` with the exact official
+name it returned.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from statistics import mean
+
+from models.kg.formatting import dated, is_empty, money, number, parse_day, plain
+from models.kg.matching import best_company
+from models.kg.routes import ApiCall
+from models.kg.state import Evidence, PlanContext, QuestionState
+from models.kg.timeparse import DateSpan, eastern_time, weekday_name
+
+TOPICS = [
+    (r"dividend|payout|distribution", ["finance_get_dividends_history"]),
+    (r"market cap|capitali[sz]ation|market value|valuation|worth", ["finance_get_market_capitalization"]),
+    (r"\beps\b|earnings per share", ["finance_get_eps"]),
+    (r"p/?e ratio|\bpe\b|price[- ]to[- ]earnings|price[- ]earnings", ["finance_get_pe_ratio"]),
+    (r"price|clos|open|high|low|trad|volume|stock|share|gain|los[st]|drop|ris[ei]|fell|perform|return|change|moved?|"
+     r"average|up|down|worth",
+     ["finance_get_price_history"]),
+    (r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
+     r"so far today", ["finance_get_detailed_price_history"]),
+    (r"sector|industry|employees|headquarter|ceo|exchange|beta|52[- ]week|based|located|business|currency|founded|"
+     r"website|country|city", ["finance_get_info"]),
+]
+DEFAULT_ROUTES = ["finance_get_price_history", "finance_get_info"]
+DATA_ROUTES = {route for _, routes in TOPICS for route in routes}
+FACT_LABELS = {
+    "finance_get_market_capitalization": "market capitalization",
+    "finance_get_eps": "earnings per share (forward EPS)",
+    "finance_get_pe_ratio": "P/E ratio (forward P/E)",
+}
+INFO_KEYS = [
+    "longName", "shortName", "exchange", "currency", "sector", "industry", "fullTimeEmployees", "city", "country",
+    "website", "currentPrice", "marketCap", "forwardEps", "trailingEps", "forwardPE", "trailingPE", "dividendRate",
+    "dividendYield", "fiftyTwoWeekHigh", "fiftyTwoWeekLow", "beta", "longBusinessSummary",
+]
+MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
+MAX_LISTED_CLOSES = 23  # a month of trading days
+_TICKER = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$")
+
+
+def applies(state: QuestionState) -> bool:
+    return state.domain == "finance" or bool(state.entities.companies or state.entities.tickers)
+
+
+def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list[ApiCall]]:
+    """(tickers known so far, calls still needed to resolve the other companies)."""
+    found = [t.upper() for t in state.entities.tickers if _TICKER.match(t)]
+    needed: list[ApiCall] = []
+    for company in state.entities.companies:
+        ticker = context.directory.ticker(company)
+        if ticker:
+            found.append(ticker)
+            continue
+        search = ApiCall("finance_get_company_name", {"query": company})
+        if not state.done(search.route, **search.body):
+            needed.append(search)
+            continue
+        answered, hits = state.answer(search.route, **search.body)
+        official = best_company(company, hits if isinstance(hits, list) else [], context.config.min_name_similarity)
+        if official is None:
+            if answered:
+                state.notes.append(f"no company named like {company!r} in the KG")
+            continue
+        lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
+        answered, ticker = state.answer(lookup.route, **lookup.body)
+        if answered and isinstance(ticker, str) and ticker:
+            found.append(ticker)
+        elif not state.done(lookup.route, **lookup.body):
+            needed.append(lookup)
+    return list(dict.fromkeys(found)), needed
+
+
+def routes_for(text: str) -> list[str]:
+    routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
+    return list(dict.fromkeys(routes)) or DEFAULT_ROUTES
+
+
+def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
+    known, needed = tickers(state, context)
+    routes = routes_for(state.lowered)
+    # route by route, so that under a tight budget every company gets the most wanted facts first
+    return needed + [ApiCall(route, {"query": ticker}) for route in routes for ticker in known]
+
+
+# --- rendering --------------------------------------------------------------------------------------
+
+
+def render(state: QuestionState, context: PlanContext) -> Evidence:
+    config = context.config
+    evidence = Evidence()
+    known, _ = tickers(state, context)
+    now = eastern_time(state.query_time)
+    for result in state.answered("finance_get_ticker_by_name"):
+        if isinstance(result.result, str) and result.result:
+            evidence.add(f"{result.call.body['query']} / ticker symbol: {result.result}",
+                         found=bool(re.search(r"ticker|symbol", state.lowered)))
+    for ticker in known:
+        for route in routes_for(state.lowered):
+            answered, result = state.answer(route, query=ticker)
+            if not answered:
+                continue
+            if is_empty(result):
+                evidence.add(f"{ticker} / {route.removeprefix('finance_get_').replace('_', ' ')}: no data in the KG", found=False)
+                continue
+            if route == "finance_get_price_history":
+                evidence.add(render_daily(ticker, result, state, now))
+            elif route == "finance_get_detailed_price_history":
+                evidence.add(render_intraday(ticker, result, now))
+            elif route == "finance_get_dividends_history":
+                evidence.add(render_dividends(ticker, result, state))
+            elif route == "finance_get_info":
+                info = result if isinstance(result, dict) else {}
+                keys = [k for k in INFO_KEYS if k in info] or list(info)[: config.max_list_items]
+                evidence.add("\n".join(f"{ticker} / {key}: {plain(info[key], config)}" for key in keys))
+            else:
+                evidence.add(f"{ticker} / {FACT_LABELS[route]} (KG, current): {number(result)}")
+    return evidence
+
+
+def _bars(result: object) -> list[tuple[datetime, dict]]:
+    """(ET timestamp, bar) sorted, from `{"2024-02-22 09:30:00 EST": {...}}`."""
+    bars = []
+    for key, bar in (result or {}).items() if isinstance(result, dict) else []:
+        try:
+            moment = datetime.strptime(str(key)[:19], "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            continue
+        if isinstance(bar, dict):
+            bars.append((moment, bar))
+    return sorted(bars, key=lambda item: item[0])
+
+
+def _close(bar: dict) -> float | None:
+    value = bar.get("Close")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
+    parts = [f"{name.lower()} {money(bar[name])}" for name in ("Open", "High", "Low", "Close")
+             if isinstance(bar.get(name), (int, float))]
+    if bar.get("Volume") is not None:
+        parts.append(f"volume {number(bar['Volume'])}")
+    line = f"{ticker} on {dated(day)}: " + ", ".join(parts)
+    close, before = _close(bar), _close(previous) if previous else None
+    if close is not None and before:
+        line += f"; change from the previous close {money(before)}: {close - before:+.2f} ({(close - before) / before * 100:+.2f}%)"
+    return line
+
+
+def _completed_days(bars: list[tuple[datetime, dict]], now: datetime | None) -> list[tuple[date, dict]]:
+    """Daily bars of trading days completed at `now` (ET): today's bar counts only after the close."""
+    days = [(moment.date(), bar) for moment, bar in bars]
+    if now is None:
+        return days
+    return [(day, bar) for day, bar in days if day < now.date() or (day == now.date() and now.time() >= MARKET_CLOSE)]
+
+
+def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None) -> str:
+    closes = [(day, _close(bar)) for day, bar in rows if _close(bar) is not None]
+    if not closes:
+        return ""
+    highs = [(bar["High"], day) for day, bar in rows if isinstance(bar.get("High"), (int, float))]
+    lows = [(bar["Low"], day) for day, bar in rows if isinstance(bar.get("Low"), (int, float))]
+    first_day, first = closes[0]
+    last_day, last = closes[-1]
+    base = _close(before) if before else None
+    moves = [b - a for (_, a), (_, b) in zip(([(None, base)] if base else []) + closes[:-1], closes)]
+    lines = [
+        f"{ticker} over {label} ({len(rows)} trading days, {dated(rows[0][0])} to {dated(rows[-1][0])}):",
+        f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on {dated(first_day)}; "
+        f"last close {money(last)} on {dated(last_day)}",
+        f"- change first to last close: {last - first:+.2f} dollars ({(last - first) / first * 100:+.2f}%)",
+    ]
+    if base:
+        lines.append(f"- change from the close before the span ({money(base)}): {last - base:+.2f} dollars "
+                     f"({(last - base) / base * 100:+.2f}%)")
+    if highs:
+        high, high_day = max(highs)
+        lines.append(f"- highest price {money(high)} on {dated(high_day)}")
+    if lows:
+        low, low_day = min(lows)
+        lines.append(f"- lowest price {money(low)} on {dated(low_day)}")
+    lines.append(f"- up days {sum(1 for m in moves if m > 0)}, down days {sum(1 for m in moves if m < 0)}")
+    if len(closes) <= MAX_LISTED_CLOSES:
+        lines.append("- closes: " + ", ".join(f"{money(c)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, c in closes))
+    return "\n".join(lines)
+
+
+def render_daily(ticker: str, result: object, state: QuestionState, now: datetime | None) -> str:
+    days = _completed_days(_bars(result), now)
+    if not days:
+        return f"{ticker}: no completed trading day in the KG before the question's time"
+    by_day = dict(days)
+    ordered = [day for day, _ in days]
+    lines: list[str] = []
+    if now is not None:
+        status = "open" if now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE else "closed"
+        lines.append(f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}); "
+                     f"market {status}")
+    spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)]
+    for span in spans[:3]:
+        lines += _span_lines(ticker, span, days, by_day, ordered, now)
+    if not spans:
+        last_day = ordered[-1]
+        previous = by_day[ordered[-2]] if len(ordered) > 1 else None
+        lines.append(f"Latest completed trading day: {_day_line(ticker, last_day, by_day[last_day], previous)}")
+        recent = days[-5:]
+        lines.append(_span_summary(ticker, "the last 5 trading days", recent, by_day.get(ordered[-6]) if len(ordered) > 5 else None))
+    return "\n".join(line for line in lines if line)
+
+
+def _span_lines(
+    ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date], now: datetime | None
+) -> list[str]:
+    def previous_of(day: date) -> dict | None:
+        earlier = [d for d in ordered if d < day]
+        return by_day[earlier[-1]] if earlier else None
+
+    if span.granularity == "day":
+        day = span.start
+        if day in by_day:
+            return [_day_line(ticker, day, by_day[day], previous_of(day))]
+        earlier = [d for d in ordered if d < day]
+        if now is not None and day == now.date() and day.weekday() < 5 and now.time() < MARKET_CLOSE:
+            state = "had not opened yet" if now.time() < MARKET_OPEN else "was still open"
+            line = f"The session of {dated(day)} {state} at the question's time ({now:%H:%M} ET): no closing price yet"
+        else:
+            line = f"No trading on {dated(day)} (market closed or no data for {ticker})"
+        if earlier:
+            last = earlier[-1]
+            line += f"; the last trading day before it: {_day_line(ticker, last, by_day[last], previous_of(last))}"
+        return [line]
+    inside = [(d, bar) for d, bar in days if span.contains(d)]
+    if not inside:
+        return [f"No trading data for {ticker} in {span.label}"]
+    return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]))]
+
+
+def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
+    bars = [(moment, bar) for moment, bar in _bars(result) if now is None or moment <= now]
+    if not bars:
+        return f"{ticker}: no 1-minute prices in the KG before the question's time"
+    last_moment, last_bar = bars[-1]
+    session = [bar for moment, bar in bars if moment.date() == last_moment.date()]
+    highs = [b["High"] for b in session if isinstance(b.get("High"), (int, float))]
+    lows = [b["Low"] for b in session if isinstance(b.get("Low"), (int, float))]
+    lines = [f"{ticker} latest price as of the question's time: {money(_close(last_bar) or 0)} at "
+             f"{last_moment:%Y-%m-%d %H:%M} ET ({weekday_name(last_moment.date())}, last 1-minute bar)"]
+    if now is not None and last_moment.date() != now.date():
+        lines.append(f"No trading on {dated(now.date())} before the question's time; the latest session was {dated(last_moment.date())}")
+    opening = session[0].get("Open")
+    if isinstance(opening, (int, float)) and highs and lows:
+        lines.append(f"{ticker} session of {dated(last_moment.date())} so far: open {money(opening)}, high {money(max(highs))}, "
+                     f"low {money(min(lows))}")
+    return "\n".join(lines)
+
+
+def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
+    items = sorted((parse_day(k), v) for k, v in (result.items() if isinstance(result, dict) else []) if parse_day(k))
+    items = [(day, float(v)) for day, v in items if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if not items:
+        return f"{ticker}: no dividends in the KG"
+    spans = state.spans()
+    lines = [f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to {items[-1][0].isoformat()}):"]
+    for span in spans[:2]:
+        inside = [(d, v) for d, v in items if span.contains(d)]
+        if inside:
+            lines.append(f"- in {span.phrase} ({span.label}): {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
+                         + ", ".join(f"{v:g} on {dated(d)}" for d, v in inside))
+        else:
+            lines.append(f"- in {span.phrase} ({span.label}): {ticker} paid no dividend")
+    totals: dict[int, list[float]] = {}
+    for day, value in items:
+        totals.setdefault(day.year, []).append(value)
+    lines.append("- total per year: " + "; ".join(f"{year}: {round(sum(v), 6):g} ({len(v)} payments)" for year, v in sorted(totals.items())))
+    lines.append("- latest payments: " + ", ".join(f"{v:g} on {dated(d)}" for d, v in items[-4:]))
+    return "\n".join(lines)

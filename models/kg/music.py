@@ -1,0 +1,291 @@
+"""Music: artists and songs by the search routes, then the exact-key routes with the KG's own
+spelling; Grammy by year (1957-2019 only) and by artist; Billboard Hot 100 by rank and by song.
+
+Billboard routes answer only for an exact chart date, and charts are weekly (dated Saturdays in the
+published data). The chart in force at a date is found by probing: rank 1 on the Saturday on or
+before it, the Saturday before that, then the other days of that week in case the data is dated
+differently. A probe that answers confirms the chart date; song attributes are then asked for it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from models.config import KGConfig
+from models.kg.formatting import dated, is_empty, number, plain
+from models.kg.routes import ApiCall
+from models.kg.state import Evidence, PlanContext, QuestionState
+
+ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
+ARTIST_TOPICS = [
+    (r"where .*born|birth ?place|born in which|country|nationality|hometown|origin|from where|where .* from",
+     ["music_get_artist_birth_place"]),
+    (r"born|birth|\bage\b|how old|founded|formed|start|old", ["music_get_artist_birth_date"]),
+    (r"member|line-?up|who (?:is|are|was|were) in|drummer|singer|guitarist|bassist|vocalist|band", ["music_get_members"]),
+    (r"\bdie|death|dead|alive|lifespan|passed away|disband|split|broke up|active", ["music_get_lifespan"]),
+    (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
+    (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
+]
+ARTIST_DEFAULT = ["music_get_artist_birth_date", "music_get_artist_birth_place", "music_get_artist_all_works"]
+SONG_TOPICS = [
+    (r"wr[io]te|writ|author|compos|penned|who (?:sang|sings|performed|is the artist)|by whom|whose", ["music_get_song_author"]),
+    (r"releas|come out|came out|when|year|date|debut|how old", ["music_get_song_release_date"]),
+    (r"country|where", ["music_get_song_release_country"]),
+    (r"grammy|award", ["music_grammy_get_award_count_by_song"]),
+]
+SONG_DEFAULT = ["music_get_song_author", "music_get_song_release_date"]
+FACT_LABELS = {
+    "music_get_artist_birth_place": "birth place (country code)",
+    "music_get_artist_birth_date": "birth date (founding date for a band)",
+    "music_get_members": "members",
+    "music_get_lifespan": "lifespan [start, end]",
+    "music_get_song_author": "author",
+    "music_get_song_release_country": "release country (country code)",
+    "music_get_song_release_date": "release date",
+    "music_get_artist_all_works": "works",
+    "music_grammy_get_award_count_by_artist": "Grammy award count",
+    "music_grammy_get_award_count_by_song": "Grammy award count",
+    "music_grammy_get_award_date_by_artist": "years with a Grammy award",
+}
+DEBUT_WORDS = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
+CHART_ATTRIBUTES = [
+    (r"last week|previous week|week before", "rank_last_week", "rank on the previous week's chart"),
+    (r"how many weeks|weeks (?:on|in)|how long|" + DEBUT_WORDS, "weeks_in_chart", "weeks on the chart"),
+    (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
+]
+GRAMMY_YEAR_ROUTES = [
+    (r"best new artist", "music_grammy_get_best_artist_by_year", "Best New Artist"),
+    (r"song of the year", "music_grammy_get_best_song_by_year", "Song of the Year"),
+    (r"album of the year", "music_grammy_get_best_album_by_year", "Album of the Year"),
+]
+FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
+BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
+SATURDAY = 5
+PREVIOUS_WEEK = re.compile(r"\b(?:last|previous|past) week\b")
+
+
+def applies(state: QuestionState) -> bool:
+    return state.domain == "music" or bool(state.entities.artists or state.entities.songs)
+
+
+def _topics(text: str, table: list[tuple[str, list[str]]], default: list[str]) -> list[str]:
+    routes = [route for pattern, routes in table if re.search(pattern, text) for route in routes]
+    return list(dict.fromkeys(routes)) or default
+
+
+def _billboard(state: QuestionState) -> bool:
+    return bool(BILLBOARD_WORDS.search(state.lowered))
+
+
+def _reference_day(state: QuestionState) -> date | None:
+    """The day whose chart the question asks about: its time phrase (capped at the question's day)."""
+    today = state.today
+    for span in state.spans():
+        if PREVIOUS_WEEK.search(span.phrase):
+            continue  # the current chart answers it: its last-week column, and the week before is shown too
+        return min(span.end, today) if today else span.end
+    return today
+
+
+def _chart_candidates(day: date) -> list[date]:
+    saturday = day - timedelta(days=(day.weekday() - SATURDAY) % 7)
+    others = [day - timedelta(days=i) for i in range(7) if (day - timedelta(days=i)) != saturday]
+    return [saturday, saturday - timedelta(days=7), *others]
+
+
+def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, list[ApiCall]]:
+    """(the confirmed chart date in force on `day`, the probe still needed)."""
+    if day is None:
+        return None, []
+    probes = [ApiCall("music_get_billboard_rank_date", {"rank": 1, "date": d.isoformat()}) for d in _chart_candidates(day)]
+    for position, (candidate, probe) in enumerate(zip(_chart_candidates(day), probes)):
+        if not state.done(probe.route, **probe.body):
+            # the two Saturdays one at a time; then the other days of the week all at once
+            return None, [probe] if position < 2 else [p for p in probes[position:] if not state.done(p.route, **p.body)]
+        _, result = state.answer(probe.route, **probe.body)
+        if not is_empty(result):
+            return candidate, []
+    return None, []
+
+
+def _grammy_years(state: QuestionState) -> list[int]:
+    years = [span.start.year for span in state.spans() if span.granularity in ("year", "day", "month")]
+    return [y for y in dict.fromkeys(years) if FIRST_GRAMMY_YEAR <= y <= LAST_GRAMMY_YEAR]
+
+
+def _spellings(state: QuestionState, search_route: str, names: list[str], config: KGConfig) -> tuple[dict[str, str], list[ApiCall]]:
+    found, needed = {}, []
+    for name in names:
+        searched, spelling = state.spelling(search_route, name, config.min_name_similarity)
+        if not searched:
+            needed.append(ApiCall(search_route, {"query": name}))
+        elif spelling:
+            found[name] = spelling
+    return found, needed
+
+
+def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
+    config, text = context.config, state.lowered
+    artists, calls = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
+    songs, song_searches = _spellings(state, SONG_SEARCH, state.entities.songs, config)
+    calls += song_searches
+    billboard = _billboard(state)
+    chart, probes = chart_date(state, _reference_day(state)) if billboard else (None, [])
+    calls += probes
+    if billboard and state.entities.rank and chart:
+        calls += [ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank, "date": d.isoformat()})
+                  for d in (chart, chart - timedelta(days=7))]
+    for spelling in artists.values():
+        calls += [ApiCall(route, {"query": spelling}) for route in _topics(text, ARTIST_TOPICS, ARTIST_DEFAULT)]
+    song_routes = _topics(text, SONG_TOPICS, [] if billboard else SONG_DEFAULT)
+    for spelling in songs.values():
+        calls += [ApiCall(route, {"query": spelling}) for route in song_routes]
+        if billboard and chart:
+            calls += [ApiCall("music_get_billboard_attributes", {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
+                      for a in _chart_attributes(text)]
+            debut = _debut_date(state, chart, spelling)
+            if debut:
+                calls.append(ApiCall("music_get_billboard_attributes", {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
+    if "grammy" in text or any(re.search(p, text) for p, _, _ in GRAMMY_YEAR_ROUTES):
+        named = [route for pattern, route, _ in GRAMMY_YEAR_ROUTES if re.search(pattern, text)]
+        if not named and not (artists or songs):
+            named = [route for _, route, _ in GRAMMY_YEAR_ROUTES]
+        years = _grammy_years(state)
+        calls += [ApiCall(route, {"query": year}) for route in named for year in years]
+        if "best new artist" in text and not years and not artists:
+            calls.append(ApiCall("music_grammy_get_all_awarded_artists", {}))
+    return calls
+
+
+def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
+    """The chart a song entered on, for a debut question: N weeks on the chart of `chart` put its
+    first week N - 1 weeks earlier (weeks off the chart in between would shift it; the rank asked
+    for that date then comes back null and says so)."""
+    if not re.search(DEBUT_WORDS, state.lowered):
+        return None
+    _, weeks = state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute="weeks_in_chart", song_name=song)
+    try:
+        count = int(str(weeks))
+    except ValueError:
+        return None
+    return chart - timedelta(weeks=count - 1) if count > 0 else None
+
+
+def _chart_attributes(text: str) -> list[str]:
+    asked = [attribute for pattern, attribute, _ in CHART_ATTRIBUTES if re.search(pattern, text)]
+    return list(dict.fromkeys(asked + ["rank"]))
+
+
+# --- rendering --------------------------------------------------------------------------------------
+
+
+def render(state: QuestionState, context: PlanContext) -> Evidence:
+    config, text = context.config, state.lowered
+    evidence = Evidence()
+    artists, _ = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
+    songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
+    for kind, route, names in (("artist", ARTIST_SEARCH, state.entities.artists), ("song", SONG_SEARCH, state.entities.songs)):
+        for name in names:
+            if state.absent(route, name, config.min_name_similarity) and name not in {**artists, **songs}:
+                evidence.add(f"No {kind} named {name!r} in the music KG", found=False)
+    for spelling in [*artists.values(), *songs.values()]:
+        lines = []
+        for result in state.results.values():
+            if result.ok and result.call.body.get("query") == spelling and result.call.route in FACT_LABELS:
+                lines.append(_fact_line(spelling, result.call.route, result.result, config))
+        if lines:
+            evidence.add("\n".join(lines), found=any(not line.endswith(": none") for line in lines))
+    if _billboard(state):
+        evidence.extend(_render_billboard(state, songs, config))
+    evidence.extend(_render_grammy_years(state, config))
+    return evidence
+
+
+def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str:
+    label = FACT_LABELS[route]
+    if is_empty(value) and route != "music_grammy_get_award_date_by_artist":
+        return f"{subject} / {label}: none"
+    if route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
+        start, end = value
+        return f"{subject} / lifespan: start {start or 'unknown'}, end {end or 'none recorded (still active or living)'}"
+    if route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
+        years = sorted(v for v in value if isinstance(v, int))
+        return f"{subject} / {label}: {', '.join(str(y) for y in years) or 'none'} ({len(years)} years)"
+    if route == "music_get_members" and isinstance(value, list):
+        return f"{subject} / {label} ({len(value)}): {plain(sorted(map(str, value)), config)}"
+    if route == "music_get_artist_all_works" and isinstance(value, list):
+        distinct = list(dict.fromkeys(map(str, value)))
+        return f"{subject} / {label} ({len(distinct)} distinct): {plain(distinct, config)}"
+    return f"{subject} / {label}: {number(value) if not isinstance(value, str) else value}"
+
+
+def _pairs(result: object) -> list[tuple[str, str]]:
+    """(song, artist) pairs of a `[[songs], [artists]]` rank result; `[null, null]` has none."""
+    if isinstance(result, list) and len(result) == 2 and all(isinstance(part, list) for part in result):
+        return [(str(s), str(a)) for s, a in zip(*result)]
+    return []
+
+
+def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGConfig) -> Evidence:
+    evidence = Evidence()
+    day = _reference_day(state)
+    chart, _ = chart_date(state, day)
+    if day is not None and chart is None and all(
+        state.done("music_get_billboard_rank_date", rank=1, date=d.isoformat()) for d in _chart_candidates(day)
+    ):
+        evidence.add(f"No Billboard Hot 100 chart in the KG for the week of {dated(day)}", found=False)
+    if chart is None:
+        return evidence
+    in_force = f"the chart in force on {dated(day)}" if day and day != chart else "chart date"
+    rank = state.entities.rank
+    for when, label in ((chart, in_force), (chart - timedelta(days=7), "the week before")):
+        for asked in dict.fromkeys([rank or 1, 1]):
+            answered, result = state.answer("music_get_billboard_rank_date", rank=asked, date=when.isoformat())
+            if not answered:
+                continue
+            pairs = _pairs(result)
+            if pairs:
+                shown = "; ".join(f"{song} by {artist}" for song, artist in pairs)
+                evidence.add(f"Billboard Hot 100 of {dated(when)} ({label}), rank {asked}: {shown}", found=asked == rank or not songs)
+            elif asked == rank:
+                evidence.add(f"Billboard Hot 100 of {dated(when)}: no song at rank {asked}")
+    for spelling in songs.values():
+        lines = []
+        for pattern_attribute in _chart_attributes(state.lowered):
+            answered, value = state.answer(
+                "music_get_billboard_attributes", date=chart.isoformat(), attribute=pattern_attribute, song_name=spelling
+            )
+            if not answered:
+                continue
+            label = next((text for _, a, text in CHART_ATTRIBUTES if a == pattern_attribute), "rank")
+            if value is None:
+                lines.append(f"{spelling} is not on the Billboard Hot 100 of {dated(chart)} ({in_force})")
+                break
+            shown = "new on the chart (no previous week)" if value == "-" else str(value)
+            lines.append(f"{spelling} / Billboard Hot 100 {label} on the chart of {dated(chart)} ({in_force}): {shown}")
+        debut = _debut_date(state, chart, spelling)
+        if debut:
+            answered, value = state.answer("music_get_billboard_attributes", date=debut.isoformat(), attribute="rank", song_name=spelling)
+            if answered:
+                lines.append(f"{spelling} entered the Billboard Hot 100 on the chart of {dated(debut)} at rank {value}"
+                             if value is not None else f"{spelling} is not on the chart of {dated(debut)}: its debut week is unknown")
+        if lines:
+            evidence.add("\n".join(dict.fromkeys(lines)))
+    return evidence
+
+
+def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
+    evidence = Evidence()
+    for _, route, label in GRAMMY_YEAR_ROUTES:
+        for result in state.answered(route):
+            year = result.call.body["query"]
+            winners = result.result if isinstance(result.result, list) else []
+            evidence.add(f"Grammy {label} {year} (KG): {plain(winners, config) if winners else 'none recorded'}", found=bool(winners))
+    for result in state.answered("music_grammy_get_all_awarded_artists"):
+        if isinstance(result.result, list) and result.result:
+            evidence.add(f"All Grammy Best New Artist winners (KG, {len(result.result)}): {plain(result.result, config)}")
+    for year in [span.start.year for span in state.spans() if span.granularity == "year"]:
+        if "grammy" in state.lowered and not FIRST_GRAMMY_YEAR <= year <= LAST_GRAMMY_YEAR:
+            evidence.add(f"The Grammy KG covers only {FIRST_GRAMMY_YEAR}-{LAST_GRAMMY_YEAR}; nothing for {year}", found=False)
+    return evidence

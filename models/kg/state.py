@@ -1,0 +1,92 @@
+"""One question's view of the knowledge graph while the stage runs: what it asks (entities, time)
+and what the API has answered so far. Every domain module plans from it and renders from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from models.config import KGConfig
+from models.kg.client import CallResult
+from models.kg.entities import KGEntities
+from models.kg.matching import CompanyDirectory, best_match
+from models.kg.routes import ApiCall
+from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
+
+
+@dataclass
+class QuestionState:
+    query: str
+    query_time: str
+    domain: str
+    entities: KGEntities = field(default_factory=KGEntities)
+    results: dict[tuple[str, str], CallResult] = field(default_factory=dict)
+    issued: set[tuple[str, str]] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def lowered(self) -> str:
+        return self.query.lower()
+
+    @property
+    def today(self) -> date | None:
+        moment = parse_query_time(self.query_time)
+        return moment.date() if moment else None
+
+    def spans(self, season_start_month: int = 10) -> list[DateSpan]:
+        return find_time_spans(self.query, self.query_time, season_start_month)
+
+    def record(self, outcome: CallResult) -> None:
+        self.results[outcome.call.key] = outcome
+
+    def answer(self, route: str, **body: Any) -> tuple[bool, Any]:
+        """(answered, result) of `route(**body)`: answered is False until the call came back ok."""
+        outcome = self.results.get(ApiCall(route, body).key)
+        return (True, outcome.result) if outcome is not None and outcome.ok else (False, None)
+
+    def done(self, route: str, **body: Any) -> bool:
+        """True once `route(**body)` was sent and has come back, whatever the outcome."""
+        return ApiCall(route, body).key in self.results
+
+    def answered(self, route: str) -> list[CallResult]:
+        """Every call of `route` that came back ok, in the order they were made."""
+        return [r for r in self.results.values() if r.call.route == route and r.ok]
+
+    def spelling(self, search_route: str, name: str, min_similarity: float) -> tuple[bool, str | None]:
+        """(the search was made, the KG's own spelling of `name` among its hits)."""
+        answered, hits = self.answer(search_route, query=name)
+        if not answered or not isinstance(hits, list):
+            return self.done(search_route, query=name), None
+        return True, best_match(name, [h for h in hits if isinstance(h, str)], min_similarity)
+
+    def absent(self, search_route: str, name: str, min_similarity: float) -> bool:
+        """True when a search answered and none of its hits is `name` (not when the call failed)."""
+        answered, _ = self.answer(search_route, query=name)
+        return answered and self.spelling(search_route, name, min_similarity)[1] is None
+
+
+@dataclass
+class PlanContext:
+    config: KGConfig
+    directory: CompanyDirectory
+
+
+@dataclass
+class Evidence:
+    """A domain's rendered references for one question, and whether any of them is about the asked
+    entity and time (a "no game on that date" line counts; an unresolved name does not)."""
+
+    blocks: list[str] = field(default_factory=list)
+    found: bool = False
+
+    def add(self, block: str, found: bool = True) -> None:
+        if block and block not in self.blocks:
+            self.blocks.append(block)
+            self.found = self.found or found
+
+    def extend(self, other: "Evidence") -> None:
+        for block in other.blocks:
+            if block not in self.blocks:
+                self.blocks.append(block)
+        self.found = self.found or other.found
