@@ -218,6 +218,10 @@ class AttributesConfig:
     dynamic_threshold: dict[str, float] = field(
         default_factory=lambda: {"finance": 0.5, "sports": 0.5, "music": 0.7, "movie": 0.7, "open": 0.7}
     )
+    # Domains whose likely-dynamic questions wait for the KG stage (Tasks 2-3): answered when the KG
+    # returned facts for the asked entity and time, refused otherwise. Without a KG (Task 1, or the
+    # API down) they are refused as before. Other domains are refused at once.
+    kg_answers_dynamic: tuple[str, ...] = ("finance", "sports")
     # Classifier recipe (train / cv); changing any of these needs a retrain.
     seed: int = 0
     cv_folds: int = 5

@@ -1,11 +1,11 @@
 """CragSystem: the submission's orchestrator, read top to bottom like the architecture figure.
 
-    query ─► attribute predictor ─► (dynamic? → "I don't know")
+    query ─► attribute predictor ─► (dynamic? → "I don't know", unless the KG may answer it)
       │
-      ├─► web pages → chunks + tables ─► retrieval & relevance ─┐
-      ├─► knowledge-graph API ──────────────────────────────────┤
-      ├─► numerical calculator ─────────────────────────────────┼─► reasoning ─► answer
-      └─► LLM knowledge extractor ──────────────────────────────┘
+      ├─► knowledge-graph API ─► (dynamic and no KG facts? → "I don't know") ─┐
+      ├─► web pages → chunks + tables ─► retrieval & relevance ──────────────┤
+      ├─► numerical calculator ───────────────────────────────────────────────┼─► reasoning ─► answer
+      └─► LLM knowledge extractor ────────────────────────────────────────────┘
 
 Each stage runs once per batch over all questions that still need it. The batch shares one
 deadline (`models/deadline.py`); optional stages are skipped when time is short.
@@ -27,7 +27,7 @@ from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig, load_config
 from models.deadline import BatchDeadline, StageCostModel
 from models.embeddings import SentenceEncoder
-from models.kg import KnowledgeGraphStage, sources_for
+from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm import LLMBackend, create_backend
 from models.prompts import PromptLibrary
@@ -112,11 +112,12 @@ class CragSystem:
             questions, BatchDeadline(len(questions), self.config.budget, self.stage_costs), self.stage_costs
         )
         attributes = self._predict_attributes(run, questions)
-        self._refuse(run, questions, attributes)
+        waiting_for_kg = self._refuse(run, questions, attributes)
+        kg_results = self._knowledge_graph(run, questions, attributes, run.unanswered())
+        self._refuse_without_kg_evidence(run, waiting_for_kg, kg_results)
         todo = run.unanswered()
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
-        kg = self._kg_references(run, questions, attributes, todo)
-        evidence, kg = self._evidence(run, questions, attributes, todo, pages, kg)
+        evidence, kg = self._evidence(run, questions, attributes, todo, pages, _pick(kg_results, todo))
         calculations = run.optional_stage(
             "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), evidence)
         )
@@ -159,32 +160,53 @@ class CragSystem:
 
     def _refuse(
         self, run: "_BatchRun", questions: list[Question], attributes: list[QuestionAttributes | None]
-    ) -> None:
-        """`I don't know` at once for empty queries and for questions the routing policy refuses."""
+    ) -> set[int]:
+        """`I don't know` at once for empty queries and for questions the routing policy refuses; the
+        likely-dynamic questions of the domains the KG can answer wait for its evidence instead."""
+        waiting: set[int] = set()
+        kg_can_answer = self.kg is not None and set(self.config.attributes.kg_answers_dynamic)
         for i, attribute in enumerate(attributes):
             run.traces[i].attributes = attribute
             if not questions[i].query.strip():
-                run.answer(i, I_DONT_KNOW, "empty query")
+                run.answer(i, I_DONT_KNOW, route="empty query")
             elif attribute is not None and should_refuse(attribute, self.config.attributes):
-                note = f"refused: P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}"
-                run.answer(i, I_DONT_KNOW, note)
+                why = f"P(dynamic)={attribute.dynamic_probability:.2f} in {attribute.domain}"
+                if kg_can_answer and attribute.domain in kg_can_answer:
+                    waiting.add(i)
+                    run.traces[i].notes.append(f"{why}: waits for the KG")
+                else:
+                    run.answer(i, I_DONT_KNOW, f"refused: {why}", route="refused: dynamic")
+        return waiting
 
-    def _kg_references(
+    def _knowledge_graph(
         self,
         run: "_BatchRun",
         questions: list[Question],
         attributes: list[QuestionAttributes | None],
         todo: list[int],
-    ) -> list[list[str]]:
+    ) -> list[KGResult | None]:
+        """One KG result per question of the batch (None where the stage did not run)."""
         results = run.optional_stage(
             "kg",
             todo,
             self.kg,
-            lambda: self.kg.run(
-                _pick(questions, todo), [attributes[i] or QuestionAttributes() for i in todo]
-            ),
+            lambda: self.kg.run(_pick(questions, todo), [attributes[i] or QuestionAttributes() for i in todo]),
         )
-        return [result.references if result is not None else [] for result in results]
+        by_question: list[KGResult | None] = [None] * len(questions)
+        for i, result in zip(todo, results):
+            by_question[i] = result
+        return by_question
+
+    def _refuse_without_kg_evidence(
+        self, run: "_BatchRun", waiting: set[int], kg_results: list[KGResult | None]
+    ) -> None:
+        """Likely-dynamic questions are answered only from KG facts about the asked entity and time."""
+        for i in sorted(waiting):
+            result = kg_results[i]
+            if result is not None and result.has_evidence:
+                run.traces[i].route = "answered: dynamic, from KG evidence"
+            else:
+                run.answer(i, I_DONT_KNOW, "refused: the KG had no evidence", route="refused: dynamic, no KG evidence")
 
     def _evidence(
         self,
@@ -193,13 +215,16 @@ class CragSystem:
         attributes: list[QuestionAttributes | None],
         todo: list[int],
         pages: list[list[Page]],
-        kg: list[list[str]],
+        kg_results: list[KGResult | None],
     ) -> tuple[list[Evidence], list[list[str]]]:
         """Retrieved web evidence, and the KG lines that still go to the prompt in their own section."""
-        # Domains configured to answer from the KG alone drop the web evidence when the KG answered.
+        kg = [result.references if result is not None else [] for result in kg_results]
+        # Domains configured to answer from the KG alone drop the web evidence when the KG has facts.
         kg_only = [
-            bool(kg[k]) and sources_for(_domain(attributes[i]), self.config.kg) == "kg"
-            for k, i in enumerate(todo)
+            result is not None
+            and result.has_evidence
+            and sources_for(_domain(attributes[i]), self.config.kg) == "kg"
+            for result, i in zip(kg_results, todo)
         ]
         pooled = self.config.retrieval.pool_kg_references
         evidence = run.stage(
@@ -231,7 +256,7 @@ class CragSystem:
             for i in todo:
                 run.traces[i].notes.append(f"references shortened to {share:.0%} to meet the deadline")
         for i in todo[answerable:]:
-            run.answer(i, I_DONT_KNOW, "no time left for reasoning")
+            run.answer(i, I_DONT_KNOW, "no time left for reasoning", route="refused: out of time")
         todo, keep = todo[:answerable], slice(0, answerable)
         results = run.stage(
             "reasoning",
@@ -258,11 +283,13 @@ class _BatchRun:
         self.traces = [QuestionTrace(interaction_id=q.interaction_id) for q in questions]
         self._answered: set[int] = set()
 
-    def answer(self, index: int, text: str, note: str | None = None) -> None:
-        self.traces[index].prediction = text
+    def answer(self, index: int, text: str, note: str | None = None, route: str | None = None) -> None:
+        trace = self.traces[index]
+        trace.prediction = text
+        trace.route = route or trace.route or "answered"
         self._answered.add(index)
         if note:
-            self.traces[index].notes.append(note)
+            trace.notes.append(note)
 
     def unanswered(self) -> list[int]:
         return [i for i in range(len(self.traces)) if i not in self._answered]

@@ -85,6 +85,9 @@ class QuestionTrace:
     tokens: dict[str, TokenUsage] = field(default_factory=dict)  # stage -> LLM usage for this question
     attributes: QuestionAttributes | None = None
     failures: dict[str, str] = field(default_factory=dict)  # stage -> why it failed for this question
+    # Why the question was answered or refused: "answered", "empty query", "refused: dynamic",
+    # "refused: dynamic, no KG evidence", "answered: dynamic, from KG evidence".
+    route: str = ""
     notes: list[str] = field(default_factory=list)  # routing decisions and deadline degradations
 
 

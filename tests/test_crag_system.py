@@ -37,11 +37,12 @@ def reply_by_output_shape(answer: str = "canberra", false_premise: bool = False)
 
 
 class FixedAttributes:
-    def __init__(self, dynamic_probability: float):
+    def __init__(self, dynamic_probability: float, domain: str = "open"):
         self.dynamic_probability = dynamic_probability
+        self.domain = domain
 
     def run(self, questions):
-        return [QuestionAttributes(domain="open", dynamism="static", dynamic_probability=self.dynamic_probability)
+        return [QuestionAttributes(domain=self.domain, dynamism="static", dynamic_probability=self.dynamic_probability)
                 for _ in questions]
 
 
@@ -143,13 +144,53 @@ def test_answers_are_capped_and_normalized(make_system):
 
 
 class FixedKG:
+    """A KG stage that finds `line` for every question (no facts when `line` is empty)."""
+
     def __init__(self, line: str):
         self.line = line
+        self.asked: list[str] = []
 
     def run(self, questions, attributes):
         from models.kg import KGResult
 
-        return [KGResult(references=[self.line]) for _ in questions]
+        self.asked += [q.query for q in questions]
+        return [KGResult(references=[self.line] if self.line else [], has_evidence=bool(self.line)) for _ in questions]
+
+
+def test_a_dynamic_finance_question_is_answered_when_the_kg_has_facts_for_it(make_system):
+    llm = ScriptedLLM(reply_by_output_shape(answer="412.50"))
+    system = make_system(llm)
+    system.attributes = FixedAttributes(0.99, domain="finance")
+    system.kg = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
+
+    assert system.batch_generate_answer(sample_batch(1)) == ["412.50"]
+    assert system.last_traces[0].route == "answered: dynamic, from KG evidence"
+
+
+def test_a_dynamic_finance_question_without_kg_facts_is_refused_after_the_kg_stage(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm)
+    system.attributes = FixedAttributes(0.99, domain="finance")
+    system.kg = FixedKG("")
+
+    assert system.batch_generate_answer(sample_batch(2)) == ["I don't know", "I don't know"]
+    assert len(system.kg.asked) == 2 and llm.calls == []
+    assert system.last_traces[1].route == "refused: dynamic, no KG evidence"
+
+
+def test_without_a_kg_or_outside_its_domains_dynamic_questions_are_refused_before_any_stage(make_system):
+    llm = ScriptedLLM(reply_by_output_shape())
+    system = make_system(llm)
+    system.attributes = FixedAttributes(0.99, domain="music")
+    system.kg = FixedKG("a fact")
+    assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
+    assert system.kg.asked == [] and llm.calls == []
+    assert system.last_traces[0].route == "refused: dynamic"
+
+    system.attributes = FixedAttributes(0.99, domain="finance")
+    system.kg = None  # Task 1
+    assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
+    assert llm.calls == [] and system.last_traces[0].route == "refused: dynamic"
 
 
 @pytest.mark.parametrize("pooled", [False, True])

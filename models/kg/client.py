@@ -109,6 +109,15 @@ class KGClient:
             logger.warning(f"KG API: {late} call(s) not answered by the batch deadline; their evidence is dropped")
         return results
 
+    def is_up(self) -> bool:
+        """One health check (`GET /`), so a batch does not pay for entity reading when the API is down."""
+        try:
+            self._http.get("/")
+        except httpx.HTTPError as exc:
+            logger.warning(f"KG API at {self.base_url} does not answer ({exc}); continuing without KG evidence")
+            self.unreachable = True
+        return not self.unreachable
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._http.close()

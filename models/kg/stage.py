@@ -120,20 +120,23 @@ class KnowledgeGraphStage:
             for index, question in enumerate(questions)
             if sources_for(attributes[index].domain, self.config) != "web"
         }
-        if states:
-            if entities is None:
-                self._read_entities(states, results)
-            else:
-                for index, state in states.items():
-                    state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
-            context = PlanContext(self.config, self.directory)
-            client = KGClient(base_url, self.config)
-            try:
+        client = KGClient(base_url, self.config)
+        try:
+            if states and not client.is_up():
+                for index in states:
+                    results[index].error = f"KG API at {base_url} does not answer"
+            elif states:
+                if entities is None:
+                    self._read_entities(states, results)
+                else:
+                    for index, state in states.items():
+                        state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
+                context = PlanContext(self.config, self.directory)
                 self._fetch(states, client, context, time.perf_counter() + self.config.batch_deadline_s)
-            finally:
-                client.close()
-            for index, state in states.items():
-                self._finish(state, results[index], context)
+                for index, state in states.items():
+                    self._finish(state, results[index], context)
+        finally:
+            client.close()
         share = (time.perf_counter() - started) / len(questions)
         for result in results:
             result.seconds = share
