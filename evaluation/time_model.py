@@ -59,9 +59,7 @@ def stage_requests(config: CragConfig) -> dict[str, StageRequests]:
         ),
         "knowledge": StageRequests(config.knowledge.max_tokens, 1, config.knowledge.constrained_output),
         "reasoning": StageRequests(config.reasoning.max_tokens, 1, config.reasoning.constrained_output),
-        "kg": StageRequests(
-            kg.extraction_max_tokens if kg.selection == "rules" else kg.function_call_max_tokens, 1, True
-        ),
+        "kg": StageRequests(kg.extraction_max_tokens, 1, True),
         "retrieval": StageRequests(1, 1, False),
         "attributes": StageRequests(config.attributes.llm_max_tokens, config.attributes.llm_samples, True),
     }

@@ -383,6 +383,10 @@ class BudgetConfig:
             "calculator": 3.0, "knowledge": 2.0, "reasoning": 6.0,
         }
     )
+    # Seconds a stage's call takes whatever the number of its questions (on vLLM: its decode steps,
+    # which a batch shares); the per-question seconds above come on top. Zero where every question
+    # costs its own time (llama.cpp answers one conversation after another).
+    stage_call_seconds: dict[str, float] = field(default_factory=dict)
     # Weight of the newest measurement in the moving average of a stage's cost.
     cost_smoothing: float = 0.5
     # When reasoning would overrun, keep this share of each question's references...
@@ -478,10 +482,18 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.rerank_candidates = 48
     # Its sigmoid scores put unrelated passages near 0.01; partial evidence for a list sits at 0.1-0.5.
     config.retrieval.min_relevance = 0.05
-    # Seconds per question reaching each stage in the 4x T4 estimate of the 25 dev questions with
-    # the KG (models/README.md, "The 4x T4 time model"), until the first batch measures its own.
+    # The 4x T4 estimate of the 25 dev questions with the KG (models/README.md, "The 4x T4 time
+    # model"), until the first batch measures its own: each LLM stage's call decodes its max_tokens
+    # steps whatever the batch size (fixed per call), the rest is per question (prefill, CPU work).
+    step = config.budget.target_throughput.decode_step_s
+    config.budget.stage_call_seconds = {
+        "kg": config.kg.extraction_max_tokens * step,
+        "calculator": config.calculator.max_tokens * step,
+        "knowledge": config.knowledge.max_tokens * step,
+        "reasoning": config.reasoning.max_tokens * step,
+    }
     config.budget.initial_stage_seconds.update(
-        attributes=0.2, web=0.1, retrieval=4.4, kg=4.3, calculator=4.7, knowledge=1.8, reasoning=7.8
+        attributes=0.2, web=0.1, retrieval=4.4, kg=0.9, calculator=3.6, knowledge=0.5, reasoning=4.4
     )
     # V0 runs each of the n samples as its own request with its own prefill: 3 samples still give
     # a majority and cost 3/5 of the paper's 5 (models/README.md, "The 4x T4 time model").

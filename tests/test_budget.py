@@ -36,3 +36,18 @@ def test_cost_model_learns_from_measurements():
     assert costs.predict("reasoning", 1) == 6.0
     costs.observe("web", seconds=3.0, questions=3)
     assert costs.predict("web", 2) == 2.0
+
+
+def test_a_fixed_cost_per_call_counts_once_whatever_the_batch_size():
+    config = BudgetConfig(seconds_per_question=30.0, usable_fraction=1.0, cost_smoothing=1.0,
+                          initial_stage_seconds={"reasoning": 4.0, "calculator": 3.0},
+                          stage_call_seconds={"reasoning": 19.0, "calculator": 6.0})
+    costs = StageCostModel(config)
+    assert costs.predict("reasoning", 1) == 23.0 and costs.predict("reasoning", 8) == 51.0
+    # A lone question (30 s): reasoning fits, but not the calculator before it.
+    lone = BatchDeadline(1, config, costs)
+    assert lone.reasoning_fit(1) == (1, 1.0)
+    assert not lone.can_run_optional("calculator", 1)
+    # What a call took beyond its fixed part is learned per question.
+    costs.observe("reasoning", seconds=35.0, questions=8)
+    assert costs.predict("reasoning", 8) == 19.0 + 16.0
