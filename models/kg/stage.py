@@ -21,6 +21,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 from loguru import logger
 
@@ -99,6 +100,10 @@ class KnowledgeGraphStage:
         if self._directory is None:
             self._directory = CompanyDirectory(self.config.company_dict_path, self.config.min_name_similarity)
         return self._directory
+
+    def json_schemas(self) -> list[dict[str, Any]]:
+        """The guided-decoding schema of the entity reading, for the LLM's warm-up."""
+        return [entity_schema(self.config.max_entities_per_kind)]
 
     def api_url(self) -> str | None:
         return os.environ.get(self.config.api_url_env, "").strip() or None
