@@ -3,8 +3,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -104,3 +106,40 @@ def wait_until_healthy(server: subprocess.Popen, base_url: str, log_path: Path) 
     pytest.fail(
         f"llama_cpp.server did not answer within {SERVER_START_TIMEOUT_S}s:\n{log_path.read_text()[-3000:]}"
     )
+
+
+class _Behaviour(BaseHTTPRequestHandler):
+    respond: Callable[[_Behaviour], None]
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        type(self).respond(self)
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture()
+def broken_api():
+    """Starts loopback HTTP servers whose every POST is answered by the given function."""
+    servers = []
+
+    def start(respond: Callable[[_Behaviour], None]) -> str:
+        handler = type("Handler", (_Behaviour,), {"respond": staticmethod(respond)})
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()

@@ -5,10 +5,8 @@ The server's own behaviour is tested in test_kg_server.py."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -44,43 +42,7 @@ def test_client_reports_a_rejected_call_without_retrying(client):
     assert not outcome.ok and "422" in outcome.error
 
 
-# --- broken servers -----------------------------------------------------------------------------
-
-
-class _Behaviour(BaseHTTPRequestHandler):
-    respond: Callable[[_Behaviour], None]
-
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        type(self).respond(self)
-
-    def log_message(self, *args):
-        pass
-
-    def send(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
-@pytest.fixture()
-def broken_api():
-    servers = []
-
-    def start(respond: Callable[[_Behaviour], None]) -> str:
-        handler = type("Handler", (_Behaviour,), {"respond": staticmethod(respond)})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+# --- broken servers (fixture `broken_api` in conftest.py) ------------------------------------------
 
 
 def test_server_down_fails_fast_and_stays_marked(monkeypatch):

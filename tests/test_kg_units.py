@@ -5,8 +5,6 @@ soccer team only in the row key, `[null, null]`, year windows, HTTP 500 with a p
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -129,6 +127,7 @@ def fake_api(monkeypatch):
         return CallResult(api_call, result=official(api_call.route, api_call.body))
 
     monkeypatch.setattr(KGClient, "call", call)
+    monkeypatch.setattr(KGClient, "is_up", lambda self: True)
     monkeypatch.setenv("CRAG_MOCK_API_URL", "http://kg.invalid")
     return sent
 
@@ -306,45 +305,22 @@ def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
 # --- HTTP -------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def http_api():
-    servers = []
-
-    def start(status: int, body: bytes, content_type: str, hits: list) -> str:
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                hits.append(self.path)
-                self.rfile.read(int(self.headers.get("content-length") or 0))
-                self.send_response(status)
-                self.send_header("content-type", content_type)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
-
-
-def test_http_500_with_a_plain_text_body_is_an_error_without_retry(http_api):
+def test_http_500_with_a_plain_text_body_is_an_error_without_retry(broken_api):
     hits: list = []
-    client = KGClient(http_api(500, b"Internal Server Error", "text/plain", hits), KGConfig(retry_backoff_s=0.0))
+
+    def fail(handler):
+        hits.append(handler.path)
+        handler.send(500, b"Internal Server Error", "text/plain")
+
+    client = KGClient(broken_api(fail), KGConfig(retry_backoff_s=0.0))
     outcome = client.call(ApiCall("movie_get_year_info", {"query": "1985"}))
     client.close()
     assert not outcome.ok and "HTTP 500: Internal Server Error" in outcome.error and len(hits) == 1
 
 
-def test_results_are_read_from_the_result_key(http_api):
-    client = KGClient(http_api(200, json.dumps({"result": [None, None]}).encode(), "application/json", []), KGConfig())
+def test_results_are_read_from_the_result_key(broken_api):
+    body = json.dumps({"result": [None, None]}).encode()
+    client = KGClient(broken_api(lambda handler: handler.send(200, body)), KGConfig())
     outcome = client.call(ApiCall("music_get_lifespan", {"query": "Nobody"}))
     client.close()
     assert outcome.ok and outcome.result == [None, None]
