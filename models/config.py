@@ -305,6 +305,7 @@ class KGConfig:
     timeout_s: float = 4.0
     connect_timeout_s: float = 1.0
     retries: int = 1
+    # Longest wait before the retry (models/retry.py: jittered exponential back-off).
     retry_backoff_s: float = 0.2
     max_connections: int = 2
     # Wall-clock cap on the API traffic of one batch, from the end of entity reading (whose time is

@@ -20,6 +20,7 @@ from loguru import logger
 
 from models.config import KGConfig
 from models.kg.routes import ROUTES, ApiCall
+from models.retry import retry_policy
 
 DEADLINE_ERROR = "batch deadline reached"
 
@@ -36,6 +37,10 @@ class CallResult:
         return self.error is None
 
 
+class _NotSent(Exception):
+    """A call given up before sending: the API is known to be down, or the batch deadline passed."""
+
+
 class KGClient:
     def __init__(self, base_url: str, config: KGConfig):
         self.base_url = base_url.rstrip("/")
@@ -50,36 +55,40 @@ class KGClient:
         self._pool = ThreadPoolExecutor(max_workers=config.max_connections, thread_name_prefix="kg-api")
 
     def call(self, call: ApiCall, deadline: float | None = None) -> CallResult:
+        """One API call. Connection errors and timeouts are retried (models/retry.py); an HTTP error
+        status, a plain-text 500 included, is final at once: the official server answers it again."""
         started = time.perf_counter()
-        route = ROUTES[call.route]
-        error = "not attempted"
-        for attempt in range(self.config.retries + 1):
-            if self.unreachable:
-                error = "KG API unreachable"
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                error = DEADLINE_ERROR
-                break
-            if attempt:
-                time.sleep(self.config.retry_backoff_s)
-            try:
-                response = self._http.post(route.path, json=call.body if route.takes_body else None)
-            except httpx.ConnectError as exc:
-                error = f"cannot connect to {self.base_url}: {exc}"
-                if attempt == self.config.retries:
-                    self.unreachable = True
-                continue
-            except httpx.TimeoutException:
-                error = f"timed out after {self.config.timeout_s:g}s"
-                continue
-            except httpx.HTTPError as exc:
-                error = f"HTTP error: {exc}"
-                break
-            if response.status_code >= 400:
-                error = f"HTTP {response.status_code}: {response.text[:200]}"
-                break
-            return self._parse(call, response, started)
+        policy = retry_policy(
+            attempts=self.config.retries + 1,
+            max_wait_s=self.config.retry_backoff_s,
+            first_wait_s=self.config.retry_backoff_s,
+            what=f"KG API {call.route}",
+            should_retry=lambda error: isinstance(error, (httpx.ConnectError, httpx.TimeoutException)),
+        )
+        try:
+            response = policy(self._post, call, deadline)
+        except _NotSent as reason:
+            error = str(reason)
+        except httpx.ConnectError as exc:
+            self.unreachable = True
+            error = f"cannot connect to {self.base_url}: {exc}"
+        except httpx.TimeoutException:
+            error = f"timed out after {self.config.timeout_s:g}s"
+        except httpx.HTTPError as exc:
+            error = f"HTTP error: {exc}"
+        else:
+            if response.status_code < 400:
+                return self._parse(call, response, started)
+            error = f"HTTP {response.status_code}: {response.text[:200]}"
         return CallResult(call, error=error, seconds=time.perf_counter() - started)
+
+    def _post(self, call: ApiCall, deadline: float | None) -> httpx.Response:
+        if self.unreachable:
+            raise _NotSent("KG API unreachable")
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise _NotSent(DEADLINE_ERROR)
+        route = ROUTES[call.route]
+        return self._http.post(route.path, json=call.body if route.takes_body else None)
 
     def _parse(self, call: ApiCall, response: httpx.Response, started: float) -> CallResult:
         seconds = time.perf_counter() - started
