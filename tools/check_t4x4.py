@@ -366,9 +366,9 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
         enforcement = session.enforcement(schema)
         enforced_all &= all(enforcement.values())
         rows.append(f"{schema_label(schema)}")
+        later = f"then median {statistics.median(chosen[1:]):.3f}s per request" if len(chosen) > 1 else "no later request"
         rows.append(
-            f"    chosen ({backend.split(':')[0]}): in the run first {chosen[0]:.2f}s, then median "
-            f"{statistics.median(chosen[1:]) if len(chosen) > 1 else float('nan'):.3f}s per request "
+            f"    chosen ({backend.split(':')[0]}): in the run first {chosen[0]:.2f}s, {later} "
             f"({len(chosen)} requests); alone: {alone[0]:.3f}s, {alone[1]:.3f}s, mask {alone[2] * 1000:.2f} ms"
         )
         rows.append(
