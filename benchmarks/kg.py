@@ -41,6 +41,7 @@ import re
 import sys
 import time
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean
@@ -274,7 +275,10 @@ def run_system(name: str, config: CragConfig, api_url: str, cases: list[Case], b
             routes += [trace.route for trace in system.last_traces]
     finally:
         system.close()
-    return SystemRun(name, answers, routes, time.perf_counter() - began)
+    run = SystemRun(name, answers, routes, time.perf_counter() - began)
+    counts = Counter(verdict(c, a) for c, a in zip(cases, answers))
+    logger.info(f"{name}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['refused']} refused in {run.seconds:.0f} s")
+    return run
 
 
 def system_report(runs: list[SystemRun], cases: list[Case]) -> None:
