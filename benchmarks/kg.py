@@ -16,7 +16,20 @@ isolates planning and rendering; with --end-to-end also "ours, LLM entities" whe
 reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
 ours against unbudgeted: the KG seconds the call budget and the deadline save.
 
+With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
+finance and sports questions (static_or_dynamic != "static"), with no web pages, in three setups:
+  - old routing, KG up: predicted-dynamic questions refused before the KG (attributes.kg_answers_dynamic
+    empty); the others still see the KG
+  - new routing, KG up: the preset's routing against the mock server (no artificial delay: --delay-s
+    is ignored here, the mock answers at once)
+  - new routing, KG down: the preset's routing with CRAG_MOCK_API_URL on a port where nothing listens
+Printed: answered-correct, answered-wrong and refused ("I don't know") overall and per domain, and
+per question the route the system recorded and its answer. Correctness is the rule of
+evaluation/answer_match.py: the normalised gold answer equals the reply or occurs in it as a whole run
+of words, numbers compared as numbers and dates as dates; no judge model.
+
     .venv/bin/python benchmarks/kg.py [--delay-s 0.25] [--batch-size 8] [--end-to-end] [--preset cpu] [--show-misses]
+    .venv/bin/python benchmarks/kg.py --system [--system-limit N]
 """
 
 from __future__ import annotations
@@ -28,15 +41,20 @@ import re
 import sys
 import time
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean
 
+from loguru import logger
+from tqdm import tqdm
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from kg_mock.server import running_server  # noqa: E402
-from models.config import KGConfig, load_config, parse_overrides  # noqa: E402
+from evaluation.answer_match import is_correct, is_refusal  # noqa: E402
+from kg_mock.server import free_port, running_server  # noqa: E402
+from models.config import CragConfig, KGConfig, load_config, parse_overrides  # noqa: E402
 from models.kg import KGResult, KnowledgeGraphStage  # noqa: E402
 from models.kg.entities import KGEntities  # noqa: E402
 from models.llm.base import LLMBackend  # noqa: E402
@@ -72,6 +90,8 @@ class Case:
     entities: KGEntities
     answers: list[str]  # every span must appear; none: the KG holds nothing for the question
     tag: str = ""
+    gold: str = ""  # the answer a reply must state (--system)
+    static_or_dynamic: str = ""
 
 
 @dataclass
@@ -91,7 +111,8 @@ def load_cases(path: Path) -> list[Case]:
         entities = KGEntities(**{k: v for k, v in raw.items() if k in ENTITY_FIELDS})
         answers = row.get("answers", row.get("answer_spans", []))
         cases.append(Case(row["query"], row["query_time"], row["domain"], entities,
-                          [answers] if isinstance(answers, str) else list(answers), row.get("tag", row.get("style", ""))))
+                          [answers] if isinstance(answers, str) else list(answers), row.get("tag", row.get("style", "")),
+                          row.get("answer", ""), row.get("static_or_dynamic", "")))
     return cases
 
 
@@ -169,7 +190,13 @@ def main() -> None:
     parser.add_argument("--end-to-end-limit", type=int, default=None, metavar="N",
                         help="with --end-to-end, only every k-th question so that N remain (the run is slow on CPU)")
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--system", action="store_true",
+                        help="run the whole CragSystem on the dynamic finance and sports questions instead")
+    parser.add_argument("--system-limit", type=int, default=None, metavar="N", help="with --system, N questions spread evenly over the file")
     args = parser.parse_args()
+    if args.system:
+        run_system_benchmark(args)
+        return
 
     config = load_config(args.preset, parse_overrides(args.set))
     config.kg.company_dict_path = "/nonexistent"  # the synthetic KG's companies are resolved through the API
@@ -210,6 +237,93 @@ def main() -> None:
     for run in stress_runs:
         print(f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "
               f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}")
+
+
+@dataclass
+class SystemRun:
+    name: str
+    answers: list[str]
+    routes: list[str]
+    seconds: float
+
+
+def verdict(case: Case, answer: str) -> str:
+    if is_refusal(answer):
+        return "refused"
+    return "correct" if is_correct(answer, case.gold) else "wrong"
+
+
+def run_system(name: str, config: CragConfig, api_url: str, cases: list[Case], batch_size: int) -> SystemRun:
+    from models.crag_system import CragSystem
+
+    os.environ[config.kg.api_url_env] = api_url
+    logger.info(f"{name}: building the system ({config.kg.api_url_env}={api_url})")
+    system = CragSystem(config)
+    answers: list[str] = []
+    routes: list[str] = []
+    began = time.perf_counter()
+    try:
+        system.warm_up()
+        for start in tqdm(range(0, len(cases), batch_size), desc=name, unit="batch"):
+            batch = cases[start : start + batch_size]
+            answers += system.batch_generate_answer({
+                "interaction_id": [f"kg-system-{start + i}" for i in range(len(batch))],
+                "query": [c.query for c in batch],
+                "query_time": [c.query_time for c in batch],
+                "search_results": [[] for _ in batch],
+            })
+            routes += [trace.route for trace in system.last_traces]
+    finally:
+        system.close()
+    run = SystemRun(name, answers, routes, time.perf_counter() - began)
+    counts = Counter(verdict(c, a) for c, a in zip(cases, answers))
+    logger.info(f"{name}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['refused']} refused in {run.seconds:.0f} s")
+    return run
+
+
+def system_report(runs: list[SystemRun], cases: list[Case]) -> None:
+    domains = sorted({c.domain for c in cases})
+    groups = [("all", cases)] + [(d, [c for c in cases if c.domain == d]) for d in domains]
+    header = f"{'setup':<22}" + "".join(f" | {f'{name} ({len(group)})':^18}" for name, group in groups) + f" | {'seconds':>7}"
+    print(header)
+    print(f"{'':<22}" + " | correct wrong ref." * len(groups) + " |")
+    print("-" * len(header))
+    for run in runs:
+        verdicts = {id(c): verdict(c, a) for c, a in zip(cases, run.answers)}
+        cells = []
+        for _, group in groups:
+            counts = [sum(verdicts[id(c)] == v for c in group) for v in ("correct", "wrong", "refused")]
+            cells.append(f" | {counts[0]:>7} {counts[1]:>5} {counts[2]:>4}")
+        print(f"{run.name:<22}" + "".join(cells) + f" | {run.seconds:>7.0f}")
+    old, down = runs[0], runs[2]
+    differing = sum(a != b for a, b in zip(old.answers, down.answers))
+    print(f"\nnew routing with the KG down vs old routing: {'same answers' if not differing else f'{differing} answers differ'} "
+          f"on all {len(cases)} questions")
+    print("\nper question: gold answer, then per setup the verdict, the recorded route and the answer")
+    for i, case in enumerate(cases):
+        print(f"- [{case.domain}] {case.query!r} gold {case.gold!r}")
+        for run in runs:
+            print(f"    {run.name:<20} {verdict(case, run.answers[i]):<8} {run.routes[i]:<40} {run.answers[i][:100]!r}")
+
+
+def run_system_benchmark(args: argparse.Namespace) -> None:
+    dynamic = [c for c in load_cases(args.questions) if c.static_or_dynamic != "static" and c.domain in ("finance", "sports")]
+    limit = min(args.system_limit or len(dynamic), len(dynamic))
+    cases = [dynamic[i * len(dynamic) // limit] for i in range(limit)]  # evenly spread, so every domain is in
+
+    def config(overrides: dict[str, str]) -> CragConfig:
+        built = load_config(args.preset, {**parse_overrides(args.set), **overrides})
+        built.kg.company_dict_path = "/nonexistent"  # the synthetic KG's companies are resolved through the API
+        return built
+
+    print(f"{len(cases)} dynamic finance and sports questions from {args.questions}; whole system, preset "
+          f"{args.preset}, batches of {args.batch_size}, no web pages; mock KG server with no delay\n")
+    nothing_listening = f"http://127.0.0.1:{free_port('127.0.0.1')}"
+    down = run_system("new routing, KG down", config({}), nothing_listening, cases, args.batch_size)
+    with running_server(delay_s=0.0) as url:
+        old = run_system("old routing, KG up", config({"attributes.kg_answers_dynamic": ""}), url, cases, args.batch_size)
+        up = run_system("new routing, KG up", config({}), url, cases, args.batch_size)
+    system_report([old, up, down], cases)
 
 
 class _NoLLM(LLMBackend):
