@@ -21,6 +21,8 @@ from typing import Any
 
 import httpx
 
+from kg_mock.server import FINANCE_TICKER_ROUTES
+
 JSON = "application/json"
 
 
@@ -72,15 +74,7 @@ def cases() -> list[Case]:
     found += _queries(
         "/finance/get_ticker_by_name", ["Apple Inc. Common Stock", "Apple", "Kovalt Mining Corp Common Stock"]
     )
-    for route in (
-        "get_price_history",
-        "get_detailed_price_history",
-        "get_dividends_history",
-        "get_market_capitalization",
-        "get_eps",
-        "get_pe_ratio",
-        "get_info",
-    ):
+    for route in FINANCE_TICKER_ROUTES:
         found += _queries(f"/finance/{route}", ["ZPHR", "QMTX", "NWRB", "zphr", "ORLX", "NOPE"])
     found += _queries(
         "/music/search_artist_entity_by_name", ["halcyon", "Marrow Saints", "Marrow-Saints", "the", "x"]

@@ -79,6 +79,18 @@ class GameIdsRequest(BaseModel):
     game_ids: list[str]
 
 
+# The finance routes whose query is a ticker.
+FINANCE_TICKER_ROUTES = (
+    "get_price_history",
+    "get_detailed_price_history",
+    "get_dividends_history",
+    "get_market_capitalization",
+    "get_eps",
+    "get_pe_ratio",
+    "get_info",
+)
+
+
 def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Callable[..., Any]]]:
     """(path, request model, lookup) for the 38 data routes; the lookup takes the model's fields."""
     open_, movie, finance, music, sports = kg.open, kg.movie, kg.finance, kg.music, kg.sports
@@ -91,17 +103,7 @@ def _routes(kg: KnowledgeGraph) -> list[tuple[str, type[BaseModel] | None, Calla
         ("/movie/get_movie_info_by_id", IntQueryRequest, movie.get_movie_info_by_id),
         ("/movie/get_person_info_by_id", IntQueryRequest, movie.get_person_info_by_id),
     ]
-    for name in (
-        "get_company_name",
-        "get_ticker_by_name",
-        "get_price_history",
-        "get_detailed_price_history",
-        "get_dividends_history",
-        "get_market_capitalization",
-        "get_eps",
-        "get_pe_ratio",
-        "get_info",
-    ):
+    for name in ("get_company_name", "get_ticker_by_name", *FINANCE_TICKER_ROUTES):
         routes.append((f"/finance/{name}", QueryRequest, getattr(finance, name)))
     routes += [
         ("/music/search_artist_entity_by_name", QueryRequest, music.search_artist_entity_by_name),
