@@ -168,7 +168,7 @@ def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
             misses = [(c, r) for c, r in zip(cases, run.results) if not answered(c, r)]
             print(f"\nmisses of {run.name} ({len(misses)}):")
             for case, result in misses:
-                print(f"- {case.query!r} wants {case.answers} | has_evidence {result.has_evidence} | {result.error}")
+                print(f"- {case.query!r} wants {case.answers} | has_evidence {result.has_evidence} | {result.error} | {result.notes}")
                 print(f"  calls: {result.calls}")
                 print("  " + "\n  ".join(("\n".join(result.references) or "(no references)").splitlines()[:12]))
 

@@ -199,6 +199,9 @@ def markdown_report(report: dict[str, Any]) -> str:
     if report["failures_by_stage"]:
         failures = ", ".join(f"{stage} {count}" for stage, count in report["failures_by_stage"].items())
         parts.append(f"Stage failures (questions answered without the stage): {failures}.")
+    if report["degradations"]:
+        taken = ", ".join(f"{kind} {count}" for kind, count in report["degradations"].items())
+        parts.append(f"Fallbacks and degradations taken (routing, skipped stages, page caps and fallbacks): {taken}.")
     latency = report["seconds_per_question"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."

@@ -117,6 +117,7 @@ class CragSystem:
         self._refuse_without_kg_evidence(run, waiting_for_kg, kg_results)
         todo = run.unanswered()
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
+        run.note_pages(todo, pages)
         evidence, kg = self._evidence(run, questions, attributes, todo, pages, _pick(kg_results, todo))
         calculations = run.optional_stage(
             "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), evidence)
@@ -297,7 +298,8 @@ class _BatchRun:
     def stage(self, name: str, indices: list[int], work: Callable[[], Sequence[T]], fallback: T) -> list[T]:
         """Run `work` for the questions at `indices`. A stage that raises gives every one of them
         `fallback`; a result carrying an `error` marks its own question only. Both are recorded in
-        the trace (`failures`) and the batch goes on."""
+        the trace (`failures`) and the batch goes on; a result's `notes` (fallbacks short of a
+        failure) go to the trace's notes."""
         if not indices:
             return []
         with self._timed(name, indices):
@@ -314,11 +316,21 @@ class _BatchRun:
             usage = getattr(result, "usage", None)
             if usage is not None and usage.calls:
                 self.traces[i].tokens[name] = usage
+            self.traces[i].notes.extend(f"{name} {note}" for note in getattr(result, "notes", ()))
             error = getattr(result, "error", None)
             if error:
                 logger.warning(f"Stage {name} failed for question {self.traces[i].interaction_id}: {error}")
                 self.traces[i].failures[name] = error
         return results
+
+    def note_pages(self, indices: list[int], pages_per_question: list[list[Page]]) -> None:
+        """Each page's error and fallbacks (caps, extractor fallbacks, timeouts) into its question's trace."""
+        for i, pages in zip(indices, pages_per_question):
+            for page in pages:
+                where = f" [{page.page_name[:80]}]" if page.page_name else ""
+                if page.error:
+                    self.traces[i].notes.append(f"web page error: {page.error}{where}")
+                self.traces[i].notes.extend(f"web page {note}{where}" for note in page.notes)
 
     def optional_stage(
         self, name: str, indices: list[int], component: Any, work: Callable[[], Sequence[T]]

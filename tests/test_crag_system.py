@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from evaluation.reports import degradation_counts
 from models.config import load_config
 from models.crag_system import CragSystem
 from models.schema import QuestionAttributes
+from models.web import Page
 from tests.doubles import ScriptedLLM
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample.jsonl"
@@ -119,6 +121,29 @@ def test_broken_stage_and_bad_pages_do_not_cost_the_batch(make_system):
     assert answers == ["I don't know", "canberra", "canberra"]
     assert system.last_traces[1].failures == {"calculator": "RuntimeError: calculator exploded"}
     assert system.last_traces[0].failures == {}  # the empty query never reached the calculator
+
+
+def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(make_system):
+    system = make_system(ScriptedLLM(reply_by_output_shape()), **{"web.max_page_chars": 2_000})
+    extract = system.pages.run
+
+    def with_a_timed_out_page(questions):
+        return [pages + [Page("a slow page", error="timed out after 3 s; kept the fulltext result")]
+                for pages in extract(questions)]
+
+    system.pages.run = with_a_timed_out_page
+    batch = sample_batch(1)
+    batch["search_results"][0] = [
+        {"page_name": "a long page", "page_result": "<html><body><p>" + "word " * 1_000 + "</p></body></html>"},
+    ]
+
+    assert system.batch_generate_answer(batch) == ["canberra"]
+
+    notes = system.last_traces[0].notes
+    assert "web page error: timed out after 3 s; kept the fulltext result [a slow page]" in notes
+    assert any(note.startswith("web page html cut: first 2000 of ") and note.endswith("[a long page]") for note in notes)
+    degradations = degradation_counts([{"notes": notes}])
+    assert degradations["web page error"] == 1 and degradations["web page html cut"] == 1
 
 
 def test_tiny_budget_answers_i_dont_know_in_time(make_system):

@@ -73,6 +73,7 @@ def test_markdown_tables_and_charts(tmp_path):
     assert "| domain | n | correct | missing | hallucination | score |" in text
     assert "| finance | 2 | 1 | 1 | 0 | 0.500 |" in text
     assert "judged by rules alone: 2" in text
+    assert "calculator skipped to meet the deadline 1, refused 1." in text
     charts = breakdown_charts(report, tmp_path)
     assert [c.name for c in charts] == [
         "chart_by_domain.png",

@@ -288,6 +288,13 @@ def test_movie_years_outside_1990_2021_are_not_sent(fake_api):
     assert not any(c.route == "movie_get_year_info" for c in fake_api)
 
 
+def test_a_company_the_kg_lacks_is_a_note_not_a_failure(fake_api):
+    [result] = run_stage([("what was acme widgets' closing price yesterday?", "finance",
+                           KGEntities(companies=["acme widgets"]))])
+    assert result.error is None and not result.has_evidence
+    assert result.notes == ["company not in the KG: 'acme widgets'"]
+
+
 def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
     questions = [("what is ZPHR's eps, p/e ratio, market cap and dividend?", "finance", KGEntities(tickers=["ZPHR"]))] * 3
     run_stage(questions)
@@ -295,7 +302,7 @@ def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
     fake_api.clear()
     results = run_stage(questions, KGConfig(company_dict_path="/nonexistent", max_calls_per_question=3, max_calls_per_batch=2))
     assert len(fake_api) == 2
-    assert all("left out by the call budget" in (r.error or "") for r in results)
+    assert all(any(note.startswith("calls left out:") for note in r.notes) for r in results)
     config = KGConfig()
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03"}), config) == config.slow_call_cost
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024", "team_name": "Miami Heat"}), config) == 1

@@ -69,7 +69,7 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
         official = best_company(company, hits if isinstance(hits, list) else [], context.config.min_name_similarity)
         if official is None:
             if answered:
-                state.notes.append(f"no company named like {company!r} in the KG")
+                state.notes.append(f"company not in the KG: {company!r}")
             continue
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)

@@ -59,7 +59,8 @@ class KGResult:
     has_evidence: bool = False  # the KG returned facts about the asked entity and time
     failed_calls: list[str] = field(default_factory=list)  # "route(arguments): error" per failed API call
     seconds: float = 0.0  # this question's share of the stage's wall time
-    error: str | None = None  # notes: unreadable LLM reply, names the KG does not know, budget cuts
+    error: str | None = None  # failures: API down, unreadable LLM reply, failed API calls
+    notes: list[str] = field(default_factory=list)  # "<kind>: <detail>": names the KG lacks, calls left out
     usage: TokenUsage = field(default_factory=TokenUsage)
 
 
@@ -159,10 +160,10 @@ class KnowledgeGraphStage:
         for completion, (index, state) in zip(completions, states.items()):
             results[index].usage.add(completion)
             if completion.error:
-                state.notes.append(f"LLM error: {completion.error}")
+                state.problems.append(f"LLM error: {completion.error}")
             entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind)
             if problem:
-                state.notes.append(problem)
+                state.problems.append(problem)
             entities = refile_for_domain(keep_grounded(entities, state.query), state.domain)
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
 
@@ -229,7 +230,7 @@ class KnowledgeGraphStage:
             for state in states.values():
                 left = len(self._wanted(state, context))
                 if left:
-                    state.notes.append(f"{left} KG call(s) left out by the call budget or the batch deadline")
+                    state.notes.append(f"calls left out: {left}, by the call budget or the batch deadline")
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
@@ -257,8 +258,9 @@ class KnowledgeGraphStage:
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
         if result.failed_calls:
-            state.notes.append(f"{len(result.failed_calls)} KG call(s) failed, first: {result.failed_calls[0]}")
-        result.error = "; ".join(dict.fromkeys(state.notes)) or None
+            state.problems.append(f"{len(result.failed_calls)} KG call(s) failed, first: {result.failed_calls[0]}")
+        result.error = "; ".join(dict.fromkeys(state.problems)) or None
+        result.notes = list(dict.fromkeys(state.notes))
 
 
 def _arguments(body: dict) -> str:

@@ -23,7 +23,8 @@ class QuestionState:
     entities: KGEntities = field(default_factory=KGEntities)
     results: dict[tuple[str, str], CallResult] = field(default_factory=dict)
     issued: set[tuple[str, str]] = field(default_factory=set)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # "<kind>: <detail>": names the KG lacks, calls left out
+    problems: list[str] = field(default_factory=list)  # failures: unreadable LLM reply, failed API calls
 
     @property
     def lowered(self) -> str:

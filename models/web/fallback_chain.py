@@ -66,12 +66,12 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
 
     notes: list[str] = []
     if len(html) > config.max_page_chars:
-        notes.append(f"cut to the first {config.max_page_chars} of {len(html)} chars")
+        notes.append(f"html cut: first {config.max_page_chars} of {len(html)} chars")
         html = html[: config.max_page_chars]
     if html.count("<") > config.max_nesting_depth:
         depth = estimated_nesting_depth(html)
         if depth > config.max_nesting_depth:
-            notes.append(f"flattened: nesting depth ~{depth} > {config.max_nesting_depth}")
+            notes.append(f"markup flattened: nesting depth ~{depth} > {config.max_nesting_depth}")
             html = flatten_markup(html)
 
     try:
@@ -83,7 +83,7 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
         main_text = extract_plain_text(tree, main_content=True, alt_texts=False)
         full_text = extract_plain_text(tree, main_content=False, alt_texts=False)
     except Exception as exc:  # noqa: BLE001 - lexbor/resiliparse failed on this input: the forgiving parser is next
-        notes.append(f"lexbor failed ({type(exc).__name__}: {exc}); beautifulsoup next")
+        notes.append(f"lexbor failed: {type(exc).__name__}: {exc}; beautifulsoup next")
         logger.warning("web page {!r}: {}", name, notes[-1])
         job = FallbackJob("beautifulsoup", name, html, "", [], notes, time.perf_counter() - started)
         return Page(page_name=name, notes=list(notes), seconds=job.seconds), job
@@ -93,12 +93,12 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
         return page, None
 
     notes.append(
-        f"main text {len(main_text)} chars < {config.main_text_min_ratio:.0%} of full text {len(full_text)}"
+        f"main text short: {len(main_text)} chars < {config.main_text_min_ratio:.0%} of full text {len(full_text)}"
     )
     page = Page(name, _chunks(full_text, config, notes), tables, "fulltext", notes=list(notes))
     if len(html) > config.trafilatura_max_chars:
         page.notes.append(
-            f"page over {config.trafilatura_max_chars} chars: trafilatura skipped, full text kept"
+            f"trafilatura skipped: page over {config.trafilatura_max_chars} chars, full text kept"
         )
         logger.info("web page {!r}: {}", name, "; ".join(page.notes))
         page.seconds = time.perf_counter() - started
@@ -123,7 +123,7 @@ def run_fallback(job: FallbackJob, config: WebConfig) -> Page:
 
 def _chunks(text: str, config: WebConfig, notes: list[str]) -> list[str]:
     if len(text) > config.max_text_chars:
-        notes.append(f"text cut to the first {config.max_text_chars} of {len(text)} chars")
+        notes.append(f"text cut: first {config.max_text_chars} of {len(text)} chars")
         text = text[: config.max_text_chars]
     return text_to_chunks(text, ChunkLimits.from_config(config))
 
@@ -136,12 +136,12 @@ def _trafilatura_or_full_text(job: FallbackJob, config: WebConfig, notes: list[s
         tree = lxml.html.document_fromstring(to_utf8(job.html))
         text = trafilatura.extract(tree, include_tables=False) or ""
     except Exception as exc:  # noqa: BLE001 - any failure here means: keep the full text
-        notes.append(f"trafilatura failed ({type(exc).__name__}: {exc}); full text kept")
+        notes.append(f"trafilatura failed: {type(exc).__name__}: {exc}; full text kept")
         logger.warning("web page {!r}: {}", job.page_name, notes[-1])
         return job.full_text, "fulltext"
     if len(text) >= config.main_text_min_ratio * len(job.full_text):
         return text, "trafilatura"
-    notes.append(f"trafilatura text {len(text)} chars also short; full text kept")
+    notes.append(f"trafilatura short: {len(text)} chars; full text kept")
     logger.info("web page {!r}: {}", job.page_name, notes[-1])
     return job.full_text, "fulltext"
 
@@ -151,7 +151,7 @@ def _beautifulsoup_text(job: FallbackJob, config: WebConfig, notes: list[str]) -
 
     html = job.html
     if len(html) > config.beautifulsoup_max_chars:
-        notes.append(f"beautifulsoup reads only the first {config.beautifulsoup_max_chars} chars")
+        notes.append(f"beautifulsoup capped: first {config.beautifulsoup_max_chars} chars read")
         html = html[: config.beautifulsoup_max_chars]
     try:
         soup = BeautifulSoup(html, "html.parser")
@@ -159,6 +159,6 @@ def _beautifulsoup_text(job: FallbackJob, config: WebConfig, notes: list[str]) -
             node.decompose()
         return soup.get_text("\n")
     except Exception as exc:  # noqa: BLE001 - the last resort must not raise
-        notes.append(f"beautifulsoup failed ({type(exc).__name__}: {exc}); page left empty")
+        notes.append(f"beautifulsoup failed: {type(exc).__name__}: {exc}; page left empty")
         logger.warning("web page {!r}: {}", job.page_name, notes[-1])
         return ""

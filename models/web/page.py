@@ -17,6 +17,8 @@ class Page:
     # beautifulsoup, or none (nothing to extract).
     extractor: str = "none"
     seconds: float = 0.0
+    # Why the page could not be (fully) extracted: unreadable input, a crashed or timed-out worker.
     error: str | None = None
-    # Caps and fallbacks applied to this page, in order, for traces and logs.
+    # Caps and fallbacks applied to this page, in order, each "<kind>: <detail>"; the orchestrator
+    # copies them and `error` into the question's trace, and the report counts them by kind.
     notes: list[str] = field(default_factory=list)

@@ -166,9 +166,8 @@ class ExtractionPool:
         task = worker.task
         assert task is not None
         page = worker.best_page or task.fallback_page
-        page.error = reason
-        page.notes.append(f"{reason}; kept the {page.extractor} result")
-        logger.warning("web page {!r}: {}", page.page_name, page.notes[-1])
+        page.error = f"{reason}; kept the {page.extractor} result"
+        logger.warning("web page {!r}: {}", page.page_name, page.error)
         results[task.key] = page
         self._drop_worker(worker, reason, restart=True)
 
