@@ -295,6 +295,12 @@ def test_a_company_the_kg_lacks_is_a_note_not_a_failure(fake_api):
     assert result.notes == ["company not in the KG: 'acme widgets'"]
 
 
+def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
+    [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
+    assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)
+    assert result.has_evidence and result.notes == ["company not in the KG, tried as a ticker: 'zphr'"]
+
+
 def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
     questions = [("what is ZPHR's eps, p/e ratio, market cap and dividend?", "finance", KGEntities(tickers=["ZPHR"]))] * 3
     run_stage(questions)

@@ -46,6 +46,7 @@ INFO_KEYS = [
 MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
 MAX_LISTED_CLOSES = 23  # a month of trading days
 _TICKER = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$")
+_TICKER_WORD = re.compile(r"^[A-Za-z]{1,5}$")
 
 
 def applies(state: QuestionState) -> bool:
@@ -68,7 +69,10 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
         answered, hits = state.answer(search.route, **search.body)
         official = best_company(company, hits if isinstance(hits, list) else [], context.config.min_name_similarity)
         if official is None:
-            if answered:
+            if answered and _TICKER_WORD.match(company):
+                found.append(company.upper())  # "tsla" in a question is usually the ticker, read as a name
+                state.notes.append(f"company not in the KG, tried as a ticker: {company!r}")
+            elif answered:
                 state.notes.append(f"company not in the KG: {company!r}")
             continue
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
