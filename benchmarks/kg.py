@@ -17,14 +17,14 @@ reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of 
 ours against unbudgeted: the KG seconds the call budget and the deadline save.
 
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
-finance and sports questions (static_or_dynamic != "static"), with no web pages, in three setups:
-  - old routing, KG up: predicted-dynamic questions refused before the KG (attributes.kg_answers_dynamic
-    empty); the others still see the KG
-  - new routing, KG up: the preset's routing against the mock server (no artificial delay: --delay-s
-    is ignored here, the mock answers at once)
-  - new routing, KG down: the preset's routing with CRAG_MOCK_API_URL on a port where nothing listens
-Printed: answered-correct, answered-wrong and refused ("I don't know") overall and per domain, and
-per question the route the system recorded and its answer. Correctness is the rule of
+finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
+old routing (predicted-dynamic questions refused before the KG: attributes.kg_answers_dynamic empty;
+the others still see the KG) and the preset's new routing, each with the KG down (CRAG_MOCK_API_URL
+on a port where nothing listens) and up (the mock server with no artificial delay: --delay-s is
+ignored here). Printed: answered-correct, answered-wrong and refused ("I don't know") overall and per
+domain; whether the KG-down answers of the two routings are the same; the share correct among the
+questions whose entity the KG holds (the others' gold answer is "I don't know"); and per question
+the route the system recorded and its answer. Correctness is the rule of
 evaluation/answer_match.py: the normalised gold answer equals the reply or occurs in it as a whole run
 of words, numbers compared as numbers and dates as dates; no judge model.
 
@@ -295,10 +295,15 @@ def system_report(runs: list[SystemRun], cases: list[Case]) -> None:
             counts = [sum(verdicts[id(c)] == v for c in group) for v in ("correct", "wrong", "refused")]
             cells.append(f" | {counts[0]:>7} {counts[1]:>5} {counts[2]:>4}")
         print(f"{run.name:<22}" + "".join(cells) + f" | {run.seconds:>7.0f}")
-    old, down = runs[0], runs[2]
-    differing = sum(a != b for a, b in zip(old.answers, down.answers))
-    print(f"\nnew routing with the KG down vs old routing: {'same answers' if not differing else f'{differing} answers differ'} "
-          f"on all {len(cases)} questions")
+    by_name = {run.name: run for run in runs}
+    old, new = by_name["old routing, KG down"], by_name["new routing, KG down"]
+    differing = [i for i, (a, b) in enumerate(zip(old.answers, new.answers)) if a != b]
+    print(f"\nKG down, new routing vs old routing: {'same answers' if not differing else f'{len(differing)} answers differ'} "
+          f"on all {len(cases)} questions" + (f" (questions {', '.join(str(i + 1) for i in differing)})" if differing else ""))
+    answerable = [c for c in cases if not is_refusal(c.gold)]
+    for run in runs:
+        right = sum(verdict(c, a) == "correct" for c, a in zip(cases, run.answers) if not is_refusal(c.gold))
+        print(f"{run.name:<22} correct on the {len(answerable)} questions the KG can answer: {right} = {right / max(len(answerable), 1):.0%}")
     print("\nper question: gold answer, then per setup the verdict, the recorded route and the answer")
     for i, case in enumerate(cases):
         print(f"- [{case.domain}] {case.query!r} gold {case.gold!r}")
@@ -319,11 +324,13 @@ def run_system_benchmark(args: argparse.Namespace) -> None:
     print(f"{len(cases)} dynamic finance and sports questions from {args.questions}; whole system, preset "
           f"{args.preset}, batches of {args.batch_size}, no web pages; mock KG server with no delay\n")
     nothing_listening = f"http://127.0.0.1:{free_port('127.0.0.1')}"
-    down = run_system("new routing, KG down", config({}), nothing_listening, cases, args.batch_size)
+    old_routing = {"attributes.kg_answers_dynamic": ""}
+    old_down = run_system("old routing, KG down", config(old_routing), nothing_listening, cases, args.batch_size)
+    new_down = run_system("new routing, KG down", config({}), nothing_listening, cases, args.batch_size)
     with running_server(delay_s=0.0) as url:
-        old = run_system("old routing, KG up", config({"attributes.kg_answers_dynamic": ""}), url, cases, args.batch_size)
-        up = run_system("new routing, KG up", config({}), url, cases, args.batch_size)
-    system_report([old, up, down], cases)
+        old_up = run_system("old routing, KG up", config(old_routing), url, cases, args.batch_size)
+        new_up = run_system("new routing, KG up", config({}), url, cases, args.batch_size)
+    system_report([old_down, new_down, old_up, new_up], cases)
 
 
 class _NoLLM(LLMBackend):

@@ -503,6 +503,7 @@ class CalculationResult:
 _FENCE = re.compile(r"```[a-z]*", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _JSON_EXPRESSION = re.compile(r'"expression"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _LONE_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
 _COMPUTING_NODES = (ast.BinOp, ast.Call, ast.Compare, ast.BoolOp, ast.Subscript, ast.Attribute, ast.IfExp)
 
@@ -518,14 +519,15 @@ class Calculator:
     def run(self, questions: list[Question], evidence: list[Evidence]) -> list[CalculationResult]:
         if not questions:
             return []
+        references = [self._references(item) for item in evidence]
         conversations = [
             self.prompts.conversation(
                 "calculator",
                 query=question.query,
                 query_time=question.query_time or "unknown",
-                references=self._references(item),
+                references=shown,
             )
-            for question, item in zip(questions, evidence)
+            for question, shown in zip(questions, references)
         ]
         params = GenerationParams(
             max_tokens=self.config.max_tokens,
@@ -534,10 +536,11 @@ class Calculator:
             json_schema=self._schema() if self.config.constrained_output else None,
         )
         results = []
-        for completion in self.llm.generate(conversations, params):
+        for question, shown, completion in zip(questions, references, self.llm.generate(conversations, params)):
             usage = TokenUsage()
             usage.add(completion)
-            lines = self.evaluate_samples(completion.texts)
+            written = numbers_in(f"{question.query}\n{question.query_time}\n{shown}")
+            lines = self.evaluate_samples(completion.texts, written)
             results.append(CalculationResult(lines=lines, usage=usage, error=completion.error))
         return results
 
@@ -545,8 +548,9 @@ class Calculator:
         """The output schemas this stage sends (for the backend's warm-up)."""
         return [self._schema()] if self.config.constrained_output else []
 
-    def evaluate_samples(self, samples: list[str]) -> list[str]:
-        """`expression = value` for each distinct value the samples compute, at most max_results."""
+    def evaluate_samples(self, samples: list[str], written: set[float] | None = None) -> list[str]:
+        """`expression = value` for each distinct value the samples compute, at most max_results;
+        with `written` (the numbers of the prompt), only expressions whose numbers it holds."""
         lines: list[str] = []
         seen_values: set[str] = set()
         for sample in samples:
@@ -555,6 +559,11 @@ class Calculator:
                 if computed is None:
                     continue
                 expression, value = computed
+                if written is not None and self.config.grounded_numbers_only:
+                    unwritten = self._unwritten_numbers(expression, written)
+                    if unwritten:
+                        logger.debug("calculator dropped {!r}: {} not in the prompt", expression, unwritten)
+                        continue
                 if value not in seen_values:
                     seen_values.add(value)
                     lines.append(f"{expression} = {value}")
@@ -575,6 +584,22 @@ class Calculator:
                 return part, format_value(value)
         return None
 
+    def _unwritten_numbers(self, expression: str, written: set[float]) -> list[float]:
+        """The numbers of `expression` that are neither in `written` nor free constants."""
+        free = set(self.config.free_constants)
+        unwritten = []
+        for node in ast.walk(ast.parse(expression, mode="eval")):  # safe_eval has already parsed it
+            if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
+                continue
+            if not isinstance(node.value, (int, float)):
+                continue
+            value = abs(float(node.value))
+            if (value.is_integer() and value <= self.config.max_free_integer) or value in free:
+                continue
+            if not any(math.isclose(value, number) or math.isclose(value * 100, number) for number in written):
+                unwritten.append(value)
+        return unwritten
+
     def _references(self, evidence: Evidence) -> str:
         text = "\n\n".join(evidence.references) or "(none)"
         return self.llm.truncate_to_tokens(text, self.config.max_reference_tokens)
@@ -593,6 +618,11 @@ def _computes_something(expression: str) -> bool:
     if isinstance(tree.body, ast.Tuple):
         return False
     return any(isinstance(node, _COMPUTING_NODES) for node in ast.walk(tree))
+
+
+def numbers_in(text: str) -> set[float]:
+    """Every number written in `text` ("1,234.5" is one number; "2024-03-07" is three)."""
+    return {float(match.replace(",", "")) for match in _WRITTEN_NUMBER.findall(text)}
 
 
 def candidate_expressions(sample: str) -> list[str]:

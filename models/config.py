@@ -258,6 +258,13 @@ class CalculatorConfig:
     max_results: int = 5
     # References shown to the expression writer (a shorter prompt than the reasoning one).
     max_reference_tokens: int = 200
+    # Keep a result only when every number its expression uses is written in the question, its time
+    # or the references shown (as is, or as a percentage: 5 for 0.05), small integers and the unit
+    # factors below excepted. A small model often copies the prompt's example date or invents a
+    # figure; such a line only misleads the reasoning step.
+    grounded_numbers_only: bool = True
+    max_free_integer: int = 12
+    free_constants: tuple[float, ...] = (24, 60, 100, 365, 366, 1000, 1e6, 1e9, 1e12)
     # Ask the backend to constrain the reply to {"expression": ...} (a JSON schema).
     constrained_output: bool = True
     # Safe evaluator bounds: what an expression may be and what it may compute.
@@ -275,6 +282,8 @@ class CalculatorConfig:
 @dataclass
 class KnowledgeConfig:
     enabled: bool = True
+    # Also ask the memory agent about likely-dynamic questions (those answered from the KG).
+    answer_dynamic: bool = False
     max_tokens: int = 64
     constrained_output: bool = True
     # Length caps written into the JSON schema so a constrained reply usually closes within max_tokens.

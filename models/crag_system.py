@@ -119,12 +119,11 @@ class CragSystem:
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
         run.note_pages(todo, pages)
         evidence, kg = self._evidence(run, questions, attributes, todo, pages, _pick(kg_results, todo))
+        with_kg = [replace(item, chunks=lines + item.chunks) for item, lines in zip(evidence, kg)]
         calculations = run.optional_stage(
-            "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), evidence)
+            "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), with_kg)
         )
-        knowledge = run.optional_stage(
-            "knowledge", todo, self.knowledge, lambda: self.knowledge.run(_pick(questions, todo))
-        )
+        knowledge = self._recall(run, questions, todo, waiting_for_kg)
         self._reason(run, questions, todo, evidence, kg, calculations, knowledge)
         self.last_traces = run.traces
         return [trace.prediction for trace in run.traces]
@@ -208,6 +207,20 @@ class CragSystem:
                 run.traces[i].route = "answered: dynamic, from KG evidence"
             else:
                 run.answer(i, I_DONT_KNOW, "refused: the KG had no evidence", route="refused: dynamic, no KG evidence")
+
+    def _recall(
+        self, run: "_BatchRun", questions: list[Question], todo: list[int], dynamic: set[int]
+    ) -> list[KnowledgeAnswer | None]:
+        """The memory agent's answers; a likely-dynamic question (answered from the KG) is not asked,
+        since a fact that changes is not in the model's memory, unless `knowledge.answer_dynamic`."""
+        asked = [i for i in todo if i not in dynamic or self.config.knowledge.answer_dynamic]
+        for i in set(todo) - set(asked):
+            run.traces[i].notes.append("knowledge not asked: a dynamic fact is not in the model's memory")
+        answers = run.optional_stage(
+            "knowledge", asked, self.knowledge, lambda: self.knowledge.run(_pick(questions, asked))
+        )
+        by_question = dict(zip(asked, answers))
+        return [by_question.get(i) for i in todo]
 
     def _evidence(
         self,

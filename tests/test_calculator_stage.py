@@ -47,6 +47,7 @@ def test_references_are_cut_to_the_token_budget():
 
 
 def test_invalid_refused_and_duplicate_results_are_dropped():
+    evidence = Evidence(chunks=["sales rose from 120 to 150; 30 more; about 1,234 units"])
     samples = [
         '{"expression": "(150 - 120) / 120 * 100"}',
         '{"expression": "30 / 120 * 100"}',  # same value: dropped
@@ -59,13 +60,35 @@ def test_invalid_refused_and_duplicate_results_are_dropped():
     ]
     llm = ScriptedLLM([samples])
     results = Calculator(CalculatorConfig(samples=len(samples)), llm, PromptLibrary()).run(
-        make_questions(1), [Evidence()]
+        make_questions(1), [evidence]
     )
     assert results[0].lines == ["(150 - 120) / 120 * 100 = 25"]
 
 
+def test_only_numbers_the_prompt_holds_are_used():
+    samples = [
+        '{"expression": "(date(2024, 3, 1) - date(2023, 1, 1)).days"}',  # the prompt's example: 2023 unwritten
+        '{"expression": "(2024 - 2023) * 3"}',
+        '{"expression": "117 - 109"}',
+        '{"expression": "round(1402233 / 1e6, 2)"}',  # 1e6 is a unit factor
+        '{"expression": "49.31 * 0.0514"}',  # 0.0514 is 5.14 %
+        '{"expression": "(date(2024, 3, 10) - date(2024, 3, 7)).days"}',  # dates of the time and the facts
+    ]
+    evidence = Evidence(chunks=["2024-03-07: 117 - 109; volume 1,402,233; close 49.31, +5.14%"])
+    llm = ScriptedLLM([samples])
+    result = Calculator(CalculatorConfig(samples=len(samples)), llm, PromptLibrary()).run(
+        make_questions(1), [evidence]
+    )[0]
+    assert result.lines == [
+        "117 - 109 = 8", "round(1402233 / 1e6, 2) = 1.4", "49.31 * 0.0514 = 2.534534",
+        "(date(2024, 3, 10) - date(2024, 3, 7)).days = 3",
+    ]
+    assert Calculator(CalculatorConfig(samples=1, grounded_numbers_only=False), ScriptedLLM([samples[1]]),
+                      PromptLibrary()).run(make_questions(1), [Evidence()])[0].lines == ["(2024 - 2023) * 3 = 3"]
+
+
 def test_results_are_capped_at_max_results():
-    samples = [f'{{"expression": "{i} * 2"}}' for i in range(1, 6)]
+    samples = [f'{{"expression": "{i} * 2"}}' for i in range(1, 6)]  # small integers need no reference
     llm = ScriptedLLM([samples])
     results = Calculator(CalculatorConfig(samples=5, max_results=2), llm, PromptLibrary()).run(
         make_questions(1), [Evidence()]
@@ -103,6 +126,6 @@ def test_candidate_expressions_from_free_text_replies():
 def test_assignment_and_equation_forms_keep_the_computing_side():
     llm = ScriptedLLM([["growth = (110 - 100) / 100 * 100", "2 + 3 = 5"]])
     calculator = Calculator(CalculatorConfig(samples=2), llm, PromptLibrary())
-    result = calculator.run(make_questions(1), [Evidence()])[0]
+    result = calculator.run(make_questions(1), [Evidence(chunks=["it grew from 100 to 110"])])[0]
     assert isinstance(result, CalculationResult)
     assert result.lines == ["(110 - 100) / 100 * 100 = 10", "2 + 3 = 5"]

@@ -190,6 +190,11 @@ def test_a_dynamic_finance_question_is_answered_when_the_kg_has_facts_for_it(mak
 
     assert system.batch_generate_answer(sample_batch(1)) == ["412.50"]
     assert system.last_traces[0].route == "answered: dynamic, from KG evidence"
+    # The calculator reads the KG facts; the memory agent is not asked about a fact that changes.
+    asked = [params.json_schema["properties"] for _, params in llm.calls]
+    assert ["expression" in p for p in asked] == [True, False] and "false_premise" in asked[1]
+    assert "412.50" in llm.calls[0][0][0][-1]["content"]
+    assert "knowledge not asked: a dynamic fact is not in the model's memory" in system.last_traces[0].notes
 
 
 def test_a_dynamic_finance_question_without_kg_facts_is_refused_after_the_kg_stage(make_system):

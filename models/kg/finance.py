@@ -149,11 +149,15 @@ def _close(bar: dict) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+# Whole words: "open 47.02" read beside "market closed" confused small models about what was open.
+_PRICE_NAMES = {"Open": "opening price", "High": "highest price", "Low": "lowest price", "Close": "closing price"}
+
+
 def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
-    parts = [f"{name.lower()} {money(bar[name])}" for name in ("Open", "High", "Low", "Close")
+    parts = [f"{label} {money(bar[name])}" for name, label in _PRICE_NAMES.items()
              if isinstance(bar.get(name), (int, float))]
     if bar.get("Volume") is not None:
-        parts.append(f"volume {number(bar['Volume'])}")
+        parts.append(f"{number(bar['Volume'])} shares traded")
     line = f"{ticker} on {dated(day)}: " + ", ".join(parts)
     close, before = _close(bar), _close(previous) if previous else None
     if close is not None and before:
@@ -208,9 +212,9 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
     ordered = [day for day, _ in days]
     lines: list[str] = []
     if now is not None:
-        status = "open" if now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE else "closed"
-        lines.append(f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}); "
-                     f"market {status}")
+        trading = now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE
+        lines.append(f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}), "
+                     f"{'during' if trading else 'outside'} trading hours")
     spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)]
     for span in spans[:3]:
         lines += _span_lines(ticker, span, days, by_day, ordered, now)
@@ -264,8 +268,8 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
         lines.append(f"No trading on {dated(now.date())} before the question's time; the latest session was {dated(last_moment.date())}")
     opening = session[0].get("Open")
     if isinstance(opening, (int, float)) and highs and lows:
-        lines.append(f"{ticker} session of {dated(last_moment.date())} so far: open {money(opening)}, high {money(max(highs))}, "
-                     f"low {money(min(lows))}")
+        lines.append(f"{ticker} session of {dated(last_moment.date())} so far: opening price {money(opening)}, "
+                     f"highest price {money(max(highs))}, lowest price {money(min(lows))}")
     return "\n".join(lines)
 
 
