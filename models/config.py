@@ -335,6 +335,9 @@ class KGConfig:
     domain_sources: dict[str, str] = field(
         default_factory=lambda: {"finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"}
     )
+    # The same choice for a likely-dynamic question answered from KG facts (attributes.kg_answers_dynamic):
+    # "kg" drops its web pages, which are older than the fact asked; "both" keeps them.
+    dynamic_sources: str = "kg"
     # Finance name -> ticker table (CSV: index, Name, Symbol), placed beside the weights by
     # `python -m tools.weights fetch` and shipped with them; when it is absent, tickers come from the
     # API's own company search.

@@ -118,7 +118,9 @@ class CragSystem:
         todo = run.unanswered()
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
         run.note_pages(todo, pages)
-        evidence, kg = self._evidence(run, questions, attributes, todo, pages, _pick(kg_results, todo))
+        evidence, kg = self._evidence(
+            run, questions, attributes, todo, pages, _pick(kg_results, todo), waiting_for_kg
+        )
         with_kg = [replace(item, chunks=lines + item.chunks) for item, lines in zip(evidence, kg)]
         calculations = run.optional_stage(
             "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), with_kg)
@@ -230,14 +232,15 @@ class CragSystem:
         todo: list[int],
         pages: list[list[Page]],
         kg_results: list[KGResult | None],
+        dynamic: set[int],
     ) -> tuple[list[Evidence], list[list[str]]]:
         """Retrieved web evidence, and the KG lines that still go to the prompt in their own section."""
         kg = [result.references if result is not None else [] for result in kg_results]
-        # Domains configured to answer from the KG alone drop the web evidence when the KG has facts.
+        # Questions configured to answer from the KG alone drop the web evidence when the KG has facts.
         kg_only = [
             result is not None
             and result.has_evidence
-            and sources_for(_domain(attributes[i]), self.config.kg) == "kg"
+            and sources_for(_domain(attributes[i]), self.config.kg, dynamic=i in dynamic) == "kg"
             for result, i in zip(kg_results, todo)
         ]
         pooled = self.config.retrieval.pool_kg_references

@@ -247,6 +247,22 @@ def test_kg_only_domain_drops_web_evidence_when_the_kg_answered(make_system):
     assert system.last_traces[0].references == ["Australia / capital: Canberra"]
 
 
+@pytest.mark.parametrize("dynamic_sources, keeps_web", [("kg", False), ("both", True)])
+def test_a_dynamic_question_answered_from_the_kg_keeps_its_web_pages_only_if_configured(
+    make_system, dynamic_sources, keeps_web
+):
+    llm = ScriptedLLM(reply_by_output_shape(answer="412.50"))
+    system = make_system(llm, **{"kg.dynamic_sources": dynamic_sources})
+    system.attributes = FixedAttributes(0.99, domain="finance")  # finance keeps "both" for static questions
+    system.kg = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
+
+    system.batch_generate_answer(sample_batch(1))
+
+    references = system.last_traces[0].references
+    assert "ACME close on 2024-03-08 (Friday): 412.50" in references
+    assert (len(references) > 1) == keeps_web
+
+
 class WarmUpRecorder(ScriptedLLM):
     def __init__(self, replies):
         super().__init__(replies)

@@ -366,6 +366,9 @@ def test_sources_for_reads_the_domain_table():
     assert sources_for("finance", config) == "kg" and sources_for("open", config) == "both"
     with pytest.raises(ValueError, match="domain_sources"):
         sources_for("music", KGConfig(domain_sources={"music": "radio"}))
+    assert sources_for("finance", KGConfig(dynamic_sources="kg"), dynamic=True) == "kg"
+    with pytest.raises(ValueError, match="dynamic_sources"):
+        sources_for("finance", KGConfig(dynamic_sources="radio"), dynamic=True)
 
 
 def test_without_api_url_the_stage_calls_nothing(monkeypatch):
