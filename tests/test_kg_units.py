@@ -295,6 +295,21 @@ def test_a_company_the_kg_lacks_is_a_note_not_a_failure(fake_api):
     assert result.notes == ["company not in the KG: 'acme widgets'"]
 
 
+def test_one_figure_of_several_companies_is_ranked(fake_api, monkeypatch):
+    answer = official
+
+    def with_a_second_company(route, body):
+        if route == "finance_get_eps" and body.get("query") == "QMTX":
+            return -0.42
+        return answer(route, body)
+
+    monkeypatch.setattr("tests.test_kg_units.official", with_a_second_company)
+    [result] = run_stage([("which has the higher eps, zephyrline robotics or qmtx?", "finance",
+                           KGEntities(companies=["Zephyrline Robotics"], tickers=["QMTX"]))])
+    assert ("earnings per share (forward EPS) compared (KG, current), highest first: "
+            "ZPHR (Zephyrline Robotics Inc. Common Stock) 1.87 > QMTX -0.42") in evidence(result)
+
+
 def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
     [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
     assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)

@@ -128,7 +128,26 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
                 evidence.add("\n".join(f"{ticker} / {key}: {plain(info[key], config)}" for key in keys))
             else:
                 evidence.add(f"{ticker} / {FACT_LABELS[route]} (KG, current): {number(result)}")
+    for route in FACT_LABELS:
+        evidence.add(_compared(route, known, state))
     return evidence
+
+
+def _compared(route: str, known: list[str], state: QuestionState) -> str:
+    """One figure of several companies ranked, highest first ("" for fewer than two)."""
+    values = {}
+    for ticker in known:
+        answered, result = state.answer(route, query=ticker)
+        if answered and isinstance(result, (int, float)) and not isinstance(result, bool) and result == result:
+            values[ticker] = result
+    if len(values) < 2:
+        return ""
+    names = {
+        r.result: r.call.body["query"] for r in state.answered("finance_get_ticker_by_name") if isinstance(r.result, str)
+    }
+    ranked = sorted(values.items(), key=lambda item: item[1], reverse=True)
+    named = [f"{ticker}{f' ({names[ticker]})' if ticker in names else ''} {number(value)}" for ticker, value in ranked]
+    return f"{FACT_LABELS[route]} compared (KG, current), highest first: " + " > ".join(named)
 
 
 def _bars(result: object) -> list[tuple[datetime, dict]]:
