@@ -195,6 +195,22 @@ def test_grammy_years_are_plain_and_out_of_window_years_are_not_sent(fake_api):
 # --- sports -----------------------------------------------------------------------------------------
 
 
+def test_play_by_play_names_the_first_and_last_scorer(fake_api, monkeypatch):
+    answer = official
+    plays = {"period": {"0": 1, "1": 1, "2": 4}, "pctimestring": {"0": "12:00", "1": "11:40", "2": "0:03"},
+             "homedescription": {"0": "Jump Ball", "1": "Green 12' Jump Shot", "2": "Sengun Layup"},
+             "player1_name": {"0": "Alperen Sengun", "1": "Jalen Green", "2": "Alperen Sengun"},
+             "score": {"0": None, "1": "0 - 2", "2": "105 - 112"}}
+
+    def with_plays(route, body):
+        return plays if route == "sports_nba_get_play_by_play_data_by_game_ids" else answer(route, body)
+
+    monkeypatch.setattr("tests.test_kg_units.official", with_plays)
+    [result] = run_stage([("who scored first in the rockets game last friday?", "sports", KGEntities(teams=["Rockets"]))])
+    assert ("- first points of the game: Jalen Green (period 1 11:40, score 0 - 2); "
+            "last points: Alperen Sengun (period 4 0:03, score 105 - 112)") in evidence(result)
+
+
 def test_informal_nba_names_are_matched_in_the_days_games(fake_api):
     [rockets, lakers] = run_stage([
         ("how many points did the rockets score last friday?", "sports", KGEntities(teams=["Rockets"])),

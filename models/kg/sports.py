@@ -361,6 +361,11 @@ def _record(games: list[Game], team: str, sport: str) -> str:
             + (f"-{away['D']}" if sport == "soccer" else "")) if played else ""
 
 
+def _scorer(row: dict) -> str:
+    return (f"{row.get('player1_name') or 'unknown player'} (period {row.get('period')} {row.get('pctimestring')}, "
+            f"score {row.get('score')})")
+
+
 def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
     evidence = Evidence()
     for result in state.answered(PLAY_BY_PLAY):
@@ -369,6 +374,8 @@ def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
             continue
         scoring = [r for r in rows if r.get("score")]
         lines = [f"NBA play-by-play of game {', '.join(result.call.body['game_ids'])} ({len(rows)} events, KG):"]
+        if scoring:
+            lines.append(f"- first points of the game: {_scorer(scoring[0])}; last points: {_scorer(scoring[-1])}")
         shown = rows[: config.max_table_rows // 2] + (scoring[-(config.max_table_rows // 2):] if scoring else [])
         for row in {id(r): r for r in shown}.values():
             text = row.get("homedescription") or row.get("visitordescription") or row.get("neutraldescription")
