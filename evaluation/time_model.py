@@ -17,7 +17,8 @@ models/README.md):
     stage s     = call_overhead_s + prefill s + decode s + guided s
 
 Stages without LLM tokens (web pages, retrieval, attributes, KG API calls) keep their measured
-seconds, scaled by `non_llm_time_scale`. A batch takes the sum of its stages, shared by its
+seconds, scaled by `non_llm_time_scale`; a GPU cross-encoder adds `cross_encoder_pair_s` for each
+of its `rerank_candidates` pairs to every retrieved question. A batch takes the sum of its stages, shared by its
 questions; the questions are regrouped into batches of the target preset's batch size.
 
     python -m evaluation.time_model PREDICTIONS.jsonl [...]   # tables for recorded runs
@@ -74,10 +75,11 @@ class StageEstimate:
     overhead_s: float = 0.0
     waves: int = 0
     cpu_s: float = 0.0
+    gpu_s: float = 0.0  # modelled non-LLM GPU work: the cross-encoder
 
     @property
     def total(self) -> float:
-        return self.prefill_s + self.decode_s + self.guided_s + self.overhead_s + self.cpu_s
+        return self.prefill_s + self.decode_s + self.guided_s + self.overhead_s + self.cpu_s + self.gpu_s
 
 
 def llm_stage_seconds(
@@ -120,7 +122,17 @@ def batch_stage_estimates(group: list[dict[str, Any]], config: CragConfig) -> di
                 estimates.setdefault(stage, StageEstimate()).cpu_s += (
                     float(measured) * model.non_llm_time_scale
                 )
+        if "retrieval" in (line.get("timings") or {}):
+            estimates["retrieval"].gpu_s += reranker_seconds_per_question(config)
     return estimates
+
+
+def reranker_seconds_per_question(config: CragConfig) -> float:
+    retrieval = config.retrieval
+    on_gpu = retrieval.cross_encoder_device.startswith("cuda")
+    if retrieval.relevance_estimator != "cross_encoder" or not on_gpu:
+        return 0.0
+    return retrieval.rerank_candidates * config.budget.target_throughput.cross_encoder_pair_s
 
 
 def estimate_budget(lines: list[dict[str, Any]], config: CragConfig) -> dict[str, Any]:
@@ -163,7 +175,9 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     size = estimate["target_batch_size"]
     full = [batch for batch in estimate["batches"] if batch["questions"] == size] or estimate["batches"]
     stages = sorted({stage for batch in full for stage in batch["stages"]})
-    columns = ("requests", "waves", "prefill_s", "decode_s", "guided_s", "overhead_s", "cpu_s", "total")
+    columns = (
+        "requests", "waves", "prefill_s", "decode_s", "guided_s", "overhead_s", "cpu_s", "gpu_s", "total"
+    )
     rows = []
     for stage in stages:
         mean = {c: float(np.mean([b["stages"].get(stage, {}).get(c, 0.0) for b in full])) for c in columns}
@@ -179,7 +193,8 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
             f"— {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
             f"Per stage, seconds for a batch of {size} (mean of {len(full)} batch(es)):",
             markdown_table(
-                ["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "total"],
+                ["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "reranker",
+                 "total"],
                 rows,
             ),
         ]

@@ -536,7 +536,8 @@ class Calculator:
             json_schema=self._schema() if self.config.constrained_output else None,
         )
         results = []
-        for question, shown, completion in zip(questions, references, self.llm.generate(conversations, params)):
+        completions = self.llm.generate(conversations, params)
+        for question, shown, completion in zip(questions, references, completions):
             usage = TokenUsage()
             usage.add(completion)
             written = numbers_in(f"{question.query}\n{question.query_time}\n{shown}")

@@ -382,6 +382,11 @@ class ThroughputModelConfig:
     call_overhead_s: float = 0.2
     # Measured seconds of the CPU stages are multiplied by this (1.0: same speed as where measured).
     non_llm_time_scale: float = 1.0
+    # A cross-encoder on a GPU (retrieval.relevance_estimator "cross_encoder" on cuda), per (question,
+    # passage) pair: bge-reranker-v2-m3 in fp16 on a T4 with ~190-token pairs, ~0.6 GFLOP a token
+    # (its ~300M non-embedding parameters) at ~16 TFLOP/s effective (estimate, README). Where the
+    # tokens were recorded it ran as a tiny CPU stand-in, so its measured time leaves this out.
+    cross_encoder_pair_s: float = 0.006
 
 
 @dataclass

@@ -47,6 +47,17 @@ def test_a_batch_is_prefill_decode_guided_overhead_and_scaled_cpu_stages():
     assert estimate["within_budget"] is True
 
 
+def test_a_gpu_cross_encoder_adds_its_pairs_to_each_retrieved_question():
+    config = _config()
+    config.retrieval.relevance_estimator, config.retrieval.cross_encoder_device = "cross_encoder", "cuda:1"
+    config.retrieval.rerank_candidates, config.budget.target_throughput.cross_encoder_pair_s = 48, 0.005
+    line = {"tokens": {}, "timings": {"retrieval": 0.2}}
+    retrieval = estimate_budget([line] * 4, config)["batches"][0]["stages"]["retrieval"]
+    assert retrieval["gpu_s"] == pytest.approx(4 * 48 * 0.005)
+    config.retrieval.cross_encoder_device = "cpu"  # then its time is in the measured seconds
+    assert estimate_budget([line] * 4, config)["batches"][0]["stages"]["retrieval"]["gpu_s"] == 0.0
+
+
 def test_prompts_beyond_the_kv_cache_decode_in_waves():
     reasoning = estimate_budget([LINE] * 4, _config(kv=500))["batches"][0]["stages"]["reasoning"]
     # 816 tokens of KV demand in a 500-token cache: 2 waves of 2 sequences, each 4 steps of 0.5 + 2 x 0.01 s.
