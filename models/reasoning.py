@@ -121,9 +121,10 @@ class Reasoner:
         return True
 
     def _final_answer(self, raw_answer: str, false_premise: bool) -> str:
-        if false_premise:
-            return INVALID_QUESTION
         answer = normalize_answer(raw_answer)
+        if false_premise:
+            # A reply that flags a false premise yet answers "I don't know" is unsure of both.
+            return I_DONT_KNOW if answer == I_DONT_KNOW else INVALID_QUESTION
         if answer == INVALID_QUESTION and not self.config.false_premise_detection:
             return I_DONT_KNOW
         return answer

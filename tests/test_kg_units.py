@@ -219,6 +219,7 @@ def test_informal_nba_names_are_matched_in_the_days_games(fake_api):
     text = evidence(rockets)
     assert "Houston Rockets (home) 112 - 105 Portland Trail Blazers (away)" in text and "2024-03-08 (Friday)" in text
     assert "Houston Rockets played home and won" in text and "rebounds 48" in text
+    assert "Houston Rockets scored 112 points, Portland Trail Blazers 105" in text
     assert rockets.has_evidence
     assert "Los Angeles Lakers played no NBA game on 2024-03-08 (Friday)" in evidence(lakers)
     assert lakers.has_evidence  # a known team without a game that day is an answer (false premise)
@@ -258,6 +259,7 @@ def test_ticker_from_the_exact_official_name_and_prices_aligned_to_the_question(
     text = evidence(yesterday)
     assert "No trading on 2024-03-09 (Saturday)" in text and "ZPHR on 2024-03-08 (Friday)" in text and "closing price 50.02" in text
     assert "50.75" not in text  # Monday's bar is after the question's time on the exchange's clock
+    assert "closing price 50.02" in text and "it closed above its opening price (+0.82)" in text
     assert "outside trading hours" in text and yesterday.has_evidence
     resolution = [c.body["query"] for c in fake_api if c.route == "finance_get_ticker_by_name"]
     assert resolution == ["Zephyrline Robotics Inc. Common Stock"]

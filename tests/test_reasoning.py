@@ -74,6 +74,7 @@ def test_missing_helpers_and_an_unsure_agent_are_shown_as_none():
     [
         (reply("Paris"), "Paris", False),
         (reply("Paris", false_premise=True), INVALID_QUESTION, True),
+        (reply("I don't know", false_premise=True), I_DONT_KNOW, True),  # unsure of both: abstain
         (reply("invalid question"), INVALID_QUESTION, False),
         (reply("I don't know"), I_DONT_KNOW, False),
         (reply("Probably Paris, but I don't know for sure"), I_DONT_KNOW, False),

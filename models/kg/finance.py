@@ -179,6 +179,10 @@ def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
         parts.append(f"{number(bar['Volume'])} shares traded")
     line = f"{ticker} on {dated(day)}: " + ", ".join(parts)
     close, before = _close(bar), _close(previous) if previous else None
+    opening = bar.get("Open")
+    if close is not None and isinstance(opening, (int, float)) and not isinstance(opening, bool):
+        relation = "above" if close > opening else "below" if close < opening else "at"
+        line += f"; it closed {relation} its opening price ({close - opening:+.2f})"
     if close is not None and before:
         line += f"; change from the previous close {money(before)}: {close - before:+.2f} ({(close - before) / before * 100:+.2f}%)"
     return line
@@ -302,10 +306,10 @@ def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
     for span in spans[:2]:
         inside = [(d, v) for d, v in items if span.contains(d)]
         if inside:
-            lines.append(f"- in {span.phrase} ({span.label}): {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
+            lines.append(f"- in {span.phrase.removeprefix('in ')} ({span.label}): {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
                          + ", ".join(f"{v:g} on {dated(d)}" for d, v in inside))
         else:
-            lines.append(f"- in {span.phrase} ({span.label}): {ticker} paid no dividend")
+            lines.append(f"- in {span.phrase.removeprefix('in ')} ({span.label}): {ticker} paid no dividend")
     totals: dict[int, list[float]] = {}
     for day, value in items:
         totals.setdefault(day.year, []).append(value)

@@ -280,7 +280,8 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
             evidence.add(f"{subject}: no game in the KG before the question's day", found=False)
             return evidence
         last = games[-1]
-        evidence.add(f"{subject}, last game before the question's time ({dated(state.today) if state.today else '?'}):\n"
+        asked = dated(state.today) if state.today else "?"
+        evidence.add(f"{subject}: the last game before the question's date, {asked}, was on {dated(last.day)}:\n"
                      + _game_line(last, team, sport))
         earlier = games[-4:-1]
         if earlier:
@@ -320,6 +321,11 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) 
         side = "home" if team == game.home else "away"
         outcome = "won" if winner == team else "lost" if winner else "drew"
         line += f"; {team} played {side} and {outcome}"
+        own, other = (game.home_score, game.away_score) if side == "home" else (game.away_score, game.home_score)
+        opponent = game.away if side == "home" else game.home
+        if own is not None and other is not None:
+            unit = "points" if sport == "nba" else "goals"
+            line += f"; {team} scored {_score(own)} {unit}, {opponent} {_score(other)}"
     if not detailed:
         return line
     if sport == "nba":
