@@ -321,13 +321,12 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) 
         side = "home" if team == game.home else "away"
         outcome = "won" if winner == team else "lost" if winner else "drew"
         line += f"; {team} played {side} and {outcome}"
-        own, other = (game.home_score, game.away_score) if side == "home" else (game.away_score, game.home_score)
-        opponent = game.away if side == "home" else game.home
-        if own is not None and other is not None:
-            unit = "points" if sport == "nba" else "goals"
-            line += f"; {team} scored {_score(own)} {unit}, {opponent} {_score(other)}"
     if not detailed:
         return line
+    if team and game.home_score is not None and game.away_score is not None:
+        own, other = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+        opponent = game.away if team == game.home else game.home
+        line += f"; {team} scored {_score(own)} {'points' if sport == 'nba' else 'goals'}, {opponent} {_score(other)}"
     if sport == "nba":
         line += f"; game_id {game.game_id}"
         if team:
