@@ -549,9 +549,9 @@ class Calculator:
         """The output schemas this stage sends (for the backend's warm-up)."""
         return [self._schema()] if self.config.constrained_output else []
 
-    def evaluate_samples(self, samples: list[str], written: set[float] | None = None) -> list[str]:
+    def evaluate_samples(self, samples: list[str], written: set[float]) -> list[str]:
         """`expression = value` for each distinct value the samples compute, at most max_results;
-        with `written` (the numbers of the prompt), only expressions whose numbers it holds."""
+        with `grounded_numbers_only`, only expressions whose numbers `written` (the prompt's) holds."""
         lines: list[str] = []
         seen_values: set[str] = set()
         for sample in samples:
@@ -560,7 +560,7 @@ class Calculator:
                 if computed is None:
                     continue
                 expression, value = computed
-                if written is not None and self.config.grounded_numbers_only:
+                if self.config.grounded_numbers_only:
                     unwritten = self._unwritten_numbers(expression, written)
                     if unwritten:
                         logger.debug("calculator dropped {!r}: {} not in the prompt", expression, unwritten)
