@@ -138,7 +138,7 @@ def _compared(route: str, known: list[str], state: QuestionState) -> str:
     values = {}
     for ticker in known:
         answered, result = state.answer(route, query=ticker)
-        if answered and isinstance(result, (int, float)) and not isinstance(result, bool) and result == result:
+        if answered and _real(result) is not None:
             values[ticker] = result
     if len(values) < 2:
         return ""
@@ -163,9 +163,13 @@ def _bars(result: object) -> list[tuple[datetime, dict]]:
     return sorted(bars, key=lambda item: item[0])
 
 
-def _close(bar: dict) -> float | None:
-    value = bar.get("Close")
+def _real(value: object) -> float | None:
+    """A JSON number as a float (booleans are not numbers here)."""
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _close(bar: dict) -> float | None:
+    return _real(bar.get("Close"))
 
 
 # Whole words: "open 47.02" read beside "market closed" confused small models about what was open.
@@ -179,8 +183,8 @@ def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
         parts.append(f"{number(bar['Volume'])} shares traded")
     line = f"{ticker} on {dated(day)}: " + ", ".join(parts)
     close, before = _close(bar), _close(previous) if previous else None
-    opening = bar.get("Open")
-    if close is not None and isinstance(opening, (int, float)) and not isinstance(opening, bool):
+    opening = _real(bar.get("Open"))
+    if close is not None and opening is not None:
         relation = "above" if close > opening else "below" if close < opening else "at"
         line += f"; it closed {relation} its opening price ({close - opening:+.2f})"
     if close is not None and before:
@@ -298,18 +302,19 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
 
 def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
     items = sorted((parse_day(k), v) for k, v in (result.items() if isinstance(result, dict) else []) if parse_day(k))
-    items = [(day, float(v)) for day, v in items if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    items = [(day, _real(v)) for day, v in items if _real(v) is not None]
     if not items:
         return f"{ticker}: no dividends in the KG"
     spans = state.spans()
     lines = [f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to {items[-1][0].isoformat()}):"]
     for span in spans[:2]:
         inside = [(d, v) for d, v in items if span.contains(d)]
+        where = f"- in {span.phrase.removeprefix('in ')} ({span.label})"
         if inside:
-            lines.append(f"- in {span.phrase.removeprefix('in ')} ({span.label}): {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
+            lines.append(f"{where}: {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
                          + ", ".join(f"{v:g} on {dated(d)}" for d, v in inside))
         else:
-            lines.append(f"- in {span.phrase.removeprefix('in ')} ({span.label}): {ticker} paid no dividend")
+            lines.append(f"{where}: {ticker} paid no dividend")
     totals: dict[int, list[float]] = {}
     for day, value in items:
         totals.setdefault(day.year, []).append(value)

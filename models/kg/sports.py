@@ -324,9 +324,10 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) 
     if not detailed:
         return line
     if team and game.home_score is not None and game.away_score is not None:
-        own, other = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
-        opponent = game.away if team == game.home else game.home
-        line += f"; {team} scored {_score(own)} {'points' if sport == 'nba' else 'goals'}, {opponent} {_score(other)}"
+        home = team == game.home
+        own, other = (game.home_score, game.away_score) if home else (game.away_score, game.home_score)
+        line += (f"; {team} scored {_score(own)} {'points' if sport == 'nba' else 'goals'}, "
+                 f"{game.away if home else game.home} {_score(other)}")
     if sport == "nba":
         line += f"; game_id {game.game_id}"
         if team:

@@ -67,10 +67,10 @@ class KGResult:
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
     """"kg", "web" or "both": the evidence a question of `domain` should be answered from; for a
     likely-dynamic one answered from KG facts, `kg.dynamic_sources`."""
-    source, setting = (
-        (config.dynamic_sources, "kg.dynamic_sources") if dynamic
-        else (config.domain_sources.get(domain, "both"), f"kg.domain_sources[{domain!r}]")
-    )
+    if dynamic:
+        source, setting = config.dynamic_sources, "kg.dynamic_sources"
+    else:
+        source, setting = config.domain_sources.get(domain, "both"), f"kg.domain_sources[{domain!r}]"
     if source not in SOURCES:
         raise ValueError(f"{setting} is {source!r}; use one of {', '.join(SOURCES)}")
     return source
