@@ -8,14 +8,17 @@ this mock against the official server code running on the same data directory.
 
 Each case is one request (route, raw body, content type) covering a point of
 ../shared/docs/CRAG_MOCK_API.md on the fixture KG; responses are compared by status code and body
-(JSON bodies as parsed JSON). Lists the official server returns in an unspecified order (set order,
-unstable score ties) are compared as sorted lists. Exit status 1 when any case differs.
+(JSON bodies as parsed JSON). `get_members`, whose order is a set's order officially, is compared as
+a sorted list; search hits keep their order (ties included). Besides the fixed cases: the Billboard
+entries of every third rank, and random 2-3-word music searches over the names they list, which
+probe the order of tied scores. Exit status 1 when any case differs.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +54,14 @@ def _queries(path: str, values: list[Any], unordered: bool = False) -> list[Case
     return [Case(path, {"query": value}, unordered=unordered) for value in values]
 
 
+# Strings pydantic versions coerce to int differently (the official server pins 2.5.3).
+INT_STRINGS = [
+    "7003.", "7003.00", "-7003.", "0-7003", "7-003", "1_000.0", "7_003.", "7__003", "_7003", "7003_", "07003",
+    "-0", "+0.", ".0", "0x1B5B", "1e3", "\u0667\u0660\u0660\u0663", "7003.5", "",
+    "9" * 4300, "9" * 4301, "-" + "9" * 4300, "9" * 4298 + ".0", "9" * 4299 + ".0", "x" * 4301, "1_" * 2150 + "1",
+]
+
+
 def cases() -> list[Case]:
     found: list[Case] = []
     found += _queries(
@@ -67,6 +78,8 @@ def cases() -> list[Case]:
     found += _queries(
         "/movie/get_movie_info_by_id", [7003, 7003.0, "7003", "+7003", "7_003", True, 7003.5, " 7003"]
     )
+    found += _queries("/movie/get_movie_info_by_id", INT_STRINGS + [1e20, -(2.0**63), 2.0**63 - 1024, -0.0])
+    found += [Case("/movie/get_movie_info_by_id", text) for text in (b'{"query": NaN}', b'{"query": -Infinity}')]
     found += _queries("/movie/get_person_info_by_id", [9003, "9001", None, "x"])
     found += _queries(
         "/finance/get_company_name", ["zephyrline", "robotics", "kovalt", "Apple Inc", "", "stock"]
@@ -181,16 +194,48 @@ def cases() -> list[Case]:
     return found
 
 
-def compare(reference_url: str, ours_url: str) -> list[str]:
+CHART_RANKS = range(1, 101, 3)  # every stored chart entry of these ranks: the names the random searches draw on
+SEARCH_ROUTES = {"song": "/music/search_song_entity_by_name", "artist": "/music/search_artist_entity_by_name"}
+
+
+def chart_names(base_url: str) -> dict[str, list[str]]:
+    """Song and artist names of the Billboard entries at `CHART_RANKS`, as one server answers them."""
+    songs: list[str] = []
+    artists: list[str] = []
+    for rank in CHART_RANKS:
+        _, body = Case("/music/get_billboard_rank_date", {"rank": rank}).send(base_url)
+        listed = body.get("result") if isinstance(body, dict) else None
+        if isinstance(listed, list) and len(listed) == 2 and all(isinstance(part, list) for part in listed):
+            songs += listed[0]
+            artists += listed[1]
+    return {"song": sorted(set(songs)), "artist": sorted(set(artists))}
+
+
+def search_cases(names: dict[str, list[str]], per_kind: int, seed: int = 7) -> list[Case]:
+    """Music searches of 2-3 words drawn at random from the names of each kind: words shared by
+    several names score alike, so these probe the order of tied hits."""
+    rng = random.Random(seed)
+    found = []
+    for kind, path in SEARCH_ROUTES.items():
+        words = sorted({word for name in names.get(kind, []) for word in name.split()})
+        for _ in range(per_kind if words else 0):
+            found.append(Case(path, {"query": " ".join(rng.sample(words, min(len(words), rng.choice((2, 3)))))}))
+    return found
+
+
+def compare(reference_url: str, ours_url: str, random_searches: int = 300) -> tuple[int, list[str]]:
+    """(requests sent to each server, the differences found)."""
     differences = []
-    for case in cases():
+    sent = cases() + [Case("/music/get_billboard_rank_date", {"rank": rank}) for rank in CHART_RANKS]
+    sent += search_cases(chart_names(reference_url), random_searches)
+    for case in sent:
         reference, ours = case.send(reference_url), case.send(ours_url)
         if reference != ours:
             differences.append(
                 f"{case.path} {case.body!r} ({case.content_type}):\n  reference {_short(reference)}"
                 f"\n  ours      {_short(ours)}"
             )
-    return differences
+    return len(sent), differences
 
 
 def _short(answer: tuple[int, Any]) -> str:
@@ -199,11 +244,14 @@ def _short(answer: tuple[int, Any]) -> str:
 
 
 def main() -> None:
-    if len(sys.argv) != 3:
-        raise SystemExit("usage: python -m kg_mock.compare REFERENCE_URL OURS_URL")
-    differences = compare(sys.argv[1].rstrip("/"), sys.argv[2].rstrip("/"))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("reference_url")
+    parser.add_argument("ours_url")
+    parser.add_argument("--random-searches", type=int, default=300, help="random music searches per kind")
+    args = parser.parse_args()
+    sent, differences = compare(args.reference_url.rstrip("/"), args.ours_url.rstrip("/"), args.random_searches)
     print("\n".join(differences))
-    print(f"{len(cases())} requests, {len(differences)} differ")
+    print(f"{sent} requests, {len(differences)} differ")
     raise SystemExit(1 if differences else 0)
 
 

@@ -6,6 +6,9 @@
 * `FilteredSearch` (music): the same idf, but every term with idf <= 4 is deleted from the index,
   so a term survives only in under ~2 % of the names; with no surviving term (fewer than 83 names)
   building the index divides by zero, which aborts the server's start-up as it does officially.
+  Equal scores keep the order in which the names were first scored (the official `heapq.nlargest`
+  over its score dict): the names of the query's first word in index order, then those that only a
+  later word reaches; past 10 ties, the first 10 in that order.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ class OkapiSearch:
 
 
 class FilteredSearch:
-    """BM25 (k1 = 1.5, b = 0.75) over the terms whose idf exceeds 4; ties go to the earlier document."""
+    """BM25 (k1 = 1.5, b = 0.75) over the terms whose idf exceeds 4; ties in first-scored order."""
 
     MIN_IDF = 4.0
 
@@ -65,11 +68,12 @@ class FilteredSearch:
                     self._postings[term].append((position, frequency))
 
     def top(self, query_tokens: list[str], n: int = TOP_N) -> list[int]:
-        scores: dict[int, float] = defaultdict(float)
+        scores: dict[int, float] = defaultdict(float)  # insertion order: the order names were first scored
         for term in query_tokens:
             for position, frequency in self._postings.get(term, ()):
                 length_norm = 1 - self.b + self.b * self._lengths[position] / self._average_length
                 scores[position] += (
                     self.idf[term] * frequency * (self.k1 + 1) / (frequency + self.k1 * length_norm)
                 )
-        return sorted(scores, key=lambda position: (-scores[position], position))[:n]
+        # a stable sort (reverse keeps equal scores in insertion order), as heapq.nlargest officially
+        return sorted(scores, key=scores.__getitem__, reverse=True)[:n]

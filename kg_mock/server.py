@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -43,16 +44,31 @@ class QueryRequest(BaseModel):
     query: str
 
 
-def _reject_padded_numbers(value: Any) -> Any:
-    """pydantic 2.5 (the official server's) parses " 2011" as an error; later versions strip it."""
-    if isinstance(value, str) and value != value.strip():
-        raise PydanticCustomError(
-            "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
-        )
+# pydantic 2.5.3's lax int parsing of a string: ASCII digits with single underscores between them, or
+# digits with a "." and only zeros after it ("7001.", "7001.00"); at most 4300 characters in all.
+_INT_STRING = re.compile(r"[+-]?(?:[0-9]+(?:_[0-9]+)*|[0-9]+\.0*)")
+_MAX_INT_STRING = 4300
+
+
+def _int_as_pydantic_253(value: Any) -> Any:
+    """Int coercion of a string as the official server's pydantic 2.5.3 does it, where later versions
+    differ (2.11 refuses "7001." but takes "0-7001", "1_000.0" and " 7001"; over 4300 characters
+    2.5.3 answers `int_parsing_size` whatever they hold). Other values go on to pydantic's own int
+    validation, which agrees."""
+    if isinstance(value, str):
+        if len(value) > _MAX_INT_STRING:
+            raise PydanticCustomError(
+                "int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size"
+            )
+        if not _INT_STRING.fullmatch(value):
+            raise PydanticCustomError(
+                "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+            )
+        return int(value.split(".")[0].replace("_", ""))
     return value
 
 
-LaxInt = Annotated[int, BeforeValidator(_reject_padded_numbers)]
+LaxInt = Annotated[int, BeforeValidator(_int_as_pydantic_253)]
 
 
 class IntQueryRequest(BaseModel):

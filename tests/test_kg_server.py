@@ -103,7 +103,7 @@ def test_empty_strings_are_accepted_and_nothing_is_stripped(kg_url):
     assert result(kg_url, "/finance/get_eps", {"query": "zphr"}) is None
 
 
-@pytest.mark.parametrize("value", [7003, 7003.0, "7003", "+7003", "7003.0", "7_003"])
+@pytest.mark.parametrize("value", [7003, 7003.0, "7003", "+7003", "7003.0", "7_003", "7003.", "7003.00", "07003"])
 def test_int_fields_coerce_laxly(kg_url, value):
     assert (
         result(kg_url, "/movie/get_movie_info_by_id", {"query": value})["title"] == "Harbor of Small Lights"
@@ -125,6 +125,13 @@ def test_int_fields_take_booleans_as_numbers(kg_url):
         ("7003 ", "int_parsing"),
         ("MMIV", "int_parsing"),
         (None, "int_type"),
+        # where pydantic 2.5.3 (the official server's) and later versions part
+        ("0-7003", "int_parsing"),
+        ("1_000.0", "int_parsing"),
+        ("7_003.", "int_parsing"),
+        ("\u0667\u0660\u0660\u0663", "int_parsing"),
+        ("9" * 4301, "int_parsing_size"),
+        ("x" * 4301, "int_parsing_size"),
     ],
 )
 def test_int_fields_reject(kg_url, value, kind):
@@ -270,6 +277,18 @@ def test_music_term_filter_and_the_83_name_minimum():
         198,
         199,
     ]
+
+
+def test_music_ties_keep_the_order_names_were_first_scored():
+    """Officially heapq.nlargest over the score dict: equal scores in first-scored order, so the
+    names of the query's first word come before those of a later word, whatever their index."""
+    names = [[f"x{i}"] for i in range(198)] + [["pair", "b"], ["pair", "a"]]
+    names[5], names[150] = ["solo", "red"], ["solo", "blue"]
+    index = FilteredSearch(names)
+    assert index.top(["blue", "red"]) == [150, 5] and index.top(["red", "blue"]) == [5, 150]
+    many = FilteredSearch([[f"w{i}", "tag"] if i % 100 == 0 else [f"w{i}"] for i in range(2000)])  # "tag" in 20
+    assert many.top(["w1998", "tag"])[:2] == [1998, 0]  # a higher score first, then ties by index
+    assert many.top(["tag"]) == list(range(0, 1000, 100))  # more than 10 ties: the first 10 scored
 
 
 def test_name_index_expands_spellings_and_cuts_to_ten():
