@@ -10,9 +10,12 @@ Printed per run, side by side:
   - calls per question (answered for it, shared calls counted for each) and failed calls
   - KG seconds per batch (mean and max over batches of --batch-size questions)
 
-Runs: "ours" (the preset's scheduling) and the reference "unbudgeted" (the same planning with no call
-budget, 16 connections and no deadline), both with the scripted entities of the question file, which
-isolates planning and rendering; with --end-to-end also "ours, LLM entities" where the embedded model
+Runs: "ours" (the preset's scheduling), the reference "unbudgeted" (the same planning with no call
+budget, 16 connections and no deadline) and "previous plan" (the KG stage of another commit,
+--reference, by default the last one before the follow-up planning: benchmarks/kg_reference.py runs
+it from `git archive` on the same server), all with the scripted entities of the question file, which
+isolates planning and rendering. Printed per question set of the file ("base": the first questions;
+"relations": two hops, fields shown only when asked, indirect wording, comparisons), then overall; with --end-to-end also "ours, LLM entities" where the embedded model
 reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
 ours against unbudgeted: the KG seconds the call budget and the deadline save.
 
@@ -28,7 +31,7 @@ the route the system recorded and its answer. Correctness is the rule of
 evaluation/answer_match.py: the normalised gold answer equals the reply or occurs in it as a whole run
 of words, numbers compared as numbers and dates as dates; no judge model.
 
-    .venv/bin/python benchmarks/kg.py [--delay-s 0.25] [--batch-size 8] [--end-to-end] [--preset cpu] [--show-misses]
+    .venv/bin/python benchmarks/kg.py [--delay-s 0.25] [--batch-size 8] [--reference COMMIT] [--end-to-end] [--preset cpu] [--show-misses]
     .venv/bin/python benchmarks/kg.py --system [--system-limit N]
 """
 
@@ -38,7 +41,10 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import unicodedata
 from collections import Counter
@@ -62,6 +68,8 @@ from models.prompts import PromptLibrary  # noqa: E402
 from models.schema import Question, QuestionAttributes  # noqa: E402
 
 QUESTIONS = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
+# The last commit before the KG stage followed names across calls (issue 23): the "previous plan".
+PREVIOUS_PLAN = "32d0e63"
 ENTITY_FIELDS = {f.name for f in fields(KGEntities)}
 STRESS_TIME = "03/10/2024, 23:34:42 PT"
 # One batch of call-hungry questions (many names, many routes, every team's games, play-by-play, all
@@ -92,6 +100,7 @@ class Case:
     tag: str = ""
     gold: str = ""  # the answer a reply must state (--system)
     static_or_dynamic: str = ""
+    set: str = "base"
 
 
 @dataclass
@@ -112,7 +121,7 @@ def load_cases(path: Path) -> list[Case]:
         answers = row.get("answers", row.get("answer_spans", []))
         cases.append(Case(row["query"], row["query_time"], row["domain"], entities,
                           [answers] if isinstance(answers, str) else list(answers), row.get("tag", row.get("style", "")),
-                          row.get("answer", ""), row.get("static_or_dynamic", "")))
+                          row.get("answer", ""), row.get("static_or_dynamic", ""), row.get("set", "base")))
     return cases
 
 
@@ -144,7 +153,19 @@ def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_si
 
 
 def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
-    header = f"{'run':<26} {'answer in evidence':>19} {'has_evidence':>13} {'calls/q':>8} {'failed':>7} {'KG s/batch mean':>16} {'max':>6}"
+    sets = list(dict.fromkeys(c.set for c in cases))
+    for name, chosen in [*((f"set {s!r}", [c.set == s for c in cases]) for s in sets), ("all questions", [True] * len(cases))]:
+        if len(sets) == 1 and name != "all questions":
+            continue
+        picked = [c for c, keep in zip(cases, chosen) if keep]
+        print(f"{name} ({len(picked)} questions):")
+        _table([Run(run.name, [r for r, keep in zip(run.results, chosen) if keep], run.batch_seconds) for run in runs], picked)
+        print()
+    _by_domain(runs, cases, show_misses)
+
+
+def _table(runs: list[Run], cases: list[Case]) -> None:
+    header = f"{'run':<30} {'answer in evidence':>19} {'has_evidence':>13} {'calls/q':>8} {'failed':>7} {'KG s/batch mean':>16} {'max':>6}"
     print(header)
     print("-" * len(header))
     for run in runs:
@@ -152,9 +173,11 @@ def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
         found = sum(r.has_evidence for r in run.results)
         calls = mean(len(r.calls) for r in run.results)
         failed = sum(len(r.failed_calls) for r in run.results)
-        print(f"{run.name:<26} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {found / len(cases):>13.1%} "
+        print(f"{run.name:<30} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {found / len(cases):>13.1%} "
               f"{calls:>8.2f} {failed:>7} {mean(run.batch_seconds):>16.2f} {max(run.batch_seconds):>6.2f}")
-    print()
+
+
+def _by_domain(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
     domains = sorted({c.domain for c in cases})
     print("answer in evidence by domain: " + ", ".join(f"{d} ({sum(c.domain == d for c in cases)})" for d in domains))
     for run in runs:
@@ -175,8 +198,8 @@ def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
 
 def unbudgeted(config: KGConfig) -> KGConfig:
     unlimited = 10**6
-    return replace(config, max_calls_per_question=unlimited, max_calls_per_batch=unlimited,
-                   max_slow_calls_per_batch=unlimited, max_connections=16, batch_deadline_s=600.0, timeout_s=60.0)
+    return replace(config, max_calls_per_question=unlimited, calls_per_question=unlimited,
+                   max_slow_calls_per_batch=unlimited, max_connections=16, api_seconds_per_question=600.0, timeout_s=60.0)
 
 
 def main() -> None:
@@ -186,6 +209,8 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE")
     parser.add_argument("--delay-s", type=float, default=0.25, help="artificial seconds per API call")
     parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--reference", default=PREVIOUS_PLAN, metavar="COMMIT",
+                        help="the commit whose KG stage runs as the previous plan ('' for none)")
     parser.add_argument("--end-to-end", action="store_true", help="also let the embedded LLM read the entities")
     parser.add_argument("--end-to-end-limit", type=int, default=None, metavar="N",
                         help="with --end-to-end, only every k-th question so that N remain (the run is slow on CPU)")
@@ -210,6 +235,8 @@ def main() -> None:
         os.environ[config.kg.api_url_env] = url
         runs.append(run_stage("ours, scripted entities", KnowledgeGraphStage(config.kg, _NoLLM(), prompts), cases, args.batch_size, True))
         runs.append(run_stage("unbudgeted, scripted", KnowledgeGraphStage(unbudgeted(config.kg), _NoLLM(), prompts), cases, args.batch_size, True))
+        if args.reference:
+            runs.append(previous_plan(args.reference, url, cases, args.preset, args.batch_size))
         stress = [Case(query, STRESS_TIME, domain, entities, []) for query, domain, entities in STRESS]
         stress_runs = [
             run_stage(name, KnowledgeGraphStage(kg, _NoLLM(), prompts), stress, len(stress), True)
@@ -237,6 +264,26 @@ def main() -> None:
     for run in stress_runs:
         print(f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "
               f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}")
+
+
+def previous_plan(commit: str, api_url: str, cases: list[Case], preset: str, batch_size: int) -> Run:
+    """The KG stage of `commit` on `cases` (scripted entities), run by benchmarks/kg_reference.py in a
+    process of its own from that commit's `models/` and `prompts/`."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree, archive = Path(folder) / "tree", Path(folder) / "tree.tar"
+        subprocess.run(["git", "archive", "--output", str(archive), commit, "models", "prompts"], cwd=REPO_ROOT, check=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(tree, filter="data")
+        rows = [{"query": c.query, "query_time": c.query_time, "domain": c.domain, "entities": vars(c.entities)} for c in cases]
+        (Path(folder) / "cases.json").write_text(json.dumps(rows), encoding="utf-8")
+        out = Path(folder) / "out.json"
+        subprocess.run([sys.executable, str(REPO_ROOT / "benchmarks" / "kg_reference.py"), str(tree), api_url,
+                        str(Path(folder) / "cases.json"), str(out), "--preset", preset, "--batch-size", str(batch_size)],
+                       check=True)
+        answer = json.loads(out.read_text(encoding="utf-8"))
+    results = [KGResult(references=r["references"], calls=r["calls"], has_evidence=r["has_evidence"],
+                        failed_calls=r["failed_calls"]) for r in answer["results"]]
+    return Run(f"previous plan ({commit}), scripted", results, answer["batch_seconds"])
 
 
 @dataclass

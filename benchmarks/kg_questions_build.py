@@ -2,8 +2,9 @@
 live in the synthetic KG of kg_mock (built here into a temp dir). Gold answers and answer spans are
 read from the built KG, so they stay true to the data when the fixture changes.
 
-Per line: id, query, query_time ("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what
-the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
+Per line: id, set ("base": the first questions; "relations": questions that take a second lookup, ask a
+field shown only when asked, word an attribute indirectly, or compare/aggregate), query, query_time
+("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
 models.kg.entities.KGEntities) and answer_spans: strings that must all appear in the KG evidence
 (case-insensitive, word-bounded; prices with two decimals, other numbers plain, as the API returns
 them). No spans: the KG holds nothing for the question, and no evidence is the right outcome.
@@ -1064,15 +1065,137 @@ def open_domain(f: Facts) -> list[Question]:
     ]
 
 
+def relations(f: Facts) -> list[Question]:
+    """Questions whose answer takes a second lookup (a name an earlier answer returned), a field shown
+    only when asked, indirect wording of an attribute, or every operand of a comparison."""
+    movie_kg, music_kg, open_kg, finance_kg = f.kg.movie, f.kg.music, f.kg.open, f.kg.finance
+    by_id = movie_kg.get_movie_info_by_id
+    (picture,) = [a for a in movie_kg.get_year_info("2006")["oscar_awards"] if a["category"] == "BEST PICTURE" and a["winner"]]
+    picture_movie = movie_kg.get_movie_info(picture["film"])[0]
+    (picture_director,) = [c["name"] for c in picture_movie["crew"] if c["job"] == "Director"]
+    marisol = movie_kg.get_person_info("Marisol Okonkwo-Varga")[0]
+    holm = movie_kg.get_person_info("Sigrid Holm")[0]
+    holm_genres = sorted({g["name"] for i in holm["directed_movies"] for g in by_id(i)["genres"]})
+    yumi = movie_kg.get_person_info("Yumi Castellanos")[0]
+    yumi_revenue = [by_id(i)["revenue"] for i in yumi["acted_movies"]]
+    copper = movie_kg.get_movie_info("Copper Meridian")[0]
+    (copper_director,) = [c["name"] for c in copper["crew"] if c["job"] == "Director"]
+    copper_director_born = movie_kg.get_person_info(copper_director)[0]["birthday"]
+    szabo = movie_kg.get_person_info("Helena Szabo")[0]
+    szabo_ratings = {by_id(i)["title"]: by_id(i)["rating"] for i in szabo["acted_movies"]}
+    (new_artist_2016,) = music_kg.grammy_get_best_artist_by_year(2016)
+    (new_artist_2019,) = music_kg.grammy_get_best_artist_by_year(2019)
+    (song_2018,) = music_kg.grammy_get_best_song_by_year(2018)
+    (song_2015,) = music_kg.grammy_get_best_song_by_year(2015)
+    chart = "2024-03-09"
+    (first_song,), (first_artist,) = music_kg.get_billboard_rank_date(1, chart)
+    (second_song,), _ = music_kg.get_billboard_rank_date(2, chart)
+    ranks = {song: (f.chart_attribute(song, chart, "rank"), f.chart_attribute(song, chart, "rank_last_week"))
+             for song in ("Bayou Satellite", "Kerosene Choir")}
+    harmattan = (f.chart_attribute("Harmattan Heart", chart, "rank"), f.chart_attribute("Harmattan Heart", chart, "rank_last_week"))
+    facts_of = lambda name: open_kg.get_entity(name)["summary_structured"]
+    operator = facts_of("Brimholt Observatory")["operator"]
+    headquarters = facts_of("Nordvik Space Institute")["headquarters"]
+    location = facts_of("Brimholt Observatory")["location"]
+    pe = {t: finance_kg.get_pe_ratio(t) for t in ("NWRB", "TSLT")}
+    caps = {t: finance_kg.get_market_capitalization(t) for t in ("ZPHR", "NWRB", "BWEC")}
+    dividends_2023 = {t: round(sum(v for d, v in finance_kg.get_dividends_history(t).items() if d.startswith("2023")), 6)
+                      for t in ("NGBC", "LMRA")}
+    tslt = [f.bar("TSLT", day)["Close"] for day in ("2024-03-07", "2024-03-08")]
+    blazers = f.nba_games("Portland Trail Blazers", "2024-03-08")[0]
+    february = {team: sum(g["wl_home" if g["team_name_home"] == team else "wl_away"] == "W" for g in f.nba_games(team, "2024-02"))
+                for team in ("Houston Rockets", "Los Angeles Lakers")}
+    return [
+        Question("who directed the film that won best picture at the 2006 oscars?", "movie", "static",
+                 "two hops: a ceremony's award, then its film", picture_director.lower(), {}, [picture["film"], picture_director]),
+        Question("what were the budgets of the films marisol okonkwo-varga directed?", "movie", "static",
+                 "a field shown only when asked, over a person's films", "23 and 41 million dollars",
+                 {"people": ["Marisol Okonkwo-Varga"]}, [plain(by_id(i)["budget"]) for i in marisol["directed_movies"]]),
+        Question("what genres are the movies sigrid holm directed?", "movie", "static",
+                 "a field shown only when asked, over a person's films", ", ".join(holm_genres).lower(),
+                 {"people": ["Sigrid Holm"]}, holm_genres),
+        Question("how much did the films yumi castellanos starred in gross in total?", "movie", "static",
+                 "aggregate over a person's films", plain(sum(yumi_revenue)), {"people": ["Yumi Castellanos"]},
+                 [plain(r) for r in yumi_revenue]),
+        Question("how old was the director of copper meridian when it was released?", "movie", "static",
+                 "two hops: a film's crew, then the person", "28", {"movies": ["Copper Meridian"]},
+                 [copper_director, copper_director_born, copper["release_date"]]),
+        Question("what other films has the director of the glass orchard made?", "movie", "static",
+                 "two hops: a film's crew, then the person's films", "salt road nocturne", {"movies": ["The Glass Orchard"]},
+                 ["Marisol Okonkwo-Varga", "Salt Road Nocturne"]),
+        Question("which of the movies helena szabo acted in has the higher rating?", "movie", "static",
+                 "comparison over a person's films", max(szabo_ratings, key=szabo_ratings.get).lower(),
+                 {"people": ["Helena Szabo"]}, [plain(r) for r in szabo_ratings.values()]),
+        Question("where was the artist who won the grammy for best new artist in 2016 born?", "music", "static",
+                 "two hops: a Grammy winner, then the artist", "united states", {},
+                 [new_artist_2016, music_kg.get_artist_birth_place(new_artist_2016)]),
+        Question("who are the members of the band that won best new artist at the 2019 grammys?", "music", "slow-changing",
+                 "two hops: a Grammy winner, then the band", ", ".join(sorted(music_kg.get_members(new_artist_2019))).lower(), {},
+                 sorted(music_kg.get_members(new_artist_2019))),
+        Question("who wrote the song that won song of the year at the 2018 grammys?", "music", "static",
+                 "two hops: a Grammy winner, then the song", music_kg.get_song_author(song_2018).lower(), {},
+                 [song_2018, music_kg.get_song_author(song_2018)]),
+        Question("when was the song that won song of the year at the 2015 grammys released?", "music", "static",
+                 "two hops: a Grammy winner, then the song", music_kg.get_song_release_date(song_2015), {},
+                 [song_2015, music_kg.get_song_release_date(song_2015)]),
+        Question("which country is the artist of this week's number one song from?", "music", "fast-changing",
+                 "two hops: a chart entry, then the artist", "iceland", {"rank": 1},
+                 [first_artist, music_kg.get_artist_birth_place(first_artist)], TUESDAY),
+        Question("who wrote the number 2 song on the billboard hot 100 this week?", "music", "fast-changing",
+                 "two hops: a chart entry, then the song", music_kg.get_song_author(second_song).lower(), {"rank": 2},
+                 [second_song, music_kg.get_song_author(second_song)], TUESDAY),
+        Question("how many places did bayou satellite drop on the billboard hot 100 this week?", "music", "fast-changing",
+                 "change over a week, worded indirectly", str(int(ranks["Bayou Satellite"][0]) - int(ranks["Bayou Satellite"][1])),
+                 {"songs": ["Bayou Satellite"]}, list(ranks["Bayou Satellite"]), TUESDAY),
+        Question("did kerosene choir climb or fall on the billboard hot 100 this week?", "music", "fast-changing",
+                 "change over a week, worded indirectly", "fall", {"songs": ["Kerosene Choir"]}, list(ranks["Kerosene Choir"]),
+                 TUESDAY),
+        Question("how many spots did harmattan heart move up since last week?", "music", "fast-changing",
+                 "change over a week, worded indirectly", str(int(harmattan[1]) - int(harmattan[0])),
+                 {"songs": ["Harmattan Heart"]}, list(harmattan), TUESDAY),
+        Question("when was the operator of brimholt observatory founded?", "open", "static",
+                 "two hops: an entity's fact, then that entity", facts_of(operator)["founded"], {"entities": ["Brimholt Observatory"]},
+                 [operator, facts_of(operator)["founded"]]),
+        Question("what is the population of the headquarters of the nordvik space institute?", "open", "slow-changing",
+                 "two hops: an entity's fact, then that entity", facts_of(headquarters)["population"],
+                 {"entities": ["Nordvik Space Institute"]}, [headquarters, facts_of(headquarters)["population"]]),
+        Question("how high is the location of brimholt observatory?", "open", "static",
+                 "two hops: an entity's fact, then that entity", f"{facts_of(location)['elevation_m']} m",
+                 {"entities": ["Brimholt Observatory"]}, [location, facts_of(location)["elevation_m"]]),
+        Question("which has the higher p/e ratio, northwind robotics or tessellate semiconductor?", "finance", "fast-changing",
+                 "comparison of two companies", "tessellate semiconductor" if pe["TSLT"] > pe["NWRB"] else "northwind robotics",
+                 {"companies": ["Northwind Robotics", "Tessellate Semiconductor"]}, [plain(v) for v in pe.values()]),
+        Question("what is the combined market cap of zphr, nwrb and bwec?", "finance", "fast-changing",
+                 "aggregate over three companies", plain(sum(caps.values())), {"tickers": list(caps)},
+                 [plain(v) for v in caps.values()]),
+        Question("how much did tslt's closing price change from thursday to friday?", "finance", "real-time",
+                 "change between two days", price(tslt[1] - tslt[0]), {"tickers": ["TSLT"]}, [price(c) for c in tslt]),
+        Question("which paid more in dividends in 2023, northgate bancorp or lumora foods?", "finance", "slow-changing",
+                 "comparison of yearly totals", "northgate bancorp" if dividends_2023["NGBC"] > dividends_2023["LMRA"] else "lumora foods",
+                 {"companies": ["Northgate Bancorp", "Lumora Foods"]}, [f"{v:g}" for v in dividends_2023.values()]),
+        Question("how many more points did the portland trail blazers score than the denver nuggets on 2024-03-08?", "sports",
+                 "static", "difference within one game", plain(blazers["pts_home"] - blazers["pts_away"]),
+                 {"teams": ["Portland Trail Blazers", "Denver Nuggets"], "sport": "nba"},
+                 [plain(blazers["pts_home"]), plain(blazers["pts_away"])]),
+        Question("who won more games in february 2024, the houston rockets or the los angeles lakers?", "sports", "static",
+                 "comparison of two teams over a month", max(february, key=february.get).lower(),
+                 {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
+                 sorted({g["game_date"][:10] for team in february for g in f.nba_games(team, "2024-02")})),
+    ]
+
+
 def questions(kg: KnowledgeGraph) -> list[dict[str, Any]]:
     facts = Facts(kg)
     rows = []
-    for group in (finance, movie, music, sports, open_domain):
+    groups = [(group, "base", lambda q, n: f"kg-{q.domain}-{n:02d}") for group in (finance, movie, music, sports, open_domain)]
+    groups.append((relations, "relations", lambda q, n: f"kg-relations-{n:02d}"))
+    for group, name, identify in groups:
         for number, question in enumerate(group(facts), start=1):
-            question.id = f"kg-{question.domain}-{number:02d}"
+            question.id = identify(question, number)
             rows.append(
                 {
                     "id": question.id,
+                    "set": name,
                     "query": question.query,
                     "query_time": question.query_time,
                     "domain": question.domain,

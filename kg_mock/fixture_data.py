@@ -467,6 +467,7 @@ OSCARS = [
     ("Copper Meridian", 1999, 71, "MUSIC (Original Dramatic Score)", "Anders Pell", True),
     ("Copper Meridian", 1999, 71, "BEST PICTURE", "Copper Meridian", False),
     ("The Lantern Keeper's Daughter", 2006, 78, "ACTRESS IN A LEADING ROLE", "Helena Szabo", True),
+    ("The Lantern Keeper's Daughter", 2006, 78, "BEST PICTURE", "The Lantern Keeper's Daughter", True),
     ("Vantablack Protocol", 2022, 94, "VISUAL EFFECTS", "Vantablack Protocol", True),
     ("Quiet Fires of Ostrava", 2017, 89, "FOREIGN LANGUAGE FILM", "Czech Republic", True),
     ("Spider-Moth", 2015, 87, "SOUND MIXING", "Spider-Moth", False),

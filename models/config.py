@@ -318,15 +318,18 @@ class KGConfig:
     retry_backoff_s: float = 0.2
     max_connections: int = 2
     # Wall-clock cap on the API traffic of one batch, from the end of entity reading (whose time is
-    # the LLM's); calls not answered by then are dropped.
-    batch_deadline_s: float = 9.0
-    # Rounds of calls (resolve names -> fetch data -> follow ids). Call budgets in units: a call costs 1,
-    # a slow one (every team's games of a month or a year, play-by-play, all Grammy winners)
-    # costs `slow_call_cost`, and at most `max_slow_calls_per_batch` of those are made. At 0.25 s per
-    # call the batch budget is the stage's worst-case API time: 32 x 0.25 s = 8 s.
-    max_rounds: int = 4
+    # the LLM's), per question of the batch (8 questions: 9 s); a caller may cap it further with the
+    # seconds it has left. Calls not answered by then are dropped.
+    api_seconds_per_question: float = 1.125
+    # Rounds of calls (resolve names -> fetch data -> follow names and ids). Call budgets in units: a
+    # call costs 1, a slow one (every team's games of a month or a year, play-by-play, all Grammy
+    # winners) costs `slow_call_cost`, and at most `max_slow_calls_per_batch` of those are made. The
+    # batch's budget is `calls_per_question` per question, and no more than its API time allows at
+    # `seconds_per_call` (the official server answers one call at a time): 8 questions, 32 calls, 8 s.
+    max_rounds: int = 5
     max_calls_per_question: int = 8
-    max_calls_per_batch: int = 32
+    calls_per_question: int = 4
+    seconds_per_call: float = 0.25
     slow_call_cost: int = 3
     max_slow_calls_per_batch: int = 3
     extraction_max_tokens: int = 160
@@ -344,7 +347,7 @@ class KGConfig:
     company_dict_path: str = str(REPO_ROOT / "models" / "weights" / "company_name.dict")
     # Lowest similarity for a fuzzy name match (search hits, team names seen in the data).
     min_name_similarity: float = 0.75
-    # Follow-up lookups: at most this many movie ids of a person.
+    # Follow-up lookups: at most this many movie ids of a person or a year.
     max_followup_ids: int = 5
     nba_season_start_month: int = 10
     soccer_season_start_month: int = 8

@@ -233,7 +233,7 @@ def test_stage_with_a_slow_api_is_bounded_by_the_batch_deadline(broken_api, monk
     url = broken_api(lambda handler: (time.sleep(2.0), handler.send(200, b'{"result": 1}')))
     monkeypatch.setenv("CRAG_MOCK_API_URL", url)
     llm = ScriptedLLM([_entities(tickers=["ZPHR"])])
-    config = KGConfig(timeout_s=5.0, retries=0, batch_deadline_s=0.3)
+    config = KGConfig(timeout_s=5.0, retries=0, api_seconds_per_question=0.3)
     results = KnowledgeGraphStage(config, llm, PromptLibrary()).run(
         *_batch([("What is ZPHR's EPS?", "finance")])
     )

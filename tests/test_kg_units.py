@@ -22,7 +22,7 @@ from models.kg.entities import (
 from models.kg.formatting import column_rows, is_empty, number
 from models.kg.matching import CompanyDirectory, best_company, match_team, nba_team_names, search_key
 from models.kg.routes import ApiCall
-from models.kg.stage import call_cost
+from models.kg.stage import budget, call_cost
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
 from tests.doubles import ScriptedLLM
@@ -339,13 +339,25 @@ def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
     run_stage(questions)
     assert len(fake_api) == 4  # the same four calls serve all three questions
     fake_api.clear()
-    results = run_stage(questions, KGConfig(company_dict_path="/nonexistent", max_calls_per_question=3, max_calls_per_batch=2))
+    tight = KGConfig(company_dict_path="/nonexistent", max_calls_per_question=1, api_seconds_per_question=1.0, seconds_per_call=1.5)
+    assert budget(tight, 3) == (3.0, 2)  # 3 s of API time at 1.5 s per call
+    results = run_stage(questions, tight)
     assert len(fake_api) == 2
     assert all(any(note.startswith("calls left out:") for note in r.notes) for r in results)
     config = KGConfig()
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03"}), config) == config.slow_call_cost
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024", "team_name": "Miami Heat"}), config) == 1
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"}), config) == 1
+
+
+def test_the_batch_budget_follows_the_batch_and_the_time_left():
+    config = KGConfig()
+    eight, thirty = budget(config, 8), budget(config, 30)
+    assert eight == (8 * config.api_seconds_per_question, 8 * config.calls_per_question)
+    assert thirty[1] == 30 * config.calls_per_question > eight[1] and thirty[0] > eight[0]
+    assert budget(config, 30, seconds_available=2.0) == (2.0, int(2.0 / config.seconds_per_call))
+    assert budget(config, 8, seconds_available=-1.0) == (0.0, 0)
+    assert budget(config, 1)[1] == config.max_calls_per_question  # a lone question keeps its full allowance
 
 
 # --- HTTP -------------------------------------------------------------------------------------------
@@ -422,7 +434,24 @@ def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_th
     focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
     assert focused == KGEntities(teams=["Rockets"])
     film_as_person = refile_for_domain(KGEntities(people=["copper meridian"]), "movie")
-    assert film_as_person.movies == ["copper meridian"] and film_as_person.people == ["copper meridian"]
+    assert film_as_person.people == ["copper meridian"] and film_as_person.movies == []  # the other kind on a miss
+
+
+def test_a_name_the_llm_filed_under_the_wrong_kind_is_searched_as_the_other_only_on_a_miss(fake_api):
+    def entities(artists: list[str]) -> str:
+        reply = {k: [] for k in ("companies", "tickers", "movies", "people", "songs", "teams", "entities")}
+        return json.dumps({**reply, "artists": artists, "sport": "none", "rank": 0})
+
+    questions = ["who wrote lose control?", "when did beyonce win grammys?"]
+    replies = {questions[0]: entities(["lose control"]), questions[1]: entities(["Beyonce"])}
+    llm = ScriptedLLM(lambda conversation, params: next(r for q, r in replies.items() if q in conversation[-1]["content"]))
+    stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm, PromptLibrary())
+    song, artist = stage.run([Question(str(i), q, QUERY_TIME) for i, q in enumerate(questions)],
+                             [QuestionAttributes(domain="music")] * 2)
+    searches = [(c.route.split("_")[2], c.body["query"]) for c in fake_api if "search" in c.route]
+    assert searches == [("artist", "lose control"), ("artist", "Beyonce"), ("song", "lose control")]
+    assert "No artist named" not in evidence(song) and any(c.startswith("music_get_song_author") for c in song.calls)
+    assert "2010, 2015, 2016" in evidence(artist)
 
 
 def test_chart_dates_found_by_probing_even_when_charts_are_not_dated_saturdays(monkeypatch):

@@ -108,8 +108,9 @@ _DOMAIN_KINDS = {
 def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
     """A small extractor files names under the wrong kind (a band as a company, a film as a person)
     and fills kinds the question never asks about. When the predicted domain's own kinds hold names,
-    the other kinds are dropped and a name of one of the domain's two kinds is tried as the other
-    too; when they are empty, every other name is tried under them."""
+    the other kinds are dropped (a name of one of the domain's two kinds is looked up as the other
+    only when its own search misses: `QuestionState.other_kind_on_miss`); when they are empty,
+    every other name is filed under the domain's first kind."""
     kinds = _DOMAIN_KINDS.get(domain, ())
     own = kinds + (("tickers",) if domain == "finance" else ())
     if not kinds:
@@ -118,15 +119,9 @@ def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
         for kind in _LIST_FIELDS:
             if kind not in own:
                 setattr(entities, kind, [])
-        if len(kinds) == 2 and not all(getattr(entities, kind) for kind in kinds):
-            # a film filed as a person, a song as an artist: each name is tried as both
-            names = list(dict.fromkeys(getattr(entities, kinds[0]) + getattr(entities, kinds[1])))
-            for kind in kinds:
-                setattr(entities, kind, names)
         return entities
     others = [name for kind in _LIST_FIELDS if kind not in kinds and kind != "tickers" for name in getattr(entities, kind)]
-    for kind in kinds:
-        setattr(entities, kind, list(dict.fromkeys(others)))
+    setattr(entities, kinds[0], list(dict.fromkeys(others)))
     return entities
 
 

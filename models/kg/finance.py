@@ -20,18 +20,20 @@ from models.kg.timeparse import DateSpan, eastern_time, weekday_name
 
 TOPICS = [
     (r"dividend|payout|distribution", ["finance_get_dividends_history"]),
-    (r"market cap|capitali[sz]ation|market value|valuation|worth", ["finance_get_market_capitalization"]),
+    (r"market cap|capitali[sz]ation|market value|valuation|\bworth\b", ["finance_get_market_capitalization"]),
     (r"\beps\b|earnings per share", ["finance_get_eps"]),
     (r"p/?e ratio|\bpe\b|price[- ]to[- ]earnings|price[- ]earnings", ["finance_get_pe_ratio"]),
-    (r"price|clos|open|high|low|trad|volume|stock|share|gain|los[st]|drop|ris[ei]|fell|perform|return|change|moved?|"
-     r"average|up|down|worth",
-     ["finance_get_price_history"]),
+    (r"\b(?:prices?|priced|clos(?:e|ed|es|ing)|open(?:ed|s|ing)?|high(?:est|s)?|low(?:est|s)?|trad(?:e|ed|es|ing)|"
+     r"volume|gain(?:s|ed)?|los[est]\w*|drop(?:s|ped)?|ris(?:e|es|en)|rose|f[ae]ll(?:s|en)?|return(?:s|ed)?|"
+     r"chang(?:e|es|ed)|mov(?:e|es|ed)|average|up|down)\b", ["finance_get_price_history"]),
     (r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
      r"so far today", ["finance_get_detailed_price_history"]),
     (r"sector|industry|employees|headquarter|ceo|exchange|beta|52[- ]week|based|located|business|currency|founded|"
      r"website|country|city", ["finance_get_info"]),
 ]
-DEFAULT_ROUTES = ["finance_get_price_history", "finance_get_info"]
+# Words that ask for prices only when no other figure but the market value is named ("the stock",
+# "shares", "worth", "performance"): "the stock's p/e ratio" and "earnings per share" need no prices.
+GENERIC_PRICE = re.compile(r"\b(?:stocks?|shares?|worth|perform(?:ed|s|ance)?|doing|valued?)\b")
 DATA_ROUTES = {route for _, routes in TOPICS for route in routes}
 FACT_LABELS = {
     "finance_get_market_capitalization": "market capitalization",
@@ -86,6 +88,8 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
 
 def routes_for(text: str) -> list[str]:
     routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
+    if set(routes) <= {"finance_get_market_capitalization"} and GENERIC_PRICE.search(text):
+        routes.append("finance_get_price_history")
     return list(dict.fromkeys(routes)) or DEFAULT_ROUTES
 
 

@@ -1,10 +1,19 @@
 """Movies: people and titles by the BM25 search routes (records chosen by name locally), movies of a
 year (1990-2021 only: the official server answers other years with HTTP 500), and titles behind
-movie ids."""
+movie ids.
+
+Follow-ups, when the question's relation needs them: the films a person directed or acted in (by
+id, as the wording asks), the films of a year (only when the question lists a year's films), the
+film or person an Oscar of a ceremony year names (by title or name, since an award is filed under
+its ceremony year and its film under the year before), and the person behind a film's crew role
+("the director of X"). Each followed record is rendered with how it was reached; a year's other
+awards and films are not offered when the question asks about one award.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from models.config import KGConfig
@@ -12,27 +21,138 @@ from models.kg.formatting import is_empty, number, plain
 from models.kg.matching import best_match, search_key
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
+from models.kg.wording import WINNER, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
-YEAR_WORDS = re.compile(r"oscar|academy award|best picture|released in|came out in|movies? (?:of|from|in)|films? (?:of|from|in)")
+MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"
+LISTS_A_YEAR = re.compile(r"released in|came out in|(?:movies?|films?) (?:of|from|in|released)\b")
+YEAR_WORDS = re.compile(r"oscar|academy award|" + LISTS_A_YEAR.pattern)
+# Fields of a film record a question may ask for (shown in a film's compact line when asked).
+FILM_FIELDS = {
+    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
+    "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
+    "budget": r"budget|cost|spent|spend",
+    "revenue": r"revenue|gross|box office|earn|made|make|takings|profit|commercial",
+    "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
+    "original_title": r"original (?:title|name)",
+    "original_language": r"language",
+}
+# Crew jobs by the words that ask for them.
+CREW_ROLES = {
+    "Director": r"direct|helm",
+    "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
+    "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
+    "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
+    "Producer": r"produc",
+}
+ROLE_NOUN = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b")
+PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger")
+PERSON_FILMS = re.compile(r"\b(?:films?|movies?|filmography|direct(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b")
+DIRECTED = re.compile(r"\bdirect|\bhelm")
+ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b")
+# Oscar categories by the words that ask for them, as patterns over the stored category names.
+OSCAR_CATEGORIES = [
+    (r"best (?:motion )?picture|best film\b", r"BEST PICTURE|OUTSTANDING PICTURE|BEST MOTION PICTURE"),
+    (r"best director|directing", r"^DIRECTING"),
+    (r"supporting actor", r"ACTOR IN A SUPPORTING ROLE"),
+    (r"supporting actress", r"ACTRESS IN A SUPPORTING ROLE"),
+    (r"best (?:lead(?:ing)? )?actor\b|leading actor", r"^ACTOR$|ACTOR IN A LEADING ROLE"),
+    (r"best (?:lead(?:ing)? )?actress\b|leading actress", r"^ACTRESS$|ACTRESS IN A LEADING ROLE"),
+    (r"cinematograph", r"CINEMATOGRAPHY"),
+    (r"visual effects|special effects", r"VISUAL EFFECTS|SPECIAL EFFECTS"),
+    (r"foreign(?:[- ]language)? film|international feature", r"FOREIGN LANGUAGE FILM|INTERNATIONAL FEATURE"),
+    (r"\bscore\b|original music", r"^MUSIC"),
+    (r"sound", r"SOUND"),
+    (r"screenplay|writing", r"WRITING|SCREENPLAY"),
+    (r"animated", r"ANIMATED"),
+    (r"editing", r"FILM EDITING"),
+    (r"documentary", r"DOCUMENTARY"),
+    (r"costume", r"COSTUME"),
+    (r"make-?up", r"MAKEUP"),
+]
 
 
 def applies(state: QuestionState) -> bool:
     return state.domain == "movie" or bool(state.entities.movies or state.entities.people)
 
 
-def _years(state: QuestionState, context: PlanContext) -> list[int]:
+def _categories(text: str) -> list[str]:
+    """Stored-category patterns of the Oscars the question names (supporting roles before leading ones)."""
+    found = []
+    for words, category in OSCAR_CATEGORIES:
+        if re.search(words, text) and not (category.startswith("^ACT") and "supporting" in text):
+            found.append(category)
+    return found
+
+
+def _years(state: QuestionState) -> list[int]:
     if not (YEAR_WORDS.search(state.lowered) or not (state.entities.movies or state.entities.people)):
         return []
     years = [span.start.year for span in state.spans() if span.granularity == "year"]
     return [y for y in dict.fromkeys(years) if FIRST_YEAR <= y <= LAST_YEAR]
 
 
+@dataclass
+class Award:
+    """An Oscar of a ceremony year the question asks about, and the ceremony year it was found in."""
+
+    year: int
+    record: dict
+
+
+def _asked_awards(state: QuestionState) -> tuple[list[Award], list[int]]:
+    """(awards of the asked categories found so far, ceremony years still to fetch). A year without
+    the asked award is tried as a film year once: its films' awards are filed under the next year."""
+    categories = _categories(state.wording)
+    if not categories:
+        return [], []
+    winners_only = bool(WINNER.search(state.wording))
+    found: list[Award] = []
+    needed: list[int] = []
+    for year in _years(state):
+        for ceremony in (year, year + 1):
+            if ceremony > LAST_YEAR:
+                break
+            answered, info = state.answer("movie_get_year_info", query=str(ceremony))
+            if not state.done("movie_get_year_info", query=str(ceremony)):
+                needed.append(ceremony)
+                break
+            awards = [
+                Award(ceremony, a) for a in ((info or {}).get("oscar_awards") or []) if isinstance(a, dict)
+                and any(re.search(c, str(a.get("category", "")).upper()) for c in categories)
+                and (a.get("winner") or not winners_only)
+            ] if answered and isinstance(info, dict) else []
+            if awards:
+                found += awards
+                break
+    return found, needed
+
+
+def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
+    """A title the movie search does not find is tried as a person and the other way round (only
+    for names the LLM read: a scripted kind is settled)."""
+    if not state.other_kind_on_miss:
+        return
+    for route, names, other in ((MOVIE_SEARCH, state.entities.movies, state.entities.people),
+                                (PERSON_SEARCH, state.entities.people, state.entities.movies)):
+        for name in list(names):
+            if name not in other and state.answer(route, query=name)[0] and not _found(state, route, name, config):
+                other.append(name)
+
+
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
-    calls = [ApiCall("movie_get_movie_info", {"query": title}) for title in state.entities.movies]
-    calls += [ApiCall("movie_get_person_info", {"query": name}) for name in state.entities.people]
-    calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in _years(state, context)]
-    return calls + [ApiCall("movie_get_movie_info_by_id", {"query": i}) for i in _followup_ids(state, context.config)]
+    config = context.config
+    _try_other_kind_on_a_miss(state, config)
+    calls = [ApiCall(MOVIE_SEARCH, {"query": title}) for title in state.entities.movies]
+    calls += [ApiCall(PERSON_SEARCH, {"query": name}) for name in state.entities.people]
+    calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in _years(state)]
+    awards, later_years = _asked_awards(state)
+    calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in later_years]
+    for film, person in _award_followups(state, awards):
+        calls += [ApiCall(MOVIE_SEARCH, {"query": film})] if film else []
+        calls += [ApiCall(PERSON_SEARCH, {"query": person})] if person else []
+    calls += [ApiCall(PERSON_SEARCH, {"query": name}) for _, _, name in _crew_followups(state, config)]
+    return calls + [ApiCall(BY_ID, {"query": i}) for i in _followup_ids(state, config)]
 
 
 def _pick(records: Any, key: str, name: str, config: KGConfig) -> dict | None:
@@ -45,60 +165,130 @@ def _pick(records: Any, key: str, name: str, config: KGConfig) -> dict | None:
     return next((r for r in named if r[key] == match), None) if match else None
 
 
-def _people(state: QuestionState, config: KGConfig) -> list[dict]:
+def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dict | None:
+    key = "title" if route == MOVIE_SEARCH else "name"
+    return _pick(state.answer(route, query=name)[1], key, name, config)
+
+
+def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[str | None, str | None]]:
+    """(film title, person name) to look up per asked award: the film when the question asks about
+    the film (a field, a crew role), the nominee when it asks about a person and the nominee is not
+    the film itself."""
+    text = state.wording
+    wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES))
+    wants_person = bool(PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)", text))
+    followups = []
+    for award in awards:
+        film, nominee = award.record.get("film"), award.record.get("name")
+        film = film if isinstance(film, str) and film and wants_film else None
+        person = nominee if isinstance(nominee, str) and nominee and wants_person and nominee != award.record.get("film") else None
+        if film or person:
+            followups.append((film, person))
+    return followups
+
+
+def _crew_followups(state: QuestionState, config: KGConfig) -> list[tuple[str, str, str]]:
+    """(film title, job, person) for "the director of X"-style questions that ask about that person
+    (age, birthday, other films)."""
+    text = state.wording
+    role = ROLE_NOUN.search(text)
+    if not role or not (PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)|also|else", text)):
+        return []
+    jobs = asked(role.group(1), CREW_ROLES)
     found = []
-    for name in state.entities.people:
-        _, records = state.answer("movie_get_person_info", query=name)
-        person = _pick(records, "name", name, config)
-        if person:
-            found.append(person)
+    for title in state.entities.movies:
+        movie = _found(state, MOVIE_SEARCH, title, config)
+        for crew in (movie or {}).get("crew") or []:
+            if isinstance(crew, dict) and crew.get("job") in jobs and isinstance(crew.get("name"), str):
+                found.append((movie["title"], crew["job"], crew["name"]))
     return found
 
 
+def _people(state: QuestionState, config: KGConfig) -> list[dict]:
+    names = list(state.entities.people) + [name for _, _, name in _crew_followups(state, config)]
+    names += [person for _, person in _award_followups(state, _asked_awards(state)[0]) if person]
+    return [person for name in dict.fromkeys(names) if (person := _found(state, PERSON_SEARCH, name, config))]
+
+
 def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
-    """Movie ids whose titles the question needs: a person's films (directed or acted, as asked), a
-    year's films."""
-    wants_directed = "direct" in state.lowered
-    wants_acted = bool(re.search(r"\bact|star|play|appear|role|cast|movie|film", state.lowered))
+    """Movie ids whose records the question needs: a person's films (directed or acted, as asked),
+    only when it asks about films; a year's films, only when it lists them."""
+    text = state.wording
     ids: list[int] = []
-    for person in _people(state, config):
-        if wants_directed or not wants_acted:
-            ids += person.get("directed_movies") or []
-        if wants_acted or not wants_directed:
-            ids += person.get("acted_movies") or []
-    for result in state.answered("movie_get_year_info"):
-        if isinstance(result.result, dict):
-            ids += result.result.get("movie_list") or []
+    if PERSON_FILMS.search(text):
+        directed, acted = bool(DIRECTED.search(text)), bool(ACTED.search(text))
+        for person in _people(state, config):
+            if directed or not acted:
+                ids += person.get("directed_movies") or []
+            if acted or not directed:
+                ids += person.get("acted_movies") or []
+    if LISTS_A_YEAR.search(text):
+        for result in state.answered("movie_get_year_info"):
+            if isinstance(result.result, dict):
+                ids += result.result.get("movie_list") or []
     return [i for i in dict.fromkeys(ids) if isinstance(i, int) and not isinstance(i, bool)][: config.max_followup_ids]
 
 
+# --- rendering --------------------------------------------------------------------------------------
+
+
 def render(state: QuestionState, context: PlanContext) -> Evidence:
-    config = context.config
+    config, text = context.config, state.wording
     evidence = Evidence()
-    by_id = {r.call.body["query"]: r.result for r in state.answered("movie_get_movie_info_by_id") if isinstance(r.result, dict)}
+    by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
+    fields = asked(text, FILM_FIELDS)
     for title in state.entities.movies:
-        answered, records = state.answer("movie_get_movie_info", query=title)
+        answered, _ = state.answer(MOVIE_SEARCH, query=title)
         if not answered:
             continue
-        movie = _pick(records, "title", title, config)
+        movie = _found(state, MOVIE_SEARCH, title, config)
         if movie:
             evidence.add("\n".join(movie_lines(movie, config)))
-        elif not _pick(state.answer("movie_get_person_info", query=title)[1], "name", title, config):
+        elif not _found(state, PERSON_SEARCH, title, config):
             evidence.add(f"No movie titled {title!r} in the KG", found=False)
     for name in state.entities.people:
-        answered, records = state.answer("movie_get_person_info", query=name)
+        answered, _ = state.answer(PERSON_SEARCH, query=name)
         if not answered:
             continue
-        person = _pick(records, "name", name, config)
+        person = _found(state, PERSON_SEARCH, name, config)
         if person:
-            evidence.add("\n".join(person_lines(person, by_id, config)))
-        elif not _pick(state.answer("movie_get_movie_info", query=name)[1], "title", name, config):
+            evidence.add("\n".join(person_lines(person, by_id, fields, config)))
+        elif not _found(state, MOVIE_SEARCH, name, config):
             evidence.add(f"No person named {name!r} in the movie KG", found=False)
-    for year in _years(state, context):
+    for title, job, name in _crew_followups(state, config):
+        person = _found(state, PERSON_SEARCH, name, config)
+        if person:
+            reached = f"{name} is the {job.lower()} of {title}; the KG's record of {name}:"
+            evidence.add("\n".join([reached, *person_lines(person, by_id, fields, config)]))
+    awards, _ = _asked_awards(state)
+    if awards:
+        evidence.add(_render_awards(state, awards, by_id, fields, config))
+    for year in _years(state):
         answered, info = state.answer("movie_get_year_info", query=str(year))
         if answered and isinstance(info, dict) and not is_empty(info):
-            evidence.add(year_lines(year, info, by_id, config))
+            evidence.add(year_lines(year, info, by_id, fields, config, with_films=bool(LISTS_A_YEAR.search(text)),
+                                    with_awards=not _categories(text)))
     return evidence
+
+
+def _render_awards(state: QuestionState, awards: list[Award], by_id: dict, fields: list[str], config: KGConfig) -> str:
+    lines = []
+    for award in awards:
+        record = award.record
+        outcome = "won" if record.get("winner") else "nominated"
+        lines.append(f"Oscar {str(record.get('category', '')).lower()} at the {award.year} ceremony "
+                     f"({record.get('ceremony')}th): {record.get('name')} ({record.get('film')}), {outcome}")
+    for film, person in _award_followups(state, awards):
+        movie = _found(state, MOVIE_SEARCH, film, config) if film else None
+        if movie:
+            lines.append(f"{film}, named by that award; the KG's record of the film:")
+            lines += movie_lines(movie, config)
+        if person:
+            record = _found(state, PERSON_SEARCH, person, config)
+            if record:
+                lines.append(f"{person}, named by that award; the KG's record of the person:")
+                lines += person_lines(record, by_id, fields, config)
+    return "\n".join(lines)
 
 
 def movie_lines(movie: dict, config: KGConfig) -> list[str]:
@@ -107,9 +297,9 @@ def movie_lines(movie: dict, config: KGConfig) -> list[str]:
     for key in ("release_date", "original_title", "original_language", "rating", "budget", "revenue"):
         if not is_empty(movie.get(key)):
             lines.append(f"{title} / {key.replace('_', ' ')}: {number(movie[key])}")
-    genres = [g.get("name") for g in movie.get("genres") or [] if isinstance(g, dict)]
+    genres = _genres(movie)
     if genres:
-        lines.append(f"{title} / genres: {', '.join(filter(None, genres))}")
+        lines.append(f"{title} / genres: {', '.join(genres)}")
     crew = [c for c in movie.get("crew") or [] if isinstance(c, dict)]
     for job in ("Director", "Screenplay", "Writer", "Producer", "Original Music Composer"):
         names = [c.get("name") for c in crew if c.get("job") == job]
@@ -121,6 +311,10 @@ def movie_lines(movie: dict, config: KGConfig) -> list[str]:
         lines.append(f"{title} / cast: {plain(shown, config)}")
     lines += oscar_lines(title, movie.get("oscar_awards"), config)
     return lines
+
+
+def _genres(movie: dict) -> list[str]:
+    return [g["name"] for g in movie.get("genres") or [] if isinstance(g, dict) and isinstance(g.get("name"), str)]
 
 
 def oscar_lines(subject: str, awards: Any, config: KGConfig) -> list[str]:
@@ -136,17 +330,23 @@ def oscar_lines(subject: str, awards: Any, config: KGConfig) -> list[str]:
     return lines
 
 
-def _brief(movie_id: Any, by_id: dict) -> str:
+def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
+    """A film in one line: release date and rating, revenue when known, and every field asked."""
     movie = by_id.get(movie_id)
     if not movie:
         return f"id {movie_id}"
-    facts = [movie.get("release_date"), f"rating {movie['rating']}" if movie.get("rating") is not None else None]
-    if movie.get("revenue"):
-        facts.append(f"revenue {number(movie['revenue'])}")
-    return f"{movie.get('title')} ({', '.join(str(f) for f in facts if f)})"
+    facts = [str(movie["release_date"]) if movie.get("release_date") else None,
+             f"rating {movie['rating']}" if movie.get("rating") is not None else None,
+             f"revenue {number(movie['revenue'])}" if movie.get("revenue") or "revenue" in fields else None]
+    for field in fields:
+        if field in ("release_date", "rating", "revenue"):
+            continue
+        value = ", ".join(_genres(movie)) if field == "genres" else movie.get(field)
+        facts.append(f"{field.replace('_', ' ')} {number(value) if not is_empty(value) else 'unknown'}")
+    return f"{movie.get('title')} ({', '.join(f for f in facts if f)})"
 
 
-def person_lines(person: dict, by_id: dict, config: KGConfig) -> list[str]:
+def person_lines(person: dict, by_id: dict, fields: list[str], config: KGConfig) -> list[str]:
     name = person.get("name", "?")
     lines = [f"Person: {name}"]
     if person.get("birthday"):
@@ -154,16 +354,18 @@ def person_lines(person: dict, by_id: dict, config: KGConfig) -> list[str]:
     for key, label in (("directed_movies", "directed"), ("acted_movies", "acted in")):
         ids = person.get(key) or []
         if ids:
-            shown = [_brief(i, by_id) for i in ids[: config.max_list_items]]
+            shown = [_brief(i, by_id, fields) for i in ids[: config.max_list_items]]
             lines.append(f"{name} / {label} ({len(ids)} movies): {'; '.join(shown)}")
     return lines + oscar_lines(name, person.get("oscar_awards"), config)
 
 
-def year_lines(year: int, info: dict, by_id: dict, config: KGConfig) -> str:
+def year_lines(year: int, info: dict, by_id: dict, fields: list[str], config: KGConfig,
+               with_films: bool = True, with_awards: bool = True) -> str:
     lines = []
     movie_ids = info.get("movie_list") or []
-    if movie_ids:
-        shown = [_brief(i, by_id) for i in movie_ids[: config.max_list_items]]
+    if movie_ids and with_films:
+        shown = [_brief(i, by_id, fields) for i in movie_ids[: config.max_list_items]]
         lines.append(f"Movies of {year} ({len(movie_ids)} in the KG): {'; '.join(shown)}")
-    lines += oscar_lines(f"Oscars of {year}", info.get("oscar_awards"), config)
+    if with_awards:
+        lines += oscar_lines(f"Oscars of {year}", info.get("oscar_awards"), config)
     return "\n".join(lines)

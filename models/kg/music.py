@@ -16,6 +16,7 @@ from models.config import KGConfig
 from models.kg.formatting import dated, is_empty, number, plain
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
+from models.kg.wording import CHANGE, asked
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
 ARTIST_TOPICS = [
@@ -50,7 +51,7 @@ FACT_LABELS = {
 }
 DEBUT_WORDS = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
 CHART_ATTRIBUTES = [
-    (r"last week|previous week|week before", "rank_last_week", "rank on the previous week's chart"),
+    (r"last week|previous week|week before|" + CHANGE.pattern, "rank_last_week", "rank on the previous week's chart"),
     (r"how many weeks|weeks (?:on|in)|how long|" + DEBUT_WORDS, "weeks_in_chart", "weeks on the chart"),
     (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
 ]
@@ -60,7 +61,23 @@ GRAMMY_YEAR_ROUTES = [
     (r"album of the year", "music_grammy_get_best_album_by_year", "Album of the Year"),
 ]
 FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
+# What a question may ask about an artist or a song that an earlier answer named (a Grammy winner, a
+# chart entry): the routes of those relations only, so that the words naming the award or the chart
+# ("song of the year", "number one song") do not ask for anything.
+FOLLOWUP_ARTIST_ROUTES = {
+    "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|country|nationality|hometown|where .* from",
+    "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born",
+    "music_get_members": r"member|line-?up|who (?:is|are|was|were) in (?:the|that) band",
+    "music_get_lifespan": r"\bdie|death|dead|alive|lifespan|passed away|disband|split up|broke up",
+    "music_get_artist_all_works": r"other songs|discograph|albums|works|other (?:hits|singles)",
+}
+FOLLOWUP_SONG_ROUTES = {
+    "music_get_song_author": r"wr[io]te|writ|author|compos|penned",
+    "music_get_song_release_date": r"releas|come out|came out|how old",
+    "music_get_song_release_country": r"country|where",
+}
 BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
+CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
 SATURDAY = 5
 PREVIOUS_WEEK = re.compile(r"\b(?:last|previous|past) week\b")
 
@@ -75,7 +92,8 @@ def _topics(text: str, table: list[tuple[str, list[str]]], default: list[str]) -
 
 
 def _billboard(state: QuestionState) -> bool:
-    return bool(BILLBOARD_WORDS.search(state.lowered))
+    """A chart question: chart words, or a song whose move up or down the question asks about."""
+    return bool(BILLBOARD_WORDS.search(state.lowered) or (state.entities.songs and CHART_MOVES.search(state.wording)))
 
 
 def _reference_day(state: QuestionState) -> date | None:
@@ -125,8 +143,55 @@ def _spellings(state: QuestionState, search_route: str, names: list[str], config
     return found, needed
 
 
+def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
+    """A name the extractor filed as an artist that the artist search does not find is tried as a
+    song, and the other way round (only for names the LLM read: a scripted kind is settled)."""
+    if not state.other_kind_on_miss:
+        return
+    for route, names, other in ((ARTIST_SEARCH, state.entities.artists, state.entities.songs),
+                                (SONG_SEARCH, state.entities.songs, state.entities.artists)):
+        for name in list(names):
+            if name not in other and state.absent(route, name, config.min_name_similarity):
+                other.append(name)
+
+
+def _followups(state: QuestionState) -> list[tuple[str, str, str]]:
+    """(kind, name, how it was reached) for names earlier answers returned (Grammy winners of a year,
+    the entry at the asked chart rank) whose facts the question's relation needs."""
+    text = state.wording
+    artist_routes, song_routes = asked(text, FOLLOWUP_ARTIST_ROUTES), asked(text, FOLLOWUP_SONG_ROUTES)
+    found: list[tuple[str, str, str]] = []
+    for route, kind, label in (("music_grammy_get_best_artist_by_year", "artist", "Best New Artist"),
+                               ("music_grammy_get_best_song_by_year", "song", "Song of the Year")):
+        if (artist_routes if kind == "artist" else song_routes):
+            for result in state.answered(route):
+                winners = result.result if isinstance(result.result, list) else []
+                found += [(kind, w, f"the Grammy {label} of {result.call.body['query']}") for w in winners if isinstance(w, str)]
+    rank = state.entities.rank
+    chart, _ = chart_date(state, _reference_day(state)) if rank and _billboard(state) else (None, [])
+    if chart:
+        _, result = state.answer("music_get_billboard_rank_date", rank=rank, date=chart.isoformat())
+        for song, artist in _pairs(result):
+            where = f"rank {rank} on the Billboard Hot 100 of {dated(chart)}"
+            found += [("artist", artist, f"the artist at {where}")] if artist_routes else []
+            found += [("song", song, f"the song at {where}")] if song_routes else []
+    return found
+
+
+def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
+    text = state.wording
+    calls = []
+    for kind, name, _ in _followups(state):
+        route, vocabulary = (ARTIST_SEARCH, FOLLOWUP_ARTIST_ROUTES) if kind == "artist" else (SONG_SEARCH, FOLLOWUP_SONG_ROUTES)
+        spellings, searches = _spellings(state, route, [name], config)
+        calls += searches
+        calls += [ApiCall(r, {"query": spelling}) for spelling in spellings.values() for r in asked(text, vocabulary)]
+    return calls
+
+
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     config, text = context.config, state.lowered
+    _try_other_kind_on_a_miss(state, config)
     artists, calls = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, song_searches = _spellings(state, SONG_SEARCH, state.entities.songs, config)
     calls += song_searches
@@ -143,7 +208,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
         calls += [ApiCall(route, {"query": spelling}) for route in song_routes]
         if billboard and chart:
             calls += [ApiCall("music_get_billboard_attributes", {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
-                      for a in _chart_attributes(text)]
+                      for a in _chart_attributes(state.wording)]
             debut = _debut_date(state, chart, spelling)
             if debut:
                 calls.append(ApiCall("music_get_billboard_attributes", {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
@@ -155,7 +220,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
         calls += [ApiCall(route, {"query": year}) for route in named for year in years]
         if "best new artist" in text and not years and not artists:
             calls.append(ApiCall("music_grammy_get_all_awarded_artists", {}))
-    return calls
+    return calls + _followup_calls(state, config)
 
 
 def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
@@ -190,16 +255,24 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
             if state.absent(route, name, config.min_name_similarity) and name not in {**artists, **songs}:
                 evidence.add(f"No {kind} named {name!r} in the music KG", found=False)
     for spelling in [*artists.values(), *songs.values()]:
-        lines = []
-        for result in state.results.values():
-            if result.ok and result.call.body.get("query") == spelling and result.call.route in FACT_LABELS:
-                lines.append(_fact_line(spelling, result.call.route, result.result, config))
+        lines = _fact_lines(state, spelling, config)
         if lines:
             evidence.add("\n".join(lines), found=any(not line.endswith(": none") for line in lines))
     if _billboard(state):
         evidence.extend(_render_billboard(state, songs, config))
     evidence.extend(_render_grammy_years(state, config))
+    for kind, name, reached in _followups(state):
+        spellings, _ = _spellings(state, ARTIST_SEARCH if kind == "artist" else SONG_SEARCH, [name], config)
+        for spelling in spellings.values():
+            lines = _fact_lines(state, spelling, config)
+            if lines:
+                evidence.add("\n".join([f"{spelling}, {reached}:", *lines]))
     return evidence
+
+
+def _fact_lines(state: QuestionState, spelling: str, config: KGConfig) -> list[str]:
+    return [_fact_line(spelling, r.call.route, r.result, config) for r in state.results.values()
+            if r.ok and r.call.body.get("query") == spelling and r.call.route in FACT_LABELS]
 
 
 def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str:
@@ -252,7 +325,7 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
                 evidence.add(f"Billboard Hot 100 of {dated(when)}: no song at rank {asked}")
     for spelling in songs.values():
         lines = []
-        for pattern_attribute in _chart_attributes(state.lowered):
+        for pattern_attribute in _chart_attributes(state.wording):
             answered, value = state.answer(
                 "music_get_billboard_attributes", date=chart.isoformat(), attribute=pattern_attribute, song_name=spelling
             )
@@ -264,6 +337,7 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
                 break
             shown = "new on the chart (no previous week)" if value == "-" else str(value)
             lines.append(f"{spelling} / Billboard Hot 100 {label} on the chart of {dated(chart)} ({in_force}): {shown}")
+        lines += _change_line(state, chart, spelling)
         debut = _debut_date(state, chart, spelling)
         if debut:
             answered, value = state.answer("music_get_billboard_attributes", date=debut.isoformat(), attribute="rank", song_name=spelling)
@@ -273,6 +347,20 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
         if lines:
             evidence.add("\n".join(dict.fromkeys(lines)))
     return evidence
+
+
+def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:
+    """The move between last week's chart and this one, when both ranks came back."""
+    ranks = [state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute=a, song_name=song)[1]
+             for a in ("rank", "rank_last_week")]
+    if ranks[1] == "-":
+        return [f"{song} is new on the chart of {dated(chart)}: no rank the week before to compare"]
+    try:
+        now, before = (int(str(r)) for r in ranks)
+    except ValueError:
+        return []
+    move = "no change" if now == before else f"{'up' if now < before else 'down'} {abs(now - before)} places"
+    return [f"{song} moved from rank {before} (the week before) to rank {now} on the chart of {dated(chart)}: {move}"]
 
 
 def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:

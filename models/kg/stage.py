@@ -87,6 +87,17 @@ def call_cost(call: ApiCall, config: KGConfig) -> int:
     return 1
 
 
+def budget(config: KGConfig, questions: int, seconds_available: float | None = None) -> tuple[float, int]:
+    """(API seconds, call units) of a batch: both grow with the batch, never below one question's
+    full allowance (`max_calls_per_question`), and the seconds the caller has left cap them (one call
+    at a time at `seconds_per_call`)."""
+    seconds = max(config.api_seconds_per_question * questions, config.max_calls_per_question * config.seconds_per_call)
+    if seconds_available is not None:
+        seconds = max(0.0, min(seconds, seconds_available))
+    calls = min(max(config.calls_per_question * questions, config.max_calls_per_question), int(seconds / config.seconds_per_call))
+    return seconds, calls
+
+
 def domains_of(state: QuestionState) -> list[ModuleType]:
     chosen = [DOMAINS[state.domain]] if state.domain in DOMAINS else []
     chosen += [module for module in DOMAINS.values() if module not in chosen and module.applies(state)]
@@ -118,8 +129,10 @@ class KnowledgeGraphStage:
         questions: list[Question],
         attributes: list[QuestionAttributes],
         entities: list[KGEntities] | None = None,
+        seconds_available: float | None = None,
     ) -> list[KGResult]:
-        """KG evidence per question; `entities`, when given, replace the LLM's reading of the questions."""
+        """KG evidence per question; `entities`, when given, replace the LLM's reading of the questions;
+        `seconds_available`, when given, caps the API time of the batch (see `budget`)."""
         started = time.perf_counter()
         results = [KGResult() for _ in questions]
         base_url = self.api_url()
@@ -142,7 +155,8 @@ class KnowledgeGraphStage:
                     for index, state in states.items():
                         state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
                 context = PlanContext(self.config, self.directory)
-                self._fetch(states, client, context, time.perf_counter() + self.config.batch_deadline_s)
+                seconds, calls = budget(self.config, len(questions), seconds_available)
+                self._fetch(states, client, context, time.perf_counter() + seconds, calls)
                 for index, state in states.items():
                     self._finish(state, results[index], context)
         finally:
@@ -170,9 +184,12 @@ class KnowledgeGraphStage:
                 state.problems.append(problem)
             entities = refile_for_domain(keep_grounded(entities, state.query), state.domain)
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
+            state.other_kind_on_miss = True
 
     # 2. rounds of scheduled API calls
-    def _fetch(self, states: dict[int, QuestionState], client: KGClient, context: PlanContext, deadline: float) -> None:
+    def _fetch(
+        self, states: dict[int, QuestionState], client: KGClient, context: PlanContext, deadline: float, batch_calls: int
+    ) -> None:
         config = self.config
         spent = {index: 0 for index in states}
         batch_spent = slow_calls = 0
@@ -183,7 +200,7 @@ class KnowledgeGraphStage:
             # a fair share of what is left per question and round, so that names resolved in this
             # round still find budget for their facts in the next
             wanting = sum(1 for queue in queues.values() if queue)
-            share = max(1, (config.max_calls_per_batch - batch_spent) // max(wanting, 1))
+            share = max(1, (batch_calls - batch_spent) // max(wanting, 1))
             this_round = {index: 0 for index in states}
             reused = False
             while any(queues.values()):
@@ -203,7 +220,7 @@ class KnowledgeGraphStage:
                         continue
                     cost = call_cost(call, config)
                     slow = cost > 1
-                    if (spent[index] + cost > config.max_calls_per_question or batch_spent + cost > config.max_calls_per_batch
+                    if (spent[index] + cost > config.max_calls_per_question or batch_spent + cost > batch_calls
                             or (this_round[index] and this_round[index] + cost > share)
                             or (slow and slow_calls >= config.max_slow_calls_per_batch)):
                         continue  # over budget: asked for again next round, when shares are recomputed

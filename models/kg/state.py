@@ -25,10 +25,25 @@ class QuestionState:
     issued: set[tuple[str, str]] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # "<kind>: <detail>": names the KG lacks, calls left out
     problems: list[str] = field(default_factory=list)  # failures: unreadable LLM reply, failed API calls
+    # Names the LLM read may be filed under the wrong kind of their domain (a film as a person, a
+    # song as an artist): such a name is looked up as the other kind when its own search misses.
+    other_kind_on_miss: bool = False
 
     @property
     def lowered(self) -> str:
         return self.query.lower()
+
+    @property
+    def wording(self) -> str:
+        """The lower-cased question with the names it asks about blanked out, for reading its
+        relation words: a song called "Lose Control" asks for no change of rank."""
+        text = self.lowered
+        names = [n for kind in ("companies", "movies", "people", "artists", "songs", "teams", "entities")
+                 for n in getattr(self.entities, kind)]
+        for name in sorted(names, key=len, reverse=True):
+            if name.strip():
+                text = text.replace(name.lower(), " _ ")
+        return text
 
     @property
     def today(self) -> date | None:
