@@ -165,7 +165,7 @@ def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
 
 
 def _table(runs: list[Run], cases: list[Case]) -> None:
-    header = f"{'run':<30} {'answer in evidence':>19} {'has_evidence':>13} {'calls/q':>8} {'failed':>7} {'KG s/batch mean':>16} {'max':>6}"
+    header = f"{'run':<34} {'answer in evidence':>19} {'has_evidence':>13} {'calls/q':>8} {'failed':>7} {'KG s/batch mean':>16} {'max':>6}"
     print(header)
     print("-" * len(header))
     for run in runs:
@@ -173,7 +173,7 @@ def _table(runs: list[Run], cases: list[Case]) -> None:
         found = sum(r.has_evidence for r in run.results)
         calls = mean(len(r.calls) for r in run.results)
         failed = sum(len(r.failed_calls) for r in run.results)
-        print(f"{run.name:<30} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {found / len(cases):>13.1%} "
+        print(f"{run.name:<34} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {found / len(cases):>13.1%} "
               f"{calls:>8.2f} {failed:>7} {mean(run.batch_seconds):>16.2f} {max(run.batch_seconds):>6.2f}")
 
 

@@ -328,6 +328,9 @@ class KGConfig:
     # `seconds_per_call` (the official server answers one call at a time): 8 questions, 32 calls, 8 s.
     max_rounds: int = 5
     max_calls_per_question: int = 8
+    # A comparison or aggregation of several names may spend this many units per name (if more than
+    # `max_calls_per_question`): a company by name takes a search, its ticker and the figure.
+    calls_per_operand: int = 4
     calls_per_question: int = 4
     seconds_per_call: float = 0.25
     slow_call_cost: int = 3

@@ -45,9 +45,11 @@ CREW_ROLES = {
     "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
     "Producer": r"produc",
 }
-ROLE_NOUN = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b")
+# "the director of X", "the man who directed X": a crew role naming the person asked about.
+CREW_PERSON = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b")
 PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger")
 PERSON_FILMS = re.compile(r"\b(?:films?|movies?|filmography|direct(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b")
+FILMS_OF_FOLLOWED = re.compile(r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b")
 DIRECTED = re.compile(r"\bdirect|\bhelm")
 ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b")
 # Oscar categories by the words that ask for them, as patterns over the stored category names.
@@ -188,13 +190,13 @@ def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[st
 
 
 def _crew_followups(state: QuestionState, config: KGConfig) -> list[tuple[str, str, str]]:
-    """(film title, job, person) for "the director of X"-style questions that ask about that person
-    (age, birthday, other films)."""
+    """(film title, job, person) for questions about the person in a film's crew role ("the director
+    of X", "who directed X") that ask something of that person (age, birthday, other films)."""
     text = state.wording
-    role = ROLE_NOUN.search(text)
+    role = CREW_PERSON.search(text)
     if not role or not (PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)|also|else", text)):
         return []
-    jobs = asked(role.group(1), CREW_ROLES)
+    jobs = asked(role.group(1) or role.group(2), CREW_ROLES)
     found = []
     for title in state.entities.movies:
         movie = _found(state, MOVIE_SEARCH, title, config)
@@ -205,8 +207,12 @@ def _crew_followups(state: QuestionState, config: KGConfig) -> list[tuple[str, s
 
 
 def _people(state: QuestionState, config: KGConfig) -> list[dict]:
-    names = list(state.entities.people) + [name for _, _, name in _crew_followups(state, config)]
-    names += [person for _, person in _award_followups(state, _asked_awards(state)[0]) if person]
+    """Records of the people whose films the question asks about: the people it names, and a person
+    reached through a crew role or an award when it asks for that person's (other) films."""
+    names = list(state.entities.people)
+    if FILMS_OF_FOLLOWED.search(state.wording):
+        names += [name for _, _, name in _crew_followups(state, config)]
+        names += [person for _, person in _award_followups(state, _asked_awards(state)[0]) if person]
     return [person for name in dict.fromkeys(names) if (person := _found(state, PERSON_SEARCH, name, config))]
 
 

@@ -41,7 +41,8 @@ from models.kg.entities import (
 from models.kg.formatting import cap
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
-from models.kg.state import Evidence, PlanContext, QuestionState
+from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
+from models.kg.wording import COMPARE
 from models.llm.base import GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
@@ -96,6 +97,16 @@ def budget(config: KGConfig, questions: int, seconds_available: float | None = N
         seconds = max(0.0, min(seconds, seconds_available))
     calls = min(max(config.calls_per_question * questions, config.max_calls_per_question), int(seconds / config.seconds_per_call))
     return seconds, calls
+
+
+def question_cap(state: QuestionState, config: KGConfig) -> int:
+    """Call units one question may spend: `max_calls_per_question`, or for a comparison or an
+    aggregation `calls_per_operand` for each name it compares, so that no operand is left out."""
+    if not COMPARE.search(state.wording):
+        return config.max_calls_per_question
+    entities = state.entities
+    operands = len(entities.tickers) + sum(len(getattr(entities, kind)) for kind in NAME_KINDS)
+    return max(config.max_calls_per_question, config.calls_per_operand * operands)
 
 
 def domains_of(state: QuestionState) -> list[ModuleType]:
@@ -220,7 +231,7 @@ class KnowledgeGraphStage:
                         continue
                     cost = call_cost(call, config)
                     slow = cost > 1
-                    if (spent[index] + cost > config.max_calls_per_question or batch_spent + cost > batch_calls
+                    if (spent[index] + cost > question_cap(state, config) or batch_spent + cost > batch_calls
                             or (this_round[index] and this_round[index] + cost > share)
                             or (slow and slow_calls >= config.max_slow_calls_per_batch)):
                         continue  # over budget: asked for again next round, when shares are recomputed

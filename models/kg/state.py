@@ -15,6 +15,9 @@ from models.kg.routes import ApiCall
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
 
 
+NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
+
+
 @dataclass
 class QuestionState:
     query: str
@@ -38,8 +41,7 @@ class QuestionState:
         """The lower-cased question with the names it asks about blanked out, for reading its
         relation words: a song called "Lose Control" asks for no change of rank."""
         text = self.lowered
-        names = [n for kind in ("companies", "movies", "people", "artists", "songs", "teams", "entities")
-                 for n in getattr(self.entities, kind)]
+        names = [n for kind in NAME_KINDS for n in getattr(self.entities, kind)]
         for name in sorted(names, key=len, reverse=True):
             if name.strip():
                 text = text.replace(name.lower(), " _ ")

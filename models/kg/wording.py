@@ -13,7 +13,7 @@ CHANGE = re.compile(
     r"slip(?:s|ped)?|gain(?:s|ed)?|los[et]|improv(?:e|es|ed)|declin(?:e|es|ed)|chang(?:e|es|ed)|"
     r"since last week|compared (?:to|with) last week|up or down|how many (?:places|spots|positions))\b"
 )
-# Comparisons and aggregations over several operands: every operand is fetched before rendering.
+# Comparisons and aggregations over several operands: each operand gets its calls (stage.question_cap).
 COMPARE = re.compile(
     r"\b(?:compare[sd]?|more|less|fewer|higher|lower|larger|smaller|bigger|older|younger|earlier|later|first|"
     r"total|combined|sum|average|difference|between|both|each|all|which (?:one|of))\b"

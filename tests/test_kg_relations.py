@@ -1,0 +1,130 @@
+"""The KG stage on questions whose answer takes a second lookup, a field shown only when asked, an
+indirectly worded attribute or every operand of a comparison, against the mock server on the fixture
+KG (conftest `kg_url`). The wordings here are paraphrases, not the benchmark's questions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from models.config import KGConfig
+from models.kg import KnowledgeGraphStage
+from models.kg.entities import KGEntities
+from models.kg.music import _fact_line
+from models.kg.stage import question_cap
+from models.kg.state import QuestionState
+from models.prompts import PromptLibrary
+from models.schema import Question, QuestionAttributes
+from tests.doubles import ScriptedLLM
+
+SUNDAY = "03/10/2024, 23:34:42 PT"
+TUESDAY = "03/12/2024, 09:15:03 PT"
+
+
+@pytest.fixture()
+def ask(kg_url, monkeypatch):
+    """One question through the stage (scripted entities); returns its result."""
+    monkeypatch.setenv("CRAG_MOCK_API_URL", kg_url)
+    stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), ScriptedLLM([]), PromptLibrary())
+
+    def run(query: str, domain: str, entities: KGEntities, query_time: str = SUNDAY):
+        [result] = stage.run([Question("q", query, query_time)], [QuestionAttributes(domain=domain)], [entities])
+        return result
+
+    return run
+
+
+def text(result) -> str:
+    return "\n".join(result.references)
+
+
+def routes(result, name: str) -> list[str]:
+    return [call for call in result.calls if call.startswith(name + "(")]
+
+
+def test_an_award_of_a_ceremony_year_is_followed_to_its_film_and_near_misses_stay_out(ask):
+    result = ask("Which director made the movie that took best picture at the academy awards in 2006?", "movie", KGEntities())
+    evidence = text(result)
+    assert "Oscar best picture at the 2006 ceremony (78th): The Lantern Keeper's Daughter" in evidence
+    assert "The Lantern Keeper's Daughter, named by that award; the KG's record of the film:" in evidence
+    assert "The Lantern Keeper's Daughter / director: Sigrid Holm" in evidence
+    assert "Oscars of 2006" not in evidence and "Movies of 2006" not in evidence  # not the year's other awards or films
+    assert routes(result, "movie_get_movie_info") == ["movie_get_movie_info(query=\"The Lantern Keeper's Daughter\")"]
+
+
+def test_a_crew_role_is_followed_to_the_person(ask):
+    for query in ("When was the man who directed Copper Meridian born?", "What is the birth date of the director of Copper Meridian?"):
+        result = ask(query, "movie", KGEntities(movies=["Copper Meridian"]))
+        evidence = text(result)
+        assert "Tobias Mwangi is the director of Copper Meridian; the KG's record of Tobias Mwangi:" in evidence
+        assert "Tobias Mwangi / birthday: 1969-08-04" in evidence and not routes(result, "movie_get_movie_info_by_id")
+    plain = ask("Who directed Copper Meridian?", "movie", KGEntities(movies=["Copper Meridian"]))
+    assert "Copper Meridian / director: Tobias Mwangi" in text(plain) and len(plain.calls) == 1
+
+
+def test_a_persons_films_show_the_fields_asked_and_only_the_relation_asked(ask):
+    acted = ask("What did the films Teodor Brandvik appeared in cost to make?", "movie", KGEntities(people=["Teodor Brandvik"]))
+    assert all(f"budget {amount}" in text(acted) for amount in ("23000000", "6500000", "98000000"))
+    directed = ask("Which movies did Colm Ashgrove direct?", "movie", KGEntities(people=["Colm Ashgrove"]))
+    assert routes(directed, "movie_get_movie_info_by_id") == ["movie_get_movie_info_by_id(query=7008)"]
+    birthday = ask("When is Colm Ashgrove's birthday?", "movie", KGEntities(people=["Colm Ashgrove"]))
+    assert "1979-03-08" in text(birthday) and not routes(birthday, "movie_get_movie_info_by_id")
+
+
+def test_a_grammy_winner_is_followed_to_the_facts_asked(ask):
+    band = ask("Which country does the band named best new artist at the 2019 Grammys come from?", "music", KGEntities())
+    assert "Halcyon Drift, the Grammy Best New Artist of 2019:\nHalcyon Drift / birth place (country code): IS" in text(band)
+    assert not routes(band, "music_get_members") and not routes(band, "music_get_artist_all_works")
+    song = ask("Who is the author of the track that was the Grammys' song of the year in 2018?", "music", KGEntities())
+    assert "Kitefall, the Grammy Song of the Year of 2018:\nKitefall / author: Delphine Arceneaux" in text(song)
+    assert not routes(song, "music_get_song_release_date")
+
+
+def test_a_chart_entry_is_followed_to_its_artist(ask):
+    result = ask("What nationality is the act behind the no. 1 song on the Hot 100 this week?", "music",
+                 KGEntities(rank=1), TUESDAY)
+    assert "Halcyon Drift, the artist at rank 1 on the Billboard Hot 100 of 2024-03-09 (Saturday):" in text(result)
+    assert "birth place (country code): IS" in text(result)
+
+
+def test_a_chart_move_fetches_both_weeks(ask):
+    result = ask("By how many positions did Kerosene Choir fall on this week's Hot 100?", "music",
+                 KGEntities(songs=["Kerosene Choir"]), TUESDAY)
+    assert "Kerosene Choir moved from rank 49 (the week before) to rank 57 on the chart of 2024-03-09 (Saturday): down 8 places" in text(result)
+    newcomer = ask("Did Harmattan Heart gain places on the Hot 100 on 2024-03-02?", "music", KGEntities(songs=["Harmattan Heart"]),
+                   TUESDAY)
+    assert "Harmattan Heart is new on the chart of 2024-03-02 (Saturday)" in text(newcomer)
+
+
+def test_an_entitys_fact_is_followed_only_when_the_question_asks_more_about_it(ask):
+    further = ask("In what year was the operator of Brimholt Observatory established?", "open",
+                  KGEntities(entities=["Brimholt Observatory"]))
+    assert "Nordvik Space Institute, the operator of Brimholt Observatory; its KG record:" in text(further)
+    assert "Nordvik Space Institute / founded: 1949" in text(further)
+    itself = ask("Who is the operator of Brimholt Observatory?", "open", KGEntities(entities=["Brimholt Observatory"]))
+    assert len(itself.calls) == 2 and "Nordvik Space Institute" in text(itself)
+
+
+def test_a_ratio_comparison_fetches_no_prices(ask):
+    result = ask("Is the p/e ratio of Lumora Foods higher than Brightwater Energy's?", "finance",
+                 KGEntities(companies=["Lumora Foods", "Brightwater Energy"]))
+    assert "P/E ratio (forward P/E) compared" in text(result) and not routes(result, "finance_get_price_history")
+
+
+def test_members_render_alike_in_any_order():
+    members = ["Katla Eiríksdóttir", "Bram Oduya", "Lio Fenwick", "Sæunn Ívarsdóttir"]
+    lines = set()
+    for seed in range(6):
+        shuffled = random.Random(seed).sample(members, len(members))
+        lines.add(_fact_line("Halcyon Drift", "music_get_members", shuffled, KGConfig()))
+    assert len(lines) == 1
+
+
+def test_comparisons_get_calls_for_every_operand():
+    config = KGConfig()
+    three = QuestionState("what is the combined market cap of a, b and c?", SUNDAY, "finance",
+                          KGEntities(companies=["A Corp", "B Corp", "C Corp"]))
+    assert question_cap(three, config) == 3 * config.calls_per_operand > config.max_calls_per_question
+    one = QuestionState("what is the market cap of a corp?", SUNDAY, "finance", KGEntities(companies=["A Corp"]))
+    assert question_cap(one, config) == config.max_calls_per_question
