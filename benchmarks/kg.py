@@ -31,7 +31,8 @@ the route the system recorded and its answer. Correctness is the rule of
 evaluation/answer_match.py: the normalised gold answer equals the reply or occurs in it as a whole run
 of words, numbers compared as numbers and dates as dates; no judge model.
 
-    .venv/bin/python benchmarks/kg.py [--delay-s 0.25] [--batch-size 8] [--reference COMMIT] [--end-to-end] [--preset cpu] [--show-misses]
+    .venv/bin/python benchmarks/kg.py [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT] [--end-to-end]
+                                      [--preset cpu] [--show-misses]
     .venv/bin/python benchmarks/kg.py --system [--system-limit N]
 """
 
@@ -48,6 +49,7 @@ import tempfile
 import time
 import unicodedata
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean
@@ -208,6 +210,8 @@ def main() -> None:
     parser.add_argument("--preset", default="cpu")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE")
     parser.add_argument("--delay-s", type=float, default=0.25, help="artificial seconds per API call")
+    parser.add_argument("--api-url", default="", help="a KG server already running on the fixture KG (e.g. the official "
+                        "server's code, kg_mock/README.md) instead of our mock; --delay-s does not apply")
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--reference", default=PREVIOUS_PLAN, metavar="COMMIT",
                         help="the commit whose KG stage runs as the previous plan ('' for none)")
@@ -226,12 +230,12 @@ def main() -> None:
     config = load_config(args.preset, parse_overrides(args.set))
     config.kg.company_dict_path = "/nonexistent"  # the synthetic KG's companies are resolved through the API
     cases = load_cases(args.questions)
-    print(f"{len(cases)} questions from {args.questions}; mock server with {args.delay_s:g} s per call; "
-          f"batches of {args.batch_size}; preset {args.preset}\n")
+    server = f"the server at {args.api_url}" if args.api_url else f"mock server with {args.delay_s:g} s per call"
+    print(f"{len(cases)} questions from {args.questions}; {server}; batches of {args.batch_size}; preset {args.preset}\n")
     prompts = PromptLibrary()
     runs = []
     llm: LLMBackend | None = None
-    with running_server(delay_s=args.delay_s) as url:
+    with nullcontext(args.api_url) if args.api_url else running_server(delay_s=args.delay_s) as url:
         os.environ[config.kg.api_url_env] = url
         runs.append(run_stage("ours, scripted entities", KnowledgeGraphStage(config.kg, _NoLLM(), prompts), cases, args.batch_size, True))
         runs.append(run_stage("unbudgeted, scripted", KnowledgeGraphStage(unbudgeted(config.kg), _NoLLM(), prompts), cases, args.batch_size, True))

@@ -4,12 +4,15 @@
    schema); cheap rules add tickers, a chart rank and the sport. Callers that already know the
    entities (the benchmark's scripted ones) pass them and skip the LLM.
 2. Rounds of API calls. Each domain module (finance, movie, music, sports, open) plans the calls its
-   question needs from what has come back so far; the scheduler dedupes identical calls across the
-   batch, spends a call budget per question and per batch (slow calls cost more, and only a few are
-   allowed), and stops at the batch deadline. The official server answers one request at a time, so
-   the budget, not the number of connections, bounds the stage's time.
-3. Each domain renders its facts; `has_evidence` tells whether any of them is about the asked entity
-   and time.
+   question needs from what has come back so far, names earlier answers returned included (an
+   award's film, a Grammy winner, a chart entry's artist, an entity's operator) when the question's
+   relation needs them; the scheduler dedupes identical calls across the batch, spends a call budget
+   per question (more for a comparison of several names) and per batch (growing with the batch,
+   capped by the seconds the caller has left; slow calls cost more, and only a few are allowed), and
+   stops at the batch deadline. The official server answers one request at a time, so the budget,
+   not the number of connections, bounds the stage's time.
+3. Each domain renders its facts, the fields the question asks for and how a followed name was
+   reached; `has_evidence` tells whether any of them is about the asked entity and time.
 
 Without `CRAG_MOCK_API_URL` (Task 1) the stage returns empty results and calls nothing. Failures of
 single API calls are recorded in the result; anything else raises to the orchestrator.
