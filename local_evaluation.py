@@ -27,7 +27,7 @@ from evaluation.charts import breakdown_charts, comparison_chart
 from evaluation.data import GoldQuestion, count_questions, read_records
 from evaluation.judges import (
     BackendJudge,
-    CachedJudge,
+    CheckedJudge,
     Judge,
     JudgeUnavailable,
     OpenAIJudge,
@@ -75,7 +75,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="config override for every preset (repeatable)",
     )
     parser.add_argument("--batch-size", type=int, default=None, help="override the preset's batch size")
-    parser.add_argument("--judge", choices=["rules", "local", "openai"], default="rules")
+    parser.add_argument(
+        "--judge",
+        choices=["rules", "local", "openai"],
+        default="rules",
+        help="the answer checker alone (what it is unsure of counts as wrong), or the checker with an LLM "
+        "judge for what it is unsure of: the system's own model (local) or an OpenAI-compatible server",
+    )
     parser.add_argument(
         "--tokenizer-dir",
         default=str(defaults.tokenizer_dir),
@@ -322,10 +328,10 @@ def build_judge(
         model_name = llm_config.model_path or (
             (llm_config.served_model or "server default") if llm_config.backend == "openai" else "embedded"
         )
-        return CachedJudge(
+        return CheckedJudge(
             BackendJudge(backends.get(llm_config), model_name, prompts, settings.judge_max_tokens), cache
         )
-    return CachedJudge(
+    return CheckedJudge(
         OpenAIJudge(
             settings.openai_model,
             prompts,
