@@ -8,6 +8,8 @@ Runs `UserModel` over the questions in batches and writes, per preset, `predicti
 line per question, appended as it finishes, so an interrupted run resumes where it stopped),
 `scored.jsonl`, `report.json` and PNG charts; prints the Markdown tables. Several presets write
 into one subfolder each and add an ablation table (`comparison.md`, `comparison.json`).
+Predictions are scored by the answer checker (evaluation/answer_match.py); `--judge local|openai`
+asks an LLM judge about the ones it is unsure of, `--judge rules` counts those as wrong.
 """
 
 from __future__ import annotations
