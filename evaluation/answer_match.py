@@ -637,7 +637,7 @@ def _phrase_verdict(said: Prediction, gold_words: Sequence[Token], question: str
     if found is Agreement.SAME:
         if _names_others(said, gold_words):
             return Verdict.WRONG  # "Inception and Interstellar", "either X or Y"
-        if _inside_longer_name(said.tokens, gold_words) or _says_more(said, gold_words, question):
+        if _inside_longer_name(said.tokens, gold_words, question) or _says_more(said, gold_words, question):
             return Verdict.UNSURE  # "Talons of the Eagle" for "the eagle"; a sentence about something else
         return _capped(said)
     if found is Agreement.NEAR:
@@ -668,16 +668,17 @@ def _same_words(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
     )
 
 
-def _inside_longer_name(said: Sequence[Token], gold_words: Sequence[Token]) -> bool:
+def _inside_longer_name(said: Sequence[Token], gold_words: Sequence[Token], question: str) -> bool:
     """Whether the gold is only part of a longer name in the prediction: a distinctive word right after
-    it ("New York Yankees" for "new york") or a joining word right before ("Talons of the Eagle")."""
+    it ("New York Yankees" for "new york"; not one of the question's: "Gary Oldman won", asked who won)
+    or a joining word right before ("Talons of the Eagle")."""
     found, start = _find_run(said, gold_words)
     if found is not Agreement.SAME:
         return False  # the gold runs across a phrase break: not one name
     end = start + len(gold_words)
     after = said[end] if end < len(said) else STOP
     return (
-        _distinctive(after)
+        (_distinctive(after) and not _stated_in(after, words(question)))
         or isinstance(after, (Quantity, Date))
         or (start > 1 and said[start - 1] in ("of", "and"))
     )

@@ -206,6 +206,12 @@ def test_verdicts(prediction, gold, expected):
             CORRECT,
         ),
         ("Germany has won four World Cup titles.", "germany", "where was the 2006 world cup held?", UNSURE),
+        (
+            "Gary Oldman won it for Darkest Hour",
+            "gary oldman",
+            "at the oscars, who won best actor in 2018?",
+            CORRECT,
+        ),
     ],
 )
 def test_verdicts_with_the_question(prediction, gold, question, expected):
