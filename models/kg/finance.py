@@ -86,7 +86,12 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
     return list(dict.fromkeys(found)), needed
 
 
+# "price-to-earnings" names the P/E ratio: its price word asks for no prices.
+PRICE_TO_EARNINGS = re.compile(r"\bprice[- /]?(?:to[- ])?earnings\b")
+
+
 def routes_for(text: str) -> list[str]:
+    text = PRICE_TO_EARNINGS.sub(" pe ", text)
     routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
     if set(routes) <= {"finance_get_market_capitalization"} and GENERIC_PRICE.search(text):
         routes.append("finance_get_price_history")

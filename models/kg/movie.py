@@ -74,8 +74,24 @@ OSCAR_CATEGORIES = [
 ]
 
 
+# What the wording asks of a name filed as both a person and a film ("_": the name blanked out).
+PERSON_SIGNAL = re.compile(
+    r"\b(?:born|birth\w*|age|how old|filmography|career|actor|actress)\b|_ ?'?s? (?:films|movies)|"
+    r"(?:films?|movies?) (?:did|has|have|had|of|by|with|starring) _|_ (?:direct|star|act|appear|play)\w*"
+)
+MOVIE_SIGNAL = re.compile(
+    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|original (?:title|language)|"
+    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|(?:director|composer|writer|producer)s? of _|"
+    r"\b(?:the )?(?:film|movie) _"
+)
+
+
 def applies(state: QuestionState) -> bool:
     return state.domain == "movie" or bool(state.entities.movies or state.entities.people)
+
+
+def settle_kinds(state: QuestionState) -> None:
+    state.keep_asked_kind(("people", "movies"), (PERSON_SIGNAL, MOVIE_SIGNAL))
 
 
 def _categories(text: str) -> list[str]:
