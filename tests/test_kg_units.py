@@ -25,7 +25,7 @@ from models.kg.routes import ApiCall
 from models.kg.stage import budget, call_cost
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
-from tests.doubles import ScriptedLLM
+from tests.doubles import ScriptedLLM, fake_kg_api
 
 QUERY_TIME = "03/10/2024, 23:34:42 PT"  # a Sunday night; Monday 02:34 on the exchange's clock
 
@@ -120,16 +120,7 @@ def official(route: str, body: dict):
 @pytest.fixture
 def fake_api(monkeypatch):
     """The stage against `official`, through the real scheduler; records every call sent."""
-    sent: list[ApiCall] = []
-
-    def call(self, api_call: ApiCall, deadline=None) -> CallResult:
-        sent.append(api_call)
-        return CallResult(api_call, result=official(api_call.route, api_call.body))
-
-    monkeypatch.setattr(KGClient, "call", call)
-    monkeypatch.setattr(KGClient, "is_up", lambda self: True)
-    monkeypatch.setenv("CRAG_MOCK_API_URL", "http://kg.invalid")
-    return sent
+    return fake_kg_api(monkeypatch, lambda route, body: official(route, body))  # tests may patch `official`
 
 
 def run_stage(questions: list[tuple[str, str, KGEntities]], config: KGConfig | None = None):

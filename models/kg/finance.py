@@ -86,6 +86,10 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
     return list(dict.fromkeys(found)), needed
 
 
+# A question naming no figure ("tell me about Nvidia"): its prices and its company record.
+DEFAULT_ROUTES = ["finance_get_price_history", "finance_get_info"]
+INTRADAY = "finance_get_detailed_price_history"
+INTRADAY_ONLY_FOR_PRICES = {"finance_get_price_history"}
 # "price-to-earnings" names the P/E ratio: its price word asks for no prices.
 PRICE_TO_EARNINGS = re.compile(r"\bprice[- /]?(?:to[- ])?earnings\b")
 
@@ -95,6 +99,8 @@ def routes_for(text: str) -> list[str]:
     routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
     if set(routes) <= {"finance_get_market_capitalization"} and GENERIC_PRICE.search(text):
         routes.append("finance_get_price_history")
+    if INTRADAY in routes and INTRADAY_ONLY_FOR_PRICES.isdisjoint(routes) and set(routes) - {INTRADAY}:
+        routes.remove(INTRADAY)  # "the p/e ratio right now": the time word asks for the current figure, not prices
     return list(dict.fromkeys(routes)) or DEFAULT_ROUTES
 
 

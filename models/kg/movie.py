@@ -48,7 +48,9 @@ CREW_ROLES = {
 # "the director of X", "the man who directed X": a crew role naming the person asked about.
 CREW_PERSON = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b")
 PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger")
-PERSON_FILMS = re.compile(r"\b(?:films?|movies?|filmography|direct(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b")
+PERSON_FILMS = re.compile(
+    r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
+)
 FILMS_OF_FOLLOWED = re.compile(r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b")
 DIRECTED = re.compile(r"\bdirect|\bhelm")
 ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b")

@@ -100,6 +100,7 @@ BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|
 CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
 SATURDAY = 5
 PREVIOUS_WEEK = re.compile(r"\b(?:last|previous|past) week\b")
+THIS_WEEK = re.compile(r"\b(?:this|current) week\b|\bnow\b|\btoday\b")
 
 
 # What the wording asks of a name filed as both an artist and a song (the name itself blanked out).
@@ -409,8 +410,7 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
     rank = state.entities.rank
     # the asked rank; with none, the top of the chart unless the question is about a song of its own
     shown_rank = rank or (0 if songs else 1)
-    weeks = [(chart, in_force)] + ([(chart - timedelta(days=7), "the week before")] if _asks_previous_week(state) else [])
-    for when, label in weeks if shown_rank else []:
+    for when, label in _weeks_shown(state, chart, in_force) if shown_rank else []:
         answered, result = state.answer("music_get_billboard_rank_date", rank=shown_rank, date=when.isoformat())
         if not answered:
             continue
@@ -444,6 +444,17 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
         if lines:
             evidence.add("\n".join(dict.fromkeys(lines)))
     return evidence
+
+
+def _weeks_shown(state: QuestionState, chart: date, in_force: str) -> list[tuple[date, str]]:
+    """The charts whose entry at the asked rank is shown: this week's, the week before's when asked
+    or compared, and only the week before's when the question asks about it alone."""
+    this, before = (chart, in_force), (chart - timedelta(days=7), "the week before")
+    if not _asks_previous_week(state):
+        return [this]
+    if PREVIOUS_WEEK.search(state.lowered) and not (CHANGE.search(state.wording) or THIS_WEEK.search(state.lowered)):
+        return [before]
+    return [this, before]
 
 
 def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:
