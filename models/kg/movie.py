@@ -194,7 +194,10 @@ def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[st
     """(film title, person name) to look up per asked award: the film when the question asks about
     the film (a field, a crew role), the nominee when it asks about a person and the nominee is not
     the film itself."""
+    # the award's own name asks for nothing: "best foreign language film", "best original score"
     text = state.wording
+    for words, _ in OSCAR_CATEGORIES:
+        text = re.sub(words, " ", text)
     wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES))
     wants_person = bool(PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)", text))
     followups = []

@@ -23,13 +23,17 @@ ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search
 ARTIST_TOPICS = [
     (r"where .*born|birth ?place|born in which|country|nationality|hometown|origin|from where|where .* from",
      ["music_get_artist_birth_place"]),
-    (r"born|birth|\bage\b|how old|founded|formed|start|old", ["music_get_artist_birth_date"]),
-    (r"member|line-?up|who (?:is|are|was|were) in|drummer|singer|guitarist|bassist|vocalist|band", ["music_get_members"]),
+    (r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart(?:ed)?\b",
+     ["music_get_artist_birth_date"]),
+    (r"member|line-?up|who (?:is|are|was|were) in\b|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer",
+     ["music_get_members"]),
     (r"\bdie|death|dead|alive|lifespan|passed away|disband|split|broke up|active", ["music_get_lifespan"]),
     (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
     (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
 ]
 ARTIST_DEFAULT = ["music_get_artist_birth_date", "music_get_artist_birth_place", "music_get_artist_all_works"]
+# "Where was X born?" asks for the place only; a date word asks for the date too.
+DATE_WORDS = re.compile(r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b")
 SONG_TOPICS = [
     (r"wr[io]te|writ|author|compos|penned|who (?:sang|sings|performed|is the artist)|by whom|whose", ["music_get_song_author"]),
     (r"releas|come out|came out|how old", ["music_get_song_release_date"]),
@@ -285,8 +289,16 @@ def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
     return calls
 
 
+def _artist_topics(text: str) -> list[str]:
+    routes = _topics(text, ARTIST_TOPICS, [])
+    if "music_get_artist_birth_place" in routes and not DATE_WORDS.search(text):
+        routes = [route for route in routes if route != "music_get_artist_birth_date"]
+    return routes or ARTIST_DEFAULT
+
+
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
-    config, text = context.config, state.lowered
+    # the wording with the names blanked: "Old Dominion" or "Texas Hold 'Em" ask for no birth date
+    config, text = context.config, state.wording
     _try_other_kind_on_a_miss(state, config)
     artists, calls = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, song_searches = _spellings(state, SONG_SEARCH, state.entities.songs, config)
@@ -296,7 +308,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     calls += probes
     if billboard and state.entities.rank and chart and _asks_previous_week(state):
         calls.append(ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()}))
-    artist_routes = ["music_get_members"] if _member_routes(state) else _topics(text, ARTIST_TOPICS, ARTIST_DEFAULT)
+    artist_routes = ["music_get_members"] if _member_routes(state) else _artist_topics(text)
     for spelling in artists.values():
         calls += [ApiCall(route, {"query": spelling}) for route in artist_routes]
     song_routes = _topics(text, SONG_TOPICS + ([] if billboard else SONG_TOPICS_OFF_CHART), [] if billboard else SONG_DEFAULT)
