@@ -1117,7 +1117,8 @@ def relations(f: Facts) -> list[Question]:
     number_one = lambda day: music_kg.get_billboard_rank_date(1, day)[0][0]
     return [
         Question("who directed the film that won best picture at the 2006 oscars?", "movie", "static",
-                 "two hops: a ceremony's award, then its film", picture_director.lower(), {}, [picture["film"], picture_director]),
+                 "two hops: a ceremony's award, then its film", picture_director.lower(), {}, [picture["film"], picture_director],
+                 near_misses=["actress in a leading role"]),
         Question("what were the budgets of the films marisol okonkwo-varga directed?", "movie", "static",
                  "a field shown only when asked, over a person's films", "23 and 41 million dollars",
                  {"people": ["Marisol Okonkwo-Varga"]}, [plain(by_id(i)["budget"]) for i in marisol["directed_movies"]]),
@@ -1212,6 +1213,7 @@ def _more_relations(f: Facts) -> list[Question]:
     picture_genres = [g["name"] for g in movie_kg.get_movie_info(picture["film"])[0]["genres"]]
     (foreign,) = [a for a in movie_kg.get_year_info("2017")["oscar_awards"] if a["category"] == "FOREIGN LANGUAGE FILM"]
     foreign_budget = movie_kg.get_movie_info(foreign["film"])[0]["budget"]
+    other_films_of = lambda year, film: [t for i in movie_kg.get_year_info(str(year))["movie_list"] if (t := by_id(i)["title"]) != film]
     holm_budgets = [by_id(i)["budget"] for i in movie_kg.get_person_info("Sigrid Holm")[0]["directed_movies"]]
     brandvik_titles = [by_id(i)["original_title"] for i in movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"]]
     renamed = [title for title, i in zip(brandvik_titles, movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"])
@@ -1243,10 +1245,10 @@ def _more_relations(f: Facts) -> list[Question]:
                  [*halcyon, *cobalt]),
         Question("what genre is the film that won best picture at the 2006 academy awards?", "movie", "static",
                  "two hops: a ceremony's award, then a field of its film", ", ".join(picture_genres).lower(), {},
-                 [picture["film"], *picture_genres]),
+                 [picture["film"], *picture_genres], near_misses=["actress in a leading role"]),
         Question("what was the budget of the film that won the oscar for best foreign language film in 2017?", "movie", "static",
                  "two hops: an award filed under its ceremony year, then its film", plain(foreign_budget), {},
-                 [foreign["film"], plain(foreign_budget)]),
+                 [foreign["film"], plain(foreign_budget)], near_misses=other_films_of(2017, foreign["film"])),
         Question("how much did the movies sigrid holm directed cost to make in total?", "movie", "static",
                  "a field shown only when asked, summed over a person's films", plain(sum(holm_budgets)), {"people": ["Sigrid Holm"]},
                  [plain(b) for b in holm_budgets]),

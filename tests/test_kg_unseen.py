@@ -21,6 +21,12 @@ WEDNESDAY = "05/15/2024, 11:20:00 PT"  # the chart in force is Saturday 2024-05-
 SEARCHES = {
     "music_search_artist_entity_by_name": ["The Marble Coves", "Ada Quint", "Jon Vell", "Rue Okabe", "Glass Meridian"],
     "music_search_song_entity_by_name": ["Glass Meridian", "Salt Lamp", "Paper Tigerlily"],
+    "movie_get_movie_info": [{"title": "Tin Lantern", "id": 901, "release_date": "2008-11-21", "budget": 12500000,
+                              "revenue": 88000000, "rating": 7.7, "genres": [{"id": 18, "name": "Drama"}],
+                              "crew": [{"name": "Orla Vance", "id": 51, "job": "Director"}],
+                              "cast": [{"name": "Mae Corrigan", "id": 52, "character": "Ida", "order": 0}],
+                              "oscar_awards": [{"year_ceremony": 2009, "ceremony": 81, "category": "ACTRESS IN A LEADING ROLE",
+                                                "name": "Mae Corrigan", "film": "Tin Lantern", "winner": True}]}],
     "movie_get_person_info": [{"name": "Orla Vance", "id": 51, "birthday": "1966-04-02", "directed_movies": [801, 802],
                                "acted_movies": [803], "oscar_awards": []}],
 }
@@ -40,6 +46,12 @@ ANSWERS = {
     ("movie_get_movie_info_by_id", 803): {"id": 803, "title": "Kelp Season", "release_date": "1999-05-01", "budget": 900000,
                                           "revenue": 2000000, "rating": 5.1, "genres": []},
     ("finance_get_pe_ratio", "KLMN"): 31.4,
+    ("movie_get_year_info", "2009"): {"movie_list": [905], "oscar_awards": [
+        {"year_ceremony": 2009, "ceremony": 81, "category": "BEST PICTURE", "name": "Tin Lantern", "film": "Tin Lantern", "winner": True},
+        {"year_ceremony": 2009, "ceremony": 81, "category": "ACTRESS IN A LEADING ROLE", "name": "Mae Corrigan",
+         "film": "Tin Lantern", "winner": True},
+        {"year_ceremony": 2009, "ceremony": 81, "category": "BEST PICTURE", "name": "Copperhead Bay", "film": "Copperhead Bay",
+         "winner": False}]},
 }
 CHARTS = {  # (rank, Saturday) -> [[songs], [artists]]
     (7, "2024-05-11"): [["Salt Lamp"], ["Rue Okabe"]],
@@ -59,7 +71,7 @@ def unseen(monkeypatch):
         if route in SEARCHES:
             hits = SEARCHES[route]
             wanted = str(query).lower()
-            return [h for h in hits if wanted in (h["name"] if isinstance(h, dict) else h).lower()]
+            return [h for h in hits if wanted in (h.get("name") or h["title"] if isinstance(h, dict) else h).lower()]
         if route == "music_get_members":
             return members.get(query)
         if route == "music_get_billboard_rank_date":
@@ -184,3 +196,14 @@ def test_a_company_question_naming_no_figure_gets_its_prices_and_record(unseen):
     sent, _ = unseen
     ask("Tell me about $KLMN.", "finance", KGEntities())
     assert [c.route for c in sent] == ["finance_get_price_history", "finance_get_info"]
+
+
+def test_an_awards_film_is_fetched_by_title_and_shows_only_what_is_asked(unseen):
+    sent, _ = unseen
+    result = ask("What did the film crowned best picture at the 2009 Academy Awards cost to produce?", "movie", KGEntities())
+    evidence = text(result)
+    assert "Oscar best picture at the 2009 ceremony (81th): Tin Lantern (Tin Lantern), won" in evidence
+    assert "Tin Lantern / budget: 12500000" in evidence
+    for near_miss in ("Copperhead Bay", "Mae Corrigan", "actress", "revenue"):  # a nominee, another award, a field not asked
+        assert near_miss not in evidence
+    assert [c.route for c in sent] == ["movie_get_year_info", "movie_get_movie_info"]

@@ -18,7 +18,9 @@ COMPARE = re.compile(
     r"\b(?:compare[sd]?|more|less|fewer|higher|lower|larger|smaller|bigger|older|younger|earlier|later|first|"
     r"total|combined|sum|average|difference|between|both|each|all|which (?:one|of))\b"
 )
-WINNER = re.compile(r"\b(?:won|wins?|winner|winning|awarded)\b")
+# An award asked about with its nominees ("nominated for", "up for"); otherwise a question about an award
+# ("won", "took", "crowned", "went to") asks about its winner.
+NOMINEES = re.compile(r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the running)\b")
 
 
 def asked(text: str, vocabulary: dict[str, str]) -> list[str]:
