@@ -32,14 +32,14 @@ FILM_FIELDS = {
     "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
     "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
     "budget": r"budget|cost|spent|spend",
-    "revenue": r"revenue|gross|box office|earn|made|make|takings|profit|commercial",
+    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
     "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
     "original_title": r"original (?:title|name)",
     "original_language": r"language",
 }
 # Crew jobs by the words that ask for them.
 CREW_ROLES = {
-    "Director": r"direct|helm",
+    "Director": r"direct|helm|filmmaker|who made",
     "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
     "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
     "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
@@ -47,13 +47,13 @@ CREW_ROLES = {
 }
 # "the director of X", "the man who directed X": a crew role naming the person asked about.
 CREW_PERSON = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b")
-PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger")
+PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger|into the world")
 PERSON_FILMS = re.compile(
     r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
 )
 FILMS_OF_FOLLOWED = re.compile(r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b")
 DIRECTED = re.compile(r"\bdirect|\bhelm")
-ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b")
+ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b|\bthe lead\b|leading (?:man|lady)")
 # Oscar categories by the words that ask for them, as patterns over the stored category names.
 OSCAR_CATEGORIES = [
     (r"best (?:motion )?picture|best film\b", r"BEST PICTURE|OUTSTANDING PICTURE|BEST MOTION PICTURE"),
@@ -203,7 +203,7 @@ def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[st
     the film (a field, a crew role), the nominee when it asks about a person and the nominee is not
     the film itself."""
     text = _without_award_names(state.wording)
-    wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES))
+    wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES) or ACTED.search(text))
     wants_person = bool(PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)", text))
     followups = []
     for award in awards:
@@ -269,7 +269,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     config, text = context.config, state.wording
     evidence = Evidence()
     by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
-    fields = asked(_without_award_names(text), FILM_FIELDS)
+    fields = asked(_without_award_names(text), FILM_FIELDS) + asked(_without_award_names(text), CREW_ROLES)
     for title in state.entities.movies:
         answered, _ = state.answer(MOVIE_SEARCH, query=title)
         if not answered:
@@ -374,7 +374,8 @@ def oscar_lines(subject: str, awards: Any, config: KGConfig) -> list[str]:
 
 
 def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
-    """A film in one line: release date and rating, revenue when known, and every field asked."""
+    """A film in one line: release date and rating, revenue when known, and every field and crew role
+    asked (`fields`: keys of FILM_FIELDS and CREW_ROLES)."""
     movie = by_id.get(movie_id)
     if not movie:
         return f"id {movie_id}"
@@ -383,6 +384,10 @@ def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
              f"revenue {number(movie['revenue'])}" if movie.get("revenue") or "revenue" in fields else None]
     for field in fields:
         if field in ("release_date", "rating", "revenue"):
+            continue
+        if field in CREW_ROLES:
+            names = [c.get("name") for c in movie.get("crew") or [] if isinstance(c, dict) and c.get("job") == field]
+            facts.append(f"{field.lower()} {', '.join(filter(None, names))}" if names else None)
             continue
         value = ", ".join(_genres(movie)) if field == "genres" else movie.get(field)
         facts.append(f"{field.replace('_', ' ')} {number(value) if not is_empty(value) else 'unknown'}")

@@ -20,13 +20,14 @@ from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.wording import CHANGE, asked
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
+# Words asking who is in a band.
+MEMBERS_ASKED = r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b"
 ARTIST_TOPICS = [
     (r"where .*born|birth ?place|born in which|country|nationality|hometown|origin|from where|where .* from",
      ["music_get_artist_birth_place"]),
     (r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart(?:ed)?\b",
      ["music_get_artist_birth_date"]),
-    (r"member|line-?up|who (?:is|are|was|were) in\b|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer",
-     ["music_get_members"]),
+    (MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer", ["music_get_members"]),
     (r"\bdie|death|dead|alive|lifespan|passed away|disband|split|broke up|active", ["music_get_lifespan"]),
     (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
     (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
@@ -78,7 +79,7 @@ FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
 FOLLOWUP_ARTIST_ROUTES = {
     "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|country|nationality|hometown|where .* from",
     "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born",
-    "music_get_members": r"member|line-?up|who (?:is|are|was|were) in (?:the|that) band",
+    "music_get_members": MEMBERS_ASKED,
     "music_get_lifespan": r"\bdie|death|dead|alive|lifespan|passed away|disband|split up|broke up",
     "music_get_artist_all_works": r"other songs|discograph|albums|works|other (?:hits|singles)",
 }
@@ -93,7 +94,7 @@ ARTIST_NOUNS = re.compile(r"\b(?:artists?|singers?|bands?|groups?|acts?|performe
 # A band's members asked about as people ("when was the youngest member of X born?"): the members are
 # looked up as artists, and the band's own dates (its founding, not a birth) stay out. Words about the
 # band itself ("when was X formed and who are its members?") keep the question on the band.
-MEMBER_WORDS = re.compile(r"\bmembers?\b")
+MEMBER_WORDS = re.compile(MEMBERS_ASKED)
 BAND_FACTS = re.compile(r"\b(?:formed|founded|disband\w*|split|broke up|start\w*|active)\b")
 MEMBER_FACTS = {
     "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|countr|nationalit|hometown|where .* from",
