@@ -151,6 +151,15 @@ PARAPHRASES = [  # (question, domain, entities, query time, strings the evidence
      SUNDAY, ["Nordvik Space Institute / director: Hallgrim Solberg"], []),
     ("What is the population of the town where the Nordvik Space Institute has its headquarters?", "open",
      KGEntities(entities=["Nordvik Space Institute"]), SUNDAY, ["Tromsvik / population: 14,300"], []),
+    ("What is the elevation of the mountain Brimholt Observatory stands on?", "open", KGEntities(entities=["Brimholt Observatory"]),
+     SUNDAY, ["Mount Skarvell / elevation_m: 2310"], []),
+    ("How much is QMTX earning per share?", "finance", KGEntities(tickers=["QMTX"]), SUNDAY,
+     ["QMTX / earnings per share (forward EPS) (KG, current): -0.42"], ["closing price"]),
+    ("What was Harmattan Heart's position on the Hot 100 a week ago?", "music", KGEntities(songs=["Harmattan Heart"]), TUESDAY,
+     ["rank on the previous week's chart on the chart of 2024-03-09 (Saturday) (the chart in force on 2024-03-12 (Tuesday)): 38"],
+     []),
+    ("What was the 2019 Grammy best new artist's debut year?", "music", KGEntities(), SUNDAY,
+     ["Halcyon Drift / birth date (founding date for a band): 2009-04-01"], []),
 ]
 
 

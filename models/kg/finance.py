@@ -21,7 +21,7 @@ from models.kg.timeparse import DateSpan, eastern_time, weekday_name
 TOPICS = [
     (r"dividend|payout|distribution", ["finance_get_dividends_history"]),
     (r"market cap|capitali[sz]ation|market value|valuation|\bworth\b", ["finance_get_market_capitalization"]),
-    (r"\beps\b|earnings per share", ["finance_get_eps"]),
+    (r"\beps\b|earn\w* per share", ["finance_get_eps"]),
     (r"p/?e ratio|\bpe\b|price[- ]to[- ]earnings|price[- ]earnings", ["finance_get_pe_ratio"]),
     (r"\b(?:prices?|priced|clos(?:e|ed|es|ing)|open(?:ed|s|ing)?|high(?:est|s)?|low(?:est|s)?|trad(?:e|ed|es|ing)|"
      r"volume|gain(?:s|ed)?|los[est]\w*|drop(?:s|ped)?|ris(?:e|es|en)|rose|f[ae]ll(?:s|en)?|return(?:s|ed)?|"

@@ -20,6 +20,7 @@ from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.wording import CHANGE, asked
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
+PREVIOUS_WEEK_WORDS = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
 # Words asking who is in a band.
 MEMBERS_ASKED = r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b"
 ARTIST_TOPICS = [
@@ -63,7 +64,7 @@ FACT_LABELS = {
 }
 DEBUT_WORDS = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
 CHART_ATTRIBUTES = [
-    (r"last week|previous week|week before|" + CHANGE.pattern, "rank_last_week", "rank on the previous week's chart"),
+    (PREVIOUS_WEEK_WORDS + "|" + CHANGE.pattern, "rank_last_week", "rank on the previous week's chart"),
     (r"how many weeks|weeks (?:on|in)|how long|" + DEBUT_WORDS, "weeks_in_chart", "weeks on the chart"),
     (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
 ]
@@ -78,7 +79,8 @@ FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
 # ("song of the year", "number one song") do not ask for anything.
 FOLLOWUP_ARTIST_ROUTES = {
     "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|country|nationality|hometown|where .* from",
-    "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born",
+    "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born|"
+                                   r"debut(?:ed)? year|\bbegan\b|\bstart(?:ed)? out\b",
     "music_get_members": MEMBERS_ASKED,
     "music_get_lifespan": r"\bdie|death|dead|alive|lifespan|passed away|disband|split up|broke up",
     "music_get_artist_all_works": r"other songs|discograph|albums|works|other (?:hits|singles)",
@@ -104,7 +106,7 @@ MEMBER_FACTS = {
 BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
 CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
 SATURDAY = 5
-PREVIOUS_WEEK = re.compile(r"\b(?:last|previous|past) week\b")
+PREVIOUS_WEEK = re.compile(PREVIOUS_WEEK_WORDS)
 THIS_WEEK = re.compile(r"\b(?:this|current) week\b|\bnow\b|\btoday\b")
 
 

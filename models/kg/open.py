@@ -48,6 +48,29 @@ def _stems(text: str) -> set[str]:
     return {word[:STEM] for word in re.findall(r"[a-z]+", text.lower()) if len(word) > 3}
 
 
+# Words that name a common relation without sharing a stem with its key ("the mountain X stands on":
+# its location), by a stem of the key.
+RELATION_WORDS = {
+    "locati": r"\b(?:located|stands?|sits?|situated|lies|built (?:on|in))\b",
+    "headqu": r"\b(?:based|head office|hq)\b",
+    "operat": r"\b(?:runs?|manag(?:es|ed))\b",
+    "owner": r"\b(?:owns?|owned)\b",
+    "founde": r"\b(?:founded by|set up by|established by)\b",
+}
+
+
+def _naming(words: list[re.Match], wording: str, key: str) -> list[re.Match]:
+    """The words of the question that name the fact `key`: a shared stem, or a word of RELATION_WORDS;
+    not right after "which" or "what", where the word names the kind of the answer ("which country")."""
+    stems = _stems(key.replace("_", " "))
+    named = [w for position, w in enumerate(words) if _stems(w.group()) & stems
+             and not (position and words[position - 1].group() in ASKS_THE_KIND)]
+    for stem, pattern in RELATION_WORDS.items():
+        if stem[:STEM] in stems:
+            named += list(re.finditer(pattern, wording))
+    return named
+
+
 def _followups(state: QuestionState, context: PlanContext) -> list[tuple[str, str, str]]:
     """(entity, fact, value) for a fact the question names ("the operator of X", "the organisation
     that operates X", "where X has its headquarters") whose value reads as a name (letters, a few
@@ -61,8 +84,7 @@ def _followups(state: QuestionState, context: PlanContext) -> list[tuple[str, st
         for key, value in facts.items() if isinstance(facts, dict) else []:
             if not isinstance(value, str) or not re.search(r"[A-Za-z]", value) or re.search(r"\d", value):
                 continue
-            named = [w for position, w in enumerate(words) if _stems(w.group()) & _stems(str(key).replace("_", " "))
-                     and not (position and words[position - 1].group() in ASKS_THE_KIND)]
+            named = _naming(words, state.wording, str(key))
             if named and len(value.split()) <= MAX_NAME_WORDS and _asks_more(state.wording, named[0]):
                 followups.append((spelling, str(key), value))
     return followups
