@@ -432,6 +432,9 @@ def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_th
     assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"]
     focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
     assert focused == KGEntities(teams=["Rockets"])
+    catch_all = refile_for_domain(KGEntities(entities=["paper lanterns"], companies=["paper lanterns"]), "music")
+    assert catch_all.artists == ["paper lanterns"] and catch_all.entities == [] and catch_all.companies == ["paper lanterns"]
+    assert refile_for_domain(KGEntities(teams=["Lake Varnholm"]), "open").entities == ["Lake Varnholm"]
     film_as_person = refile_for_domain(KGEntities(people=["copper meridian"]), "movie")
     assert film_as_person.people == ["copper meridian"] and film_as_person.movies == []  # the other kind on a miss
 
