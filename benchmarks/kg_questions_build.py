@@ -46,6 +46,9 @@ class Question:
     answer_spans: list[str]
     query_time: str = SUNDAY
     id: str = field(default="")
+    # near misses: facts close to the asked one (another week's chart entry, the band's own founding
+    # date for a question about its members) that the evidence should not offer as the answer
+    near_misses: list[str] = field(default_factory=list)
 
 
 def price(value: float) -> str:
@@ -518,6 +521,8 @@ def movie(f: Facts) -> list[Question]:
 def music(f: Facts) -> list[Question]:
     chart = "2024-03-09"
     fifth_songs, fifth_artists = f.kg.music.get_billboard_rank_date(5, chart)
+    number_one = lambda day: f.kg.music.get_billboard_rank_date(1, day)[0][0]
+    fifth_before = f.kg.music.get_billboard_rank_date(5, "2024-03-02")[0][0]
     artist = lambda name: {"artists": [name]}
     song = lambda name: {"songs": [name]}
     return [
@@ -539,6 +544,7 @@ def music(f: Facts) -> list[Question]:
             {"rank": 1},
             ["Paper Lanterns in July", "Halcyon Drift"],
             TUESDAY,
+            near_misses=[number_one("2024-03-02")],
         ),
         Question(
             "what song was number one on the billboard hot 100 on march 2, 2024?",
@@ -549,6 +555,7 @@ def music(f: Facts) -> list[Question]:
             {"rank": 1},
             ["Cinder Waltz"],
             TUESDAY,
+            near_misses=[number_one("2024-02-24")],
         ),
         Question(
             "who sings the number 5 song on the billboard hot 100 this week?",
@@ -559,6 +566,7 @@ def music(f: Facts) -> list[Question]:
             {"rank": 5},
             [fifth_songs[0], fifth_artists[0]],
             TUESDAY,
+            near_misses=[number_one(chart), fifth_before],
         ),
         Question(
             "how many weeks has paper lanterns in july been on the billboard hot 100?",
@@ -589,6 +597,7 @@ def music(f: Facts) -> list[Question]:
             song("Bayou Satellite"),
             [f.chart_attribute("Bayou Satellite", chart, "rank")],
             TUESDAY,
+            near_misses=["release country"],
         ),
         Question(
             "who won the grammy for best new artist in 2019?",
@@ -1105,9 +1114,11 @@ def relations(f: Facts) -> list[Question]:
     blazers = f.nba_games("Portland Trail Blazers", "2024-03-08")[0]
     february = {team: sum(g["wl_home" if g["team_name_home"] == team else "wl_away"] == "W" for g in f.nba_games(team, "2024-02"))
                 for team in ("Houston Rockets", "Los Angeles Lakers")}
+    number_one = lambda day: music_kg.get_billboard_rank_date(1, day)[0][0]
     return [
         Question("who directed the film that won best picture at the 2006 oscars?", "movie", "static",
-                 "two hops: a ceremony's award, then its film", picture_director.lower(), {}, [picture["film"], picture_director]),
+                 "two hops: a ceremony's award, then its film", picture_director.lower(), {}, [picture["film"], picture_director],
+                 near_misses=["actress in a leading role"]),
         Question("what were the budgets of the films marisol okonkwo-varga directed?", "movie", "static",
                  "a field shown only when asked, over a person's films", "23 and 41 million dollars",
                  {"people": ["Marisol Okonkwo-Varga"]}, [plain(by_id(i)["budget"]) for i in marisol["directed_movies"]]),
@@ -1140,19 +1151,20 @@ def relations(f: Facts) -> list[Question]:
                  [song_2015, music_kg.get_song_release_date(song_2015)]),
         Question("which country is the artist of this week's number one song from?", "music", "fast-changing",
                  "two hops: a chart entry, then the artist", "iceland", {"rank": 1},
-                 [first_artist, music_kg.get_artist_birth_place(first_artist)], TUESDAY),
+                 [first_artist, music_kg.get_artist_birth_place(first_artist)], TUESDAY,
+                 near_misses=[number_one("2024-03-02"), "release country"]),
         Question("who wrote the number 2 song on the billboard hot 100 this week?", "music", "fast-changing",
                  "two hops: a chart entry, then the song", music_kg.get_song_author(second_song).lower(), {"rank": 2},
-                 [second_song, music_kg.get_song_author(second_song)], TUESDAY),
+                 [second_song, music_kg.get_song_author(second_song)], TUESDAY, near_misses=[first_song]),
         Question("how many places did bayou satellite drop on the billboard hot 100 this week?", "music", "fast-changing",
                  "change over a week, worded indirectly", str(int(ranks["Bayou Satellite"][0]) - int(ranks["Bayou Satellite"][1])),
-                 {"songs": ["Bayou Satellite"]}, list(ranks["Bayou Satellite"]), TUESDAY),
+                 {"songs": ["Bayou Satellite"]}, list(ranks["Bayou Satellite"]), TUESDAY, near_misses=[first_song]),
         Question("did kerosene choir climb or fall on the billboard hot 100 this week?", "music", "fast-changing",
                  "change over a week, worded indirectly", "fall", {"songs": ["Kerosene Choir"]}, list(ranks["Kerosene Choir"]),
-                 TUESDAY),
+                 TUESDAY, near_misses=[first_song]),
         Question("how many spots did harmattan heart move up since last week?", "music", "fast-changing",
                  "change over a week, worded indirectly", str(int(harmattan[1]) - int(harmattan[0])),
-                 {"songs": ["Harmattan Heart"]}, list(harmattan), TUESDAY),
+                 {"songs": ["Harmattan Heart"]}, list(harmattan), TUESDAY, near_misses=[first_song]),
         Question("when was the operator of brimholt observatory founded?", "open", "static",
                  "two hops: an entity's fact, then that entity", facts_of(operator)["founded"], {"entities": ["Brimholt Observatory"]},
                  [operator, facts_of(operator)["founded"]]),
@@ -1181,6 +1193,92 @@ def relations(f: Facts) -> list[Question]:
                  "comparison of two teams over a month", max(february, key=february.get).lower(),
                  {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
                  sorted({g["game_date"][:10] for team in february for g in f.nba_games(team, "2024-02")})),
+    ] + _more_relations(f)
+
+
+def _more_relations(f: Facts) -> list[Question]:
+    """Relations added after the first 25: a band's members as people (three hops from a Grammy), the
+    act behind a chart entry, the week before alone, fields of an award's film, aggregates and
+    differences over films, companies, games and an entity's fact."""
+    movie_kg, music_kg, open_kg, finance_kg = f.kg.movie, f.kg.music, f.kg.open, f.kg.finance
+    by_id = movie_kg.get_movie_info_by_id
+    chart = "2024-03-09"
+    number_one = lambda day: music_kg.get_billboard_rank_date(1, day)[0][0]
+    (second_song,), (second_artist,) = music_kg.get_billboard_rank_date(2, chart)
+    halcyon = sorted(music_kg.get_members("Halcyon Drift"))
+    born = {member: music_kg.get_artist_birth_date(member) for member in halcyon}
+    founded = music_kg.get_artist_birth_date("Halcyon Drift")
+    cobalt = sorted(music_kg.get_members("The Cobalt Hour"))
+    (picture,) = [a for a in movie_kg.get_year_info("2006")["oscar_awards"] if a["category"] == "BEST PICTURE" and a["winner"]]
+    picture_genres = [g["name"] for g in movie_kg.get_movie_info(picture["film"])[0]["genres"]]
+    (foreign,) = [a for a in movie_kg.get_year_info("2017")["oscar_awards"] if a["category"] == "FOREIGN LANGUAGE FILM"]
+    foreign_budget = movie_kg.get_movie_info(foreign["film"])[0]["budget"]
+    other_films_of = lambda year, film: [t for i in movie_kg.get_year_info(str(year))["movie_list"] if (t := by_id(i)["title"]) != film]
+    holm_budgets = [by_id(i)["budget"] for i in movie_kg.get_person_info("Sigrid Holm")[0]["directed_movies"]]
+    brandvik_titles = [by_id(i)["original_title"] for i in movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"]]
+    renamed = [title for title, i in zip(brandvik_titles, movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"])
+               if title != by_id(i)["title"]]
+    gross = {title: movie_kg.get_movie_info(title)[0]["revenue"] for title in ("Spider-Moth", "Salt Road Nocturne")}
+    caps = {t: finance_kg.get_market_capitalization(t) for t in ("TSLT", "NWRB")}
+    eps = {t: finance_kg.get_eps(t) for t in ("ZPHR", "QMTX")}
+    zphr = [f.bar("ZPHR", day)["Close"] for day in ("2024-03-07", "2024-03-08")]
+    (houston_lakers,) = f.nba_games("Houston Rockets", "2024-03-08")
+    blazers = [f.nba_games("Portland Trail Blazers", day)[0] for day in ("2024-03-05", "2024-03-08")]
+    headquarters = open_kg.get_entity("Nordvik Space Institute")["summary_structured"]["headquarters"]
+    headquarters_country = open_kg.get_entity(headquarters)["summary_structured"]["country"]
+    return [
+        Question("when was the youngest member of halcyon drift born?", "music", "static",
+                 "a band's members followed to their own records", max(born.values()), {"artists": ["Halcyon Drift"]},
+                 list(born.values()), near_misses=[founded]),
+        Question("how old are the members of the band that won best new artist at the 2019 grammys?", "music", "slow-changing",
+                 "three hops: a Grammy winner, its members, their records", ", ".join(born.values()), {},
+                 [*halcyon, *born.values()], near_misses=[founded]),
+        Question("which country is the singer of the number 2 song on the billboard hot 100 this week from?", "music",
+                 "fast-changing", "two hops: a chart entry, then the act", music_kg.get_artist_birth_place(second_artist).lower(),
+                 {"rank": 2}, [second_artist, music_kg.get_artist_birth_place(second_artist)], TUESDAY,
+                 near_misses=[number_one(chart), "release country"]),
+        Question("what was the number one song on the billboard hot 100 last week?", "music", "fast-changing",
+                 "the week before alone", number_one("2024-03-02").lower(), {"rank": 1}, [number_one("2024-03-02")], TUESDAY,
+                 near_misses=[number_one(chart)]),
+        Question("how many members do halcyon drift and the cobalt hour have altogether?", "music", "slow-changing",
+                 "aggregate over two bands", str(len(halcyon) + len(cobalt)), {"artists": ["Halcyon Drift", "The Cobalt Hour"]},
+                 [*halcyon, *cobalt]),
+        Question("what genre is the film that won best picture at the 2006 academy awards?", "movie", "static",
+                 "two hops: a ceremony's award, then a field of its film", ", ".join(picture_genres).lower(), {},
+                 [picture["film"], *picture_genres], near_misses=["actress in a leading role"]),
+        Question("what was the budget of the film that won the oscar for best foreign language film in 2017?", "movie", "static",
+                 "two hops: an award filed under its ceremony year, then its film", plain(foreign_budget), {},
+                 [foreign["film"], plain(foreign_budget)], near_misses=other_films_of(2017, foreign["film"])),
+        Question("how much did the movies sigrid holm directed cost to make in total?", "movie", "static",
+                 "a field shown only when asked, summed over a person's films", plain(sum(holm_budgets)), {"people": ["Sigrid Holm"]},
+                 [plain(b) for b in holm_budgets]),
+        Question("what are the original titles of the films teodor brandvik acted in?", "movie", "static",
+                 "a field shown only when asked, over a person's films", ", ".join(brandvik_titles).lower(),
+                 {"people": ["Teodor Brandvik"]}, renamed),
+        Question("how much more did spider-moth gross than salt road nocturne?", "movie", "static",
+                 "difference between two films", plain(gross["Spider-Moth"] - gross["Salt Road Nocturne"]),
+                 {"movies": ["Spider-Moth", "Salt Road Nocturne"]}, [plain(v) for v in gross.values()]),
+        Question("how much bigger is tessellate semiconductor's market cap than northwind robotics'?", "finance", "fast-changing",
+                 "difference between two companies", plain(caps["TSLT"] - caps["NWRB"]),
+                 {"companies": ["Tessellate Semiconductor", "Northwind Robotics"]}, [plain(v) for v in caps.values()]),
+        Question("what is the average eps of zphr and qmtx?", "finance", "fast-changing", "aggregate over two tickers",
+                 plain(round(sum(eps.values()) / 2, 4)), {"tickers": ["ZPHR", "QMTX"]}, [plain(v) for v in eps.values()]),
+        Question("how much did zphr gain or lose on friday?", "finance", "real-time", "change worded indirectly",
+                 price(zphr[1] - zphr[0]), {"tickers": ["ZPHR"]}, [price(c) for c in zphr]),
+        Question("who scored more points on 2024-03-08, the houston rockets or the los angeles lakers?", "sports", "static",
+                 "comparison of two teams in one game",
+                 houston_lakers["team_name_home"].lower() if houston_lakers["pts_home"] > houston_lakers["pts_away"]
+                 else houston_lakers["team_name_away"].lower(),
+                 {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
+                 [plain(houston_lakers["pts_home"]), plain(houston_lakers["pts_away"])]),
+        Question("how many points did the portland trail blazers score in total on 2024-03-05 and 2024-03-08?", "sports",
+                 "static", "aggregate over two days",
+                 plain(sum(g["pts_home" if g["team_name_home"] == "Portland Trail Blazers" else "pts_away"] for g in blazers)),
+                 {"teams": ["Portland Trail Blazers"], "sport": "nba"},
+                 [plain(g["pts_home" if g["team_name_home"] == "Portland Trail Blazers" else "pts_away"]) for g in blazers]),
+        Question("in which country is the headquarters of the nordvik space institute?", "open", "static",
+                 "two hops: an entity's fact, then that entity", headquarters_country.lower(),
+                 {"entities": ["Nordvik Space Institute"]}, [headquarters, headquarters_country]),
     ]
 
 
@@ -1204,6 +1302,7 @@ def questions(kg: KnowledgeGraph) -> list[dict[str, Any]]:
                     "answer": question.answer,
                     "entities": question.entities,
                     "answer_spans": question.answer_spans,
+                    **({"near_misses": question.near_misses} if question.near_misses else {}),
                 }
             )
     return rows

@@ -10,8 +10,9 @@ Each case is one request (route, raw body, content type) covering a point of
 ../shared/docs/CRAG_MOCK_API.md on the fixture KG; responses are compared by status code and body
 (JSON bodies as parsed JSON). `get_members`, whose order is a set's order officially, is compared as
 a sorted list; search hits keep their order (ties included). Besides the fixed cases: the Billboard
-entries of every third rank, and random 2-3-word music searches over the names they list, which
-probe the order of tied scores. Exit status 1 when any case differs.
+entries of every third rank, random 2-3-word music searches over the names they list, which probe the
+order of tied scores, and searches that tie more than 10 names, which probe which of them are cut.
+Exit status 1 when any case differs.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from kg_mock.search import normalize
 from kg_mock.server import FINANCE_TICKER_ROUTES
 
 JSON = "application/json"
@@ -56,7 +59,7 @@ def _queries(path: str, values: list[Any], unordered: bool = False) -> list[Case
 
 # Strings pydantic versions coerce to int differently (the official server pins 2.5.3).
 INT_STRINGS = [
-    "7003.", "7003.00", "-7003.", "0-7003", "7-003", "1_000.0", "7_003.", "7__003", "_7003", "7003_", "07003",
+    "7001.", "0-7001", "7003.", "7003.00", "-7003.", "0-7003", "7-003", "1_000.0", "7_003.", "7__003", "_7003", "7003_", "07003",
     "-0", "+0.", ".0", "0x1B5B", "1e3", "\u0667\u0660\u0660\u0663", "7003.5", "",
     "9" * 4300, "9" * 4301, "-" + "9" * 4300, "9" * 4298 + ".0", "9" * 4299 + ".0", "x" * 4301, "1_" * 2150 + "1",
 ]
@@ -105,6 +108,9 @@ def cases() -> list[Case]:
         {"rank": 101},
         {"rank": True, "date": "2024-03-02"},
         {"rank": "5", "date": "2024-03-09"},
+        {"rank": "5.", "date": "2024-03-09"},
+        {"rank": "0-5", "date": "2024-03-09"},
+        {"rank": "1_0.0", "date": "2024-03-09"},
         {"date": "2024-03-09"},
     ):
         found.append(Case("/music/get_billboard_rank_date", body))
@@ -123,7 +129,7 @@ def cases() -> list[Case]:
             )
     for kind in ("artist", "song", "album"):
         found += _queries(
-            f"/music/grammy_get_best_{kind}_by_year", [1956, 1957, 1979, 2015, 2018, 2019, 2020, 2022, "2019"]
+            f"/music/grammy_get_best_{kind}_by_year", [1956, 1957, 1979, 2015, 2018, 2019, 2020, 2022, "2019", "2019.", "2_019.0"]
         )
     found += _queries(
         "/music/grammy_get_award_count_by_artist",
@@ -223,11 +229,38 @@ def search_cases(names: dict[str, list[str]], per_kind: int, seed: int = 7) -> l
     return found
 
 
-def compare(reference_url: str, ours_url: str, random_searches: int = 300) -> tuple[int, list[str]]:
+MIN_TIES = 11  # more tied names than the 10 a search returns
+
+
+def many_ties_cases(names: dict[str, list[str]], per_kind: int, seed: int = 11) -> list[Case]:
+    """Music searches whose every word occurs in one listed name only, one word per name, the names all
+    of one length: more than 10 names score exactly alike, so these probe which tied names make the
+    cut of 10 and their order (the words in several random orders, since the order names are first
+    scored in follows the query's words)."""
+    rng = random.Random(seed)
+    found = []
+    for kind, path in SEARCH_ROUTES.items():
+        listed = names.get(kind, [])
+        tokens = {name: normalize(name).split() for name in listed}
+        counts = Counter(word for words in tokens.values() for word in set(words))
+        by_length: dict[int, list[str]] = {}
+        for name, words in tokens.items():
+            unique = sorted(word for word in set(words) if counts[word] == 1)
+            if unique:
+                by_length.setdefault(len(words), []).append(unique[0])
+        groups = [words for words in by_length.values() if len(words) >= MIN_TIES]
+        for _ in range(per_kind if groups else 0):
+            words = rng.choice(groups)
+            found.append(Case(path, {"query": " ".join(rng.sample(words, rng.randint(MIN_TIES, min(len(words), MIN_TIES + 5))))}))
+    return found
+
+
+def compare(reference_url: str, ours_url: str, random_searches: int = 300, tie_searches: int = 30) -> tuple[int, list[str]]:
     """(requests sent to each server, the differences found)."""
     differences = []
     sent = cases() + [Case("/music/get_billboard_rank_date", {"rank": rank}) for rank in CHART_RANKS]
-    sent += search_cases(chart_names(reference_url), random_searches)
+    names = chart_names(reference_url)
+    sent += search_cases(names, random_searches) + many_ties_cases(names, tie_searches)
     for case in sent:
         reference, ours = case.send(reference_url), case.send(ours_url)
         if reference != ours:
@@ -248,8 +281,9 @@ def main() -> None:
     parser.add_argument("reference_url")
     parser.add_argument("ours_url")
     parser.add_argument("--random-searches", type=int, default=300, help="random music searches per kind")
+    parser.add_argument("--tie-searches", type=int, default=30, help="music searches with more than 10 tied names, per kind")
     args = parser.parse_args()
-    sent, differences = compare(args.reference_url.rstrip("/"), args.ours_url.rstrip("/"), args.random_searches)
+    sent, differences = compare(args.reference_url.rstrip("/"), args.ours_url.rstrip("/"), args.random_searches, args.tie_searches)
     print("\n".join(differences))
     print(f"{sent} requests, {len(differences)} differ")
     raise SystemExit(1 if differences else 0)

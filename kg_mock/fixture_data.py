@@ -509,6 +509,10 @@ ARTISTS = {
     "Yusuf Danjuma": ("NG", "1997-08-21", None, [], ["Lagos Neon", "Harmattan Heart"]),
     "Solveig Marchetti": ("IT", "1979-05-05", None, [], ["Orbiting Verona", "Paper Moons (album)"]),
     "Kenji Arakawa": ("JP", "1984-12-01", None, [], ["Neon Koi", "Typhoon Lullaby"]),
+    # members of Halcyon Drift, with records of their own (questions about a band's members as people)
+    "Katla Eiríksdóttir": ("IS", "1992-01-17", None, [], []),
+    "Bram Oduya": ("GB", "1987-06-03", None, [], []),
+    "Lio Fenwick": ("CA", "1995-10-29", None, [], []),
 }
 # Songs: name -> (artist, author, release country, release date).
 SONGS = {

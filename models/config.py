@@ -319,7 +319,8 @@ class KGConfig:
     max_connections: int = 2
     # Wall-clock cap on the API traffic of one batch, from the end of entity reading (whose time is
     # the LLM's), per question of the batch (8 questions: 9 s); a caller may cap it further with the
-    # seconds it has left. Calls not answered by then are dropped.
+    # seconds it has left when it calls the stage, of which the entity reading spends its share first.
+    # Calls not answered by then are dropped.
     api_seconds_per_question: float = 1.125
     # Rounds of calls (resolve names -> fetch data -> follow names and ids). Call budgets in units: a
     # call costs 1, a slow one (every team's games of a month or a year, play-by-play, all Grammy

@@ -50,3 +50,20 @@ class ScriptedLLM(LLMBackend):
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())
+
+
+def fake_kg_api(monkeypatch, answer: Callable[[str, dict], object]) -> list:
+    """Serves every KG API call of the stage from `answer(route, body)` through the real scheduler,
+    with no server; returns the list that records each call sent (`models.kg.routes.ApiCall`)."""
+    from models.kg.client import CallResult, KGClient
+
+    sent: list = []
+
+    def call(self, api_call, deadline=None):
+        sent.append(api_call)
+        return CallResult(api_call, result=answer(api_call.route, api_call.body))
+
+    monkeypatch.setattr(KGClient, "call", call)
+    monkeypatch.setattr(KGClient, "is_up", lambda self: True)
+    monkeypatch.setenv("CRAG_MOCK_API_URL", "http://kg.invalid")
+    return sent

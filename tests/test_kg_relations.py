@@ -128,3 +128,48 @@ def test_comparisons_get_calls_for_every_operand():
     assert question_cap(three, config) == 3 * config.calls_per_operand > config.max_calls_per_question
     one = QuestionState("what is the market cap of a corp?", SUNDAY, "finance", KGEntities(companies=["A Corp"]))
     assert question_cap(one, config) == config.max_calls_per_question
+
+
+PARAPHRASES = [  # (question, domain, entities, query time, strings the evidence must hold, strings it must not)
+    ("Name the filmmaker behind the 2006 Academy Awards' best picture.", "movie", KGEntities(), SUNDAY,
+     ["The Lantern Keeper's Daughter / director: Sigrid Holm"], ["revenue", "Helena Szabo"]),
+    ("Who played the lead in the film that won best picture at the 2006 oscars?", "movie", KGEntities(), SUNDAY,
+     ["Helena Szabo as Agnes Rowe"], ["actress in a leading role"]),
+    ("Who composed the music for the movie directed by Tobias Mwangi?", "movie", KGEntities(people=["Tobias Mwangi"]), SUNDAY,
+     ["Copper Meridian (", "original music composer Anders Pell"], []),
+    ("In which year did the person who directed Copper Meridian come into the world?", "movie",
+     KGEntities(movies=["Copper Meridian"]), SUNDAY, ["Tobias Mwangi / birthday: 1969-08-04"], []),
+    ("Who's in the band that was named best new artist at the 2019 grammys?", "music", KGEntities(), SUNDAY,
+     ["Halcyon Drift / members (3): Bram Oduya, Katla Eiríksdóttir, Lio Fenwick"], []),
+    ("What are the birthdays of the people in Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]), SUNDAY,
+     ["Lio Fenwick / birth date (founding date for a band): 1995-10-29"], ["2009-04-01"]),
+    ("Where is the act at the top of the Hot 100 this week from?", "music", KGEntities(), TUESDAY,
+     ["Halcyon Drift / birth place (country code): IS"], ["Cinder Waltz", "release country"]),
+    ("How far did Kerosene Choir slide on the chart this week?", "music", KGEntities(songs=["Kerosene Choir"]), TUESDAY,
+     ["down 8 places"], []),
+    ("Who runs the organisation that operates Brimholt Observatory?", "open", KGEntities(entities=["Brimholt Observatory"]),
+     SUNDAY, ["Nordvik Space Institute / director: Hallgrim Solberg"], []),
+    ("What is the population of the town where the Nordvik Space Institute has its headquarters?", "open",
+     KGEntities(entities=["Nordvik Space Institute"]), SUNDAY, ["Tromsvik / population: 14,300"], []),
+    ("What is the elevation of the mountain Brimholt Observatory stands on?", "open", KGEntities(entities=["Brimholt Observatory"]),
+     SUNDAY, ["Mount Skarvell / elevation_m: 2310"], []),
+    ("How much is QMTX earning per share?", "finance", KGEntities(tickers=["QMTX"]), SUNDAY,
+     ["QMTX / earnings per share (forward EPS) (KG, current): -0.42"], ["closing price"]),
+    ("What was Harmattan Heart's position on the Hot 100 a week ago?", "music", KGEntities(songs=["Harmattan Heart"]), TUESDAY,
+     ["rank on the previous week's chart on the chart of 2024-03-09 (Saturday) (the chart in force on 2024-03-12 (Tuesday)): 38"],
+     []),
+    ("What was the 2019 Grammy best new artist's debut year?", "music", KGEntities(), SUNDAY,
+     ["Halcyon Drift / birth date (founding date for a band): 2009-04-01"], []),
+]
+
+
+@pytest.mark.parametrize("query, domain, entities, query_time, present, absent", PARAPHRASES, ids=[p[0][:40] for p in PARAPHRASES])
+def test_paraphrases_the_benchmark_does_not_hold(ask, query, domain, entities, query_time, present, absent):
+    evidence = text(ask(query, domain, entities, query_time))
+    assert all(fact in evidence for fact in present), evidence
+    assert not any(near_miss in evidence for near_miss in absent), evidence
+
+
+def test_a_fact_word_after_which_names_the_kind_asked_not_a_fact_to_follow(ask):
+    result = ask("In which country is the lake behind Varnholm Dam?", "open", KGEntities(entities=["Varnholm Dam", "Lake Varnholm"]))
+    assert "Lake Varnholm / country: Norway" in text(result) and len(result.calls) == 4

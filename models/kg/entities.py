@@ -28,7 +28,10 @@ _TICKER = re.compile(r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{
 _RANK = re.compile(r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)")
 # Capitalised words that are also ticker symbols but almost never mean the stock in a question.
 _NOT_TICKERS = {"USA", "UK", "EU", "AI", "ROI", "TV", "FC", "CEO", "CFO", "EPS", "ETF", "IPO", "GDP", "NBA", "NFL", "MVP"}
-_TOP_SPOT = re.compile(r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart))\b")
+_TOP_SPOT = re.compile(
+    r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
+    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
+)
 
 
 @dataclass
@@ -110,7 +113,7 @@ def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
     and fills kinds the question never asks about. When the predicted domain's own kinds hold names,
     the other kinds are dropped (a name of one of the domain's two kinds is looked up as the other
     only when its own search misses: `QuestionState.other_kind_on_miss`); when they are empty,
-    every other name is filed under the domain's first kind."""
+    every other name is filed under the domain's first kind, and taken out of the open-domain kind."""
     kinds = _DOMAIN_KINDS.get(domain, ())
     own = kinds + (("tickers",) if domain == "finance" else ())
     if not kinds:
@@ -122,6 +125,11 @@ def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
         return entities
     others = [name for kind in _LIST_FIELDS if kind not in kinds and kind != "tickers" for name in getattr(entities, kind)]
     setattr(entities, kinds[0], list(dict.fromkeys(others)))
+    # The open-domain kind is the reader's catch-all: its names, filed under the domain's kind now, are
+    # not also looked up in the open KG, whose look-alike entries would be near misses. The other
+    # domains' kinds stay, in case the predicted domain is the wrong one.
+    if domain != "open":
+        entities.entities = []
     return entities
 
 

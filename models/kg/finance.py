@@ -21,7 +21,7 @@ from models.kg.timeparse import DateSpan, eastern_time, weekday_name
 TOPICS = [
     (r"dividend|payout|distribution", ["finance_get_dividends_history"]),
     (r"market cap|capitali[sz]ation|market value|valuation|\bworth\b", ["finance_get_market_capitalization"]),
-    (r"\beps\b|earnings per share", ["finance_get_eps"]),
+    (r"\beps\b|earn\w* per share", ["finance_get_eps"]),
     (r"p/?e ratio|\bpe\b|price[- ]to[- ]earnings|price[- ]earnings", ["finance_get_pe_ratio"]),
     (r"\b(?:prices?|priced|clos(?:e|ed|es|ing)|open(?:ed|s|ing)?|high(?:est|s)?|low(?:est|s)?|trad(?:e|ed|es|ing)|"
      r"volume|gain(?:s|ed)?|los[est]\w*|drop(?:s|ped)?|ris(?:e|es|en)|rose|f[ae]ll(?:s|en)?|return(?:s|ed)?|"
@@ -86,10 +86,21 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
     return list(dict.fromkeys(found)), needed
 
 
+# A question naming no figure ("tell me about Nvidia"): its prices and its company record.
+DEFAULT_ROUTES = ["finance_get_price_history", "finance_get_info"]
+INTRADAY = "finance_get_detailed_price_history"
+INTRADAY_ONLY_FOR_PRICES = {"finance_get_price_history"}
+# "price-to-earnings" names the P/E ratio: its price word asks for no prices.
+PRICE_TO_EARNINGS = re.compile(r"\bprice[- /]?(?:to[- ])?earnings\b")
+
+
 def routes_for(text: str) -> list[str]:
+    text = PRICE_TO_EARNINGS.sub(" pe ", text)
     routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
     if set(routes) <= {"finance_get_market_capitalization"} and GENERIC_PRICE.search(text):
         routes.append("finance_get_price_history")
+    if INTRADAY in routes and INTRADAY_ONLY_FOR_PRICES.isdisjoint(routes) and set(routes) - {INTRADAY}:
+        routes.remove(INTRADAY)  # "the p/e ratio right now": the time word asks for the current figure, not prices
     return list(dict.fromkeys(routes)) or DEFAULT_ROUTES
 
 

@@ -21,7 +21,7 @@ from models.kg.formatting import is_empty, number, plain
 from models.kg.matching import best_match, search_key
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
-from models.kg.wording import WINNER, asked
+from models.kg.wording import NOMINEES, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
 MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"
@@ -32,14 +32,14 @@ FILM_FIELDS = {
     "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
     "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
     "budget": r"budget|cost|spent|spend",
-    "revenue": r"revenue|gross|box office|earn|made|make|takings|profit|commercial",
+    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
     "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
     "original_title": r"original (?:title|name)",
     "original_language": r"language",
 }
 # Crew jobs by the words that ask for them.
 CREW_ROLES = {
-    "Director": r"direct|helm",
+    "Director": r"direct|helm|filmmaker|who made",
     "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
     "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
     "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
@@ -47,11 +47,13 @@ CREW_ROLES = {
 }
 # "the director of X", "the man who directed X": a crew role naming the person asked about.
 CREW_PERSON = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b")
-PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger")
-PERSON_FILMS = re.compile(r"\b(?:films?|movies?|filmography|direct(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b")
+PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger|into the world")
+PERSON_FILMS = re.compile(
+    r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
+)
 FILMS_OF_FOLLOWED = re.compile(r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b")
 DIRECTED = re.compile(r"\bdirect|\bhelm")
-ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b")
+ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b|\bthe lead\b|leading (?:man|lady)")
 # Oscar categories by the words that ask for them, as patterns over the stored category names.
 OSCAR_CATEGORIES = [
     (r"best (?:motion )?picture|best film\b", r"BEST PICTURE|OUTSTANDING PICTURE|BEST MOTION PICTURE"),
@@ -74,8 +76,24 @@ OSCAR_CATEGORIES = [
 ]
 
 
+# What the wording asks of a name filed as both a person and a film ("_": the name blanked out).
+PERSON_SIGNAL = re.compile(
+    r"\b(?:born|birth\w*|age|how old|filmography|career|actor|actress)\b|_ ?'?s? (?:films|movies)|"
+    r"(?:films?|movies?) (?:did|has|have|had|of|by|with|starring) _|_ (?:direct|star|act|appear|play)\w*"
+)
+MOVIE_SIGNAL = re.compile(
+    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|original (?:title|language)|"
+    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|(?:director|composer|writer|producer)s? of _|"
+    r"\b(?:the )?(?:film|movie) _"
+)
+
+
 def applies(state: QuestionState) -> bool:
     return state.domain == "movie" or bool(state.entities.movies or state.entities.people)
+
+
+def settle_kinds(state: QuestionState) -> None:
+    state.keep_asked_kind(("people", "movies"), (PERSON_SIGNAL, MOVIE_SIGNAL))
 
 
 def _categories(text: str) -> list[str]:
@@ -108,7 +126,7 @@ def _asked_awards(state: QuestionState) -> tuple[list[Award], list[int]]:
     categories = _categories(state.wording)
     if not categories:
         return [], []
-    winners_only = bool(WINNER.search(state.wording))
+    winners_only = not NOMINEES.search(state.wording)
     found: list[Award] = []
     needed: list[int] = []
     for year in _years(state):
@@ -172,12 +190,20 @@ def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dic
     return _pick(state.answer(route, query=name)[1], key, name, config)
 
 
+def _without_award_names(text: str) -> str:
+    """The wording without the awards it names: "best foreign language film" or "best original score"
+    ask for no film field or crew role."""
+    for words, _ in OSCAR_CATEGORIES:
+        text = re.sub(words, " ", text)
+    return text
+
+
 def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[str | None, str | None]]:
     """(film title, person name) to look up per asked award: the film when the question asks about
     the film (a field, a crew role), the nominee when it asks about a person and the nominee is not
     the film itself."""
-    text = state.wording
-    wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES))
+    text = _without_award_names(state.wording)
+    wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES) or ACTED.search(text))
     wants_person = bool(PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)", text))
     followups = []
     for award in awards:
@@ -218,8 +244,9 @@ def _people(state: QuestionState, config: KGConfig) -> list[dict]:
 
 def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
     """Movie ids whose records the question needs: a person's films (directed or acted, as asked),
-    only when it asks about films; a year's films, only when it lists them."""
-    text = state.wording
+    only when it asks about films; a year's films, only when it lists them ("best foreign language
+    film in 2017" lists none)."""
+    text = _without_award_names(state.wording)
     ids: list[int] = []
     if PERSON_FILMS.search(text):
         directed, acted = bool(DIRECTED.search(text)), bool(ACTED.search(text))
@@ -242,7 +269,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     config, text = context.config, state.wording
     evidence = Evidence()
     by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
-    fields = asked(text, FILM_FIELDS)
+    fields = asked(_without_award_names(text), FILM_FIELDS) + asked(_without_award_names(text), CREW_ROLES)
     for title in state.entities.movies:
         answered, _ = state.answer(MOVIE_SEARCH, query=title)
         if not answered:
@@ -272,7 +299,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     for year in _years(state):
         answered, info = state.answer("movie_get_year_info", query=str(year))
         if answered and isinstance(info, dict) and not is_empty(info):
-            evidence.add(year_lines(year, info, by_id, fields, config, with_films=bool(LISTS_A_YEAR.search(text)),
+            evidence.add(year_lines(year, info, by_id, fields, config, with_films=bool(LISTS_A_YEAR.search(_without_award_names(text))),
                                     with_awards=not _categories(text)))
     return evidence
 
@@ -288,7 +315,7 @@ def _render_awards(state: QuestionState, awards: list[Award], by_id: dict, field
         movie = _found(state, MOVIE_SEARCH, film, config) if film else None
         if movie:
             lines.append(f"{film}, named by that award; the KG's record of the film:")
-            lines += movie_lines(movie, config)
+            lines += movie_lines(movie, config, asked_in=_without_award_names(state.wording))
         if person:
             record = _found(state, PERSON_SEARCH, person, config)
             if record:
@@ -297,25 +324,35 @@ def _render_awards(state: QuestionState, awards: list[Award], by_id: dict, field
     return "\n".join(lines)
 
 
-def movie_lines(movie: dict, config: KGConfig) -> list[str]:
+FIELD_ORDER = ("release_date", "original_title", "original_language", "rating", "budget", "revenue")
+JOBS = ("Director", "Screenplay", "Writer", "Producer", "Original Music Composer")
+
+
+def movie_lines(movie: dict, config: KGConfig, asked_in: str | None = None) -> list[str]:
+    """A film's record. With `asked_in` (the wording of a question that reached the film through
+    another answer, an award), only its release date and what that wording asks for: the fields, the
+    crew roles, the cast; its other awards stay out (near misses for a question about one award)."""
     title = movie.get("title", "?")
+    fields = FIELD_ORDER if asked_in is None else ("release_date", *asked(asked_in, FILM_FIELDS))
+    jobs = JOBS if asked_in is None else asked(asked_in, CREW_ROLES)
     lines = [f"Movie: {title}"]
-    for key in ("release_date", "original_title", "original_language", "rating", "budget", "revenue"):
+    for key in (key for key in FIELD_ORDER if key in fields):
         if not is_empty(movie.get(key)):
             lines.append(f"{title} / {key.replace('_', ' ')}: {number(movie[key])}")
     genres = _genres(movie)
-    if genres:
+    if genres and (asked_in is None or "genres" in fields):
         lines.append(f"{title} / genres: {', '.join(genres)}")
     crew = [c for c in movie.get("crew") or [] if isinstance(c, dict)]
-    for job in ("Director", "Screenplay", "Writer", "Producer", "Original Music Composer"):
+    for job in (job for job in JOBS if job in jobs):
         names = [c.get("name") for c in crew if c.get("job") == job]
         if names:
             lines.append(f"{title} / {job.lower()}: {', '.join(filter(None, names))}")
     cast = sorted((c for c in movie.get("cast") or [] if isinstance(c, dict)), key=lambda c: c.get("order") or 0)
-    if cast:
+    if cast and (asked_in is None or ACTED.search(asked_in)):
         shown = [f"{c.get('name')} as {c.get('character')}" if c.get("character") else str(c.get("name")) for c in cast]
         lines.append(f"{title} / cast: {plain(shown, config)}")
-    lines += oscar_lines(title, movie.get("oscar_awards"), config)
+    if asked_in is None:
+        lines += oscar_lines(title, movie.get("oscar_awards"), config)
     return lines
 
 
@@ -337,7 +374,8 @@ def oscar_lines(subject: str, awards: Any, config: KGConfig) -> list[str]:
 
 
 def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
-    """A film in one line: release date and rating, revenue when known, and every field asked."""
+    """A film in one line: release date and rating, revenue when known, and every field and crew role
+    asked (`fields`: keys of FILM_FIELDS and CREW_ROLES)."""
     movie = by_id.get(movie_id)
     if not movie:
         return f"id {movie_id}"
@@ -346,6 +384,10 @@ def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
              f"revenue {number(movie['revenue'])}" if movie.get("revenue") or "revenue" in fields else None]
     for field in fields:
         if field in ("release_date", "rating", "revenue"):
+            continue
+        if field in CREW_ROLES:
+            names = [c.get("name") for c in movie.get("crew") or [] if isinstance(c, dict) and c.get("job") == field]
+            facts.append(f"{field.lower()} {', '.join(filter(None, names))}" if names else None)
             continue
         value = ", ".join(_genres(movie)) if field == "genres" else movie.get(field)
         facts.append(f"{field.replace('_', ' ')} {number(value) if not is_empty(value) else 'unknown'}")

@@ -10,6 +10,7 @@ differently. A probe that answers confirms the chart date; song attributes are t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from models.config import KGConfig
@@ -19,21 +20,33 @@ from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.wording import CHANGE, asked
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
+PREVIOUS_WEEK_WORDS = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
+# Words asking who is in a band.
+MEMBERS_ASKED = r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b"
 ARTIST_TOPICS = [
     (r"where .*born|birth ?place|born in which|country|nationality|hometown|origin|from where|where .* from",
      ["music_get_artist_birth_place"]),
-    (r"born|birth|\bage\b|how old|founded|formed|start|old", ["music_get_artist_birth_date"]),
-    (r"member|line-?up|who (?:is|are|was|were) in|drummer|singer|guitarist|bassist|vocalist|band", ["music_get_members"]),
+    (r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart(?:ed)?\b",
+     ["music_get_artist_birth_date"]),
+    (MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer", ["music_get_members"]),
     (r"\bdie|death|dead|alive|lifespan|passed away|disband|split|broke up|active", ["music_get_lifespan"]),
     (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
     (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
 ]
 ARTIST_DEFAULT = ["music_get_artist_birth_date", "music_get_artist_birth_place", "music_get_artist_all_works"]
+# "Where was X born?" asks for the place only; a date word asks for the date too.
+DATE_WORDS = re.compile(r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b")
 SONG_TOPICS = [
     (r"wr[io]te|writ|author|compos|penned|who (?:sang|sings|performed|is the artist)|by whom|whose", ["music_get_song_author"]),
-    (r"releas|come out|came out|when|year|date|debut|how old", ["music_get_song_release_date"]),
-    (r"country|where", ["music_get_song_release_country"]),
+    (r"releas|come out|came out|how old", ["music_get_song_release_date"]),
+    (r"country|where .*(?:from|releas|record)", ["music_get_song_release_country"]),
     (r"grammy|award", ["music_grammy_get_award_count_by_song"]),
+]
+# Looser words that ask for a song's date or country only outside chart questions: there "when did X
+# debut" and "where does X rank" ask about the chart.
+SONG_TOPICS_OFF_CHART = [
+    (r"when|year|date|debut", ["music_get_song_release_date"]),
+    (r"where", ["music_get_song_release_country"]),
 ]
 SONG_DEFAULT = ["music_get_song_author", "music_get_song_release_date"]
 FACT_LABELS = {
@@ -51,7 +64,7 @@ FACT_LABELS = {
 }
 DEBUT_WORDS = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
 CHART_ATTRIBUTES = [
-    (r"last week|previous week|week before|" + CHANGE.pattern, "rank_last_week", "rank on the previous week's chart"),
+    (PREVIOUS_WEEK_WORDS + "|" + CHANGE.pattern, "rank_last_week", "rank on the previous week's chart"),
     (r"how many weeks|weeks (?:on|in)|how long|" + DEBUT_WORDS, "weeks_in_chart", "weeks on the chart"),
     (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
 ]
@@ -66,8 +79,9 @@ FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
 # ("song of the year", "number one song") do not ask for anything.
 FOLLOWUP_ARTIST_ROUTES = {
     "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|country|nationality|hometown|where .* from",
-    "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born",
-    "music_get_members": r"member|line-?up|who (?:is|are|was|were) in (?:the|that) band",
+    "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born|"
+                                   r"debut(?:ed)? year|\bbegan\b|\bstart(?:ed)? out\b",
+    "music_get_members": MEMBERS_ASKED,
     "music_get_lifespan": r"\bdie|death|dead|alive|lifespan|passed away|disband|split up|broke up",
     "music_get_artist_all_works": r"other songs|discograph|albums|works|other (?:hits|singles)",
 }
@@ -76,14 +90,43 @@ FOLLOWUP_SONG_ROUTES = {
     "music_get_song_release_date": r"releas|come out|came out|how old",
     "music_get_song_release_country": r"country|where",
 }
+# Words naming the act rather than the song: "the artist of this week's number one song" follows the
+# chart entry to its artist only, although "country" would ask a song's release country too.
+ARTIST_NOUNS = re.compile(r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b")
+# A band's members asked about as people ("when was the youngest member of X born?"): the members are
+# looked up as artists, and the band's own dates (its founding, not a birth) stay out. Words about the
+# band itself ("when was X formed and who are its members?") keep the question on the band.
+MEMBER_WORDS = re.compile(MEMBERS_ASKED)
+BAND_FACTS = re.compile(r"\b(?:formed|founded|disband\w*|split|broke up|start\w*|active)\b")
+MEMBER_FACTS = {
+    "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|countr|nationalit|hometown|where .* from",
+    "music_get_artist_birth_date": r"when .*born|birth ?date|birthdays?|\bages?\b|how old|oldest|youngest|eldest|older|younger|what year .*born",
+    "music_get_lifespan": r"\bdie|death|dead|alive|passed away",
+}
 BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
 CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
 SATURDAY = 5
-PREVIOUS_WEEK = re.compile(r"\b(?:last|previous|past) week\b")
+PREVIOUS_WEEK = re.compile(PREVIOUS_WEEK_WORDS)
+THIS_WEEK = re.compile(r"\b(?:this|current) week\b|\bnow\b|\btoday\b")
+
+
+# What the wording asks of a name filed as both an artist and a song (the name itself blanked out).
+ARTIST_SIGNAL = re.compile(
+    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|alive|"
+    r"nationality|hometown|discography|albums|songs|works)\b"
+)
+SONG_SIGNAL = re.compile(
+    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|who (?:sang|sings|performed|recorded)|"
+    r"by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
+)
 
 
 def applies(state: QuestionState) -> bool:
     return state.domain == "music" or bool(state.entities.artists or state.entities.songs)
+
+
+def settle_kinds(state: QuestionState) -> None:
+    state.keep_asked_kind(("artists", "songs"), (ARTIST_SIGNAL, SONG_SIGNAL))
 
 
 def _topics(text: str, table: list[tuple[str, list[str]]], default: list[str]) -> list[str]:
@@ -112,11 +155,22 @@ def _chart_candidates(day: date) -> list[date]:
     return [saturday, saturday - timedelta(days=7), *others]
 
 
+def _probe_rank(state: QuestionState) -> int:
+    """The rank a chart date is probed with: the asked one, whose entry the probe then answers, else 1."""
+    return state.entities.rank or 1
+
+
+def _asks_previous_week(state: QuestionState) -> bool:
+    """The week before the chart is needed: asked for ("last week") or compared with ("dropped")."""
+    return bool(PREVIOUS_WEEK.search(state.lowered) or CHANGE.search(state.wording))
+
+
 def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, list[ApiCall]]:
     """(the confirmed chart date in force on `day`, the probe still needed)."""
     if day is None:
         return None, []
-    probes = [ApiCall("music_get_billboard_rank_date", {"rank": 1, "date": d.isoformat()}) for d in _chart_candidates(day)]
+    rank = _probe_rank(state)
+    probes = [ApiCall("music_get_billboard_rank_date", {"rank": rank, "date": d.isoformat()}) for d in _chart_candidates(day)]
     for position, (candidate, probe) in enumerate(zip(_chart_candidates(day), probes)):
         if not state.done(probe.route, **probe.body):
             # the two Saturdays one at a time; then the other days of the week all at once
@@ -155,42 +209,99 @@ def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
                 other.append(name)
 
 
-def _followups(state: QuestionState) -> list[tuple[str, str, str]]:
-    """(kind, name, how it was reached) for names earlier answers returned (Grammy winners of a year,
-    the entry at the asked chart rank) whose facts the question's relation needs."""
+def _member_routes(state: QuestionState) -> list[str]:
+    """The facts asked of a band's members as people ([] when the question is not about them)."""
+    text = state.wording
+    if not MEMBER_WORDS.search(text) or BAND_FACTS.search(text):
+        return []
+    return asked(text, MEMBER_FACTS)
+
+
+@dataclass
+class Followed:
+    """A name an earlier answer returned, looked up in turn: its kind ("artist", "song", or "member",
+    a band member looked up as an artist), the name, and how it was reached."""
+
+    kind: str
+    name: str
+    reached: str
+
+
+def _followups(state: QuestionState, config: KGConfig) -> list[Followed]:
+    """Names earlier answers returned (Grammy winners of a year, the entry at the asked chart rank, a
+    band's members) whose facts the question's relation needs."""
     text = state.wording
     artist_routes, song_routes = asked(text, FOLLOWUP_ARTIST_ROUTES), asked(text, FOLLOWUP_SONG_ROUTES)
-    found: list[tuple[str, str, str]] = []
+    if _member_routes(state):
+        artist_routes = ["music_get_members"]
+    found: list[Followed] = []
     for route, kind, label in (("music_grammy_get_best_artist_by_year", "artist", "Best New Artist"),
                                ("music_grammy_get_best_song_by_year", "song", "Song of the Year")):
         if (artist_routes if kind == "artist" else song_routes):
             for result in state.answered(route):
                 winners = result.result if isinstance(result.result, list) else []
-                found += [(kind, w, f"the Grammy {label} of {result.call.body['query']}") for w in winners if isinstance(w, str)]
+                found += [Followed(kind, w, f"the Grammy {label} of {result.call.body['query']}") for w in winners if isinstance(w, str)]
     rank = state.entities.rank
     chart, _ = chart_date(state, _reference_day(state)) if rank and _billboard(state) else (None, [])
     if chart:
         _, result = state.answer("music_get_billboard_rank_date", rank=rank, date=chart.isoformat())
+        # the act when the question names it ("the singer of the number one song"), else the song
+        follow_artist = bool(artist_routes) and (bool(ARTIST_NOUNS.search(text)) or not song_routes)
         for song, artist in _pairs(result):
             where = f"rank {rank} on the Billboard Hot 100 of {dated(chart)}"
-            found += [("artist", artist, f"the artist at {where}")] if artist_routes else []
-            found += [("song", song, f"the song at {where}")] if song_routes else []
+            if follow_artist:
+                found.append(Followed("artist", artist, f"the artist at {where}"))
+            elif song_routes:
+                found.append(Followed("song", song, f"the song at {where}"))
+    if _member_routes(state):
+        bands = list(_spellings(state, ARTIST_SEARCH, state.entities.artists, config)[0].values())
+        bands += [spelling for f in found if f.kind == "artist"
+                  for spelling in _spellings(state, ARTIST_SEARCH, [f.name], config)[0].values()]
+        for band in dict.fromkeys(bands):
+            _, members = state.answer("music_get_members", query=band)
+            # the KG's own spellings, sorted: the official order is a set's
+            names = sorted({m for m in members if isinstance(m, str) and m}) if isinstance(members, list) else []
+            found += [Followed("member", name, f"a member of {band}") for name in names[: config.max_followup_ids]]
     return found
 
 
+def _followed_spellings(state: QuestionState, followed: Followed, config: KGConfig) -> tuple[list[str], list[ApiCall]]:
+    """(the KG's spellings of a followed name, the search still needed). A member's name is the
+    artist table's own spelling already; Grammy winners and chart entries are searched."""
+    if followed.kind == "member":
+        return [followed.name], []
+    route = ARTIST_SEARCH if followed.kind == "artist" else SONG_SEARCH
+    spellings, searches = _spellings(state, route, [followed.name], config)
+    return list(spellings.values()), searches
+
+
+def _followup_routes(state: QuestionState, followed: Followed) -> list[str]:
+    if followed.kind == "member":
+        return _member_routes(state)
+    if followed.kind == "artist":
+        return ["music_get_members"] if _member_routes(state) else asked(state.wording, FOLLOWUP_ARTIST_ROUTES)
+    return asked(state.wording, FOLLOWUP_SONG_ROUTES)
+
+
 def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
-    text = state.wording
     calls = []
-    for kind, name, _ in _followups(state):
-        route, vocabulary = (ARTIST_SEARCH, FOLLOWUP_ARTIST_ROUTES) if kind == "artist" else (SONG_SEARCH, FOLLOWUP_SONG_ROUTES)
-        spellings, searches = _spellings(state, route, [name], config)
+    for followed in _followups(state, config):
+        spellings, searches = _followed_spellings(state, followed, config)
         calls += searches
-        calls += [ApiCall(r, {"query": spelling}) for spelling in spellings.values() for r in asked(text, vocabulary)]
+        calls += [ApiCall(route, {"query": spelling}) for spelling in spellings for route in _followup_routes(state, followed)]
     return calls
 
 
+def _artist_topics(text: str) -> list[str]:
+    routes = _topics(text, ARTIST_TOPICS, [])
+    if "music_get_artist_birth_place" in routes and not DATE_WORDS.search(text):
+        routes = [route for route in routes if route != "music_get_artist_birth_date"]
+    return routes or ARTIST_DEFAULT
+
+
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
-    config, text = context.config, state.lowered
+    # the wording with the names blanked: "Old Dominion" or "Texas Hold 'Em" ask for no birth date
+    config, text = context.config, state.wording
     _try_other_kind_on_a_miss(state, config)
     artists, calls = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, song_searches = _spellings(state, SONG_SEARCH, state.entities.songs, config)
@@ -198,12 +309,12 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     billboard = _billboard(state)
     chart, probes = chart_date(state, _reference_day(state)) if billboard else (None, [])
     calls += probes
-    if billboard and state.entities.rank and chart:
-        calls += [ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank, "date": d.isoformat()})
-                  for d in (chart, chart - timedelta(days=7))]
+    if billboard and state.entities.rank and chart and _asks_previous_week(state):
+        calls.append(ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()}))
+    artist_routes = ["music_get_members"] if _member_routes(state) else _artist_topics(text)
     for spelling in artists.values():
-        calls += [ApiCall(route, {"query": spelling}) for route in _topics(text, ARTIST_TOPICS, ARTIST_DEFAULT)]
-    song_routes = _topics(text, SONG_TOPICS, [] if billboard else SONG_DEFAULT)
+        calls += [ApiCall(route, {"query": spelling}) for route in artist_routes]
+    song_routes = _topics(text, SONG_TOPICS + ([] if billboard else SONG_TOPICS_OFF_CHART), [] if billboard else SONG_DEFAULT)
     for spelling in songs.values():
         calls += [ApiCall(route, {"query": spelling}) for route in song_routes]
         if billboard and chart:
@@ -261,12 +372,12 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     if _billboard(state):
         evidence.extend(_render_billboard(state, songs, config))
     evidence.extend(_render_grammy_years(state, config))
-    for kind, name, reached in _followups(state):
-        spellings, _ = _spellings(state, ARTIST_SEARCH if kind == "artist" else SONG_SEARCH, [name], config)
-        for spelling in spellings.values():
+    for followed in _followups(state, config):
+        for spelling in _followed_spellings(state, followed, config)[0]:
             lines = _fact_lines(state, spelling, config)
             if lines:
-                evidence.add("\n".join([f"{spelling}, {reached}:", *lines]))
+                evidence.add("\n".join([f"{spelling}, {followed.reached}:", *lines]),
+                             found=any(not line.endswith(": none") for line in lines))
     return evidence
 
 
@@ -305,24 +416,25 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
     day = _reference_day(state)
     chart, _ = chart_date(state, day)
     if day is not None and chart is None and all(
-        state.done("music_get_billboard_rank_date", rank=1, date=d.isoformat()) for d in _chart_candidates(day)
+        state.done("music_get_billboard_rank_date", rank=_probe_rank(state), date=d.isoformat()) for d in _chart_candidates(day)
     ):
         evidence.add(f"No Billboard Hot 100 chart in the KG for the week of {dated(day)}", found=False)
     if chart is None:
         return evidence
     in_force = f"the chart in force on {dated(day)}" if day and day != chart else "chart date"
     rank = state.entities.rank
-    for when, label in ((chart, in_force), (chart - timedelta(days=7), "the week before")):
-        for asked in dict.fromkeys([rank or 1, 1]):
-            answered, result = state.answer("music_get_billboard_rank_date", rank=asked, date=when.isoformat())
-            if not answered:
-                continue
-            pairs = _pairs(result)
-            if pairs:
-                shown = "; ".join(f"{song} by {artist}" for song, artist in pairs)
-                evidence.add(f"Billboard Hot 100 of {dated(when)} ({label}), rank {asked}: {shown}", found=asked == rank or not songs)
-            elif asked == rank:
-                evidence.add(f"Billboard Hot 100 of {dated(when)}: no song at rank {asked}")
+    # the asked rank; with none, the top of the chart unless the question is about a song of its own
+    shown_rank = rank or (0 if songs else 1)
+    for when, label in _weeks_shown(state, chart, in_force) if shown_rank else []:
+        answered, result = state.answer("music_get_billboard_rank_date", rank=shown_rank, date=when.isoformat())
+        if not answered:
+            continue
+        pairs = _pairs(result)
+        if pairs:
+            shown = "; ".join(f"{song} by {artist}" for song, artist in pairs)
+            evidence.add(f"Billboard Hot 100 of {dated(when)} ({label}), rank {shown_rank}: {shown}")
+        else:
+            evidence.add(f"Billboard Hot 100 of {dated(when)}: no song at rank {shown_rank}")
     for spelling in songs.values():
         lines = []
         for pattern_attribute in _chart_attributes(state.wording):
@@ -347,6 +459,17 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
         if lines:
             evidence.add("\n".join(dict.fromkeys(lines)))
     return evidence
+
+
+def _weeks_shown(state: QuestionState, chart: date, in_force: str) -> list[tuple[date, str]]:
+    """The charts whose entry at the asked rank is shown: this week's, the week before's when asked
+    or compared, and only the week before's when the question asks about it alone."""
+    this, before = (chart, in_force), (chart - timedelta(days=7), "the week before")
+    if not _asks_previous_week(state):
+        return [this]
+    if PREVIOUS_WEEK.search(state.lowered) and not (CHANGE.search(state.wording) or THIS_WEEK.search(state.lowered)):
+        return [before]
+    return [this, before]
 
 
 def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:

@@ -17,9 +17,11 @@ from models.kg.state import Evidence, PlanContext, QuestionState
 SEARCH = "open_search_entity_by_name"
 STEM = 6  # letters of a word compared: "headquartered" asks for "headquarters"
 MAX_NAME_WORDS = 6
+# "which country is X in?": a fact word right after these names the kind of the answer, not a fact to follow.
+ASKS_THE_KIND = {"which", "what", "whose"}
 # Words that ask for nothing by themselves: what is left of "who is the director of X?" without them.
 QUESTION_WORDS = {"who", "whom", "what", "which", "is", "was", "are", "were", "the", "a", "an", "of", "s", "does", "did", "do",
-                  "name", "tell", "me", "called", "currently", "now"}
+                  "name", "tell", "me", "called", "currently", "now", "that", "its", "it", "by", "for", "in", "has", "have"}
 
 
 def applies(state: QuestionState) -> bool:
@@ -46,11 +48,35 @@ def _stems(text: str) -> set[str]:
     return {word[:STEM] for word in re.findall(r"[a-z]+", text.lower()) if len(word) > 3}
 
 
+# Words that name a common relation without sharing a stem with its key ("the mountain X stands on":
+# its location), by a stem of the key.
+RELATION_WORDS = {
+    "locati": r"\b(?:located|stands?|sits?|situated|lies|built (?:on|in))\b",
+    "headqu": r"\b(?:based|head office|hq)\b",
+    "operat": r"\b(?:runs?|manag(?:es|ed))\b",
+    "owner": r"\b(?:owns?|owned)\b",
+    "founde": r"\b(?:founded by|set up by|established by)\b",
+}
+
+
+def _naming(words: list[re.Match], wording: str, key: str) -> list[re.Match]:
+    """The words of the question that name the fact `key`: a shared stem, or a word of RELATION_WORDS;
+    not right after "which" or "what", where the word names the kind of the answer ("which country")."""
+    stems = _stems(key.replace("_", " "))
+    named = [w for position, w in enumerate(words) if _stems(w.group()) & stems
+             and not (position and words[position - 1].group() in ASKS_THE_KIND)]
+    for stem, pattern in RELATION_WORDS.items():
+        if stem[:STEM] in stems:
+            named += list(re.finditer(pattern, wording))
+    return named
+
+
 def _followups(state: QuestionState, context: PlanContext) -> list[tuple[str, str, str]]:
-    """(entity, fact, value) for a fact the question names as "the <fact> of <entity>" whose value
-    reads as a name (letters, a few words, no digits), when the question asks something more about
-    it ("when was the operator of X founded?", not "who is the operator of X?")."""
-    phrases = list(re.finditer(r"\b([a-z]+(?: [a-z]+)?) of\b", state.wording))
+    """(entity, fact, value) for a fact the question names ("the operator of X", "the organisation
+    that operates X", "where X has its headquarters") whose value reads as a name (letters, a few
+    words, no digits), when the question asks something more about it ("when was the operator of X
+    founded?", not "who is the operator of X?")."""
+    words = list(re.finditer(r"[a-z]+", state.wording))
     found, _ = _spellings(state, state.entities.entities, context)
     followups = []
     for spelling in found.values():
@@ -58,14 +84,14 @@ def _followups(state: QuestionState, context: PlanContext) -> list[tuple[str, st
         for key, value in facts.items() if isinstance(facts, dict) else []:
             if not isinstance(value, str) or not re.search(r"[A-Za-z]", value) or re.search(r"\d", value):
                 continue
-            named = [p for p in phrases if _stems(p.group(1)) & _stems(str(key).replace("_", " "))]
+            named = _naming(words, state.wording, str(key))
             if named and len(value.split()) <= MAX_NAME_WORDS and _asks_more(state.wording, named[0]):
                 followups.append((spelling, str(key), value))
     return followups
 
 
-def _asks_more(wording: str, phrase: re.Match) -> bool:
-    rest = wording[: phrase.start()] + wording[phrase.end() :]
+def _asks_more(wording: str, word: re.Match) -> bool:
+    rest = wording[: word.start()] + wording[word.end() :]
     return bool(set(re.findall(r"[a-z]+", rest)) - QUESTION_WORDS)
 
 

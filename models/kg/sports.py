@@ -101,6 +101,10 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
         def games_call(day: str, team: str | None = None) -> ApiCall:
             return ApiCall(route, {"date": day, **({"team_name": team} if team else {})})
 
+        def covered(call: ApiCall) -> bool:
+            """A team's games of a date that every team's games of that date already hold."""
+            return bool(call.body.get("team_name")) and state.answer(route, date=call.body["date"])[0]
+
         spans = spans_for(state, sport, config)
         for asked in state.entities.teams or [None]:
             team = _team_spelling(state, sport, asked, config) if asked else None
@@ -109,7 +113,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
                     # a day's games are few: asked for without a team and matched locally
                     calls += [games_call(d) for d in _date_arguments(span, False, config)]
                 elif team:
-                    calls += [games_call(d, team) for d in _date_arguments(span, True, config)]
+                    calls += [c for d in _date_arguments(span, True, config) if not covered(c := games_call(d, team))]
                 else:  # the source's spelling is unknown: learn it from a month of every team's games
                     calls.append(games_call(min(span.end, state.today or span.end).strftime("%Y-%m")))
             if spans or asked is None or state.today is None:
@@ -117,8 +121,9 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
             # no time named: the team's last game before the question, looking back month by month
             for month in _months_back(state.today, config.last_game_lookback_months):
                 call = games_call(month, team)
-                calls.append(call)
-                if not state.done(call.route, **call.body) or _games(state, sport, team, config, before=state.today):
+                answered = covered(call) or state.done(call.route, **call.body)
+                calls += [] if covered(call) else [call]
+                if not answered or _games(state, sport, team, config, before=state.today):
                     break
         if sport == "nba" and PLAY_BY_PLAY_WORDS.search(state.lowered):
             calls += _play_by_play(state, config)

@@ -169,7 +169,9 @@ class KnowledgeGraphStage:
                     for index, state in states.items():
                         state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
                 context = PlanContext(self.config, self.directory)
-                seconds, calls = budget(self.config, len(questions), seconds_available)
+                # the seconds left once the entities are read (the LLM call above spent some of them)
+                left = None if seconds_available is None else seconds_available - (time.perf_counter() - started)
+                seconds, calls = budget(self.config, len(questions), left)
                 self._fetch(states, client, context, time.perf_counter() + seconds, calls)
                 for index, state in states.items():
                     self._finish(state, results[index], context)
@@ -199,6 +201,8 @@ class KnowledgeGraphStage:
             entities = refile_for_domain(keep_grounded(entities, state.query), state.domain)
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
             state.other_kind_on_miss = True
+            music.settle_kinds(state)
+            movie.settle_kinds(state)
 
     # 2. rounds of scheduled API calls
     def _fetch(

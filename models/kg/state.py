@@ -3,6 +3,7 @@ and what the API has answered so far. Every domain module plans from it and rend
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -77,6 +78,19 @@ class QuestionState:
         if not answered or not isinstance(hits, list):
             return self.done(search_route, query=name), None
         return True, best_match(name, [h for h in hits if isinstance(h, str)], min_similarity)
+
+    def keep_asked_kind(self, kinds: tuple[str, str], signals: tuple[re.Pattern, re.Pattern]) -> None:
+        """A name the reader filed under both kinds of a domain (an artist and a song, a person and a
+        film) stays under the kind the question's wording asks about, so that one search is made, not
+        two (`other_kind_on_miss` still tries the other kind if that search misses); under both when
+        the wording points at neither or at both."""
+        first, second = (getattr(self.entities, kind) for kind in kinds)
+        text = " ".join(self.wording.split())
+        wants = [bool(signal.search(text)) for signal in signals]
+        if wants[0] == wants[1]:
+            return
+        keep, drop = (first, second) if wants[0] else (second, first)
+        drop[:] = [name for name in drop if name not in keep]
 
     def absent(self, search_route: str, name: str, min_similarity: float) -> bool:
         """True when a search answered and none of its hits is `name` (not when the call failed)."""
