@@ -140,8 +140,8 @@ def answered(case: Case, result: KGResult) -> bool:
 
 
 def offers_near_miss(case: Case, result: KGResult) -> bool:
-    evidence = normalise("\n".join(result.references))
-    return any(contains(evidence, span) for span in case.near_misses)
+    evidence = "\n".join(result.references)
+    return any(states(evidence, span) for span in case.near_misses)
 
 
 def reader_reply(entities: KGEntities) -> str:
