@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import pytest
 
 from models.llm import Completion, GenerationParams
+from models.llm.base import TimeLimit
 
 
 def ask(text: str) -> list[dict[str, str]]:
@@ -130,3 +132,27 @@ def test_warm_up_compiles_each_schema_once_and_rejects_a_broken_one(embedded_llm
     assert embedded_llm._grammars == compiled  # cached, not rebuilt
     with pytest.raises(ValueError, match="grammar"):
         embedded_llm.warm_up([{"type": "object", "properties": {"x": {"type": "no-such-type"}}}])
+
+
+@pytest.mark.model
+def test_generation_stops_between_tokens_at_the_time_limit(embedded_llm):
+    embedded_llm.generate([ask("Say hi.")], GenerationParams(max_tokens=2))  # a prompt speed is known
+    steps = []
+    embedded_llm.step_observer = steps.append
+    # Time to read the prompt even on a busy machine, not to write 1,000 tokens (~50 s at best).
+    limit = TimeLimit(time.monotonic() + 15.0)
+    with embedded_llm.limited(limit):
+        [completion] = embedded_llm.generate([ask("Count from 1 to 500, separated by spaces.")], GenerationParams(max_tokens=1000))
+    embedded_llm.step_observer = None
+    assert time.monotonic() <= limit.at
+    assert completion.cut and "batch deadline" in completion.error
+    assert completion.text.startswith("1") and 0 < completion.completion_tokens < 1000
+    assert steps[0].prompt_tokens > 0 and all(step.sequences == 1 for step in steps[1:])
+
+
+@pytest.mark.model
+def test_a_prompt_that_would_not_be_read_in_time_is_not_started(embedded_llm):
+    embedded_llm.generate([ask("Say hi.")], GenerationParams(max_tokens=2))
+    with embedded_llm.limited(TimeLimit(time.monotonic() + 0.05)):
+        [completion] = embedded_llm.generate([ask("word " * 2000)], GenerationParams(max_tokens=4))
+    assert completion.cut and completion.texts == []
