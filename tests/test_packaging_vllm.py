@@ -135,8 +135,14 @@ class FakeEngine:
         self.fail = False
         self.tokens_per_reply = 2
         self.step_seconds = 0.0
+        self.prefill_step_seconds: float | None = None  # None: as long as a decode step
         self.clock = FakeClock()
         self.steps = 0
+
+    @property
+    def scheduler(self) -> list[Any]:
+        decoding = types.SimpleNamespace(is_prefill=lambda: False)  # a prompt is read in one step here
+        return [types.SimpleNamespace(waiting=list(self.pending), running=[decoding] * len(self.running))]
 
     def add_logger(self, name: str, logger: Any) -> None:
         self.stat_loggers[name] = logger
@@ -165,7 +171,8 @@ class FakeEngine:
             prompt_tokens = sum(len(p["prompt_token_ids"]) for p, _, _ in self.pending.values())
             self.running.update(self.pending)
             self.pending.clear()
-        self.clock.now += self.step_seconds
+        prefill = self.prefill_step_seconds
+        self.clock.now += prefill if prompt_tokens and prefill is not None else self.step_seconds
         self.steps += 1
         outputs = []
         for request_id, (prompt, sampling, number) in list(self.running.items()):
@@ -356,6 +363,19 @@ def test_a_call_stops_before_a_step_would_pass_its_time_limit_and_keeps_what_it_
         assert completion.cut and "batch deadline" in completion.error
         assert completion.texts == [f"answer {number}.0 more"]
         assert completion.completion_tokens == 3
+
+
+def test_decoding_goes_on_until_one_decode_step_no_longer_fits_however_long_prefill_steps_are(backend):
+    engine = FakeLLM.instances[0].llm_engine
+    engine.prefill_step_seconds, engine.step_seconds, engine.tokens_per_reply = 5.0, 0.25, 3
+    backend.generate([_conversation(2)], GenerationParams(max_tokens=3))  # both kinds of step seen
+    engine.tokens_per_reply = 100
+    limit = TimeLimit(engine.clock.now + 8.0, engine.clock)
+    with backend.limited(limit):
+        [completion] = backend.generate([_conversation(2)], GenerationParams(max_tokens=100))
+    # 5 s of prefill, then 12 decode steps of 0.25 s: stopped 0 to 0.25 s before the limit.
+    assert completion.cut and completion.completion_tokens == 13
+    assert limit.at - 0.25 <= engine.clock.now <= limit.at
 
 
 def test_a_call_whose_limit_has_passed_runs_no_step(backend):

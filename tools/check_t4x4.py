@@ -272,6 +272,7 @@ def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result
                 system.warm_up()
             profile_lines.append(f"calibration {name}: {system.speed.describe()}")
             for task, (task_questions, with_kg) in tasks.items():
+                session.forget_prompts()
                 outcome, lines = answer_questions(system, task_questions, with_kg, config.kg.api_url_env, session.clock)
                 outcomes[(name, task)] = outcome
                 answering.append(outcome.result(f"questions answered, {name} {task}"))

@@ -81,6 +81,7 @@ class RecorderSession:
         self.requests: list[RecordedRequest] = []
         self.aborted: list[str] = []
         self.memory: dict[str, int] = {}
+        self.engine: LLMEngine | None = None
         self._submitted: dict[str, Any] = {}
         self._origin = time.perf_counter()
         self._executor_real_seconds = 0.0
@@ -125,6 +126,7 @@ class RecorderSession:
             return processor
 
         def add_request(engine: LLMEngine, request_id: str, prompt: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
+            self.engine = engine
             self._submitted[request_id] = params
             return original_add_request(engine, request_id, prompt, params, *args, **kwargs)
 
@@ -166,6 +168,12 @@ class RecorderSession:
                     finish_reason=sample.finish_reason,
                 )
             )
+
+    def forget_prompts(self) -> None:
+        """Empty the prefix cache, so that a run of questions asked before pays their prompts again
+        (on the leaderboard every question comes once)."""
+        if self.engine is not None:
+            self.engine.reset_prefix_cache()
 
     # --- the simulated T4 clock ---
 

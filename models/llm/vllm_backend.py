@@ -3,8 +3,9 @@
 All conversations of a `generate` call go to vLLM's engine together, so it batches them (and the n
 samples of each) continuously on the GPUs. The backend drives the V0 `LLMEngine` itself (add the
 requests, step, abort) rather than calling `LLM.generate`, so that no call runs past its time limit:
-before each step it checks the time left against the longest recent step, and when that no longer
-fits it aborts what is unfinished and returns the text generated so far (`Completion.cut`). Each
+before each step it checks the time left against the longest recent step of the same kind (one
+that computes prompt tokens, or one that only decodes), and when that no longer fits it aborts
+what is unfinished and returns the text generated so far (`Completion.cut`). Each
 step's prompt tokens, sequences and seconds go to `step_observer` (vLLM's own per-step statistics).
 Prompts are built here with the model's chat template and handed over as token ids, which also
 gives exact prompt token counts.
@@ -102,7 +103,9 @@ class VLLMBackend(LLMBackend):
         self._engine_args = engine_args
         self._llm: Any = None
         self._request_ids = itertools.count()
-        self._recent_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
+        # Seconds of recent steps that computed prompt tokens, and of recent decode-only steps.
+        self._recent_prefill_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
+        self._recent_decode_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
         self._step_stats: Any = None
 
     def _engine(self) -> Any:
@@ -194,8 +197,13 @@ class VLLMBackend(LLMBackend):
             engine.add_request(request_id, prompt, sampling)
         outputs: dict[str, Any] = {}
         finished: set[str] = set()
+        prefilling = True
         while engine.has_unfinished_requests():
-            if self.seconds_left() < max(self._recent_steps, default=0.0):
+            # A kind of step not seen yet may take as long as the other kind.
+            recent = (self._recent_prefill_steps if prefilling else self._recent_decode_steps) or (
+                self._recent_prefill_steps + self._recent_decode_steps
+            )
+            if self.seconds_left() < max(recent, default=0.0):
                 unfinished = [request_id for request_id in prompts if request_id not in finished]
                 logger.warning(f"vllm: time limit reached; {len(unfinished)} request(s) stopped")
                 self._abort(unfinished)
@@ -204,8 +212,10 @@ class VLLMBackend(LLMBackend):
             started = self.clock()
             step_outputs = engine.step()
             seconds = self.clock() - started
-            self._recent_steps.append(seconds)
             stats = self._step_stats.last
+            computed_prompt = stats is None or stats.num_prompt_tokens_iter > 0
+            (self._recent_prefill_steps if computed_prompt else self._recent_decode_steps).append(seconds)
+            prefilling = _prompts_pending(engine)
             if stats is not None:
                 self.observe_step(stats.num_prompt_tokens_iter, stats.num_generation_tokens_iter, seconds)
             for output in step_outputs:
@@ -270,6 +280,13 @@ class VLLMBackend(LLMBackend):
                 (entry.decoded_token if entry.decoded_token is not None else str(token_id)): entry.logprob
                 for token_id, entry in first.logprobs[0].items()
             }
+
+
+def _prompts_pending(engine: Any) -> bool:
+    """Whether the next step may compute prompt tokens: a request waits, or a prompt is part-way."""
+    return any(
+        scheduler.waiting or any(group.is_prefill() for group in scheduler.running) for scheduler in engine.scheduler
+    )
 
 
 def _step_stats_logger(vllm_config: Any) -> Any:
