@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import replace
-from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, TypeVar, runtime_checkable
 
 from loguru import logger
 
@@ -428,7 +428,7 @@ class _BatchRun:
         limit = self.deadline.limit(later)
         started = self.clock()
         try:
-            with self.llm.limited(limit) if self.llm is not None else _no_limit():
+            with self.llm.limited(limit) if self.llm is not None else nullcontext():
                 results = list(work())
             if len(results) != len(indices):
                 raise RuntimeError(f"returned {len(results)} results for {len(indices)} questions")
@@ -485,11 +485,6 @@ class _BatchRun:
 def _usage(result: Any) -> TokenUsage | None:
     usage = getattr(result, "usage", None)
     return usage if isinstance(usage, TokenUsage) else None
-
-
-@contextmanager
-def _no_limit() -> Iterator[None]:
-    yield
 
 
 @runtime_checkable
