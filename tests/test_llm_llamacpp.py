@@ -144,7 +144,9 @@ def test_generation_stops_between_tokens_at_the_time_limit(embedded_llm):
     with embedded_llm.limited(limit):
         [completion] = embedded_llm.generate([ask("Count from 1 to 500, separated by spaces.")], GenerationParams(max_tokens=1000))
     embedded_llm.step_observer = None
-    assert time.monotonic() <= limit.at
+    # It stops before the token that would pass the limit, judged by the recent tokens; on a busy
+    # machine one token can take longer than those, so allow for one slow token, not 1,000.
+    assert time.monotonic() <= limit.at + 2.0
     assert completion.cut and "batch deadline" in completion.error
     assert completion.text.startswith("1") and 0 < completion.completion_tokens < 1000
     assert steps[0].prompt_tokens > 0 and all(step.sequences == 1 for step in steps[1:])
