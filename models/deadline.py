@@ -40,7 +40,7 @@ Clock = Callable[[], float]
 # Guided like the stages' replies, so that calibrated decode steps include the token-mask work.
 CALIBRATION_SCHEMA = {
     "type": "object",
-    "properties": {"numbers": {"type": "string", "maxLength": 2000}},
+    "properties": {"numbers": {"type": "string", "maxLength": 400}},
     "required": ["numbers"],
 }
 _FILLER = (
