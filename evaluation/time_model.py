@@ -10,8 +10,9 @@ models/README.md):
                   (the n copies of a prompt are scheduled in the same step, so each is computed)
     KV demand   = sum over questions of (prompt + n x max_tokens)   (the copies share prompt blocks)
     waves       = ceil(KV demand / kv_cache_tokens_per_gpu)          (the rest waits for free blocks)
-    step s      = decode_step_s x max(1, sequences in the wave / sequences_per_step)
-                  + guided_mask_s x guided sequences in the wave     (masks run one by one on the CPU)
+    step s      = models.deadline.t4_step_seconds of the wave's sequences: the exllama kernel reads
+                  the weights once per 8 sequences, plus the per-step all-reduces and one token
+                  mask per guided sequence (the same model the simulated T4 of `make check-t4x4` runs)
     decode s    = waves x max_tokens x step s   (every reply runs to the stage's max_tokens: an upper bound)
     guided s    = guided_request_s x guided requests                 (one matcher per request)
     stage s     = call_overhead_s + prefill s + decode s + guided s
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from models.config import CragConfig, ThroughputModelConfig, load_config
+from models.deadline import t4_step_seconds
 from models.markdown import markdown_table
 
 
@@ -92,9 +94,7 @@ def llm_stage_seconds(
     demand = sum(prompts) + sequences * requests.max_tokens
     waves = max(1, math.ceil(demand / model.kv_cache_tokens_per_gpu))
     per_wave = math.ceil(sequences / waves)
-    step = model.decode_step_s * max(1.0, per_wave / model.sequences_per_step)
-    if requests.guided:
-        step += model.guided_mask_s * per_wave
+    step = t4_step_seconds(model, 0, per_wave, per_wave if requests.guided else 0)
     return StageEstimate(
         requests=sequences,
         prefill_s=sum(prompts) * requests.n / model.prefill_tokens_per_s,

@@ -92,6 +92,14 @@ class LLMConfig:
     stop_special_tokens: tuple[str, ...] = ()
     # vLLM's V1 engine (compute capability >= 8.0 only in the pinned vllm); False = the V0 engine.
     vllm_use_v1: bool = False
+    # vLLM: split long prompts over several engine steps of at most max_num_batched_tokens tokens
+    # (None: vLLM's default), so that one step stays short and a deadline can stop the engine
+    # between steps. A step cannot be interrupted once it runs.
+    enable_chunked_prefill: bool = False
+    max_num_batched_tokens: int | None = None
+    # vLLM: the engine stops before a step when the time left is below the longest of the last
+    # this-many steps (one more step would overrun the call's time limit).
+    recent_steps_kept: int = 200
 
 
 @dataclass
@@ -294,6 +302,8 @@ class KnowledgeConfig:
 @dataclass
 class ReasoningConfig:
     max_tokens: int = 160
+    # Brief replies (the answer without the reasoning text), when full ones no longer fit the deadline.
+    brief_max_tokens: int = 48
     backup_max_tokens: int = 48
     false_premise_detection: bool = True
     answer_max_tokens: int = 75
@@ -369,23 +379,34 @@ class KGConfig:
 
 @dataclass
 class ThroughputModelConfig:
-    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM 0.8.5's V0 engine, for `--budget-report`
-    (evaluation/time_model.py). Sources and arithmetic: models/README.md, "The 4x T4 time model"."""
+    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM 0.8.5's V0 engine: the speed the deadline
+    assumes before `calibrate()` measures the real one, the `nominal` profile of the simulated T4
+    engine (`make check-t4x4`) and `--budget-report` (evaluation/time_model.py). Sources and
+    arithmetic: ../shared/docs/T4_FACTS.md figures, models/README.md "The 4x T4 time model"."""
 
     # Prompt tokens per second of the four GPUs together (compute-bound; estimate, README).
     prefill_tokens_per_s: float = 350.0
-    # Seconds of one decode step of up to sequences_per_step sequences (weight-read bound; estimate).
-    decode_step_s: float = 0.12
-    sequences_per_step: int = 32
+    # One pass of the exllama GPTQ kernel over a GPU's 4-bit weights (9.3 GiB at about half of the
+    # T4's 320 GB/s); it makes one pass per `rows_per_weight_read` rows of a step, up to
+    # `exllama_max_rows` rows (vLLM's csrc/quantization/gptq/q_gemm.cu).
+    weight_read_s: float = 0.07
+    rows_per_weight_read: int = 8
+    exllama_max_rows: int = 50
+    # Above exllama_max_rows, vLLM rewrites each weight matrix in fp16 for cuBLAS, every step:
+    # ~35 GB written and read again per GPU at 320 GB/s (estimate).
+    dequantize_s: float = 0.25
+    # Every step: 160 all-reduces over PCIe, eager kernel launches, sampling (estimate).
+    step_fixed_s: float = 0.05
     # KV-cache tokens each GPU holds at gpu_memory_utilization 0.85 (under TP every GPU holds its
-    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README).
+    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README). The real engine's
+    # figure replaces it at calibration.
     kv_cache_tokens_per_gpu: int = 28_000
-    # vLLM's guidance logits processor, measured by `make check-t4x4` on this machine's CPU: a
-    # request's matcher (median of the requests after each schema's first) and one token mask
-    # (quiet medians 0.13-0.47 ms; 1 ms allows for a busier CPU).
+    # vLLM's guidance logits processor on the CPU: a request's matcher (median of the requests after
+    # each schema's first) and one token mask per guided sequence per step (quiet medians
+    # 0.13-0.47 ms measured by `make check-t4x4`; 1 ms allows for a busier CPU).
     guided_request_s: float = 0.02
     guided_mask_s: float = 0.001
-    # Python work of one LLM.generate call: request set-up, scheduling, detokenization (estimate).
+    # Python work of one generate call: request set-up, scheduling, detokenization (estimate).
     call_overhead_s: float = 0.2
     # Measured seconds of the CPU stages are multiplied by this (1.0: same speed as where measured).
     non_llm_time_scale: float = 1.0
@@ -399,26 +420,48 @@ class ThroughputModelConfig:
 @dataclass
 class BudgetConfig:
     seconds_per_question: float = 30.0
-    # Plan to finish within this share of the budget, leaving slack for the unpredictable.
-    usable_fraction: float = 0.85
-    # Seconds per question each stage is assumed to take before the first batch measures it.
+    # Plans (which stages run) aim to end within this share of the batch's n x seconds_per_question...
+    usable_fraction: float = 0.9
+    # ...and no LLM call runs later than this many seconds before the batch's end, whatever the plan
+    # (the backends stop the engine: models/deadline.py).
+    end_margin_s: float = 1.0
+    # Seconds per question of each stage's work outside the LLM (CPU work, KG API calls), until this
+    # process measures its own.
     initial_stage_seconds: dict[str, float] = field(
         default_factory=lambda: {
             "attributes": 0.05, "web": 0.5, "retrieval": 1.0, "kg": 1.0,
-            "calculator": 3.0, "knowledge": 2.0, "reasoning": 6.0,
+            "calculator": 0.0, "knowledge": 0.0, "reasoning": 0.0,
         }
     )
-    # Seconds a stage's call takes whatever the number of its questions (on vLLM: its decode steps,
-    # which a batch shares); the per-question seconds above come on top. Zero where every question
-    # costs its own time (llama.cpp answers one conversation after another).
-    stage_call_seconds: dict[str, float] = field(default_factory=dict)
-    # Weight of the newest measurement in the moving average of a stage's cost.
+    # Prompt tokens per question of each LLM stage, until measured (`python -m tools.validate` prints
+    # the preset's; the reasoning prompt's exact size is counted before its call).
+    initial_prompt_tokens: dict[str, float] = field(
+        default_factory=lambda: {"kg": 410.0, "calculator": 430.0, "knowledge": 200.0, "reasoning": 1800.0}
+    )
+    # The engine's speed until warm_up() measures it (models/deadline.py:calibrate): prompt tokens per
+    # second, seconds of one decode step by sequences in the step, seconds of a call's own work.
+    # Defaults: the 4x T4 model below (models/deadline.py:t4_step_seconds of target_throughput).
+    initial_prefill_tokens_per_s: float = 350.0
+    initial_decode_step_s: dict[int, float] = field(default_factory=lambda: {1: 0.121, 8: 0.128, 24: 0.284})
+    initial_call_overhead_s: float = 0.2
+    # Weight of the newest batch in the moving averages of a stage's costs...
     cost_smoothing: float = 0.5
-    # When reasoning would overrun, keep this share of each question's references...
-    shortened_reference_share: float = 0.5
-    # ...which is assumed to cost this share of the full reasoning time.
-    shortened_reference_cost: float = 0.6
-    # How --budget-report turns recorded tokens into seconds on the leaderboard machine.
+    # ...and of one engine step in those of the engine's speed.
+    step_smoothing: float = 0.05
+    # The reasoning call takes the first form whose predicted time fits: full replies over each of
+    # these shares of the references, then brief replies (the answer alone, reasoning.brief_max_tokens)
+    # over each of those; when none fits, the last questions of the batch answer "I don't know".
+    reasoning_reference_shares: tuple[float, ...] = (1.0, 0.5)
+    brief_reference_shares: tuple[float, ...] = (1.0, 0.5, 0.25)
+    # Tokens allowed for the calculator and knowledge lines when the reasoning prompt is sized before
+    # those stages ran.
+    reasoning_helper_tokens: int = 120
+    # warm_up() measures the engine (models/deadline.py:calibrate): a prompt of this many tokens,
+    # then this many guided decode steps with each of these numbers of sequences at once.
+    calibration_prompt_tokens: int = 2048
+    calibration_decode_tokens: int = 24
+    calibration_sequences: tuple[int, ...] = (1, 8, 24)
+    # The leaderboard machine's expected speed: the simulated T4 engine's nominal profile and --budget-report.
     target_throughput: ThroughputModelConfig = field(default_factory=ThroughputModelConfig)
 
 
@@ -442,8 +485,15 @@ def cpu_preset() -> CragConfig:
     config = CragConfig(preset="cpu")
     # The embedded model is ~20x slower than the leaderboard target; the budget scales with it.
     config.budget.seconds_per_question = 120.0
-    # Seconds per question measured on crag_dev_10 here (2 idle cores), until this run measures its own.
-    config.budget.initial_stage_seconds.update(calculator=14.0, knowledge=7.0, reasoning=25.0)
+    # A short calibration (a few seconds of the embedded model); llama.cpp runs one sequence at a
+    # time, so decode steps of 1 and 2 sequences tell how a call's steps grow.
+    config.budget.calibration_prompt_tokens = 256
+    config.budget.calibration_decode_tokens = 12
+    config.budget.calibration_sequences = (1, 2)
+    # The embedded model on 2 idle cores (DEVELOPERS.md), until calibrated.
+    config.budget.initial_prefill_tokens_per_s = 60.0
+    config.budget.initial_decode_step_s = {1: 0.05, 2: 0.1}
+    config.budget.initial_call_overhead_s = 0.1
     return config
 
 
@@ -507,19 +557,11 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.rerank_candidates = 48
     # Its sigmoid scores put unrelated passages near 0.01; partial evidence for a list sits at 0.1-0.5.
     config.retrieval.min_relevance = 0.05
-    # The 4x T4 estimate of the 25 dev questions with the KG (models/README.md, "The 4x T4 time
-    # model"), until the first batch measures its own: each LLM stage's call decodes its max_tokens
-    # steps whatever the batch size (fixed per call), the rest is per question (prefill, CPU work).
-    step = config.budget.target_throughput.decode_step_s
-    config.budget.stage_call_seconds = {
-        "kg": config.kg.extraction_max_tokens * step,
-        "calculator": config.calculator.max_tokens * step,
-        "knowledge": config.knowledge.max_tokens * step,
-        "reasoning": config.reasoning.max_tokens * step,
-    }
-    config.budget.initial_stage_seconds.update(
-        attributes=0.2, web=0.1, retrieval=4.4, kg=0.9, calculator=3.6, knowledge=0.5, reasoning=4.4
-    )
+    # Engine steps of at most 512 tokens: ~1.7 s at the expected prefill speed, ~4.9 s at a third
+    # of it, so the deadline can stop the engine within seconds (README, "The deadline").
+    config.llm.enable_chunked_prefill = True
+    config.llm.max_num_batched_tokens = 512
+    config.budget.initial_stage_seconds.update(attributes=0.2, web=0.1, retrieval=1.2, kg=0.5)
     # V0 runs each of the n samples as its own request with its own prefill: 3 samples still give
     # a majority and cost 3/5 of the paper's 5 (models/README.md, "The 4x T4 time model").
     config.calculator.samples = 3

@@ -8,16 +8,18 @@
       └─► LLM knowledge extractor ────────────────────────────────────────────┘
 
 Each stage runs once per batch over all questions that still need it. The batch shares one
-deadline (`models/deadline.py`); optional stages are skipped when time is short.
+deadline (`models/deadline.py`): a stage runs when it fits with the time the stages after it need,
+each LLM call is stopped at the time those later stages need, and the reasoning call takes the
+richest form that fits what is left; the batch never runs past n x budget.seconds_per_question.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import replace
-from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, TypeVar, runtime_checkable
 
 from loguru import logger
 
@@ -25,11 +27,20 @@ from models.answers import I_DONT_KNOW
 from models.attributes import AttributePredictor, should_refuse
 from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig, load_config
-from models.deadline import BatchDeadline, StageCostModel
+from models.deadline import (
+    BRIEF_REASONING,
+    CALIBRATION_SCHEMA,
+    BatchDeadline,
+    EngineSpeed,
+    Planned,
+    ReasoningForm,
+    StageCosts,
+    calibrate,
+)
 from models.embeddings import SentenceEncoder
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
-from models.llm import LLMBackend, create_backend
+from models.llm import LLMBackend, TokenUsage, create_backend
 from models.prompts import PromptLibrary
 from models.reasoning import Reasoner
 from models.retrieval import Retriever
@@ -45,8 +56,13 @@ class CragSystem:
     `tools.validate` may build the whole system without loading it."""
 
     def __init__(
-        self, config: CragConfig | None = None, llm: LLMBackend | None = None, load_llm: bool = True
+        self,
+        config: CragConfig | None = None,
+        llm: LLMBackend | None = None,
+        load_llm: bool = True,
+        clock: Callable[[], float] = time.monotonic,
     ):
+        """`clock` times the batches and the LLM's steps (a simulated engine brings its own)."""
         self.config = config = config or load_config()
         logger.info(f"CragSystem: preset {config.preset!r}")
         self.prompts = PromptLibrary()
@@ -63,7 +79,10 @@ class CragSystem:
             if config.attributes.enabled
             else None
         )
-        self.stage_costs = StageCostModel(config.budget)
+        self.clock = clock
+        self.speed = EngineSpeed.initial(config.budget)
+        self.calibration_error: str | None = "not calibrated yet (warm_up() measures the engine)"
+        self.stage_costs = StageCosts.from_config(config)
         self.last_traces: list[QuestionTrace] = []
         # Without an LLM (load_llm=False) the system only retrieves references.
         self.kg: KnowledgeGraphStage | None = None
@@ -72,6 +91,8 @@ class CragSystem:
         self.reasoner: Reasoner | None = None
         if self.llm is None:
             return
+        self.llm.clock = clock
+        self.llm.step_observer = lambda step: self.speed.observe(step)
         if config.kg.enabled:
             self.kg = KnowledgeGraphStage(config.kg, self.llm, self.prompts)
         if config.calculator.enabled:
@@ -81,19 +102,31 @@ class CragSystem:
         self.reasoner = Reasoner(config.reasoning, self.llm, self.prompts)
 
     def warm_up(self) -> None:
-        """Load everything heavy once, before the first batch. The LLM goes first: vLLM sizes its
-        KV cache from the GPU memory it finds free, so the sentence encoder loads after it."""
+        """Load everything heavy once, before the first batch, and measure the LLM's speed. The LLM
+        goes first: vLLM sizes its KV cache from the GPU memory it finds free, so the sentence
+        encoder loads after it."""
         self.pages.warm_up()  # worker processes start in the background
         if self.llm is not None:
             self.llm.warm_up(self.json_schemas())
+            self.calibrate()
         self.encoder.warm_up()
         for stage in self._stages():
             if isinstance(stage, _Loads):
                 stage.warm_up()
 
+    def calibrate(self) -> None:
+        """Measure the LLM where it runs (outside any batch's time); the deadline plans with it.
+        When the measurement fails, the preset's guess stays, and `calibration_error` says why."""
+        try:
+            self.speed = calibrate(self.llm, self.config.budget)
+            self.calibration_error = None
+        except Exception as error:
+            self.calibration_error = f"{type(error).__name__}: {error}"
+            logger.warning(f"Engine calibration failed ({self.calibration_error}); planning with the preset's speeds")
+
     def json_schemas(self) -> list[dict[str, Any]]:
-        """Every JSON schema the stages send for guided decoding, each once."""
-        unique: dict[str, dict[str, Any]] = {}
+        """Every JSON schema the stages (and the calibration) send for guided decoding, each once."""
+        unique: dict[str, dict[str, Any]] = {json.dumps(CALIBRATION_SCHEMA, sort_keys=True): CALIBRATION_SCHEMA}
         for stage in self._stages():
             for schema in stage.json_schemas() if isinstance(stage, _SendsSchemas) else []:
                 unique.setdefault(json.dumps(schema, sort_keys=True), schema)
@@ -108,24 +141,36 @@ class CragSystem:
                 "This CragSystem was built with load_llm=False; it can only retrieve references"
             )
         questions = Question.from_batch(batch)
-        run = _BatchRun(
-            questions, BatchDeadline(len(questions), self.config.budget, self.stage_costs), self.stage_costs
-        )
+        deadline = BatchDeadline(len(questions), self.config.budget, self.stage_costs, self.speed, self.clock)
+        run = _BatchRun(questions, deadline, self.llm, self.clock)
         attributes = self._predict_attributes(run, questions)
         waiting_for_kg = self._refuse(run, questions, attributes)
         kg_results = self._knowledge_graph(run, questions, attributes, run.unanswered())
         self._refuse_without_kg_evidence(run, waiting_for_kg, kg_results)
         todo = run.unanswered()
-        pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
+        least_reasoning = self._least_reasoning(_pick(questions, todo))
+        after_pages = [Planned("retrieval", len(todo)), least_reasoning]
+        pages = run.stage(
+            "web",
+            todo,
+            lambda: self.pages.run(_pick(questions, todo), seconds=deadline.limit(after_pages).remaining()),
+            fallback=[],
+            later=after_pages,
+        )
         run.note_pages(todo, pages)
         evidence, kg = self._evidence(
-            run, questions, attributes, todo, pages, _pick(kg_results, todo), waiting_for_kg
+            run, questions, attributes, todo, pages, _pick(kg_results, todo), waiting_for_kg, least_reasoning
         )
         with_kg = [replace(item, chunks=lines + item.chunks) for item, lines in zip(evidence, kg)]
+        reasoning = self._reasoning_reserve(questions, todo, evidence, kg)
         calculations = run.optional_stage(
-            "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), with_kg)
+            "calculator",
+            todo,
+            self.calculator,
+            lambda: self.calculator.run(_pick(questions, todo), with_kg),
+            later=[Planned("knowledge", len(todo)), reasoning],
         )
-        knowledge = self._recall(run, questions, todo, waiting_for_kg)
+        knowledge = self._recall(run, questions, todo, waiting_for_kg, reasoning)
         self._reason(run, questions, todo, evidence, kg, calculations, knowledge)
         self.last_traces = run.traces
         return [trace.prediction for trace in run.traces]
@@ -188,12 +233,15 @@ class CragSystem:
         todo: list[int],
     ) -> list[KGResult | None]:
         """One KG result per question of the batch (None where the stage did not run)."""
-        results = run.optional_stage(
-            "kg",
-            todo,
-            self.kg,
-            lambda: self.kg.run(_pick(questions, todo), [attributes[i] or QuestionAttributes() for i in todo]),
-        )
+        later = [Planned("web", len(todo)), Planned("retrieval", len(todo)), Planned("reasoning", len(todo))]
+
+        def read_kg() -> list[KGResult]:
+            # The API calls come after the entity reading (an LLM call), in the time that leaves.
+            api_seconds = run.deadline.limit(later).remaining() - run.deadline.predict("kg", len(todo), llm_only=True)
+            kg_attributes = [attributes[i] or QuestionAttributes() for i in todo]
+            return self.kg.run(_pick(questions, todo), kg_attributes, seconds_available=max(0.0, api_seconds))
+
+        results = run.optional_stage("kg", todo, self.kg, read_kg, later=later)
         by_question: list[KGResult | None] = [None] * len(questions)
         for i, result in zip(todo, results):
             by_question[i] = result
@@ -211,7 +259,12 @@ class CragSystem:
                 run.answer(i, I_DONT_KNOW, "refused: the KG had no evidence", route="refused: dynamic, no KG evidence")
 
     def _recall(
-        self, run: "_BatchRun", questions: list[Question], todo: list[int], dynamic: set[int]
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        todo: list[int],
+        dynamic: set[int],
+        reasoning: Planned,
     ) -> list[KnowledgeAnswer | None]:
         """The memory agent's answers; a likely-dynamic question (answered from the KG) is not asked,
         since a fact that changes is not in the model's memory, unless `knowledge.answer_dynamic`."""
@@ -219,7 +272,7 @@ class CragSystem:
         for i in set(todo) - set(asked):
             run.traces[i].notes.append("knowledge not asked: a dynamic fact is not in the model's memory")
         answers = run.optional_stage(
-            "knowledge", asked, self.knowledge, lambda: self.knowledge.run(_pick(questions, asked))
+            "knowledge", asked, self.knowledge, lambda: self.knowledge.run(_pick(questions, asked)), later=[reasoning]
         )
         by_question = dict(zip(asked, answers))
         return [by_question.get(i) for i in todo]
@@ -233,6 +286,7 @@ class CragSystem:
         pages: list[list[Page]],
         kg_results: list[KGResult | None],
         dynamic: set[int],
+        least_reasoning: Planned,
     ) -> tuple[list[Evidence], list[list[str]]]:
         """Retrieved web evidence, and the KG lines that still go to the prompt in their own section."""
         kg = [result.references if result is not None else [] for result in kg_results]
@@ -249,11 +303,34 @@ class CragSystem:
             todo,
             lambda: self.retriever.run(_pick(questions, todo), pages, kg if pooled else None),
             fallback=Evidence(),
+            later=[least_reasoning],
         )
         evidence = [Evidence() if only else item for item, only in zip(evidence, kg_only)]
         if pooled:  # the KG lines now live in the evidence, ranked with the web
             kg = [lines if only else [] for lines, only in zip(kg, kg_only)]
         return evidence, kg
+
+    def _least_reasoning(self, questions: list[Question]) -> Planned:
+        """The least reasoning call the pages and retrieval must leave time for: brief replies
+        over prompts without references."""
+        if self.reasoner is None or not questions:
+            return Planned(BRIEF_REASONING, len(questions))
+        nothing = [None] * len(questions)
+        empty = [Evidence() for _ in questions]
+        conversations = self.reasoner.conversations(questions, empty, [[] for _ in questions], nothing, nothing)
+        return Planned(BRIEF_REASONING, len(questions), self.reasoner.prompt_tokens(conversations))
+
+    def _reasoning_reserve(
+        self, questions: list[Question], todo: list[int], evidence: list[Evidence], kg: list[list[str]]
+    ) -> Planned:
+        """The full reasoning call as the optional stages must leave time for it: its prompts as
+        they stand, plus room for the helpers' lines."""
+        if self.reasoner is None or not todo:
+            return Planned("reasoning", len(todo))
+        nothing = [None] * len(todo)
+        conversations = self.reasoner.conversations(_pick(questions, todo), evidence, kg, nothing, nothing)
+        extra = self.config.budget.reasoning_helper_tokens
+        return Planned("reasoning", len(todo), [t + extra for t in self.reasoner.prompt_tokens(conversations)])
 
     def _reason(
         self,
@@ -265,21 +342,34 @@ class CragSystem:
         calculations: list[CalculationResult | None],
         knowledge: list[KnowledgeAnswer | None],
     ) -> None:
-        """The final answers, within the deadline: shorter references, or `I don't know` for the
-        questions that no longer fit."""
-        answerable, share = run.deadline.reasoning_fit(len(todo))
-        if share < 1.0:
-            evidence = [_shorten(e, share) for e in evidence]
-            for i in todo:
-                run.traces[i].notes.append(f"references shortened to {share:.0%} to meet the deadline")
+        """The final answers, in the richest form that fits the time left: full replies, shorter
+        references, brief replies; the questions that fit in no form answer `I don't know`."""
+        if not todo:
+            return
+        budget = self.config.budget
+        choices = [(False, share) for share in budget.reasoning_reference_shares]
+        choices += [(True, share) for share in budget.brief_reference_shares]
+        asked = _pick(questions, todo)
+        tokens_by_share: dict[float, tuple[int, ...]] = {}
+        for _, share in choices:
+            if share not in tokens_by_share:
+                shortened = [_shorten(item, share) for item in evidence]
+                conversations = self.reasoner.conversations(asked, shortened, kg, calculations, knowledge)
+                tokens_by_share[share] = tuple(self.reasoner.prompt_tokens(conversations))
+        forms = [ReasoningForm(brief, share, tokens_by_share[share]) for brief, share in choices]
+        form, answerable = run.deadline.reasoning_form(forms)
+        if form != forms[0]:
+            for i in todo[:answerable]:
+                run.traces[i].notes.append(f"reasoning: {form.describe()}, to meet the deadline")
         for i in todo[answerable:]:
-            run.answer(i, I_DONT_KNOW, "no time left for reasoning", route="refused: out of time")
+            run.answer(i, I_DONT_KNOW, "no time left for reasoning", route=OUT_OF_TIME)
         todo, keep = todo[:answerable], slice(0, answerable)
+        shortened = [_shorten(item, form.share) for item in evidence[keep]]
         results = run.stage(
-            "reasoning",
+            form.stage,
             todo,
             lambda: self.reasoner.run(
-                _pick(questions, todo), evidence[keep], kg[keep], calculations[keep], knowledge[keep]
+                _pick(questions, todo), shortened, kg[keep], calculations[keep], knowledge[keep], brief=form.brief
             ),
             fallback=None,
         )
@@ -288,15 +378,25 @@ class CragSystem:
                 run.answer(i, I_DONT_KNOW)
                 continue
             run.traces[i].references = list(result.prompt_references)
+            if result.cut and not result.parsed:
+                run.answer(i, I_DONT_KNOW, "the reasoning reply was cut by the deadline", route=OUT_OF_TIME)
+                continue
             run.answer(i, result.answer, "backup answer prompt used" if result.used_backup else None)
 
 
-class _BatchRun:
-    """Bookkeeping for one batch: traces, per-stage timing and token usage, failures contained."""
+OUT_OF_TIME = "refused: out of time"
 
-    def __init__(self, questions: list[Question], deadline: BatchDeadline, costs: StageCostModel):
+
+class _BatchRun:
+    """Bookkeeping for one batch: traces, per-stage timing and token usage, failures contained, and
+    each stage's LLM calls held to the time the later stages need."""
+
+    def __init__(
+        self, questions: list[Question], deadline: BatchDeadline, llm: LLMBackend | None, clock: Callable[[], float]
+    ):
         self.deadline = deadline
-        self.costs = costs
+        self.llm = llm
+        self.clock = clock
         self.traces = [QuestionTrace(interaction_id=q.interaction_id) for q in questions]
         self._answered: set[int] = set()
 
@@ -311,25 +411,36 @@ class _BatchRun:
     def unanswered(self) -> list[int]:
         return [i for i in range(len(self.traces)) if i not in self._answered]
 
-    def stage(self, name: str, indices: list[int], work: Callable[[], Sequence[T]], fallback: T) -> list[T]:
-        """Run `work` for the questions at `indices`. A stage that raises gives every one of them
-        `fallback`; a result carrying an `error` marks its own question only. Both are recorded in
-        the trace (`failures`) and the batch goes on; a result's `notes` (fallbacks short of a
-        failure) go to the trace's notes."""
+    def stage(
+        self,
+        name: str,
+        indices: list[int],
+        work: Callable[[], Sequence[T]],
+        fallback: T,
+        later: Sequence[Planned] = (),
+    ) -> list[T]:
+        """Run `work` for the questions at `indices`, its LLM calls stopped at the time `later`
+        stages need. A stage that raises gives every one of them `fallback`; a result carrying an
+        `error` marks its own question only. Both are recorded in the trace (`failures`) and the
+        batch goes on; a result's `notes` (fallbacks short of a failure) go to the trace's notes."""
         if not indices:
             return []
-        with self._timed(name, indices):
-            try:
+        limit = self.deadline.limit(later)
+        started = self.clock()
+        try:
+            with self.llm.limited(limit) if self.llm is not None else nullcontext():
                 results = list(work())
-                if len(results) != len(indices):
-                    raise RuntimeError(f"returned {len(results)} results for {len(indices)} questions")
-            except Exception as error:  # the one place failures are contained: never lose the batch
-                logger.exception(f"Stage {name} failed for {len(indices)} questions; they go on without it")
-                for i in indices:
-                    self.traces[i].failures[name] = f"{type(error).__name__}: {error}"
-                return [fallback] * len(indices)
-        for i, result in zip(indices, results):
-            usage = getattr(result, "usage", None)
+            if len(results) != len(indices):
+                raise RuntimeError(f"returned {len(results)} results for {len(indices)} questions")
+        except Exception as error:  # the one place failures are contained: never lose the batch
+            logger.exception(f"Stage {name} failed for {len(indices)} questions; they go on without it")
+            for i in indices:
+                self.traces[i].failures[name] = f"{type(error).__name__}: {error}"
+            self._timed(name, indices, started, [None] * len(indices))
+            return [fallback] * len(indices)
+        usages = [_usage(result) for result in results]
+        self._timed(name, indices, started, usages)
+        for i, result, usage in zip(indices, results, usages):
             if usage is not None and usage.calls:
                 self.traces[i].tokens[name] = usage
             self.traces[i].notes.extend(f"{name} {note}" for note in getattr(result, "notes", ()))
@@ -349,26 +460,31 @@ class _BatchRun:
                 self.traces[i].notes.extend(f"web page {note}{where}" for note in page.notes)
 
     def optional_stage(
-        self, name: str, indices: list[int], component: Any, work: Callable[[], Sequence[T]]
+        self,
+        name: str,
+        indices: list[int],
+        component: Any,
+        work: Callable[[], Sequence[T]],
+        later: Sequence[Planned],
     ) -> list[T | None]:
         if component is None or not indices:
             return [None] * len(indices)
-        if not self.deadline.can_run_optional(name, len(indices)):
+        if not self.deadline.fits(name, len(indices), later):
             for i in indices:
                 self.traces[i].notes.append(f"{name} skipped to meet the deadline")
             return [None] * len(indices)
-        return self.stage(name, indices, work, fallback=None)
+        return self.stage(name, indices, work, fallback=None, later=later)
 
-    @contextmanager
-    def _timed(self, name: str, indices: list[int]) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            seconds = time.perf_counter() - start
-            self.costs.observe(name, seconds, len(indices))
-            for i in indices:
-                self.traces[i].timings[name] = seconds / len(indices)
+    def _timed(self, name: str, indices: list[int], started: float, usages: list[TokenUsage | None]) -> None:
+        seconds = self.clock() - started
+        self.deadline.costs.observe(self.deadline.speed, name, seconds, usages)
+        for i in indices:
+            self.traces[i].timings[name] = seconds / len(indices)
+
+
+def _usage(result: Any) -> TokenUsage | None:
+    usage = getattr(result, "usage", None)
+    return usage if isinstance(usage, TokenUsage) else None
 
 
 @runtime_checkable

@@ -1,74 +1,351 @@
-"""The per-batch time budget: a batch of n questions gets n x seconds_per_question.
+"""The batch's time: a limit every LLM call obeys, and a cost model that decides what fits in it.
 
-Every stage asks the budget before it runs. The budget predicts a stage's cost as a fixed part per
-call (from the config: on vLLM a call's decode steps do not grow with the batch) plus what that
-stage took per question earlier in this process (an exponential moving average, seeded from the
-config), and always keeps enough time in reserve for the reasoning stage. When time runs short the
-system degrades in this order: skip optional stages, shorten the references, then answer
-`I don't know` for the questions that no longer fit.
+A batch of n questions must end within n x `budget.seconds_per_question`. Three parts:
+
+- `EngineSpeed`: how fast the LLM runs where the system runs: seconds per prompt token, seconds of
+  one decode step by the number of sequences in it, seconds of a call's own overhead, and the KV
+  cache. `calibrate()` measures them at warm-up on the real engine (outside any question's time);
+  afterwards every engine step the backend reports refines them. Before calibration they are the
+  preset's guess (`budget.initial_*`; for t4x4 the 4x T4 model of models/README.md).
+- `StageCosts`: what each stage costs per question: prompt tokens and reply length for the LLM
+  stages (seconds through `EngineSpeed`), and the rest (CPU work, KG API calls) in seconds; all
+  learned from the batches run so far.
+- `BatchDeadline`: one batch's clock. A stage runs when it fits together with what the stages after
+  it need (`fits`), every LLM call gets a `TimeLimit` that keeps the later stages' time free
+  (`limit`), and the reasoning call takes the richest form whose predicted time fits what is left
+  (`reasoning_form`). The limit is enforced by the backends (they stop the engine); the rest is
+  planning, so that the limit rarely has to cut anything.
+
+When time runs short the batch degrades in this order: the calculator is skipped, then the
+knowledge extractor (both are only extra opinions for the reasoning prompt, and the calculator
+costs the most: n samples, each prefilled by vLLM's V0 engine), then the references are
+shortened, then the reasoning text is dropped (brief replies: the answer alone), and finally the
+last questions of the batch answer `I don't know`.
 """
 
 from __future__ import annotations
 
-import time
+import itertools
+import math
 from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
-from models.config import BudgetConfig
+from loguru import logger
+
+from models.config import BudgetConfig, CragConfig, ThroughputModelConfig
+from models.llm.base import Completion, GenerationParams, LLMBackend, StepTiming, TimeLimit, TokenUsage
+
+Clock = Callable[[], float]
+
+# Guided like the stages' replies, so that calibrated decode steps include the token-mask work.
+CALIBRATION_SCHEMA = {
+    "type": "object",
+    "properties": {"numbers": {"type": "string", "maxLength": 400}},
+    "required": ["numbers"],
+}
+_FILLER = (
+    "The committee met on a grey morning to review the harbour accounts, the river survey, the "
+    "school census and the orchard yields of the last nine seasons, line by line. "
+)
+
+
+def t4_step_seconds(
+    model: ThroughputModelConfig, prefill_tokens: int, decode_sequences: int, guided_sequences: int
+) -> float:
+    """One engine step of Llama-3-70B GPTQ on 4x T4 (T4_FACTS.md): up to `exllama_max_rows` rows,
+    the exllama kernel reads the weights once per `rows_per_weight_read` rows; above, vLLM
+    dequantizes the weights to fp16 for cuBLAS and the step is compute bound. Every step pays the
+    PCIe all-reduces and launches, and one token mask per guided sequence on the CPU."""
+    rows = prefill_tokens + decode_sequences
+    if rows <= 0:
+        return 0.0
+    if rows <= model.exllama_max_rows:
+        matmul = model.weight_read_s * math.ceil(rows / model.rows_per_weight_read)
+    else:
+        matmul = model.dequantize_s + rows / model.prefill_tokens_per_s
+    return matmul + model.step_fixed_s + model.guided_mask_s * guided_sequences
 
 
 @dataclass
-class StageCostModel:
-    """Seconds per call (fixed, from the config) plus seconds per question (learned while the system
-    runs) for each stage."""
+class EngineSpeed:
+    """The LLM's speed here; `observe` refines it from each engine step (moving averages)."""
 
-    config: BudgetConfig
-    seconds_per_question: dict[str, float] = field(default_factory=dict)
+    call_overhead_s: float
+    prefill_s_per_token: float
+    decode_step_s: dict[int, float]  # sequences in the step -> seconds of one decode step
+    kv_cache_tokens: int | None = None
+    smoothing: float = 0.05
+    decode_scale: float = 1.0  # learned factor on `decode_step_s`
 
-    def __post_init__(self) -> None:
-        self.seconds_per_question = dict(self.config.initial_stage_seconds)
+    @classmethod
+    def initial(cls, budget: BudgetConfig) -> "EngineSpeed":
+        """The configured guess, before anything was measured."""
+        return cls(
+            call_overhead_s=budget.initial_call_overhead_s,
+            prefill_s_per_token=1.0 / budget.initial_prefill_tokens_per_s,
+            decode_step_s=dict(budget.initial_decode_step_s),
+            smoothing=budget.step_smoothing,
+        )
 
-    def predict(self, stage: str, questions: int) -> float:
+    def step_seconds(self, sequences: int) -> float:
+        """A decode step of `sequences` sequences: linear between the measured counts, and beyond
+        the largest growing as between the last two."""
+        points = sorted(self.decode_step_s.items())
+        if sequences <= points[0][0]:
+            return points[0][1] * self.decode_scale
+        for (low, low_s), (high, high_s) in itertools.pairwise(points):
+            if sequences <= high:
+                return (low_s + (high_s - low_s) * (sequences - low) / (high - low)) * self.decode_scale
+        if len(points) == 1:
+            return points[0][1] * self.decode_scale
+        (low, low_s), (high, high_s) = points[-2], points[-1]
+        slope = max(0.0, (high_s - low_s) / (high - low))
+        return (high_s + slope * (sequences - high)) * self.decode_scale
+
+    def call_seconds(self, prompt_tokens: int, sequences: int, steps: int) -> float:
+        """One generate call: its prompts' tokens, its sequences and the decode steps they take.
+        Sequences that do not fit the KV cache together wait for the ones before (waves)."""
+        if sequences <= 0:
+            return 0.0
+        waves = 1
+        if self.kv_cache_tokens:
+            waves = max(1, math.ceil((prompt_tokens + sequences * steps) / self.kv_cache_tokens))
+        per_wave = math.ceil(sequences / waves)
+        return (
+            self.call_overhead_s
+            + prompt_tokens * self.prefill_s_per_token
+            + waves * steps * self.step_seconds(per_wave)
+        )
+
+    def observe(self, step: StepTiming) -> None:
+        decode = self.step_seconds(step.sequences) if step.sequences else 0.0
+        weight = self.smoothing
+        if step.prompt_tokens > 0:
+            per_token = max(0.0, step.seconds - decode) / step.prompt_tokens
+            self.prefill_s_per_token += weight * (per_token - self.prefill_s_per_token)
+        elif decode > 0:
+            self.decode_scale *= 1.0 + weight * (step.seconds / decode - 1.0)
+
+    def describe(self) -> str:
+        steps = ", ".join(f"{n} seq {self.step_seconds(n) * 1000:.0f} ms" for n in sorted(self.decode_step_s))
+        kv = f", KV cache {self.kv_cache_tokens} tokens" if self.kv_cache_tokens else ""
+        prefill = 1.0 / self.prefill_s_per_token if self.prefill_s_per_token > 0 else float("inf")
+        return f"prefill {prefill:.0f} tok/s, decode step {steps}, call overhead {self.call_overhead_s:.2f} s{kv}"
+
+
+def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
+    """Measure `llm` on `llm.clock`: a short prompt with one token (the call's own cost), a
+    reasoning-sized prompt with one token (prefill), then guided replies of
+    `calibration_decode_tokens` tokens for each of `calibration_sequences` sequences at once (the
+    first token comes with the prefill; the others are decode steps). Every prompt is unique, so
+    that no prefix cache hides its cost."""
+    run, prompts = next(_calibration_runs), itertools.count()
+
+    def prompt(words: str) -> list[dict[str, str]]:
+        return [{"role": "user", "content": f"Calibration {run}.{next(prompts)}. {words}"}]
+
+    def timed(conversations: list[list[dict[str, str]]], params: GenerationParams) -> tuple[float, list[Completion]]:
+        started = llm.clock()
+        with llm.limited(None):
+            completions = llm.generate(conversations, params)
+        failed = [c.error for c in completions if c.error]
+        if failed:
+            raise RuntimeError(f"calibration request failed: {failed[0]}")
+        return llm.clock() - started, completions
+
+    short = "Write the numbers from 1 to 400, separated by spaces."
+    base, (base_reply,) = timed([prompt(short)], GenerationParams(max_tokens=1))
+    repeats = max(1, round(budget.calibration_prompt_tokens / max(1, llm.count_tokens(_FILLER))))
+    seconds, (long_reply,) = timed([prompt(_FILLER * repeats)], GenerationParams(max_tokens=1))
+    prefill = max(0.0, seconds - base) / max(1, long_reply.prompt_tokens - base_reply.prompt_tokens)
+    table = {}
+    decode = GenerationParams(max_tokens=budget.calibration_decode_tokens, json_schema=CALIBRATION_SCHEMA)
+    for sequences in budget.calibration_sequences:
+        seconds, replies = timed([prompt(short) for _ in range(sequences)], decode)
+        steps = max(reply.completion_tokens for reply in replies) - 1
+        more_prompt = sum(reply.prompt_tokens for reply in replies) - base_reply.prompt_tokens
+        table[sequences] = max(0.0, seconds - base - more_prompt * prefill) / max(1, steps)
+    one_step = table[min(table)] if table else 0.0
+    speed = EngineSpeed(
+        call_overhead_s=max(0.0, base - base_reply.prompt_tokens * prefill - one_step),
+        prefill_s_per_token=prefill,
+        decode_step_s=table,
+        kv_cache_tokens=llm.kv_cache_tokens(),
+        smoothing=budget.step_smoothing,
+    )
+    logger.info(f"Calibration of the {llm.name} engine: {speed.describe()}")
+    return speed
+
+
+_calibration_runs = itertools.count()
+
+
+@dataclass(frozen=True)
+class LLMStageShape:
+    """How a stage calls the LLM: per question, `samples` replies of at most `max_tokens` tokens."""
+
+    samples: int
+    max_tokens: int
+
+
+def llm_stage_shapes(config: CragConfig) -> dict[str, LLMStageShape]:
+    calculator = config.calculator
+    return {
+        "kg": LLMStageShape(1, config.kg.extraction_max_tokens),
+        "calculator": LLMStageShape(calculator.samples if calculator.temperature > 0 else 1, calculator.max_tokens),
+        "knowledge": LLMStageShape(1, config.knowledge.max_tokens),
+        "reasoning": LLMStageShape(1, config.reasoning.max_tokens),
+        BRIEF_REASONING: LLMStageShape(1, config.reasoning.brief_max_tokens),
+    }
+
+
+BRIEF_REASONING = "reasoning (brief)"
+
+
+@dataclass
+class StageCosts:
+    """Per stage and question: prompt tokens and reply share of the LLM stages, other seconds; the
+    seeds come from the config, then each observed stage moves them (moving averages)."""
+
+    shapes: dict[str, LLMStageShape]
+    smoothing: float
+    other_seconds: dict[str, float] = field(default_factory=dict)
+    prompt_tokens: dict[str, float] = field(default_factory=dict)
+    reply_share: dict[str, float] = field(default_factory=dict)  # decode steps / max_tokens
+
+    @classmethod
+    def from_config(cls, config: CragConfig) -> "StageCosts":
+        budget = config.budget
+        return cls(
+            shapes=llm_stage_shapes(config),
+            smoothing=budget.cost_smoothing,
+            other_seconds=dict(budget.initial_stage_seconds),
+            prompt_tokens=dict(budget.initial_prompt_tokens),
+        )
+
+    def predict(
+        self,
+        speed: EngineSpeed,
+        stage: str,
+        questions: int,
+        prompt_tokens: Sequence[int] | None = None,
+        llm_only: bool = False,
+        share: float = 1.0,
+    ) -> float:
+        """Seconds of `stage` for `questions` questions (`prompt_tokens`: the exact prompts, when
+        known; `share` of them; `llm_only`: its LLM call alone)."""
         if questions <= 0:
             return 0.0
-        return self.call_seconds(stage) + self.seconds_per_question.get(stage, 0.0) * questions
+        seconds = 0.0 if llm_only else self.other_seconds.get(_base(stage), 0.0) * questions
+        shape = self.shapes.get(stage)
+        if shape is None:
+            return seconds
+        tokens = sum(prompt_tokens) if prompt_tokens is not None else self.prompt_tokens.get(_base(stage), 0.0) * questions
+        tokens *= share
+        steps = math.ceil(shape.max_tokens * self.reply_share.get(stage, 1.0))
+        return seconds + speed.call_seconds(int(tokens * shape.samples), questions * shape.samples, steps)
 
-    def call_seconds(self, stage: str) -> float:
-        return self.config.stage_call_seconds.get(stage, 0.0)
-
-    def observe(self, stage: str, seconds: float, questions: int) -> None:
+    def observe(
+        self, speed: EngineSpeed, stage: str, seconds: float, usages: Sequence[TokenUsage | None]
+    ) -> None:
+        """What `stage` took for its questions (`usages`: each one's LLM tokens, None when it used none)."""
+        questions = len(usages)
         if questions <= 0:
             return
-        measured = max(0.0, seconds - self.call_seconds(stage)) / questions
-        previous = self.seconds_per_question.get(stage)
-        weight = self.config.cost_smoothing
-        self.seconds_per_question[stage] = (
-            measured if previous is None else weight * measured + (1 - weight) * previous
-        )
+        llm_seconds = 0.0
+        shape = self.shapes.get(stage)
+        used = [usage for usage in usages if usage is not None and usage.calls]
+        if shape is not None and used:
+            prompts = [usage.prompt_tokens / usage.calls for usage in used]
+            replies = [usage.completion_tokens / (usage.calls * shape.samples) for usage in used]
+            steps = max(1, math.ceil(max(replies)))
+            self._average(self.prompt_tokens, _base(stage), sum(prompts) / len(prompts))
+            self._average(self.reply_share, stage, min(1.0, steps / shape.max_tokens))
+            llm_seconds = speed.call_seconds(int(sum(prompts) * shape.samples), len(used) * shape.samples, steps)
+        self._average(self.other_seconds, _base(stage), max(0.0, seconds - llm_seconds) / questions)
+
+    def _average(self, table: dict[str, float], key: str, value: float) -> None:
+        previous = table.get(key)
+        table[key] = value if previous is None else previous + self.smoothing * (value - previous)
+
+
+def _base(stage: str) -> str:
+    return "reasoning" if stage == BRIEF_REASONING else stage
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A stage still to come in the batch, as a reserve of time: how many questions reach it and,
+    when already known, their prompt tokens; `share` of the prompts (references shortened)."""
+
+    stage: str
+    questions: int
+    prompt_tokens: Sequence[int] | None = None
+    share: float = 1.0
+
+
+@dataclass(frozen=True)
+class ReasoningForm:
+    """One way to run the reasoning stage: full replies (reasoning, then the answer) or brief ones
+    (the answer alone), over this share of each question's references."""
+
+    brief: bool
+    share: float
+    prompt_tokens: tuple[int, ...]  # per question, in order
+
+    @property
+    def stage(self) -> str:
+        return BRIEF_REASONING if self.brief else "reasoning"
+
+    def describe(self) -> str:
+        kind = "brief replies" if self.brief else "full replies"
+        return f"{kind} over {self.share:.0%} of the references"
 
 
 class BatchDeadline:
-    def __init__(self, questions: int, config: BudgetConfig, costs: StageCostModel):
-        self.config = config
+    def __init__(
+        self, questions: int, budget: BudgetConfig, costs: StageCosts, speed: EngineSpeed, clock: Clock
+    ):
         self.costs = costs
-        self.start = time.monotonic()
-        self.end = self.start + questions * config.seconds_per_question * config.usable_fraction
+        self.speed = speed
+        self.clock = clock
+        self.start = clock()
+        total = questions * budget.seconds_per_question
+        self.end = self.start + total - budget.end_margin_s  # no LLM call runs past this
+        self.plan_end = self.start + total * budget.usable_fraction  # what the plans aim for
 
-    def remaining(self) -> float:
-        return self.end - time.monotonic()
+    def seconds_left(self) -> float:
+        return self.end - self.clock()
 
-    def can_run_optional(self, stage: str, questions: int) -> bool:
-        """True when `stage` and the reasoning that must follow both fit in the remaining time."""
-        needed = self.costs.predict(stage, questions) + self.costs.predict("reasoning", questions)
-        return needed <= self.remaining()
+    def predict(
+        self, stage: str, questions: int, prompt_tokens: Sequence[int] | None = None, llm_only: bool = False
+    ) -> float:
+        return self.costs.predict(self.speed, stage, questions, prompt_tokens, llm_only)
 
-    def reasoning_fit(self, questions: int) -> tuple[int, float]:
-        """How many questions the reasoning stage can still answer, and the share of their reference
-        budget to keep (1.0 = untouched) so that they fit in the remaining time."""
-        per_question = max(self.costs.seconds_per_question.get("reasoning", 0.0), 1e-6)
-        remaining = self.remaining() - self.costs.call_seconds("reasoning")
-        if per_question * questions <= remaining:
-            return questions, 1.0
-        shortened = per_question * self.config.shortened_reference_cost
-        if shortened * questions <= remaining:
-            return questions, self.config.shortened_reference_share
-        return max(0, min(questions, int(remaining // shortened))), self.config.shortened_reference_share
+    def reserve(self, later: Sequence[Planned]) -> float:
+        """Predicted seconds of the stages still to come."""
+        return sum(
+            self.costs.predict(self.speed, p.stage, p.questions, p.prompt_tokens, share=p.share) for p in later
+        )
+
+    def fits(self, stage: str, questions: int, later: Sequence[Planned] = ()) -> bool:
+        """Whether `stage` and the stages after it are predicted to end within the plan."""
+        needed = self.predict(stage, questions) + self.reserve(later)
+        return needed <= self.plan_end - self.clock()
+
+    def limit(self, later: Sequence[Planned] = ()) -> TimeLimit:
+        """The time a call must end by for the later stages still to have their predicted time."""
+        return TimeLimit(self.end - self.reserve(later), self.clock)
+
+    def reasoning_form(self, forms: Sequence[ReasoningForm]) -> tuple[ReasoningForm, int]:
+        """The first of `forms` whose predicted time fits what is left, for every question; when
+        none does, the last form and how many of the first questions it can still answer."""
+        left = self.seconds_left()
+        for form in forms:
+            if self.predict(form.stage, len(form.prompt_tokens), form.prompt_tokens) <= left:
+                return form, len(form.prompt_tokens)
+        last = forms[-1]
+        answerable = len(last.prompt_tokens)
+        while answerable > 0 and self.predict(last.stage, answerable, last.prompt_tokens[:answerable]) > left:
+            answerable -= 1
+        return last, answerable

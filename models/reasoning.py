@@ -3,6 +3,10 @@
 The reply carries the reasoning, a false-premise flag and a short answer. A raised flag becomes
 exactly `invalid question`; any "I don't know" becomes exactly `I don't know`. Replies that cannot
 be parsed get one batched backup call that pulls a short answer out of the reasoning.
+
+When the deadline leaves no time for full replies, the orchestrator asks for brief ones: the same
+prompt, with a schema that has no reasoning field. A reply the deadline cut is an error for its
+question; its answer counts only when the reply had already finished the answer field.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from models.config import ReasoningConfig
 from models.knowledge import KnowledgeAnswer
 from models.llm.base import Completion, GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
+from models.replies import find_json
 from models.schema import Evidence, Question
 
 NONE_GIVEN = "(none)"
@@ -41,6 +46,7 @@ class ReasoningResult:
     prompt_references: list[str] = field(default_factory=list)  # exact reference texts in the prompt
     usage: TokenUsage = field(default_factory=TokenUsage)
     error: str | None = None  # the LLM gave no reply for this question
+    cut: bool = False  # the deadline stopped the reply
 
 
 class Reasoner:
@@ -56,7 +62,9 @@ class Reasoner:
         kg_references: list[list[str]],
         calculations: list[CalculationResult | None],
         knowledge: list[KnowledgeAnswer | None],
+        brief: bool = False,
     ) -> list[ReasoningResult]:
+        """One reply per question; `brief` asks for the answer without the reasoning text."""
         count = len(questions)
         lengths = {len(evidence), len(kg_references), len(calculations), len(knowledge)}
         if lengths != {count}:
@@ -69,26 +77,43 @@ class Reasoner:
             ReasoningResult(prompt_references=[*item.references, *kg_lines])
             for item, kg_lines in zip(evidence, kg_references)
         ]
-        conversations = [
-            self._conversation(*inputs)
-            for inputs in zip(questions, evidence, kg_references, calculations, knowledge)
-        ]
+        conversations = self.conversations(questions, evidence, kg_references, calculations, knowledge)
         params = GenerationParams(
-            max_tokens=self.config.max_tokens,
-            json_schema=self._schema() if self.config.constrained_output else None,
+            max_tokens=self.config.brief_max_tokens if brief else self.config.max_tokens,
+            json_schema=self._schema(brief) if self.config.constrained_output else None,
         )
         completions = self.llm.generate(conversations, params)
         unparsed = []
         for index, completion in enumerate(completions):
             results[index].usage.add(completion)
             results[index].error = completion.error
-            if not self._read_reply(completion, results[index]) and completion.text.strip():
+            results[index].cut = completion.cut
+            if completion.cut:
+                self._read_cut_reply(completion, results[index])
+            elif not self._read_reply(completion, results[index]) and completion.text.strip():
                 unparsed.append(index)
         if unparsed:
             self._backup(questions, completions, results, unparsed)
         for result in results:
             result.answer = cap_answer_tokens(result.answer, self.llm, self.config.answer_max_tokens)
         return results
+
+    def conversations(
+        self,
+        questions: list[Question],
+        evidence: list[Evidence],
+        kg_references: list[list[str]],
+        calculations: list[CalculationResult | None],
+        knowledge: list[KnowledgeAnswer | None],
+    ) -> list[list[dict[str, str]]]:
+        return [
+            self._conversation(*inputs)
+            for inputs in zip(questions, evidence, kg_references, calculations, knowledge)
+        ]
+
+    def prompt_tokens(self, conversations: list[list[dict[str, str]]]) -> list[int]:
+        """Each conversation's prompt tokens (its messages' text; the chat template adds a few)."""
+        return [sum(self.llm.count_tokens(message["content"]) for message in c) for c in conversations]
 
     def _conversation(
         self,
@@ -119,6 +144,15 @@ class Reasoner:
         result.false_premise = self.config.false_premise_detection and is_yes(fields.get("false_premise"))
         result.answer = self._final_answer(fields["answer"], result.false_premise)
         return True
+
+    def _read_cut_reply(self, completion: Completion, result: ReasoningResult) -> None:
+        """A reply stopped by the deadline: its answer, only when the reply got past it (the JSON
+        object lacks at most its closing brace)."""
+        text = completion.text.strip()
+        for candidate in (text, text + "}"):
+            if find_json(candidate) is not None and candidate.startswith("{"):
+                self._read_reply(Completion(texts=[candidate]), result)
+                return
 
     def _final_answer(self, raw_answer: str, false_premise: bool) -> str:
         answer = normalize_answer(raw_answer)
@@ -159,14 +193,16 @@ class Reasoner:
 
     def json_schemas(self) -> list[dict[str, Any]]:
         """The output schemas this stage sends (for the backend's warm-up)."""
-        return [self._schema()] if self.config.constrained_output else []
+        return [self._schema(False), self._schema(True)] if self.config.constrained_output else []
 
-    def _schema(self) -> dict[str, Any]:
+    def _schema(self, brief: bool) -> dict[str, Any]:
         properties: dict[str, Any] = {
             "reasoning": {"type": "string", "maxLength": self.config.reasoning_max_chars},
             "false_premise": {"type": "boolean"},
             "answer": {"type": "string", "maxLength": self.config.answer_max_chars},
         }
+        if brief:
+            del properties["reasoning"]
         if not self.config.false_premise_detection:
             del properties["false_premise"]
         return {"type": "object", "properties": properties, "required": list(properties)}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import Callable, Sequence
 
-from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend, cut_by_limit
 
 Reply = str | list[str] | Callable[[Conversation, GenerationParams], str | list[str]]
 
@@ -67,3 +68,57 @@ def fake_kg_api(monkeypatch, answer: Callable[[str, dict], object]) -> list:
     monkeypatch.setattr(KGClient, "is_up", lambda self: True)
     monkeypatch.setenv("CRAG_MOCK_API_URL", "http://kg.invalid")
     return sent
+
+
+class SimulatedClock:
+    """Wall time plus the simulated seconds of a `TimedLLM` (an engine that is not really here)."""
+
+    def __init__(self) -> None:
+        self._origin = time.perf_counter()
+        self.simulated = 0.0
+
+    def __call__(self) -> float:
+        return time.perf_counter() - self._origin + self.simulated
+
+
+class TimedLLM(ScriptedLLM):
+    """A scripted model on a simulated engine: a call costs `overhead_s`, its prompts are read in
+    steps of `step_tokens` tokens, then every sequence gets one token per `decode_step_s` step.
+    Like the real backends it stops before a step that would pass the call's time limit, keeping
+    the words generated so far (`Completion.cut`)."""
+
+    def __init__(self, replies, clock: SimulatedClock, prefill_s_per_token: float, decode_step_s: float,
+                 overhead_s: float = 0.1, step_tokens: int = 512):
+        super().__init__(replies)
+        self.clock = clock
+        self.prefill_s_per_token, self.decode_step_s = prefill_s_per_token, decode_step_s
+        self.overhead_s, self.step_tokens = overhead_s, step_tokens
+        self.cuts = 0
+
+    def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
+        completions = super().generate(conversations, params)
+        self.clock.simulated += self.overhead_s
+        prompt = sum(c.prompt_tokens for c in completions) * (params.n if params.temperature > 0 else 1)
+        chunks = [self.step_tokens] * (prompt // self.step_tokens) + [prompt % self.step_tokens]
+        prefill = [(tokens, 0, tokens * self.prefill_s_per_token) for tokens in chunks]
+        tokens = min(params.max_tokens, max((len(t.split()) for c in completions for t in c.texts), default=0))
+        sequences = len(conversations) * params.n
+        read = self._run(prefill) == len(prefill)
+        generated = self._run([(0, sequences, self.decode_step_s)] * tokens) if read else 0
+        if read and generated == tokens:
+            return completions
+        self.cuts += 1
+        for completion in completions:
+            completion.texts = [" ".join(text.split()[:generated]) for text in completion.texts]
+            completion.cut, completion.error = True, cut_by_limit(generated)
+        return completions
+
+    def _run(self, steps: list[tuple[int, int, float]]) -> int:
+        """Runs the (prompt tokens, sequences, seconds) steps until one would pass the time limit;
+        how many ran."""
+        for done, (prompt_tokens, sequences, seconds) in enumerate(steps):
+            if self.seconds_left() < seconds:
+                return done
+            self.clock.simulated += seconds
+            self.observe_step(prompt_tokens, sequences, seconds)
+        return len(steps)

@@ -49,7 +49,7 @@ def test_overrides_follow_the_declared_types():
     config = load_config("cpu", parse_overrides([
         "llm.threads=1", "llm.model_path=none", "retrieval.mode=baseline",
         "attributes.dynamic_threshold.finance=0.6", 'kg.domain_sources={"open": "kg"}',
-        "budget.target_throughput.decode_step_s=0.2",
+        "budget.target_throughput.weight_read_s=0.2",
     ]))
     assert config.llm.threads == 1 and isinstance(config.llm.threads, int)
     assert config.llm.model_path is None
@@ -57,7 +57,7 @@ def test_overrides_follow_the_declared_types():
     assert config.attributes.dynamic_threshold["finance"] == 0.6
     assert config.attributes.dynamic_threshold["sports"] == 0.5  # other keys untouched
     assert config.kg.domain_sources == {"open": "kg"}
-    assert config.budget.target_throughput.decode_step_s == 0.2
+    assert config.budget.target_throughput.weight_read_s == 0.2
 
 
 @pytest.mark.parametrize(

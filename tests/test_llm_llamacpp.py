@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import pytest
 
 from models.llm import Completion, GenerationParams
+from models.llm.base import TimeLimit
 
 
 def ask(text: str) -> list[dict[str, str]]:
@@ -130,3 +132,41 @@ def test_warm_up_compiles_each_schema_once_and_rejects_a_broken_one(embedded_llm
     assert embedded_llm._grammars == compiled  # cached, not rebuilt
     with pytest.raises(ValueError, match="grammar"):
         embedded_llm.warm_up([{"type": "object", "properties": {"x": {"type": "no-such-type"}}}])
+
+
+class TickingClock:
+    """Time that moves only when read (0.05 s a read): the backend's stops become deterministic."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.05
+        return self.now
+
+
+@pytest.mark.model
+def test_generation_stops_between_tokens_before_the_time_limit(embedded_llm):
+    embedded_llm.generate([ask("Say hi.")], GenerationParams(max_tokens=2))  # a prompt speed is known
+    clock, steps = TickingClock(), []
+    embedded_llm.clock, embedded_llm.step_observer = clock, steps.append
+    limit = TimeLimit(clock.now + 20.0, clock)  # ~200 tokens of ticks; the prompt is judged by its real speed
+    try:
+        with embedded_llm.limited(limit):
+            [completion] = embedded_llm.generate(
+                [ask("Count from 1 to 500, separated by spaces.")], GenerationParams(max_tokens=1000)
+            )
+    finally:
+        embedded_llm.clock, embedded_llm.step_observer = time.monotonic, None
+    assert clock.now <= limit.at
+    assert completion.cut and "batch deadline" in completion.error
+    assert completion.text.startswith("1") and 10 < completion.completion_tokens < 1000
+    assert steps[0].prompt_tokens > 0 and all(step.sequences == 1 for step in steps[1:])
+
+
+@pytest.mark.model
+def test_a_prompt_that_would_not_be_read_in_time_is_not_started(embedded_llm):
+    embedded_llm.generate([ask("Say hi.")], GenerationParams(max_tokens=2))
+    with embedded_llm.limited(TimeLimit(time.monotonic() + 0.05)):
+        [completion] = embedded_llm.generate([ask("word " * 2000)], GenerationParams(max_tokens=4))
+    assert completion.cut and completion.texts == []

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 
 from models.config import LLMConfig
 from models.llm import GenerationParams, create_backend
+from models.llm.base import TimeLimit
 from kg_mock.server import free_port
 
 def ask(text: str) -> list[dict[str, str]]:
@@ -113,4 +115,30 @@ def test_local_tokenizer_counts_tokens(tmp_path):
     tokenizer.save(str(tmp_path / "tokenizer.json"))
     backend = create_backend(LLMConfig(backend="openai", tokenizer_path=str(tmp_path)))
     assert backend.count_tokens("hello world hello") == 3
+    backend.close()
+
+
+def test_a_server_slower_than_the_time_limit_gives_cut_completions_on_time(broken_api):
+    def slow(handler):
+        time.sleep(5.0)
+        handler.send(200, b"{}")
+
+    url = broken_api(slow)
+    backend = create_backend(LLMConfig(backend="openai", base_url=f"{url}/v1", served_model="m", request_retries=2))
+    limit = TimeLimit(time.monotonic() + 1.0)
+    started = time.monotonic()
+    with backend.limited(limit):
+        completions = backend.generate([ask("hi"), ask("hello")], GenerationParams(max_tokens=4))
+    assert time.monotonic() - started < 3.0  # neither the 5 s reply nor a retry is waited for
+    assert all(c.cut and c.texts == [] and "batch deadline" in c.error for c in completions)
+    backend.close()
+
+
+def test_no_request_is_sent_once_the_time_limit_has_passed(broken_api):
+    asked = []
+    url = broken_api(lambda handler: asked.append(handler) or handler.send(500, b"{}"))
+    backend = create_backend(LLMConfig(backend="openai", base_url=f"{url}/v1", served_model="m"))
+    with backend.limited(TimeLimit(time.monotonic() - 1.0)):
+        [completion] = backend.generate([ask("hi")], GenerationParams(max_tokens=4))
+    assert completion.cut and asked == []
     backend.close()

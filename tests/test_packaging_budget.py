@@ -14,8 +14,9 @@ def _config(**throughput):
     config.reasoning.max_tokens = 4
     config.budget.target_throughput = ThroughputModelConfig(
         prefill_tokens_per_s=100.0,
-        decode_step_s=0.5,
-        sequences_per_step=2,
+        weight_read_s=0.25,
+        rows_per_weight_read=2,
+        step_fixed_s=0.25,
         kv_cache_tokens_per_gpu=throughput.get("kv", 1000),
         guided_request_s=0.1,
         guided_mask_s=0.01,
@@ -35,15 +36,15 @@ def test_a_batch_is_prefill_decode_guided_overhead_and_scaled_cpu_stages():
     estimate = estimate_budget([LINE] * 4, _config())
     reasoning = estimate["batches"][0]["stages"]["reasoning"]
     # 4 requests: 800 prompt tokens / 100 per s; KV 800 + 4 x 4 <= 1000, one wave;
-    # a step: 0.5 s x (4 sequences / 2 per step) + 4 guided masks x 0.01 s, 4 steps.
+    # a step: 2 weight reads of 0.25 s (2 sequences each) + 0.25 s + 4 guided masks x 0.01 s, 4 steps.
     assert reasoning["prefill_s"] == pytest.approx(8.0)
     assert reasoning["waves"] == 1
-    assert reasoning["decode_s"] == pytest.approx(4 * (1.0 + 0.04))
+    assert reasoning["decode_s"] == pytest.approx(4 * (0.75 + 0.04))
     assert reasoning["guided_s"] == pytest.approx(0.4)
     assert reasoning["overhead_s"] == pytest.approx(1.0)
     web = estimate["batches"][0]["stages"]["web"]
     assert web["cpu_s"] == pytest.approx(4 * 0.5 * 2.0)
-    assert estimate["estimated_seconds_per_question"]["max"] == pytest.approx((13.56 + 4.0) / 4)
+    assert estimate["estimated_seconds_per_question"]["max"] == pytest.approx((12.56 + 4.0) / 4)
     assert estimate["within_budget"] is True
 
 

@@ -21,10 +21,13 @@ CAPPED = {
 }
 
 
-def test_scripted_replies_are_compact_json_within_the_caps():
+def test_scripted_replies_are_compact_json_as_long_as_the_caps_allow():
     reply = scripted_reply(CAPPED)
-    assert json.loads(reply) == {"reasoning": "The refere", "answer": "42", "names": []}
-    assert " " not in reply.replace("The refere", "")
+    value = json.loads(reply)
+    assert value["answer"] == "42" and value["names"] == ["n/a"]
+    # Free text fills most of its cap, as a model explaining itself would.
+    assert 7 <= len(value["reasoning"]) <= 10
+    assert ": " not in reply and ", " not in reply  # compact separators
     assert scripted_reply(None) == "I don't know"
 
 

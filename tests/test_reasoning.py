@@ -173,3 +173,58 @@ def test_mismatched_inputs_are_a_clear_error():
 def test_empty_batch_makes_no_call():
     results, llm = run([], count=0)
     assert results == [] and llm.calls == []
+
+
+class CutAt(ScriptedLLM):
+    """Replies as scripted, but stopped by the deadline: each text cut to its first `keep` characters."""
+
+    def __init__(self, replies, keep):
+        super().__init__(replies)
+        self.keep = keep
+
+    def generate(self, conversations, params):
+        completions = super().generate(conversations, params)
+        for completion in completions:
+            completion.texts = [text[: self.keep] for text in completion.texts]
+            completion.cut, completion.error = True, "stopped at the batch deadline after 30 generated tokens"
+        return completions
+
+
+def run_cut(reply_text, keep):
+    llm = CutAt([reply_text], keep)
+    results = Reasoner(ReasoningConfig(), llm, PromptLibrary()).run(
+        [Question("q0", "question 0?", QUERY_TIME)], [Evidence(chunks=["chunk"])], [[]], [None], [None]
+    )
+    return results[0], llm
+
+
+def test_a_cut_reply_keeps_an_answer_it_had_finished():
+    text = reply("Paris")
+    result, llm = run_cut(text, len(text) - 1)  # only the closing brace is missing
+    assert result.answer == "Paris" and result.cut and "batch deadline" in result.error
+    assert len(llm.calls) == 1  # no backup call: there is no time for one
+
+
+@pytest.mark.parametrize("missing", [3, 12, 40])
+def test_a_cut_reply_without_a_finished_answer_is_i_dont_know(missing):
+    text = reply("Paris, the capital")
+    result, llm = run_cut(text, len(text) - missing)
+    assert result.answer == I_DONT_KNOW and not result.parsed and result.cut
+    assert len(llm.calls) == 1
+
+
+def test_brief_replies_are_asked_without_the_reasoning_field_and_fewer_tokens():
+    llm = ScriptedLLM(['{"false_premise": false, "answer": "Paris"}'])
+    config = ReasoningConfig()
+    results = Reasoner(config, llm, PromptLibrary()).run(
+        [Question("q0", "question 0?", QUERY_TIME)], [Evidence(chunks=["chunk"])], [[]], [None], [None], brief=True
+    )
+    params = llm.calls[0][1]
+    assert params.json_schema["required"] == ["false_premise", "answer"]
+    assert params.max_tokens == config.brief_max_tokens < config.max_tokens
+    assert results[0].answer == "Paris" and results[0].parsed
+
+
+def test_both_reply_schemas_are_prepared_at_warm_up():
+    schemas = Reasoner(ReasoningConfig(), ScriptedLLM([]), PromptLibrary()).json_schemas()
+    assert [schema["required"] for schema in schemas] == [["reasoning", "false_premise", "answer"], ["false_premise", "answer"]]

@@ -40,7 +40,7 @@ def evaluate(data_file, out, llm) -> tuple[dict[str, dict], dict]:
 
 @pytest.mark.parametrize("stage", STAGES)
 def test_a_stage_that_raises_costs_only_that_stage_and_is_counted(stage, data_file, tmp_path, monkeypatch):
-    def broken(self, *args):
+    def broken(self, *args, **kwargs):
         raise RuntimeError(f"injected fault in {stage}")
 
     monkeypatch.setattr(STAGES[stage], "run", broken)

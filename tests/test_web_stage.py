@@ -3,6 +3,8 @@ the others."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from models.config import WebConfig
@@ -104,3 +106,25 @@ def test_malformed_search_results_do_not_fail_the_batch(pooled: PageExtractor):
     odd = Question(interaction_id="odd", query="q", query_time="", search_results=[SearchResult()])
     result = pooled.run([odd, _question("fine", [("fine", _html("meadow"))])])
     assert result[0][0].chunks == [] and result[1][0].chunks
+
+
+def test_the_page_work_stops_when_its_seconds_run_out():
+    # The same slow page as above, with far more time per page than the stage has: the stage ends
+    # on time, keeping what the fast extractor found, and pages it never reached say so.
+    config = WebConfig(
+        workers=1,
+        inprocess_max_total_chars=0,
+        main_text_min_ratio=1.01,
+        trafilatura_max_chars=10**9,
+        page_timeout_s=60.0,
+    )
+    slow = "".join(f"<div><p>Row {i} of the slow page, with several words.</p></div>" for i in range(70_000))
+    pages = [("slow", slow), ("later", _html("garden"))]
+    with PageExtractor(config) as extractor:
+        extractor.warm_up()
+        started = time.monotonic()
+        [result] = extractor.run([_question("both", pages)], seconds=4.0)
+        elapsed = time.monotonic() - started
+        assert elapsed < 15.0  # ~4 s, not the 60 s a page may take
+        assert all(page.error and "batch deadline" in page.error for page in result)
+        assert result[0].extractor  # the slow page keeps the fast extractor's result

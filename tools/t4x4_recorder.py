@@ -1,12 +1,22 @@
 """The recorder behind `tools.check_t4x4`: vLLM's V0 engine with only the model executor replaced.
 
 Import this module only after `tools.t4x4_platform.install_fake_t4x4()`. `RecorderSession.installed()`
-makes every `vllm.LLM` built inside it run the real engine (scheduler, block manager, guided-decoding
-logits processors, stop checks, detokenizer) on a `RecorderExecutor`. Instead of running the model,
-the executor picks each sequence's next token by applying the request's own logits processors to
-scores that favour a scripted reply (`check_t4x4.scripted_reply`) and then <|eot_id|>, so whatever
-the grammar forbids is never produced. It records every request and each guided-decoding grammar's
-build and first-mask time.
+makes every `vllm.LLM` built inside it run the real engine (scheduler, block manager, chunked
+prefill, prefix caching, guided-decoding logits processors, stop checks, detokenizer, aborts) on a
+`RecorderExecutor`. Instead of running the model, the executor picks each sequence's next token by
+applying the request's own logits processors to scores that favour a scripted reply
+(`check_t4x4.scripted_reply`) and then <|eot_id|>, so whatever the grammar forbids is never
+produced. It records every finished request and each guided-decoding grammar's build and
+first-mask time.
+
+Time: each step the executor runs is charged what it would take on 4x T4 under the session's
+profile (`models.deadline.t4_step_seconds` of the rows the real scheduler put in the step: prompt
+tokens not served by the prefix cache, one row per decoding sequence, one token mask per guided
+sequence). `RecorderSession.clock` is the time a system on that machine would see: wall time outside
+the executor plus the simulated time of the steps (the recorder's own work inside a step does not
+count). The KV cache is sized the way vLLM's worker sizes it: the share of a T4's memory the
+preset gives vLLM, less the weights of Llama-3-70B GPTQ on one of four GPUs, the activations of a
+profiling step and NCCL's buffers.
 """
 
 from __future__ import annotations
@@ -22,7 +32,6 @@ from typing import Any, Iterator
 import torch
 import vllm.engine.llm_engine as llm_engine_module
 from vllm.engine.llm_engine import LLMEngine
-from vllm.entrypoints.llm import LLM
 from vllm.executor.executor_base import ExecutorBase
 from vllm.model_executor.guided_decoding import get_local_guided_decoding_logits_processor
 from vllm.model_executor.layers.sampler import SamplerOutput
@@ -30,9 +39,20 @@ from vllm.platforms import current_platform
 from vllm.sampling_params import GuidedDecodingParams
 from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
 
+from models.config import ThroughputModelConfig
+from models.deadline import t4_step_seconds
 from tools.check_t4x4 import EOT_ID, schema_key, scripted_reply
+from tools.t4x4_platform import T4_TOTAL_MEMORY_BYTES
 
 FAVOURED_SCORE = 10.0
+GIB = 1024**3
+# What vLLM's profiling run adds beside the weights, per GPU (estimates): NCCL's buffers for tensor
+# parallelism, and the activations of one step of `max_num_batched_tokens` tokens: ~10 hidden-size
+# fp16 vectors and the fp16 MLP intermediate (its 1/4 share) per token, exllama's fp16 buffer for the
+# largest dequantized matrix (gate and up projections), and the fp32 logits of up to 256 sequences.
+NCCL_BYTES = int(0.3 * GIB)
+HIDDEN_VECTORS_PER_TOKEN = 10
+PROFILED_SEQUENCES = 256
 
 
 @dataclass
@@ -56,9 +76,16 @@ class RecordedRequest:
 
 
 class RecorderSession:
-    def __init__(self, kv_cache_tokens_per_gpu: int):
-        self.kv_cache_tokens_per_gpu = kv_cache_tokens_per_gpu
+    def __init__(self, profile: ThroughputModelConfig):
+        self.profile = profile
         self.requests: list[RecordedRequest] = []
+        self.aborted: list[str] = []
+        self.memory: dict[str, int] = {}
+        self.engine: LLMEngine | None = None
+        self._submitted: dict[str, Any] = {}
+        self._origin = time.perf_counter()
+        self._executor_real_seconds = 0.0
+        self._simulated_seconds = 0.0
         self.executor: RecorderExecutor | None = None
         self.requested_executor: str | None = None
         self.tokenizer: Any = None
@@ -77,7 +104,7 @@ class RecorderSession:
         session = self
         original_executor_cls = LLMEngine._get_executor_cls.__func__
         original_builder = llm_engine_module.get_local_guided_decoding_logits_processor
-        original_generate = LLM.generate
+        original_add_request, original_step, original_abort = LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request
 
         def executor_cls(cls: type, engine_config: Any) -> type:
             session.requested_executor = original_executor_cls(cls, engine_config).__name__
@@ -98,37 +125,85 @@ class RecorderSession:
             self._build_seconds[id(processor)] = time.perf_counter() - started
             return processor
 
-        def generate(llm: LLM, prompts: Any, sampling_params: Any = None, *args: Any, **kwargs: Any) -> Any:
-            outputs = original_generate(llm, prompts, sampling_params, *args, **kwargs)
-            params = (
-                sampling_params if isinstance(sampling_params, list) else [sampling_params] * len(outputs)
-            )
-            for output, sampling in zip(outputs, params):
-                schema = sampling.guided_decoding.json if sampling.guided_decoding is not None else None
-                for sample in output.outputs:
-                    self.requests.append(
-                        RecordedRequest(
-                            schema=schema,
-                            n=sampling.n,
-                            max_tokens=sampling.max_tokens,
-                            stop_token_ids=list(sampling.stop_token_ids or []),
-                            prompt_tokens=len(output.prompt_token_ids),
-                            prompt_start=llm.get_tokenizer().decode(output.prompt_token_ids[:6]),
-                            text=sample.text,
-                            finish_reason=sample.finish_reason,
-                        )
-                    )
+        def add_request(engine: LLMEngine, request_id: str, prompt: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
+            self.engine = engine
+            self._submitted[request_id] = params
+            return original_add_request(engine, request_id, prompt, params, *args, **kwargs)
+
+        def step(engine: LLMEngine) -> Any:
+            outputs = original_step(engine)
+            for output in outputs:
+                if output.finished and output.request_id in self._submitted:
+                    self._record(engine, output)
             return outputs
+
+        def abort_request(engine: LLMEngine, request_id: Any) -> None:
+            self.aborted.extend([request_id] if isinstance(request_id, str) else list(request_id))
+            original_abort(engine, request_id)
 
         LLMEngine._get_executor_cls = classmethod(executor_cls)
         llm_engine_module.get_local_guided_decoding_logits_processor = builder
-        LLM.generate = generate
+        LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = add_request, step, abort_request
         try:
             yield self
         finally:
             LLMEngine._get_executor_cls = classmethod(original_executor_cls)
             llm_engine_module.get_local_guided_decoding_logits_processor = original_builder
-            LLM.generate = original_generate
+            LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = original_add_request, original_step, original_abort
+
+    def _record(self, engine: LLMEngine, output: Any) -> None:
+        sampling = self._submitted.pop(output.request_id)
+        schema = sampling.guided_decoding.json if sampling.guided_decoding is not None else None
+        tokenizer = engine.get_tokenizer()
+        for sample in output.outputs:
+            self.requests.append(
+                RecordedRequest(
+                    schema=schema,
+                    n=sampling.n,
+                    max_tokens=sampling.max_tokens,
+                    stop_token_ids=list(sampling.stop_token_ids or []),
+                    prompt_tokens=len(output.prompt_token_ids),
+                    prompt_start=tokenizer.decode(output.prompt_token_ids[:6]),
+                    text=sample.text,
+                    finish_reason=sample.finish_reason,
+                )
+            )
+
+    def forget_prompts(self) -> None:
+        """Empty the prefix cache, so that a run of questions asked before pays their prompts again
+        (on the leaderboard every question comes once)."""
+        if self.engine is not None:
+            self.engine.reset_prefix_cache()
+
+    # --- the simulated T4 clock ---
+
+    def use_profile(self, profile: ThroughputModelConfig) -> None:
+        self.profile = profile
+
+    def clock(self) -> float:
+        """Seconds a system on the simulated 4x T4 would read: wall time outside the executor plus
+        the executor's simulated steps."""
+        return time.perf_counter() - self._origin - self._executor_real_seconds + self._simulated_seconds
+
+    def charge(self, real_seconds: float, simulated_seconds: float) -> None:
+        self._executor_real_seconds += real_seconds
+        self._simulated_seconds += simulated_seconds
+
+    def step_seconds(self, metadata_list: list[Any], block_size: int) -> float:
+        """Seconds of one engine step on 4x T4 under the profile, from what the scheduler put in it."""
+        prompt_rows = decode_rows = guided = 0
+        for metadata in metadata_list:
+            is_guided = bool(metadata.sampling_params is not None and metadata.sampling_params.logits_processors)
+            for data in metadata.seq_data.values():
+                if metadata.is_prompt:
+                    computed = data.get_num_computed_tokens()
+                    end = min(data.get_len(), computed + metadata.token_chunk_size)
+                    cached = len(metadata.computed_block_nums or ()) * block_size
+                    prompt_rows += max(1, end - max(computed, cached))
+                else:
+                    decode_rows += 1
+                guided += int(is_guided and metadata.do_sample)
+        return t4_step_seconds(self.profile, prompt_rows, decode_rows, guided)
 
     # --- what the check reads ---
 
@@ -155,6 +230,7 @@ class RecorderSession:
         if executor is None:
             return {}
         model, cache, parallel = executor.model_config, executor.cache_config, executor.parallel_config
+        scheduler = executor.scheduler_config
         capability = current_platform.get_device_capability()
         return {
             "device": f"{current_platform.get_device_name()} (compute {capability.major}.{capability.minor})",
@@ -169,10 +245,13 @@ class RecorderSession:
             "tensor parallel": str(parallel.tensor_parallel_size),
             "max_model_len": str(model.max_model_len),
             "enforce_eager": str(model.enforce_eager),
+            "chunked prefill": str(scheduler.chunked_prefill_enabled),
+            "tokens per step": str(scheduler.max_num_batched_tokens),
             "prefix caching": str(cache.enable_prefix_caching),
             "swap space bytes per GPU": str(cache.swap_space_bytes),
             "guided decoding backend": str(executor.vllm_config.decoding_config.guided_decoding_backend),
             "kv cache": f"{cache.num_gpu_blocks} blocks of {cache.block_size} tokens per GPU",
+            "kv cache tokens": str((cache.num_gpu_blocks or 0) * cache.block_size),
         }
 
     def measure_backend(self, schema: dict[str, Any], backend: str, reply: str) -> tuple[float, float, float]:
@@ -266,8 +345,45 @@ class RecorderExecutor(ExecutorBase):
         self.rpc_calls: list[str] = []
 
     def determine_num_available_blocks(self) -> tuple[int, int]:
+        """As vLLM's worker computes it: total memory x gpu_memory_utilization, less the weights, the
+        profiling step's activations and the non-torch memory, in KV-cache blocks."""
+        memory = {
+            "given": int(T4_TOTAL_MEMORY_BYTES * self.cache_config.gpu_memory_utilization),
+            "weights": self._weight_bytes(),
+            "activations": self._activation_bytes(),
+            "nccl": NCCL_BYTES,
+        }
+        memory["kv cache"] = memory["given"] - memory["weights"] - memory["activations"] - memory["nccl"]
+        self.session.memory = memory
         swap_blocks = self.cache_config.swap_space_bytes // self._block_bytes()
-        return self.session.kv_cache_tokens_per_gpu // self.cache_config.block_size, swap_blocks
+        return max(0, memory["kv cache"]) // self._block_bytes(), swap_blocks
+
+    def _weight_bytes(self) -> int:
+        """One GPU's share of Llama-3-70B in GPTQ: 4-bit weights, an fp16 scale and a 4-bit zero per
+        `group_size` inputs of each output, an int32 group index per input row; fp16 embeddings
+        and output head split over the GPUs."""
+        config = self.model_config.hf_config
+        quant = config.quantization_config
+        hidden, inner, layers = config.hidden_size, config.intermediate_size, config.num_hidden_layers
+        kv_width = config.num_key_value_heads * (hidden // config.num_attention_heads)
+        shapes = [(hidden, hidden), (hidden, kv_width), (hidden, kv_width), (hidden, hidden)]
+        shapes += [(hidden, inner), (hidden, inner), (inner, hidden)]
+        bits = quant["bits"]
+        per_layer = sum(
+            rows * cols * bits / 8 + (rows // quant["group_size"]) * cols * (2 + bits / 8) + rows * 4
+            for rows, cols in shapes
+        )
+        embeddings = 2 * config.vocab_size * hidden * 2
+        return int((per_layer * layers + embeddings) / self.parallel_config.tensor_parallel_size)
+
+    def _activation_bytes(self) -> int:
+        config = self.model_config.hf_config
+        tp = self.parallel_config.tensor_parallel_size
+        tokens = self.scheduler_config.max_num_batched_tokens
+        per_token = (HIDDEN_VECTORS_PER_TOKEN * config.hidden_size + 2 * config.intermediate_size // tp) * 2
+        dequantized = config.hidden_size * 2 * config.intermediate_size // tp * 2
+        logits = PROFILED_SEQUENCES * config.vocab_size * 4
+        return tokens * per_token + dequantized + logits
 
     def collective_rpc(
         self, method: Any, timeout: Any = None, args: tuple = (), kwargs: Any = None
@@ -276,8 +392,11 @@ class RecorderExecutor(ExecutorBase):
         return [None] * self.parallel_config.world_size
 
     def execute_model(self, execute_model_req: Any) -> list[SamplerOutput]:
+        started = time.perf_counter()
+        metadata_list = execute_model_req.seq_group_metadata_list
+        simulated = self.session.step_seconds(metadata_list, self.cache_config.block_size)
         outputs = []
-        for metadata in execute_model_req.seq_group_metadata_list:
+        for metadata in metadata_list:
             samples = []
             if metadata.do_sample:
                 for seq_id, data in metadata.seq_data.items():
@@ -289,6 +408,7 @@ class RecorderExecutor(ExecutorBase):
                     )
                     samples.append(SequenceOutput(seq_id, token, {token: Logprob(logprob=0.0, rank=1)}))
             outputs.append(CompletionSequenceGroupOutput(samples=samples, prompt_logprobs=None))
+        self.session.charge(time.perf_counter() - started, simulated)
         return [SamplerOutput(outputs=outputs)]
 
     def check_health(self) -> None:

@@ -3,13 +3,20 @@
 Conversations run one after another on one llama.cpp context. llama.cpp keeps the KV cache of the
 previous prompt and re-evaluates only what differs, so the n samples of one conversation (and a
 system prompt shared by consecutive conversations) cost their prompt once.
+
+Replies are streamed, so the backend stops between tokens when the time left is shorter than the
+longest recent token; a prompt evaluation cannot be interrupted, so a conversation whose prompt
+would not be read in time is not started. A logits processor times the prompt (the first token)
+and every later token.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import time
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +27,7 @@ from llama_cpp.llama_grammar import LLAMA_GRAMMAR_DEFAULT_ROOT, json_schema_to_g
 from loguru import logger
 
 from models.config import LLMConfig
-from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend, cut_by_limit
 from models.llm.embedded import embedded_model_path
 
 
@@ -32,6 +39,8 @@ class LlamaCppBackend(LLMBackend):
         self.load_seconds = 0.0
         self._loaded: Llama | None = None
         self._grammars: dict[str, LlamaGrammar] = {}  # GBNF text -> checked grammar
+        # Seconds per prompt token of the last few prompts read (the first of a process is cold).
+        self._prompt_speeds: deque[float] = deque(maxlen=5)
 
     def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:
         """Load the model and check and compile the grammar of every schema the stages send."""
@@ -111,8 +120,12 @@ class LlamaCppBackend(LLMBackend):
         completion = Completion(texts=texts)
         try:
             for index in range(distinct_samples):
-                capture = _FirstTokenCapture() if params.first_token_logprobs and index == 0 else None
-                response = self._model().create_chat_completion(
+                if index == 0 and not self._prompt_fits(conversation):
+                    completion.cut = True
+                    break
+                model = self._model()
+                meter = _TokenMeter(self.clock, keep_first_logits=bool(params.first_token_logprobs) and index == 0)
+                stream = model.create_chat_completion(
                     messages=conversation,
                     temperature=params.temperature,
                     top_p=params.top_p,
@@ -123,23 +136,51 @@ class LlamaCppBackend(LLMBackend):
                     stop=list(params.stop),
                     seed=None if params.seed is None else params.seed + index,
                     grammar=grammar,
-                    logits_processor=LogitsProcessorList([capture]) if capture else None,
+                    logits_processor=LogitsProcessorList([meter]),
+                    stream=True,
                 )
-                texts.append(response["choices"][0]["message"]["content"] or "")
-                completion.prompt_tokens = response["usage"]["prompt_tokens"]
-                completion.completion_tokens += response["usage"]["completion_tokens"]
-                if capture is not None and capture.logits is not None:
-                    completion.first_token_logprobs = self._top_logprobs(
-                        capture.logits, params.first_token_logprobs
-                    )
+                parts = []
+                for chunk in stream:
+                    parts.append(chunk["choices"][0]["delta"].get("content") or "")
+                    if self.seconds_left() < meter.longest_recent_token():
+                        completion.cut = True
+                        break
+                stream.close()
+                texts.append("".join(parts))
+                completion.prompt_tokens = meter.prompt_tokens
+                completion.completion_tokens += meter.tokens
+                self._observe(meter, prompt_read=index == 0)
+                if meter.first_logits is not None:
+                    completion.first_token_logprobs = self._top_logprobs(meter.first_logits, params.first_token_logprobs)
+                if completion.cut:
+                    break
         except Exception as error:  # one conversation's failure (e.g. too long) never fails the batch
             message = f"{type(error).__name__}: {error}"
             if "exceed context window" in str(error):
                 message = f"prompt too long for the {self.config.context_tokens}-token context: {error}"
             logger.warning(f"llama.cpp generation failed: {message}")
             return Completion(texts=[], prompt_tokens=completion.prompt_tokens, error=message)
-        completion.texts = texts * (params.n // len(texts))
+        if completion.cut:
+            completion.error = cut_by_limit(completion.completion_tokens)
+        else:
+            completion.texts = texts * (params.n // len(texts))
         return completion
+
+    def _prompt_fits(self, conversation: Conversation) -> bool:
+        """Whether the conversation's prompt would be read before the time limit (at the last
+        measured speed; llama.cpp cannot stop in the middle of a prompt)."""
+        left = self.seconds_left()
+        if left == float("inf"):
+            return True
+        tokens = sum(self.count_tokens(message["content"]) for message in conversation)
+        return left > tokens * (statistics.median(self._prompt_speeds) if self._prompt_speeds else 0.0)
+
+    def _observe(self, meter: "_TokenMeter", prompt_read: bool) -> None:
+        if prompt_read and meter.prompt_tokens and meter.prompt_seconds is not None:
+            self._prompt_speeds.append(meter.prompt_seconds / meter.prompt_tokens)
+            self.observe_step(meter.prompt_tokens, 0, meter.prompt_seconds)
+        for seconds in meter.token_seconds:
+            self.observe_step(0, 1, seconds)
 
     def _top_logprobs(self, logits: np.ndarray, k: int) -> dict[str, float]:
         shifted = logits - logits.max()
@@ -152,13 +193,38 @@ class LlamaCppBackend(LLMBackend):
         return result
 
 
-class _FirstTokenCapture:
-    """A logits processor that keeps a copy of the raw logits of the first generated token."""
+RECENT_TOKENS = 20
 
-    def __init__(self) -> None:
-        self.logits: np.ndarray | None = None
+
+class _TokenMeter:
+    """A logits processor that times the generation: it is called once per generated token, the
+    first time right after the prompt was read. Optionally keeps the first token's raw logits."""
+
+    def __init__(self, clock: Any, keep_first_logits: bool):
+        self._clock = clock
+        self._last = clock()
+        self._keep_first_logits = keep_first_logits
+        self.prompt_tokens = 0
+        self.prompt_seconds: float | None = None
+        self.token_seconds: list[float] = []
+        self.first_logits: np.ndarray | None = None
+
+    def longest_recent_token(self) -> float:
+        """The longest of the last few tokens: the next one may take as long."""
+        return max(self.token_seconds[-RECENT_TOKENS:], default=0.0)
+
+    @property
+    def tokens(self) -> int:
+        return len(self.token_seconds) + (self.prompt_seconds is not None)
 
     def __call__(self, input_ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        if self.logits is None:
-            self.logits = np.array(scores, dtype=np.float32, copy=True)
+        now = self._clock()
+        if self.prompt_seconds is None:
+            self.prompt_tokens = len(input_ids)
+            self.prompt_seconds = now - self._last
+            if self._keep_first_logits:
+                self.first_logits = np.array(scores, dtype=np.float32, copy=True)
+        else:
+            self.token_seconds.append(now - self._last)
+        self._last = now
         return scores

@@ -4,6 +4,9 @@ The conversations of a batch go out concurrently (a thread pool of `max_concurre
 differ in the details, so the backend adapts: it asks again for the missing samples when a server
 ignores `n`, sends a JSON schema in the form the server accepts, and counts tokens with a local
 tokenizer, the server's tokenize endpoint, or a characters-per-token estimate, in that order.
+A request's timeout is the time its call has left, and no retry starts once that is spent: a
+request still running at the time limit is given up as cut (the server cannot be asked for the
+text generated so far).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ import openai
 from loguru import logger
 
 from models.config import LLMConfig
-from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
-from models.retry import retry_policy
+from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend, cut_by_limit
+from models.retry import is_transient, retry_policy
 
 # Placeholder key for local servers, which accept any key; the client refuses to start without one.
 _NO_KEY = "no-key"
@@ -40,7 +43,10 @@ class OpenAIBackend(LLMBackend):
             max_retries=0,  # retries follow models/retry.py
         )
         self._retry = retry_policy(
-            config.request_retries + 1, config.request_retry_max_wait_s, what=f"request to {config.base_url}"
+            config.request_retries + 1,
+            config.request_retry_max_wait_s,
+            what=f"request to {config.base_url}",
+            should_retry=lambda error: is_transient(error) and self.seconds_left() > 0,
         )
         self._pool = ThreadPoolExecutor(
             max_workers=config.max_concurrent_requests, thread_name_prefix="llm-request"
@@ -75,12 +81,18 @@ class OpenAIBackend(LLMBackend):
                 completion.completion_tokens += extra.usage.completion_tokens if extra.usage else 0
             return completion
         except Exception as error:  # one conversation's failure never fails the batch
+            if self.seconds_left() <= 0:
+                return Completion(texts=[], cut=True, error=cut_by_limit(0))
             message = f"{type(error).__name__}: {error}"
             logger.warning(f"OpenAI-compatible request to {self.config.base_url} failed: {message}")
             return Completion(texts=[], error=message)
 
     def _request(self, conversation: Conversation, params: GenerationParams, n: int, seed: int | None) -> Any:
+        left = self.seconds_left()
+        if left <= 0:
+            raise TimeoutError("the call's time limit has passed")
         request: dict[str, Any] = {
+            "timeout": openai.Timeout(min(self.config.request_timeout_s, left), connect=self.config.connect_timeout_s),
             "model": self._served_model(),
             "messages": conversation,
             "max_tokens": params.max_tokens,

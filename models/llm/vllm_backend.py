@@ -1,8 +1,14 @@
 """LLM backend on vLLM's offline engine: the leaderboard backend (preset `t4x4`).
 
-All conversations of a `generate` call go to vLLM in one `LLM.generate` call, so the engine batches
-them (and the n samples of each) continuously on the GPUs. Prompts are built here with the model's
-chat template and handed over as token ids, which also gives exact prompt token counts.
+All conversations of a `generate` call go to vLLM's engine together, so it batches them (and the n
+samples of each) continuously on the GPUs. The backend drives the V0 `LLMEngine` itself (add the
+requests, step, abort) rather than calling `LLM.generate`, so that no call runs past its time limit:
+before each step it checks the time left against the longest recent step of the same kind (one
+that computes prompt tokens, or one that only decodes), and when that no longer fits it aborts
+what is unfinished and returns the text generated so far (`Completion.cut`). Each
+step's prompt tokens, sequences and seconds go to `step_observer` (vLLM's own per-step statistics).
+Prompts are built here with the model's chat template and handed over as token ids, which also
+gives exact prompt token counts.
 
 vllm is imported only by `VLLMBackend` (the engine starts in `warm_up`): the rest of the project, and
 `vllm_engine_args`, work on machines without it. Engine-argument choices for 4x T4 are explained
@@ -11,15 +17,16 @@ in `vllm_engine_args` and in models/README.md.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-import time
+from collections import deque
 from typing import Any, Sequence
 
 from loguru import logger
 
 from models.config import LLMConfig
-from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend
+from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend, cut_by_limit
 
 
 # Sent once at start-up: the guidance backend's first request converts the whole tokenizer for
@@ -63,6 +70,12 @@ def vllm_engine_args(config: LLMConfig) -> dict[str, Any]:
         "distributed_executor_backend": config.distributed_executor_backend,
         "disable_custom_all_reduce": config.disable_custom_all_reduce,
         "guided_decoding_backend": config.guided_decoding_backend,
+        # Chunked prefill caps the tokens of one engine step, so that a step (which cannot be
+        # interrupted) stays short enough for the deadline to stop between steps.
+        "enable_chunked_prefill": config.enable_chunked_prefill,
+        "max_num_batched_tokens": config.max_num_batched_tokens,
+        # The per-step statistics feed the cost model (the backend replaces vLLM's own loggers).
+        "disable_log_stats": False,
     }
 
 
@@ -89,6 +102,11 @@ class VLLMBackend(LLMBackend):
         self._guided_params = GuidedDecodingParams
         self._engine_args = engine_args
         self._llm: Any = None
+        self._request_ids = itertools.count()
+        # Seconds of recent steps that computed prompt tokens, and of recent decode-only steps.
+        self._recent_prefill_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
+        self._recent_decode_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
+        self._step_stats: Any = None
 
     def _engine(self) -> Any:
         """The vLLM engine, started on first need (normally by `warm_up`, before the first batch)."""
@@ -98,8 +116,13 @@ class VLLMBackend(LLMBackend):
             logger.info(f"Starting vLLM: {self._engine_args}")
             self._llm = LLM(**self._engine_args)
             self._tokenizer = self._llm.get_tokenizer()
-            self._max_model_len = self._llm.llm_engine.model_config.max_model_len
+            engine = self._llm.llm_engine
+            self._max_model_len = engine.model_config.max_model_len
             self._stop_token_ids = stop_token_ids(self._tokenizer, self.config.stop_special_tokens)
+            for name in list(engine.stat_loggers):
+                engine.remove_logger(name)
+            self._step_stats = _step_stats_logger(engine.vllm_config)
+            engine.add_logger("crag-steps", self._step_stats)
             self._compile([START_UP_SCHEMA])
         return self._llm
 
@@ -113,7 +136,8 @@ class VLLMBackend(LLMBackend):
             logger.warning(message)
             return [Completion(texts=[], error=message) for _ in conversations]
 
-        prompts, submitted = [], []
+        requests: dict[str, int] = {}
+        prompts = []
         for index, conversation in enumerate(conversations):
             try:
                 token_ids = self._prompt_token_ids(conversation)
@@ -126,8 +150,8 @@ class VLLMBackend(LLMBackend):
                     f"prompt of {len(token_ids)} tokens does not fit max_model_len {self._max_model_len}"
                 )
                 continue
+            requests[f"crag-{next(self._request_ids)}"] = index
             prompts.append({"prompt_token_ids": token_ids})
-            submitted.append(index)
         for index, completion in enumerate(completions):
             if completion.error:
                 logger.warning(f"vllm: conversation {index} skipped: {completion.error}")
@@ -135,36 +159,89 @@ class VLLMBackend(LLMBackend):
             return completions
 
         try:
-            outputs = self._llm.generate(prompts, sampling, use_tqdm=False)
+            outputs, finished = self._run(dict(zip(requests, prompts)), sampling)
         except Exception as error:  # the engine failed the whole call; report it on each conversation
-            logger.exception("vLLM generate failed")
-            for index in submitted:
+            logger.exception("vLLM engine step failed")
+            self._abort(list(requests))
+            for index in requests.values():
                 completions[index].error = f"vllm generate failed: {type(error).__name__}: {error}"
             return completions
 
-        for index, output in zip(submitted, outputs):
-            self._fill(completions[index], output, params)
+        for request_id, index in requests.items():
+            output = outputs.get(request_id)
+            if output is not None:
+                self._fill(completions[index], output, params)
+            if request_id not in finished:
+                completions[index].cut = True
+                completions[index].error = cut_by_limit(completions[index].completion_tokens)
         return completions
 
     def count_tokens(self, text: str) -> int:
         self._engine()
         return len(self._tokenizer.encode(text, add_special_tokens=False))
 
+    def kv_cache_tokens(self) -> int | None:
+        cache = self._engine().llm_engine.cache_config
+        return int(cache.num_gpu_blocks * cache.block_size) if cache.num_gpu_blocks else None
+
     def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:
         """Start the engine and compile each schema's grammar now, outside any question's time."""
         self._engine()
         self._compile(json_schemas)
 
+    def _run(self, prompts: dict[str, dict[str, Any]], sampling: Any) -> tuple[dict[str, Any], set[str]]:
+        """Step the engine until every request finished or the time limit would be passed by one
+        more step; the latest output of each request, and the ids that finished."""
+        engine = self._llm.llm_engine
+        for request_id, prompt in prompts.items():
+            engine.add_request(request_id, prompt, sampling)
+        outputs: dict[str, Any] = {}
+        finished: set[str] = set()
+        prefilling = True
+        while engine.has_unfinished_requests():
+            # A kind of step not seen yet may take as long as the other kind.
+            recent = (self._recent_prefill_steps if prefilling else self._recent_decode_steps) or (
+                self._recent_prefill_steps + self._recent_decode_steps
+            )
+            if self.seconds_left() < max(recent, default=0.0):
+                unfinished = [request_id for request_id in prompts if request_id not in finished]
+                logger.warning(f"vllm: time limit reached; {len(unfinished)} request(s) stopped")
+                self._abort(unfinished)
+                break
+            self._step_stats.last = None
+            started = self.clock()
+            step_outputs = engine.step()
+            seconds = self.clock() - started
+            stats = self._step_stats.last
+            computed_prompt = stats is None or stats.num_prompt_tokens_iter > 0
+            (self._recent_prefill_steps if computed_prompt else self._recent_decode_steps).append(seconds)
+            prefilling = _prompts_pending(engine)
+            if stats is not None:
+                self.observe_step(stats.num_prompt_tokens_iter, stats.num_generation_tokens_iter, seconds)
+            for output in step_outputs:
+                outputs[output.request_id] = output
+                if output.finished:
+                    finished.add(output.request_id)
+        return outputs, finished
+
+    def _abort(self, request_ids: list[str]) -> None:
+        if request_ids and self._llm is not None:
+            self._llm.llm_engine.abort_request(request_ids)
+
     def _compile(self, json_schemas: Sequence[dict[str, Any]]) -> None:
-        """One request per distinct schema, one token each, in one call."""
+        """One request per distinct schema, one token each, in one engine run."""
         unique = list({json.dumps(schema, sort_keys=True): schema for schema in json_schemas}.values())
         if not unique:
             return
         prompt = {"prompt_token_ids": self._prompt_token_ids([{"role": "user", "content": "Reply in JSON."}])}
-        sampling = [self._sampling(GenerationParams(max_tokens=1, json_schema=schema)) for schema in unique]
-        started = time.perf_counter()
-        self._llm.generate([prompt] * len(unique), sampling, use_tqdm=False)
-        logger.info(f"vLLM warm-up: {len(unique)} guided-decoding schema(s) compiled in {time.perf_counter() - started:.1f}s")
+        started = self.clock()
+        with self.limited(None):
+            for schema in unique:
+                sampling = self._sampling(GenerationParams(max_tokens=1, json_schema=schema))
+                self._llm.llm_engine.add_request(f"crag-{next(self._request_ids)}", prompt, sampling)
+            while self._llm.llm_engine.has_unfinished_requests():
+                self._llm.llm_engine.step()
+        logger.info(f"vLLM warm-up: {len(unique)} guided-decoding schema(s) compiled in {self.clock() - started:.1f}s")
 
     def close(self) -> None:
         self._llm = None
@@ -203,3 +280,26 @@ class VLLMBackend(LLMBackend):
                 (entry.decoded_token if entry.decoded_token is not None else str(token_id)): entry.logprob
                 for token_id, entry in first.logprobs[0].items()
             }
+
+
+def _prompts_pending(engine: Any) -> bool:
+    """Whether the next step may compute prompt tokens: a request waits, or a prompt is part-way."""
+    return any(
+        scheduler.waiting or any(group.is_prefill() for group in scheduler.running) for scheduler in engine.scheduler
+    )
+
+
+def _step_stats_logger(vllm_config: Any) -> Any:
+    """A vLLM stat logger that keeps the statistics of the latest engine step."""
+    from vllm.engine.metrics_types import StatLoggerBase
+
+    class LatestStep(StatLoggerBase):
+        last: Any = None
+
+        def log(self, stats: Any) -> None:
+            self.last = stats
+
+        def info(self, type: str, obj: Any) -> None:
+            return None
+
+    return LatestStep(local_interval=float("inf"), vllm_config=vllm_config)

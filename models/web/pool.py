@@ -56,18 +56,23 @@ class ExtractionPool:
         self._config = config
         self._workers = [self._start_worker() for _ in range(max(1, workers))]
 
-    def run(self, tasks: list[PoolTask]) -> dict[int, Page]:
-        """Pages by task key; largest pages first so the longest work starts early."""
+    def run(self, tasks: list[PoolTask], stop_at: float | None = None) -> dict[int, Page]:
+        """Pages by task key; largest pages first so the longest work starts early. At `stop_at`
+        (time.monotonic) pages still in work keep their best version so far, and pages not
+        started keep their fallback, each with an error."""
         queue = deque(sorted(tasks, key=lambda task: task.size, reverse=True))
         results: dict[int, Page] = {}
         with tqdm(total=len(tasks), desc="web pages", leave=False, disable=None) as progress:
             while queue or any(worker.task for worker in self._workers):
+                if stop_at is not None and time.monotonic() >= stop_at:
+                    self._stop(queue, results)
+                    break
                 for worker in list(self._workers):
                     if worker.ready and worker.task is None and queue:
                         self._dispatch(worker, queue)
-                self._wait_and_collect(results)
+                self._wait_and_collect(results, stop_at)
                 if queue and not self._workers:
-                    self._fail_all(queue, results)
+                    self._fail_all(queue, results, "no extraction worker could start")
                 progress.update(len(results) - progress.n)
         return results
 
@@ -110,7 +115,7 @@ class ExtractionPool:
             pass  # died at once: its closed pipe reads as EOF, and the pool drops it there
         return worker
 
-    def _wait_and_collect(self, results: dict[int, Page]) -> None:
+    def _wait_and_collect(self, results: dict[int, Page], stop_at: float | None) -> None:
         deadlines = [
             w.deadline if w.ready else w.started + self._config.worker_start_timeout_s
             for w in self._workers
@@ -118,6 +123,8 @@ class ExtractionPool:
         ]
         if not deadlines:
             return
+        if stop_at is not None:
+            deadlines.append(stop_at)
         ready = wait(
             [w.from_worker for w in self._workers], timeout=max(0.0, min(deadlines) - time.monotonic())
         )
@@ -186,9 +193,15 @@ class ExtractionPool:
                 "web page worker {}: {}; {} workers left", worker.process.pid, reason, len(self._workers)
             )
 
-    def _fail_all(self, queue: deque[PoolTask], results: dict[int, Page]) -> None:
+    def _stop(self, queue: deque[PoolTask], results: dict[int, Page]) -> None:
+        self._fail_all(queue, results, "not extracted before the batch deadline")
+        for worker in list(self._workers):
+            if worker.task is not None:
+                self._give_up(worker, results, "stopped at the batch deadline")
+
+    def _fail_all(self, queue: deque[PoolTask], results: dict[int, Page], reason: str) -> None:
         while queue:
             task = queue.popleft()
             page = task.fallback_page
-            page.error = "no extraction worker could start"
+            page.error = reason
             results[task.key] = page

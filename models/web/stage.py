@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Sequence
 from typing import Self
 
@@ -34,9 +35,10 @@ class PageExtractor:
         self.config = config or WebConfig()
         self._pool: ExtractionPool | None = None
 
-    def run(self, questions: Sequence[Question]) -> list[list[Page]]:
+    def run(self, questions: Sequence[Question], seconds: float | None = None) -> list[list[Page]]:
         """For each question, its distinct pages in search-result order; a chunk or table already
-        given by an earlier page of the same question is left out of later ones."""
+        given by an earlier page of the same question is left out of later ones. With `seconds`,
+        the work stops after that long: pages not read by then are empty, with an error."""
         distinct: dict[tuple[str, str], int] = {}
         keys_per_question = []
         for question in questions:
@@ -46,15 +48,18 @@ class PageExtractor:
                 page_name, _ = as_text(getattr(result, "page_name", None))
                 keys.append(distinct.setdefault((page_name, html), len(distinct)))
             keys_per_question.append(keys)
-        pages = self.extract_all(list(distinct))
+        pages = self.extract_all(list(distinct), None if seconds is None else time.monotonic() + seconds)
         return [_distinct_content([pages[key] for key in dict.fromkeys(keys)]) for keys in keys_per_question]
 
-    def extract_all(self, documents: list[tuple[str, str]]) -> list[Page]:
-        """Pages for (page_name, html) pairs, in order."""
+    def extract_all(self, documents: list[tuple[str, str]], stop_at: float | None = None) -> list[Page]:
+        """Pages for (page_name, html) pairs, in order; the work stops at `stop_at` (time.monotonic)."""
         total_chars = sum(len(html) for _, html in documents)
         pages: list[Page | None] = [None] * len(documents)
         tasks: list[PoolTask] = []
         for key, (page_name, html) in enumerate(documents):
+            if stop_at is not None and time.monotonic() >= stop_at:
+                pages[key] = Page(page_name, error="not extracted before the batch deadline")
+                continue
             if html.strip() and total_chars > self.config.inprocess_max_total_chars:
                 tasks.append(PoolTask(key, (html, page_name), len(html), Page(page_name)))
                 continue
@@ -63,7 +68,7 @@ class PageExtractor:
             if job is not None:
                 tasks.append(PoolTask(key, job, len(job.html), page))
         if tasks:
-            for key, page in self._get_pool().run(tasks).items():
+            for key, page in self._get_pool().run(tasks, stop_at).items():
                 pages[key] = page
         logger.debug(
             "web pages: {} distinct, {} chars, {} through the pool", len(documents), total_chars, len(tasks)

@@ -1,0 +1,272 @@
+"""The batch deadline (models/deadline.py): the engine-speed model, calibration, stage costs and plans."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from models.config import BudgetConfig, ThroughputModelConfig, load_config
+from models.deadline import (
+    BRIEF_REASONING,
+    BatchDeadline,
+    EngineSpeed,
+    Planned,
+    ReasoningForm,
+    StageCosts,
+    calibrate,
+    t4_step_seconds,
+)
+from models.llm.base import Completion, StepTiming, TokenUsage
+from tests.doubles import ScriptedLLM
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def speed(prefill_tps=100.0, steps=None, overhead=0.0, kv=None) -> EngineSpeed:
+    return EngineSpeed(
+        call_overhead_s=overhead,
+        prefill_s_per_token=1.0 / prefill_tps,
+        decode_step_s=steps or {1: 0.1, 8: 0.1, 24: 0.3},
+        kv_cache_tokens=kv,
+        smoothing=0.5,
+    )
+
+
+# --- the T4 step model ---------------------------------------------------------------------------
+
+
+def test_a_t4_step_reads_the_weights_once_per_eight_rows_up_to_fifty_rows():
+    model = ThroughputModelConfig(guided_mask_s=0.0)
+    one = t4_step_seconds(model, 0, 1, 0)
+    assert t4_step_seconds(model, 0, 8, 0) == one
+    assert t4_step_seconds(model, 0, 9, 0) == pytest.approx(one + model.weight_read_s)
+    assert t4_step_seconds(model, 0, 24, 0) == pytest.approx(one + 2 * model.weight_read_s)
+    # Beyond 50 rows the weights are dequantized once and the rows are compute bound.
+    assert t4_step_seconds(model, 512, 0, 0) == pytest.approx(
+        model.dequantize_s + 512 / model.prefill_tokens_per_s + model.step_fixed_s
+    )
+    assert t4_step_seconds(model, 0, 0, 0) == 0.0
+
+
+def test_each_guided_sequence_adds_a_token_mask_to_the_step():
+    model = ThroughputModelConfig(guided_mask_s=0.015)
+    assert t4_step_seconds(model, 0, 8, 8) - t4_step_seconds(model, 0, 8, 0) == pytest.approx(8 * 0.015)
+
+
+def test_the_t4x4_preset_starts_from_the_t4_model_it_documents():
+    budget = load_config("t4x4").budget
+    model = budget.target_throughput
+    assert budget.initial_prefill_tokens_per_s == model.prefill_tokens_per_s
+    for sequences, seconds in budget.initial_decode_step_s.items():
+        assert seconds == pytest.approx(t4_step_seconds(model, 0, sequences, sequences), abs=5e-4)
+
+
+# --- EngineSpeed ---------------------------------------------------------------------------------
+
+
+def test_decode_steps_are_interpolated_between_measured_counts_and_extrapolated_beyond():
+    fast = speed(steps={1: 0.1, 8: 0.1, 24: 0.3})
+    assert fast.step_seconds(1) == 0.1 and fast.step_seconds(4) == pytest.approx(0.1)
+    assert fast.step_seconds(16) == pytest.approx(0.2)
+    assert fast.step_seconds(40) == pytest.approx(0.5)  # the last slope, 0.0125 s per sequence
+
+
+def test_a_call_costs_its_overhead_prefill_and_decode_steps():
+    model = speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.2}, overhead=0.5)
+    assert model.call_seconds(prompt_tokens=1000, sequences=8, steps=50) == pytest.approx(0.5 + 10.0 + 50 * 0.2)
+    assert model.call_seconds(prompt_tokens=1000, sequences=0, steps=50) == 0.0
+
+
+def test_sequences_beyond_the_kv_cache_decode_in_waves():
+    model = speed(prefill_tps=1e9, steps={1: 0.1, 8: 0.1}, kv=1000)
+    # 8 x (100 + 100) = 1600 tokens of KV: two waves of 4 sequences, each 100 steps.
+    assert model.call_seconds(prompt_tokens=800, sequences=8, steps=100) == pytest.approx(2 * 100 * 0.1, rel=1e-6)
+
+
+def test_observed_steps_move_the_speeds_toward_what_they_took():
+    model = speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1})
+    model.observe(StepTiming(prompt_tokens=100, sequences=0, seconds=2.0))  # 50 tok/s
+    assert model.prefill_s_per_token == pytest.approx(0.015)  # half way from 0.01 to 0.02
+    model.observe(StepTiming(prompt_tokens=0, sequences=4, seconds=0.3))  # 3x the table
+    assert model.step_seconds(4) == pytest.approx(0.2)
+    # A step that both prefills and decodes: the decode part is taken from the table.
+    before = model.prefill_s_per_token
+    model.observe(StepTiming(prompt_tokens=100, sequences=1, seconds=0.2 + 100 * before))
+    assert model.prefill_s_per_token == pytest.approx(before)
+
+
+# --- calibration ---------------------------------------------------------------------------------
+
+
+class TimedLLM(ScriptedLLM):
+    """A scripted model on a fake clock: overhead per call, prefill per prompt token, and one
+    decode step per round of tokens, `step_s[sequences]` long."""
+
+    def __init__(self, clock: FakeClock, prefill_s: float, step_s: dict[int, float], overhead: float):
+        super().__init__(lambda conversation, params: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20")
+        self.clock = clock
+        self.prefill_s, self.step_s, self.overhead = prefill_s, step_s, overhead
+
+    def generate(self, conversations, params):
+        completions = super().generate(conversations, params)
+        for completion in completions:
+            completion.completion_tokens = min(completion.completion_tokens, params.max_tokens)
+        steps = max(c.completion_tokens for c in completions)
+        prompt = sum(c.prompt_tokens for c in completions)
+        self.clock.now += self.overhead + prompt * self.prefill_s + steps * self.step_s[len(conversations)]
+        return completions
+
+
+def test_calibration_recovers_the_engine_speed_it_measures():
+    clock = FakeClock()
+    llm = TimedLLM(clock, prefill_s=0.004, step_s={1: 0.1, 8: 0.12, 24: 0.3}, overhead=0.3)
+    budget = BudgetConfig(calibration_prompt_tokens=2000, calibration_decode_tokens=16)
+    measured = calibrate(llm, budget)
+    assert measured.prefill_s_per_token == pytest.approx(0.004, rel=0.05)
+    for sequences, seconds in {1: 0.1, 8: 0.12, 24: 0.3}.items():
+        assert measured.decode_step_s[sequences] == pytest.approx(seconds, rel=0.05)
+    assert measured.call_overhead_s == pytest.approx(0.3, abs=0.01)
+
+
+def test_calibration_prompts_are_unique_so_no_prefix_cache_hides_their_cost():
+    clock = FakeClock()
+    llm = TimedLLM(clock, prefill_s=0.001, step_s={1: 0.1, 2: 0.2}, overhead=0.0)
+    budget = BudgetConfig(calibration_prompt_tokens=100, calibration_decode_tokens=4, calibration_sequences=(1, 2))
+    calibrate(llm, budget)
+    calibrate(llm, budget)
+    texts = [c[0]["content"] for conversations, _ in llm.calls for c in conversations]
+    assert len(texts) == len(set(texts))
+
+
+def test_a_failed_calibration_request_is_an_error_not_a_made_up_speed():
+    class Failing(ScriptedLLM):
+        def generate(self, conversations, params):
+            return [Completion(texts=[], error="engine died") for _ in conversations]
+
+    with pytest.raises(RuntimeError, match="engine died"):
+        calibrate(Failing(["x"]), BudgetConfig())
+
+
+# --- stage costs ---------------------------------------------------------------------------------
+
+
+def costs_for(**overrides) -> StageCosts:
+    config = load_config("t4x4")
+    config.budget.initial_stage_seconds = {"web": 0.5, "retrieval": 1.0}
+    config.budget.initial_prompt_tokens = {"calculator": 400.0, "reasoning": 1000.0}
+    for name, value in overrides.items():
+        setattr(config.calculator, name, value)
+    return StageCosts.from_config(config)
+
+
+def test_an_llm_stage_costs_its_samples_prompts_and_decode_steps():
+    costs, model = costs_for(samples=3, max_tokens=48), speed(prefill_tps=100.0, steps={1: 0.1, 24: 0.1})
+    # 4 questions x 3 samples: 12 prefills of 400 tokens, 48 steps of 12 sequences.
+    assert costs.predict(model, "calculator", 4) == pytest.approx(4 * 3 * 400 / 100.0 + 48 * 0.1)
+    assert costs.predict(model, "web", 4) == pytest.approx(2.0)
+    assert costs.predict(model, "reasoning", 2, prompt_tokens=[500, 700]) == pytest.approx(12.0 + 160 * 0.1)
+
+
+def test_stage_costs_learn_prompt_sizes_reply_lengths_and_other_seconds():
+    costs, model = costs_for(samples=1, max_tokens=48), speed(prefill_tps=100.0, steps={1: 0.1, 24: 0.1})
+    usages = [TokenUsage(calls=1, prompt_tokens=200, completion_tokens=12) for _ in range(2)]
+    llm_seconds = model.call_seconds(400, 2, 12)
+    costs.observe(model, "calculator", llm_seconds + 1.0, usages)
+    assert costs.prompt_tokens["calculator"] == pytest.approx(300.0)  # half way from 400 to 200
+    assert costs.reply_share["calculator"] == pytest.approx(0.25)
+    assert costs.other_seconds["calculator"] == pytest.approx(0.5)
+    costs.observe(model, "web", 3.0, [None, None, None])
+    assert costs.other_seconds["web"] == pytest.approx(0.75)
+
+
+def test_brief_reasoning_has_its_own_reply_length_and_shares_the_prompt_size():
+    costs, model = costs_for(), speed(prefill_tps=1e9, steps={1: 0.1})
+    assert costs.predict(model, BRIEF_REASONING, 1, [100]) == pytest.approx(48 * 0.1, rel=1e-3)
+    assert costs.predict(model, "reasoning", 1, [100]) == pytest.approx(160 * 0.1, rel=1e-3)
+
+
+# --- the batch deadline --------------------------------------------------------------------------
+
+
+def deadline_for(questions, seconds_per_question=30.0, model=None, usable_fraction=1.0, end_margin_s=0.0):
+    clock = FakeClock()
+    config = load_config("t4x4")
+    config.budget.seconds_per_question = seconds_per_question
+    config.budget.usable_fraction = usable_fraction
+    config.budget.end_margin_s = end_margin_s
+    config.budget.initial_stage_seconds = {"web": 1.0, "retrieval": 1.0}
+    config.budget.initial_prompt_tokens = {"calculator": 400.0, "knowledge": 200.0, "reasoning": 1000.0}
+    costs = StageCosts.from_config(config)
+    return BatchDeadline(questions, config.budget, costs, model or speed(), clock), clock
+
+
+def test_an_optional_stage_runs_only_when_the_stages_after_it_still_fit():
+    deadline, clock = deadline_for(1, model=speed(prefill_tps=200.0, steps={1: 0.05}))
+    reasoning = Planned("reasoning", 1, [1000])  # 5 s prefill + 8 s decode
+    assert deadline.fits("calculator", 1, [reasoning])  # 3 x 400 tokens (6 s) + 48 steps (2.4 s) + 13 s
+    clock.now += 10.0
+    assert not deadline.fits("calculator", 1, [reasoning])
+
+
+def test_a_call_limit_leaves_the_later_stages_their_predicted_time():
+    deadline, clock = deadline_for(2, model=speed(prefill_tps=100.0, steps={1: 0.1}), end_margin_s=1.0)
+    later = [Planned("reasoning", 2, [500, 500])]  # 10 s + 16 s
+    limit = deadline.limit(later)
+    assert limit.remaining() == pytest.approx(60.0 - 1.0 - 26.0)
+    clock.now += 40.0
+    assert limit.remaining() < 0 and deadline.seconds_left() == pytest.approx(19.0)
+
+
+def forms(tokens_full, tokens_half):
+    return [
+        ReasoningForm(False, 1.0, tokens_full),
+        ReasoningForm(False, 0.5, tokens_half),
+        ReasoningForm(True, 1.0, tokens_full),
+        ReasoningForm(True, 0.5, tokens_half),
+    ]
+
+
+def test_reasoning_takes_the_richest_form_that_fits():
+    model = speed(prefill_tps=100.0, steps={1: 0.1})
+    deadline, clock = deadline_for(1, model=model)
+    options = forms((1000,), (500,))
+    assert deadline.reasoning_form(options)[0] == options[0]  # 10 + 16 s
+    clock.now += 6.0
+    assert deadline.reasoning_form(options)[0] == options[1]  # 5 + 16 s
+    clock.now += 4.0
+    assert deadline.reasoning_form(options)[0] == options[2]  # 10 + 4.8 s
+    clock.now += 6.0
+    assert deadline.reasoning_form(options) == (options[3], 1)  # 5 + 4.8 s
+    clock.now += 5.0
+    assert deadline.reasoning_form(options) == (options[3], 0)
+
+
+def test_when_no_form_fits_every_question_the_last_ones_are_left_out():
+    deadline, _ = deadline_for(3, seconds_per_question=4.0, model=speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1}))
+    options = forms((600, 600, 600), (300, 300, 300))
+    form, answerable = deadline.reasoning_form(options)
+    # Brief replies over half the references: two questions take 6 s + 4.8 s of the 12 s, three 9 s + 4.8 s.
+    assert form == options[-1] and answerable == 2
+
+
+@pytest.mark.parametrize("questions", [1, 3, 8])
+@pytest.mark.parametrize("prefill_tps", [40.0, 120.0, 350.0])
+def test_the_chosen_reasoning_form_is_predicted_to_end_before_the_batch_does(questions, prefill_tps):
+    model = speed(prefill_tps=prefill_tps, steps={1: 0.12, 8: 0.13, 24: 0.3}, overhead=0.2)
+    deadline, clock = deadline_for(questions, model=model, end_margin_s=1.0)
+    clock.now += questions * 12.0  # the earlier stages took 12 s a question
+    options = forms(tuple([2000] * questions), tuple([1100] * questions))
+    form, answerable = deadline.reasoning_form(options)
+    predicted = deadline.predict(form.stage, answerable, form.prompt_tokens[:answerable])
+    assert clock.now + predicted <= deadline.end
+    assert answerable == questions or not any(
+        deadline.predict(f.stage, questions, f.prompt_tokens) <= deadline.seconds_left() for f in options
+    )
+    assert math.isfinite(predicted)

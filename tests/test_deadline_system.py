@@ -1,0 +1,99 @@
+"""The whole system against the clock: on a simulated engine of any speed, no batch runs past its
+n x seconds_per_question, and the time goes to reasoning before the optional stages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from models.config import load_config
+from models.crag_system import OUT_OF_TIME, CragSystem
+from tests.doubles import SimulatedClock, TimedLLM
+
+from tests.test_crag_system import reply_by_output_shape
+
+SAMPLE = [json.loads(line) for line in open("data/sample.jsonl", encoding="utf-8")]
+
+
+def batch(questions):
+    keys = ("interaction_id", "query", "query_time", "search_results")
+    return {key: [question[key] for question in questions] for key in keys}
+
+
+def answer_all(prefill_tps, decode_step_s, seconds_per_question, monkeypatch):
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    config = load_config("cpu")
+    config.budget.seconds_per_question = seconds_per_question
+    config.attributes.enabled = False
+    config.reasoning.max_tokens = 60  # the scripted replies are short: keep the tokens they may take close
+    clock = SimulatedClock()
+    llm = TimedLLM(reply_by_output_shape(), clock, 1.0 / prefill_tps, decode_step_s)
+    system = CragSystem(config, llm=llm, clock=clock)
+    try:
+        system.calibrate()
+        batches = []
+        for size in (4, 1):  # a full batch, then a lone question
+            started = clock()
+            answers = system.batch_generate_answer(batch(SAMPLE[:size]))
+            batches.append((size, clock() - started, answers, list(system.last_traces)))
+        return batches, llm
+    finally:
+        system.close()
+
+
+@pytest.mark.parametrize(
+    "prefill_tps, decode_step_s, seconds_per_question",
+    [(2000.0, 0.01, 30.0), (300.0, 0.12, 30.0), (60.0, 0.3, 30.0), (30.0, 0.5, 12.0), (10.0, 2.0, 8.0)],
+)
+def test_no_batch_runs_past_its_time_on_an_engine_of_any_speed(prefill_tps, decode_step_s, seconds_per_question, monkeypatch):
+    batches, _ = answer_all(prefill_tps, decode_step_s, seconds_per_question, monkeypatch)
+    for size, seconds, answers, traces in batches:
+        assert seconds <= size * seconds_per_question
+        assert len(answers) == size and all(answers)
+        for trace in traces:
+            assert trace.route == OUT_OF_TIME or trace.prediction != "I don't know" or trace.failures
+
+
+def test_a_fast_engine_runs_every_stage_and_refuses_nothing(monkeypatch):
+    batches, llm = answer_all(2000.0, 0.01, 30.0, monkeypatch)
+    assert llm.cuts == 0
+    for _, _, _, traces in batches:
+        for trace in traces:
+            assert trace.route != OUT_OF_TIME
+            assert not any("deadline" in note for note in trace.notes)
+            assert "reasoning" in trace.tokens
+
+
+def test_a_slow_engine_gives_up_the_optional_stages_before_the_reasoning(monkeypatch):
+    batches, _ = answer_all(60.0, 0.3, 12.0, monkeypatch)
+    notes = [note for _, _, _, traces in batches for trace in traces for note in trace.notes]
+    assert any(note == "calculator skipped to meet the deadline" for note in notes)
+    answered = [trace for _, _, _, traces in batches for trace in traces if trace.route != OUT_OF_TIME]
+    assert answered and all("reasoning" in trace.tokens or "reasoning (brief)" in trace.tokens for trace in answered)
+
+
+def test_a_very_slow_engine_degrades_in_order_and_still_ends_on_time(monkeypatch):
+    batches, _ = answer_all(10.0, 2.0, 8.0, monkeypatch)
+    notes = [note for _, _, _, traces in batches for trace in traces for note in trace.notes]
+    routes = [trace.route for _, _, _, traces in batches for trace in traces]
+    degraded = [note for note in notes if note.startswith("reasoning: ") or note == "no time left for reasoning"]
+    assert degraded or OUT_OF_TIME in routes
+
+
+def test_a_failed_calibration_keeps_the_presets_speeds_and_says_why(monkeypatch):
+    from models.llm.base import Completion
+    from tests.doubles import ScriptedLLM
+
+    class Broken(ScriptedLLM):
+        def generate(self, conversations, params):
+            return [Completion(texts=[], error="engine died") for _ in conversations]
+
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    system = CragSystem(load_config("cpu"), llm=Broken([]))
+    try:
+        before = system.speed
+        system.calibrate()
+        assert system.speed is before and "engine died" in system.calibration_error
+    finally:
+        system.close()
