@@ -236,10 +236,9 @@ class CragSystem:
         later = [Planned("web", len(todo)), Planned("retrieval", len(todo)), Planned("reasoning", len(todo))]
 
         def read_kg() -> list[KGResult]:
-            # The API calls come after the entity reading (an LLM call), in the time that leaves.
-            api_seconds = run.deadline.limit(later).remaining() - run.deadline.predict("kg", len(todo), llm_only=True)
             kg_attributes = [attributes[i] or QuestionAttributes() for i in todo]
-            return self.kg.run(_pick(questions, todo), kg_attributes, seconds_available=max(0.0, api_seconds))
+            seconds = max(0.0, run.deadline.limit(later).remaining())
+            return self.kg.run(_pick(questions, todo), kg_attributes, seconds_available=seconds)
 
         results = run.optional_stage("kg", todo, self.kg, read_kg, later=later)
         by_question: list[KGResult | None] = [None] * len(questions)

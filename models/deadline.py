@@ -229,14 +229,13 @@ class StageCosts:
         stage: str,
         questions: int,
         prompt_tokens: Sequence[int] | None = None,
-        llm_only: bool = False,
         share: float = 1.0,
     ) -> float:
         """Seconds of `stage` for `questions` questions (`prompt_tokens`: the exact prompts, when
-        known; `share` of them; `llm_only`: its LLM call alone)."""
+        known; `share` of them)."""
         if questions <= 0:
             return 0.0
-        seconds = 0.0 if llm_only else self.other_seconds.get(_base(stage), 0.0) * questions
+        seconds = self.other_seconds.get(_base(stage), 0.0) * questions
         shape = self.shapes.get(stage)
         if shape is None:
             return seconds
@@ -317,10 +316,8 @@ class BatchDeadline:
     def seconds_left(self) -> float:
         return self.end - self.clock()
 
-    def predict(
-        self, stage: str, questions: int, prompt_tokens: Sequence[int] | None = None, llm_only: bool = False
-    ) -> float:
-        return self.costs.predict(self.speed, stage, questions, prompt_tokens, llm_only)
+    def predict(self, stage: str, questions: int, prompt_tokens: Sequence[int] | None = None) -> float:
+        return self.costs.predict(self.speed, stage, questions, prompt_tokens)
 
     def reserve(self, later: Sequence[Planned]) -> float:
         """Predicted seconds of the stages still to come."""

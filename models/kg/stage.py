@@ -146,8 +146,9 @@ class KnowledgeGraphStage:
         seconds_available: float | None = None,
     ) -> list[KGResult]:
         """KG evidence per question; `entities`, when given, replace the LLM's reading of the questions;
-        `seconds_available`, when given, caps the API time of the batch (see `budget`)."""
-        started = time.perf_counter()
+        `seconds_available`, when given, caps the stage's time: the entity reading spends its share
+        first (timed on the LLM's clock, which a simulated engine keeps), the API calls the rest."""
+        started, started_on_llm_clock = time.perf_counter(), self.llm.clock()
         results = [KGResult() for _ in questions]
         base_url = self.api_url()
         if not self.config.enabled or base_url is None or not questions:
@@ -170,7 +171,7 @@ class KnowledgeGraphStage:
                         state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
                 context = PlanContext(self.config, self.directory)
                 # the seconds left once the entities are read (the LLM call above spent some of them)
-                left = None if seconds_available is None else seconds_available - (time.perf_counter() - started)
+                left = None if seconds_available is None else seconds_available - (self.llm.clock() - started_on_llm_clock)
                 seconds, calls = budget(self.config, len(questions), left)
                 self._fetch(states, client, context, time.perf_counter() + seconds, calls)
                 for index, state in states.items():
