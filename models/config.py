@@ -176,9 +176,9 @@ class RetrievalConfig:
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
     bm25_stemming: bool = True
-    attribute_weight: float = 2.0
-    context_weight: float = 1.0
-    answer_type_boost: float = 0.0
+    attribute_weight: float = 1.0
+    context_weight: float = 0.5
+    answer_type_boost: float = 0.5
     # Sparse pre-filter: only the lexical top-n candidates of a question are embedded (0 = embed all);
     # the encoder reads the candidate itself (a sentence, not its window).
     dense_candidates: int = 48
