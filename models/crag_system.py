@@ -300,7 +300,9 @@ class CragSystem:
         evidence = run.stage(
             "retrieval",
             todo,
-            lambda: self.retriever.run(_pick(questions, todo), pages, kg if pooled else None),
+            lambda: self.retriever.run(
+                _pick(questions, todo), pages, kg if pooled else None, seconds=run.deadline.limit([least_reasoning]).remaining()
+            ),
             fallback=Evidence(),
             later=[least_reasoning],
         )

@@ -68,6 +68,7 @@ class Evidence:
     # A low value flags a question the pages probably cannot answer (RE-RAG).
     top_relevance: float | None = None
     usage: TokenUsage = field(default_factory=TokenUsage)  # the LLM relevance estimator's cost
+    notes: list[str] = field(default_factory=list)  # work left out for time (fallbacks short of a failure)
 
     @property
     def references(self) -> list[str]:

@@ -1,4 +1,5 @@
 import math
+import time
 
 import pytest
 
@@ -6,6 +7,7 @@ from models.config import RetrievalConfig
 from models.llm.base import Completion
 from models.prompts import PromptLibrary
 from models.retrieval import Retriever
+from models.retrieval.retriever import DENSE_STOPPED, RESCORING_SKIPPED
 from models.retrieval.relevance import yes_probability
 from models.schema import Question, SearchResult
 from tests.doubles import ScriptedLLM
@@ -45,17 +47,17 @@ def batch():
     return questions, pages
 
 
-def test_hybrid_puts_the_answer_first_with_one_encode_call_of_distinct_texts():
+def test_hybrid_puts_the_answer_first_with_one_encode_call_of_distinct_texts_per_question():
     encoder = BagOfWordsEncoder()
     retriever = Retriever(RetrievalConfig(dense_candidates=8, min_references=0), encoder)
     questions, pages = batch()
     evidence = retriever.run(questions, pages)
     assert "Universal Pictures" in evidence[0].chunks[0]
     assert any("I-878" in chunk for chunk in evidence[1].chunks[:2])
-    assert len(encoder.calls) == 1
-    encoded = encoder.calls[0]
-    assert len(encoded) == len(set(encoded))
-    assert len(encoded) <= 2 + 2 * 8  # queries + each question's BM25 shortlist
+    assert len(encoder.calls) == 2
+    for encoded in encoder.calls:
+        assert len(encoded) == len(set(encoded))
+        assert len(encoded) <= 1 + 8  # the query + its BM25 shortlist
     assert all(e.top_relevance is not None and e.top_relevance > 0 for e in evidence)
 
 
@@ -210,3 +212,35 @@ def test_a_table_scores_at_least_as_well_as_its_best_row():
     ]
     scores = _table_takes_best_row(candidates, np.array([0.5, 0.1, 0.9]))
     assert scores.tolist() == pytest.approx([0.5, 0.9, 0.9])
+
+
+def test_retrieval_out_of_time_ranks_lexically_and_says_so():
+    encoder = BagOfWordsEncoder()
+    retriever = Retriever(RetrievalConfig(dense_candidates=8), encoder)
+    questions, pages = batch()
+    evidence = retriever.run(questions, pages, seconds=0.0)
+    assert encoder.calls == []
+    assert all(item.notes == [DENSE_STOPPED] for item in evidence)
+    assert "Universal Pictures" in " ".join(evidence[0].chunks)  # BM25 still finds it
+    assert not any(item.notes for item in retriever.run(questions, pages, seconds=60.0))
+
+
+def test_rescoring_is_skipped_when_the_dense_scores_used_up_the_time():
+    class SlowEncoder(BagOfWordsEncoder):
+        def encode(self, texts):
+            time.sleep(0.3)
+            return super().encode(texts)
+
+    class Estimator:
+        calls = 0
+
+        def score(self, pairs):
+            Estimator.calls += 1
+            return [0.9] * len(pairs), [None] * len(pairs)
+
+    retriever = Retriever(RetrievalConfig(dense_candidates=8), SlowEncoder(), estimator=Estimator())
+    questions, pages = batch()
+    evidence = retriever.run(questions, pages, seconds=0.15)
+    # The first question was embedded in time, the second not; nothing was rescored.
+    assert [item.notes for item in evidence] == [[RESCORING_SKIPPED], [DENSE_STOPPED]]
+    assert Estimator.calls == 0

@@ -12,6 +12,10 @@ hybrid mode, per batch:
   5. rescore optional relevance estimator (cross-encoder, or the LLM's P(yes) in one generate call)
   6. select  minimum relevance, then the budgets; no sentence shown twice, a sentence shown with the
              neighbours it needs, more units for a question asking for several things (`selection.py`)
+
+With `seconds`, the work is bounded: the dense scores are computed question by question while time
+is left, and the rescoring runs only if time is left after them; a question that misses either is
+ranked without it (lexical order, or the fused one), with a note.
 """
 
 from __future__ import annotations
@@ -93,8 +97,10 @@ class Retriever:
         questions: list[Question],
         pages: Sequence[Sequence[PageContent]],
         extra_references: Sequence[Sequence[str]] | None = None,
+        seconds: float | None = None,
     ) -> list[Evidence]:
-        """One Evidence per question. `extra_references` (e.g. KG lines) compete in the same pool.
+        """One Evidence per question. `extra_references` (e.g. KG lines) compete in the same pool;
+        `seconds` bounds the dense scoring and the rescoring (see the module docstring).
 
         Raises when a step fails (the orchestrator contains and records stage failures).
         """
@@ -104,7 +110,8 @@ class Retriever:
         if self.config.mode == "baseline":
             evidence = baseline_evidence(questions, self.encoder, self.config)
         else:
-            evidence = self._hybrid(questions, pages, extra_references or [])
+            stop_at = None if seconds is None else time.monotonic() + seconds
+            evidence = self._hybrid(questions, pages, extra_references or [], stop_at)
         elapsed = time.perf_counter() - started
         logger.debug(f"retrieval ({self.config.mode}): {len(questions)} questions in {elapsed:.2f}s")
         return evidence
@@ -114,18 +121,33 @@ class Retriever:
         questions: list[Question],
         pages: Sequence[Sequence[PageContent]],
         extra: Sequence[Sequence[str]],
+        stop_at: float | None,
     ) -> list[Evidence]:
         shortlists = [
             self._shortlist(question, _item(pages, i), _item(extra, i))
             for i, question in enumerate(questions)
         ]
-        self._score_dense(shortlists)
-        relevance, usages = self._estimate_relevance(shortlists)
+        notes: list[list[str]] = [[] for _ in shortlists]
+        for shortlist, kept in zip(shortlists, notes):
+            if _passed(stop_at):
+                kept.append(DENSE_STOPPED)
+            else:
+                self._score_dense([shortlist])
+        scored = [shortlist for shortlist in shortlists if shortlist.fused is not None]
+        if self.estimator is not None and scored and _passed(stop_at):
+            for shortlist, kept in zip(shortlists, notes):
+                if shortlist.fused is not None:
+                    kept.append(RESCORING_SKIPPED)
+            scored = []
+        relevance, usages = self._estimate_relevance(scored)
+        by_shortlist = {id(shortlist): (found, usage) for shortlist, found, usage in zip(scored, relevance, usages)}
         evidence = []
-        for i, shortlist in enumerate(shortlists):
-            result = self._select(shortlist, relevance[i])
-            if usages is not None:
-                result.usage = usages[i]
+        for shortlist, kept in zip(shortlists, notes):
+            found, usage = by_shortlist.get(id(shortlist), (None, None))
+            result = self._select(shortlist, found)
+            if usage is not None:
+                result.usage = usage
+            result.notes = kept
             evidence.append(result)
         return evidence
 
@@ -171,10 +193,10 @@ class Retriever:
 
     def _estimate_relevance(
         self, shortlists: list[_Shortlist]
-    ) -> tuple[list[dict[int, float] | None], list[TokenUsage] | None]:
+    ) -> tuple[list[dict[int, float] | None], list[TokenUsage | None]]:
         """Estimator probabilities for each question's fused top candidates, from one batched call."""
-        if self.estimator is None:
-            return [None] * len(shortlists), None
+        if self.estimator is None or not shortlists:
+            return [None] * len(shortlists), [None] * len(shortlists)
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for q, shortlist in enumerate(shortlists):
@@ -198,6 +220,10 @@ class Retriever:
             order = sorted(estimated, key=lambda i: -estimated[i])
             ranked = [Ranked(shortlist.candidates[i], estimated[i]) for i in order]
             threshold = self.config.min_relevance
+        elif shortlist.fused is None:  # no dense scores: the lexical order, every candidate just eligible
+            threshold = self.config.min_similarity
+            order = [int(i) for i in np.argsort(shortlist.sparse_ranks, kind="stable")]
+            ranked = [Ranked(shortlist.candidates[i], threshold) for i in order]
         else:
             order = diverse_order(shortlist.fused, shortlist.vectors, self.config.mmr_lambda)
             ranked = [Ranked(shortlist.candidates[i], float(shortlist.similarity[i])) for i in order]
@@ -205,6 +231,14 @@ class Retriever:
         return select_evidence(
             ranked, threshold, self.config, self.tokens, shortlist.passages, shortlist.wants_list
         )
+
+
+DENSE_STOPPED = "dense scoring stopped by the batch deadline: lexical ranking only"
+RESCORING_SKIPPED = "rescoring skipped to meet the batch deadline: fused ranking"
+
+
+def _passed(stop_at: float | None) -> bool:
+    return stop_at is not None and time.monotonic() >= stop_at
 
 
 def _table_takes_best_row(candidates: list[Candidate], scores: np.ndarray) -> np.ndarray:
