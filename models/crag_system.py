@@ -7,8 +7,10 @@
       ├─► numerical calculator ───────────────────────────────────────────────┼─► reasoning ─► answer
       └─► LLM knowledge extractor ────────────────────────────────────────────┘
 
-Each stage runs once per batch over all questions that still need it. The batch shares one
-deadline (`models/deadline.py`); optional stages are skipped when time is short.
+Each stage runs once per batch over all questions that still need it. A cheap plan
+(`models/plan.py`, no LLM call) decides which questions the KG, the calculator and the knowledge
+extractor run for. The batch shares one deadline (`models/deadline.py`); optional stages are
+skipped when time is short.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from models.embeddings import SentenceEncoder
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm import LLMBackend, create_backend
+from models.plan import Planner
 from models.prompts import PromptLibrary
 from models.reasoning import Reasoner
 from models.retrieval import Retriever
-from models.schema import Evidence, Question, QuestionAttributes, QuestionTrace
+from models.schema import Evidence, Question, QuestionAttributes, QuestionPlan, QuestionTrace
 from models.web import Page, PageExtractor
 
 T = TypeVar("T")
@@ -63,6 +66,7 @@ class CragSystem:
             if config.attributes.enabled
             else None
         )
+        self.planner = Planner(config.plan)
         self.stage_costs = StageCostModel(config.budget)
         self.last_traces: list[QuestionTrace] = []
         # Without an LLM (load_llm=False) the system only retrieves references.
@@ -113,7 +117,10 @@ class CragSystem:
         )
         attributes = self._predict_attributes(run, questions)
         waiting_for_kg = self._refuse(run, questions, attributes)
-        kg_results = self._knowledge_graph(run, questions, attributes, run.unanswered())
+        asks_kg = [
+            i for i in run.unanswered() if self.planner.kg(questions[i].query, attributes[i], i in waiting_for_kg).run
+        ]
+        kg_results = self._knowledge_graph(run, questions, attributes, asks_kg)
         self._refuse_without_kg_evidence(run, waiting_for_kg, kg_results)
         todo = run.unanswered()
         pages = run.stage("web", todo, lambda: self.pages.run(_pick(questions, todo)), fallback=[])
@@ -122,10 +129,18 @@ class CragSystem:
             run, questions, attributes, todo, pages, _pick(kg_results, todo), waiting_for_kg
         )
         with_kg = [replace(item, chunks=lines + item.chunks) for item, lines in zip(evidence, kg)]
-        calculations = run.optional_stage(
-            "calculator", todo, self.calculator, lambda: self.calculator.run(_pick(questions, todo), with_kg)
+        plans = self._plan(run, questions, attributes, todo, with_kg, waiting_for_kg)
+        calculating = [i for i, plan in zip(todo, plans) if plan.calculator]
+        shown = [item for item, plan in zip(with_kg, plans) if plan.calculator]
+        calculations = _spread(
+            todo,
+            calculating,
+            run.optional_stage(
+                "calculator", calculating, self.calculator,
+                lambda: self.calculator.run(_pick(questions, calculating), shown),
+            ),
         )
-        knowledge = self._recall(run, questions, todo, waiting_for_kg)
+        knowledge = self._recall(run, questions, todo, waiting_for_kg, plans)
         self._reason(run, questions, todo, evidence, kg, calculations, knowledge)
         self.last_traces = run.traces
         return [trace.prediction for trace in run.traces]
@@ -210,19 +225,42 @@ class CragSystem:
             else:
                 run.answer(i, I_DONT_KNOW, "refused: the KG had no evidence", route="refused: dynamic, no KG evidence")
 
+    def _plan(
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        attributes: list[QuestionAttributes | None],
+        todo: list[int],
+        evidence: list[Evidence],
+        waiting_for_kg: set[int],
+    ) -> list[QuestionPlan]:
+        """Which optional stages each question runs (models/plan.py), recorded in its trace."""
+        plans = self.planner.run(
+            [questions[i].query for i in todo], _pick(attributes, todo), evidence, [i in waiting_for_kg for i in todo]
+        )
+        for i, plan in zip(todo, plans):
+            run.traces[i].plan = plan
+        return plans
+
     def _recall(
-        self, run: "_BatchRun", questions: list[Question], todo: list[int], dynamic: set[int]
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        todo: list[int],
+        dynamic: set[int],
+        plans: list[QuestionPlan],
     ) -> list[KnowledgeAnswer | None]:
-        """The memory agent's answers; a likely-dynamic question (answered from the KG) is not asked,
-        since a fact that changes is not in the model's memory, unless `knowledge.answer_dynamic`."""
-        asked = [i for i in todo if i not in dynamic or self.config.knowledge.answer_dynamic]
-        for i in set(todo) - set(asked):
+        """The memory agent's answers for the questions the plan asks it about; a likely-dynamic
+        question (answered from the KG) is not asked, since a fact that changes is not in the
+        model's memory, unless `knowledge.answer_dynamic`."""
+        planned = [i for i, plan in zip(todo, plans) if plan.knowledge]
+        asked = [i for i in planned if i not in dynamic or self.config.knowledge.answer_dynamic]
+        for i in set(planned) - set(asked):
             run.traces[i].notes.append("knowledge not asked: a dynamic fact is not in the model's memory")
         answers = run.optional_stage(
             "knowledge", asked, self.knowledge, lambda: self.knowledge.run(_pick(questions, asked))
         )
-        by_question = dict(zip(asked, answers))
-        return [by_question.get(i) for i in todo]
+        return _spread(todo, asked, answers)
 
     def _evidence(
         self,
@@ -387,6 +425,12 @@ def _domain(attributes: QuestionAttributes | None) -> str:
 
 def _pick(items: Sequence[T], indices: list[int]) -> list[T]:
     return [items[i] for i in indices]
+
+
+def _spread(todo: list[int], asked: list[int], results: Sequence[T | None]) -> list[T | None]:
+    """`results` of the `asked` questions laid out over `todo`, None for the others."""
+    by_question = dict(zip(asked, results))
+    return [by_question.get(i) for i in todo]
 
 
 def _shorten(evidence: Evidence, share: float) -> Evidence:
