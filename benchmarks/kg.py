@@ -4,7 +4,8 @@ one request at a time like the official one).
 
 Printed per run, side by side:
   - answer in evidence: the share of questions whose KG references contain every answer span
-    (normalised: case, Unicode form and spacing; word-bounded: "12" does not match "125"); a question
+    (evaluation/answer_match.states: words alike after normalisation, numbers as values, dates as dates;
+    word-bounded: "12" does not match "125"); a question
     whose entity is absent from the KG counts when the stage reports no evidence for it
   - has_evidence: the share where the stage says it found facts about the asked entity and time
   - calls per question (answered for it, shared calls counted for each) and failed calls
@@ -27,9 +28,8 @@ on a port where nothing listens) and up (the mock server with no artificial dela
 ignored here). Printed: answered-correct, answered-wrong and refused ("I don't know") overall and per
 domain; whether the KG-down answers of the two routings are the same; the share correct among the
 questions whose entity the KG holds (the others' gold answer is "I don't know"); and per question
-the route the system recorded and its answer. Correctness is the rule of
-evaluation/answer_match.py: the normalised gold answer equals the reply or occurs in it as a whole run
-of words, numbers compared as numbers and dates as dates; no judge model.
+the route the system recorded and its answer. Correctness is the answer checker's
+(evaluation/answer_match.check_answer); with no judge model here, what it is unsure of counts as wrong.
 
     .venv/bin/python benchmarks/kg.py [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT] [--end-to-end]
                                       [--preset cpu] [--show-misses]
@@ -41,13 +41,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
-import unicodedata
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass, field, fields, replace
@@ -60,7 +58,7 @@ from tqdm import tqdm
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from evaluation.answer_match import is_correct, is_refusal  # noqa: E402
+from evaluation.answer_match import Verdict, check_answer, is_refusal, states  # noqa: E402
 from kg_mock.server import free_port, running_server  # noqa: E402
 from models.config import CragConfig, KGConfig, load_config, parse_overrides  # noqa: E402
 from models.kg import KGResult, KnowledgeGraphStage  # noqa: E402
@@ -127,19 +125,11 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
-def normalise(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
-
-
-def contains(evidence: str, span: str) -> bool:
-    return re.search(r"(?<!\w)" + re.escape(normalise(span)) + r"(?!\w)", evidence) is not None
-
-
 def answered(case: Case, result: KGResult) -> bool:
     if not case.answers:
         return not result.has_evidence
-    evidence = normalise("\n".join(result.references))
-    return all(contains(evidence, span) for span in case.answers)
+    evidence = "\n".join(result.references)
+    return all(states(evidence, span) for span in case.answers)
 
 
 def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_size: int, scripted: bool) -> Run:
@@ -301,7 +291,7 @@ class SystemRun:
 def verdict(case: Case, answer: str) -> str:
     if is_refusal(answer):
         return "refused"
-    return "correct" if is_correct(answer, case.gold) else "wrong"
+    return "correct" if check_answer(answer, case.gold, question=case.query) is Verdict.CORRECT else "wrong"
 
 
 def run_system(name: str, config: CragConfig, api_url: str, cases: list[Case], batch_size: int) -> SystemRun:
