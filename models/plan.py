@@ -25,6 +25,7 @@ from models.calculator import numbers_in
 from models.config import PlanConfig
 from models.schema import Evidence, QuestionAttributes, QuestionPlan
 
+_DATE = re.compile(r"(?<![\w/-])\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?(?![\w/-])")  # 02/29/2024, 2022-10
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 _NUMBER = re.compile(r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?%?(?![\w-])")
 
@@ -40,7 +41,7 @@ class Cues(NamedTuple):
     arithmetic: str
     counting: str
     comparison: str
-    numbers: int  # numbers the question writes, years aside
+    numbers: int  # numbers the question writes, years and dates aside
     generic: str
 
 
@@ -75,7 +76,7 @@ class Planner:
 
     def cues(self, query: str) -> Cues:
         text = " ".join(query.lower().split())
-        numbers = [n for n in _NUMBER.findall(text) if not _YEAR.fullmatch(n)]
+        numbers = [n for n in _NUMBER.findall(_DATE.sub(" ", text)) if not _YEAR.fullmatch(n)]
         return Cues(
             _found(self._arithmetic, text),
             _found(self._counting, text),
