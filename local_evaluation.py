@@ -8,6 +8,8 @@ Runs `UserModel` over the questions in batches and writes, per preset, `predicti
 line per question, appended as it finishes, so an interrupted run resumes where it stopped),
 `scored.jsonl`, `report.json` and PNG charts; prints the Markdown tables. Several presets write
 into one subfolder each and add an ablation table (`comparison.md`, `comparison.json`).
+Predictions are scored by the answer checker (evaluation/answer_match.py); `--judge local|openai`
+asks an LLM judge about the ones it is unsure of, `--judge rules` counts those as wrong.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from evaluation.charts import breakdown_charts, comparison_chart
 from evaluation.data import GoldQuestion, count_questions, read_records
 from evaluation.judges import (
     BackendJudge,
-    CachedJudge,
+    CheckedJudge,
     Judge,
     JudgeUnavailable,
     OpenAIJudge,
@@ -75,7 +77,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="config override for every preset (repeatable)",
     )
     parser.add_argument("--batch-size", type=int, default=None, help="override the preset's batch size")
-    parser.add_argument("--judge", choices=["rules", "local", "openai"], default="rules")
+    parser.add_argument(
+        "--judge",
+        choices=["rules", "local", "openai"],
+        default="rules",
+        help="the answer checker alone (what it is unsure of counts as wrong), or the checker with an LLM "
+        "judge for what it is unsure of: the system's own model (local) or an OpenAI-compatible server",
+    )
     parser.add_argument(
         "--tokenizer-dir",
         default=str(defaults.tokenizer_dir),
@@ -322,10 +330,10 @@ def build_judge(
         model_name = llm_config.model_path or (
             (llm_config.served_model or "server default") if llm_config.backend == "openai" else "embedded"
         )
-        return CachedJudge(
+        return CheckedJudge(
             BackendJudge(backends.get(llm_config), model_name, prompts, settings.judge_max_tokens), cache
         )
-    return CachedJudge(
+    return CheckedJudge(
         OpenAIJudge(
             settings.openai_model,
             prompts,

@@ -1,7 +1,7 @@
 """The answer checker (evaluation/answer_match.py) on real CRAG gold answers, against the previous rule.
 
 Pairs, each checked as prediction against gold with the gold question:
-  - self: every gold answer against itself (must be correct)
+  - self: every gold answer against itself (must be correct; "i don't know" golds left out: missing)
   - alternatives: every alternative answer against the gold answer and the gold answer against each
     alternative (must be correct; `crag_dev_*` files, the validation set has none)
   - other questions: every gold answer against the gold answer of every other question of the same
@@ -29,7 +29,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from evaluation.answer_match import Kind, Verdict, answer_kind, check_answer  # noqa: E402
+from evaluation.answer_match import Kind, Verdict, answer_kind, check_answer, is_refusal  # noqa: E402
 from evaluation.data import read_records  # noqa: E402
 
 DEV_FILES = ("crag_dev_10.jsonl.bz2", "crag_dev_pages_15.jsonl.bz2", "crag_dev_pages_24.jsonl.bz2")
@@ -75,12 +75,12 @@ def load(path: Path) -> list[dict]:
 
 def table(title: str, rows: dict[str, Counter]) -> None:
     print(f"\n{title}")
-    print(f"| {'set':<28} | {'pairs':>7} | {'correct':>7} | {'wrong':>7} | {'unsure':>7} | {'unsure %':>8} |")
-    print(f"|{'-' * 30}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 10}|")
+    print(f"| {'set':<32} | {'pairs':>7} | {'correct':>7} | {'wrong':>7} | {'unsure':>7} | {'unsure %':>8} |")
+    print(f"|{'-' * 34}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 9}|{'-' * 10}|")
     for name, counts in rows.items():
         n = sum(counts.values())
         print(
-            f"| {name:<28} | {n:>7} | {counts[Verdict.CORRECT]:>7} | {counts[Verdict.WRONG]:>7} | "
+            f"| {name:<32} | {n:>7} | {counts[Verdict.CORRECT]:>7} | {counts[Verdict.WRONG]:>7} | "
             f"{counts[Verdict.UNSURE]:>7} | {counts[Verdict.UNSURE] / max(n, 1):>8.2%} |"
         )
 
@@ -99,8 +99,11 @@ def main() -> None:
     previous: dict[str, Counter] = {"self (validation + dev)": Counter(), "alternatives (dev)": Counter()}
     failures = []
     for q in questions:
-        agreement["self (validation + dev)"][check_answer(q["answer"], q["answer"], question=q["query"])] += 1
-        previous["self (validation + dev)"][previous_rule(q["answer"], q["answer"])] += 1
+        if not is_refusal(q["answer"]):
+            agreement["self (validation + dev)"][
+                check_answer(q["answer"], q["answer"], question=q["query"])
+            ] += 1
+            previous["self (validation + dev)"][previous_rule(q["answer"], q["answer"])] += 1
         for alternative in q["alternatives"]:
             for prediction, gold in ((alternative, q["answer"]), (q["answer"], alternative)):
                 verdict = check_answer(prediction, gold, question=q["query"])

@@ -1,15 +1,18 @@
 """Judges decide whether a prediction that is neither `I don't know` nor an exact match is correct.
 
-- `RulesJudge` (offline): correct only when the normalized prediction equals a normalized gold
-  answer; everything else counts as wrong, and reports say how many verdicts came from rules alone.
+- `RulesJudge` (offline, `--judge rules`): the answer checker (evaluation/answer_match.py) alone. A
+  prediction it is unsure of counts as wrong, with the verdict source `UNSURE_COUNTED_WRONG`, so that
+  reports say how many there were.
+- `CheckedJudge` (`--judge local|openai`): the answer checker first; an LLM judge only for the
+  predictions the checker is unsure of, through `VerdictCache`, so re-scoring the same (judge, query,
+  answers, prediction) never asks again.
 - `BackendJudge`: the system's own `LLMBackend` (`--judge local`); a weak judge for small models.
 - `OpenAIJudge`: any OpenAI-compatible endpoint (`--judge openai`), like the official script:
   JSON mode, temperature 0, retries on connection, timeout, rate-limit and server errors.
 
-All LLM judges share the rules in prompts/judge.txt, the JSON reply `{"accuracy": true|false}`
-(an unparseable reply counts as wrong) and the fixed rule that a gold `invalid question` accepts
-only the prediction `invalid question`. Verdicts go through `VerdictCache`, so re-scoring the same
-(judge, query, answers, prediction) never asks again.
+The LLM judges share the rules in prompts/judge.txt and the JSON reply `{"accuracy": true|false}`
+(an unparseable reply counts as wrong). Verdict sources: `RULES` (the checker), `UNSURE_COUNTED_WRONG`,
+or the LLM judge's identity.
 """
 
 from __future__ import annotations
@@ -17,8 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
-import string
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -27,12 +28,14 @@ from typing import Protocol
 
 from loguru import logger
 
+from evaluation.answer_match import Verdict, check_answer
 from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 from models.replies import find_json
 from models.retry import retry_policy
 
-INVALID_QUESTION = "invalid question"
+RULES = "rules"
+UNSURE_COUNTED_WRONG = "rules: unsure"
 VERDICT_SCHEMA = {
     "type": "object",
     "properties": {"accuracy": {"type": "boolean"}},
@@ -48,9 +51,9 @@ class JudgeRequest:
 
 
 @dataclass
-class Verdict:
+class JudgeVerdict:
     correct: bool
-    source: str  # "rules", "invalid-question rule", or the judge's identity
+    source: str  # RULES, UNSURE_COUNTED_WRONG or the LLM judge's identity
     raw: str = ""  # the judge's reply
     error: str | None = None  # the judge could not be asked (never cached)
 
@@ -63,22 +66,14 @@ class Judge(Protocol):
     identity: str  # names the judge and its model; part of the verdict cache key
     weak: bool
 
-    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]: ...
+    def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]: ...
 
 
-def normalize_for_match(text: str) -> str:
-    """Lower case, no punctuation, no articles, single spaces (the usual QA answer normalization)."""
-    text = text.lower()
-    text = "".join(ch for ch in text if ch not in string.punctuation)
-    text = re.sub(r"\b(a|an|the)\b", " ", text)
-    return " ".join(text.split())
-
-
-def invalid_question_verdict(request: JudgeRequest) -> Verdict | None:
-    """The fixed rule for false-premise gold answers, decided without asking anyone."""
-    if any(normalize_for_match(answer) == INVALID_QUESTION for answer in request.answers):
-        return Verdict(normalize_for_match(request.prediction) == INVALID_QUESTION, "invalid-question rule")
-    return None
+def checker_verdict(request: JudgeRequest) -> JudgeVerdict | None:
+    """The answer checker's verdict, or None when it is unsure."""
+    gold, *alternatives = request.answers
+    verdict = check_answer(request.prediction, gold, alternatives, question=request.query)
+    return None if verdict is Verdict.UNSURE else JudgeVerdict(verdict is Verdict.CORRECT, RULES)
 
 
 def parse_verdict(reply: str) -> bool | None:
@@ -93,20 +88,11 @@ def parse_verdict(reply: str) -> bool | None:
 
 
 class RulesJudge:
-    identity = "rules"
+    identity = RULES
     weak = True
 
-    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
-        verdicts = []
-        for request in requests:
-            fixed = invalid_question_verdict(request)
-            if fixed is not None:
-                verdicts.append(fixed)
-                continue
-            prediction = normalize_for_match(request.prediction)
-            matched = bool(prediction) and any(prediction == normalize_for_match(a) for a in request.answers)
-            verdicts.append(Verdict(matched, "rules"))
-        return verdicts
+    def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]:
+        return [checker_verdict(r) or JudgeVerdict(False, UNSURE_COUNTED_WRONG) for r in requests]
 
 
 class VerdictCache:
@@ -114,13 +100,13 @@ class VerdictCache:
 
     def __init__(self, path: Path | None):
         self.path = path
-        self._verdicts: dict[str, Verdict] = {}
+        self._verdicts: dict[str, JudgeVerdict] = {}
         self._lock = threading.Lock()
         if path is not None and path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
                     entry = json.loads(line)
-                    self._verdicts[entry["key"]] = Verdict(**entry["verdict"])
+                    self._verdicts[entry["key"]] = JudgeVerdict(**entry["verdict"])
                 except (json.JSONDecodeError, KeyError, TypeError):
                     continue  # a line cut short by an interrupted run
 
@@ -129,10 +115,10 @@ class VerdictCache:
         material = json.dumps([identity, request.query, list(request.answers), request.prediction])
         return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
-    def get(self, identity: str, request: JudgeRequest) -> Verdict | None:
+    def get(self, identity: str, request: JudgeRequest) -> JudgeVerdict | None:
         return self._verdicts.get(self.key(identity, request))
 
-    def put(self, identity: str, request: JudgeRequest, verdict: Verdict) -> None:
+    def put(self, identity: str, request: JudgeRequest, verdict: JudgeVerdict) -> None:
         if verdict.error is not None:
             return
         key = self.key(identity, request)
@@ -145,8 +131,8 @@ class VerdictCache:
                 stream.write(json.dumps({"key": key, "verdict": asdict(verdict)}) + "\n")
 
 
-class CachedJudge:
-    """Wraps an LLM judge: fixed rules first, then the cache, then one call for everything left."""
+class CheckedJudge:
+    """Wraps an LLM judge: the answer checker first, then the cache, then one call for everything left."""
 
     def __init__(self, judge: Judge, cache: VerdictCache):
         self.inner = judge
@@ -155,8 +141,8 @@ class CachedJudge:
         self.weak = judge.weak
         self.cache_hits = 0
 
-    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
-        verdicts: list[Verdict | None] = [invalid_question_verdict(r) for r in requests]
+    def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]:
+        verdicts: list[JudgeVerdict | None] = [checker_verdict(r) for r in requests]
         pending = []
         for i, request in enumerate(requests):
             if verdicts[i] is not None:
@@ -168,7 +154,7 @@ class CachedJudge:
             else:
                 pending.append(i)
         if pending:
-            logger.info(f"Asking judge {self.identity} about {len(pending)} predictions")
+            logger.info(f"Judge {self.identity}: {len(pending)} predictions the answer checker is unsure of")
             for i, verdict in zip(pending, self.inner.judge([requests[i] for i in pending])):
                 self.cache.put(self.identity, requests[i], verdict)
                 verdicts[i] = verdict
@@ -186,15 +172,15 @@ class BackendJudge:
         self.params = GenerationParams(max_tokens=max_tokens, temperature=0.0, json_schema=VERDICT_SCHEMA)
         self.identity = f"local:{backend.name}:{model_name}"
 
-    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
+    def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]:
         conversations = [judge_conversation(self.prompts, r) for r in requests]
         verdicts = []
         for completion in self.backend.generate(conversations, self.params):
             if completion.error is not None:
-                verdicts.append(Verdict(False, self.identity, error=completion.error))
+                verdicts.append(JudgeVerdict(False, self.identity, error=completion.error))
                 continue
             parsed = parse_verdict(completion.text)
-            verdicts.append(Verdict(bool(parsed), self.identity, raw=completion.text))
+            verdicts.append(JudgeVerdict(bool(parsed), self.identity, raw=completion.text))
         return verdicts
 
 
@@ -234,11 +220,11 @@ class OpenAIJudge:
         self.workers = workers
         self.identity = f"openai:{model}"
 
-    def judge(self, requests: list[JudgeRequest]) -> list[Verdict]:
+    def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]:
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
             return list(pool.map(self._judge_one, requests))
 
-    def _judge_one(self, request: JudgeRequest) -> Verdict:
+    def _judge_one(self, request: JudgeRequest) -> JudgeVerdict:
         try:
             response = self.retry(
                 self.client.chat.completions.create,
@@ -249,9 +235,9 @@ class OpenAIJudge:
             )
         except self.errors as error:  # out of attempts, or a request that retrying cannot fix
             logger.error(f"Judge call failed: {error}")
-            return Verdict(False, self.identity, error=f"{type(error).__name__}: {error}")
+            return JudgeVerdict(False, self.identity, error=f"{type(error).__name__}: {error}")
         reply = response.choices[0].message.content or ""
-        return Verdict(bool(parse_verdict(reply)), self.identity, raw=reply)
+        return JudgeVerdict(bool(parse_verdict(reply)), self.identity, raw=reply)
 
 
 def judge_conversation(prompts: PromptLibrary, request: JudgeRequest) -> list[dict[str, str]]:

@@ -10,7 +10,8 @@ import numpy as np
 
 from evaluation.data import GoldQuestion
 from evaluation.evidence_recall import answer_key, match
-from evaluation.scoring import ScoredQuestion, Tally
+from evaluation.judges import RULES, UNSURE_COUNTED_WRONG
+from evaluation.scoring import EXACT, IDK, ScoredQuestion, Tally
 from models.markdown import markdown_table
 from models.plan import signal_kind
 
@@ -38,6 +39,7 @@ def build_report(
     for item in scored:
         overall.add(item)
     sources = Counter(item.verdict_source for item in scored)
+    by_rules = sources[IDK] + sources[EXACT] + sources[RULES]
     report: dict[str, Any] = {"preset": preset, **overall.as_dict()}
     for label, key in BREAKDOWNS.items():
         breakdown = _breakdown(scored, label)
@@ -46,7 +48,12 @@ def build_report(
     report |= {
         "judge": judge_identity,
         "judge_is_weak": judge_is_weak,
-        "judged_by_rules_alone": sources.get("rules", 0),
+        # where verdicts came from: the leaderboard's two rules and the answer checker, an LLM judge
+        # (only for what the checker was unsure of), or neither (unsure, no LLM judge: counted wrong)
+        "verdicts_by_rules": by_rules,
+        "verdicts_by_answer_checker": sources[RULES],
+        "verdicts_by_llm_judge": len(scored) - by_rules - sources[UNSURE_COUNTED_WRONG],
+        "unsure_counted_wrong": sources[UNSURE_COUNTED_WRONG],
         "judge_errors": sum(item.judge_error is not None for item in scored),
         "verdict_sources": dict(sources),
         "truncation": truncation,
@@ -196,14 +203,20 @@ _SCORE_COLUMNS = [
 
 
 def markdown_report(report: dict[str, Any]) -> str:
-    weak = (
-        " (weak judge: a small local model)" if report["judge_is_weak"] and report["judge"] != "rules" else ""
+    llm_judge = report["judge"] != RULES
+    weak = " (weak judge: a small local model)" if report["judge_is_weak"] and llm_judge else ""
+    unsure = report["unsure_counted_wrong"]
+    unsure_note = f"; unsure, counted wrong: {unsure} (`--judge local|openai` asks an LLM)" if unsure else ""
+    by_rules, by_checker = report["verdicts_by_rules"], report["verdicts_by_answer_checker"]
+    verdicts = (
+        f"Verdicts by rules: {by_rules} (answer checker {by_checker}); "
+        f"by the LLM judge: {report['verdicts_by_llm_judge']}{unsure_note}"
     )
     parts = [
         f"## Preset `{report['preset']}`: score {report['score']:.3f} on {report['n']} questions",
-        f"Judge: {report['judge']}{weak}; judged by rules alone: {report['judged_by_rules_alone']}; "
-        f"judge errors: {report['judge_errors']}; failed questions: {report['errors']}.  \n"
-        f"Truncation: {report['truncation']}.",
+        f"Judge: {report['judge']}{weak}. {verdicts}.  \n"
+        f"Judge errors: {report['judge_errors']}; failed questions: {report['errors']}; "
+        f"truncation: {report['truncation']}.",
         _table(_SCORE_COLUMNS, [[report[c] for c in _SCORE_COLUMNS]]),
     ]
     for label, key in BREAKDOWNS.items():

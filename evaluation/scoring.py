@@ -3,26 +3,28 @@
 Per question, after cutting the prediction to 75 Llama-2 tokens and stripping it (lower case for
 the comparisons): containing "i don't know" → missing (0); equal to the ground truth or an
 alternative answer → correct (+1); otherwise the judge decides → correct (+1) or hallucination (−1).
-score = (correct − hallucination) / n.
+Our judges read the prediction with the answer checker first and ask an LLM only about what it is
+unsure of (evaluation/judges.py). score = (correct − hallucination) / n.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from evaluation.answer_match import is_refusal
 from evaluation.data import GoldQuestion
 from evaluation.judges import Judge, JudgeRequest
 from evaluation.truncation import Truncator
 
 CORRECT, MISSING, HALLUCINATION = "correct", "missing", "hallucination"
-IDK_MARKER = "i don't know"
+IDK, EXACT = "idk", "exact"  # verdict sources of the leaderboard's own two rules
 
 
 @dataclass
 class ScoredQuestion:
     interaction_id: str
     outcome: str  # correct, missing or hallucination
-    verdict_source: str  # "idk", "exact", "rules", "invalid-question rule" or the judge identity
+    verdict_source: str  # IDK, EXACT, or the judge's: RULES, UNSURE_COUNTED_WRONG, an LLM judge's identity
     prediction: str  # as judged: truncated and stripped
     judge_reply: str = ""
     judge_error: str | None = None
@@ -41,7 +43,7 @@ class Tally:
         self.n += 1
         if scored.outcome == CORRECT:
             self.correct += 1
-            self.exact_correct += scored.verdict_source == "exact"
+            self.exact_correct += scored.verdict_source == EXACT
         elif scored.outcome == MISSING:
             self.missing += 1
         else:
@@ -73,11 +75,10 @@ def score_predictions(
     requests: list[JudgeRequest] = []
     for i, (gold, raw_prediction) in enumerate(zip(golds, predictions)):
         prediction = truncator.truncate(raw_prediction or "").strip()
-        lowered = prediction.lower()
-        if IDK_MARKER in lowered:
-            scored[i] = ScoredQuestion(gold.interaction_id, MISSING, "idk", prediction, labels=gold.labels)
-        elif any(lowered == answer.strip().lower() for answer in gold.answers):
-            scored[i] = ScoredQuestion(gold.interaction_id, CORRECT, "exact", prediction, labels=gold.labels)
+        if is_refusal(prediction):
+            scored[i] = ScoredQuestion(gold.interaction_id, MISSING, IDK, prediction, labels=gold.labels)
+        elif any(prediction.lower() == answer.strip().lower() for answer in gold.answers):
+            scored[i] = ScoredQuestion(gold.interaction_id, CORRECT, EXACT, prediction, labels=gold.labels)
         else:
             to_judge.append(i)
             requests.append(JudgeRequest(gold.query, tuple(a.strip() for a in gold.answers), prediction))

@@ -41,9 +41,9 @@ def test_openai_judge_scores_a_run_and_rescoring_uses_the_cache(llama_server, tm
     data.write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS), encoding="utf-8")
     out, cache = tmp_path / "out", tmp_path / "verdicts.jsonl"
 
-    def system_replies(conversation, params):  # answers that need a judge (no exact match)
+    def system_replies(conversation, params):  # hedged answers: the answer checker leaves them to the judge
         text = " ".join(m["content"] for m in conversation)
-        return "The Danube river." if "vienna" in text else "Canberra is the capital of Australia."
+        return "Probably the Danube." if "vienna" in text else "Canberra, I think."
 
     monkeypatch.setenv("OPENAI_BASE_URL", llama_server)
     monkeypatch.setenv("OPENAI_API_KEY", "local-server-needs-no-key")
@@ -57,7 +57,7 @@ def test_openai_judge_scores_a_run_and_rescoring_uses_the_cache(llama_server, tm
     assert report["judge_errors"] == 0
     scored = [json.loads(line) for line in (out / "scored.jsonl").read_text().splitlines()]
     judged = [s for s in scored if s["verdict_source"] == f"openai:{SERVED_MODEL}"]
-    assert judged, "the scripted answers are not exact matches, so the judge must have been asked"
+    assert judged, "the answer checker is unsure of the scripted answers, so the judge must have been asked"
     assert all(parse_verdict(s["judge_reply"]) is not None for s in judged)  # JSON mode gave JSON
     assert len(cache.read_text().splitlines()) == len(judged)
 

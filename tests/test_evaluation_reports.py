@@ -10,6 +10,7 @@ from evaluation.reports import (
     markdown_report,
     references_report,
 )
+from evaluation.judges import RULES, UNSURE_COUNTED_WRONG
 from evaluation.scoring import CORRECT, HALLUCINATION, MISSING, ScoredQuestion
 
 
@@ -60,7 +61,8 @@ def test_overall_and_breakdowns():
     assert report["by_question_type"]["simple"]["n"] == 3
     assert set(report["by_static_or_dynamic"]) == {"static", "real-time"}
     assert "by_popularity" not in report  # the data had no popularity
-    assert report["judged_by_rules_alone"] == 2 and report["errors"] == 1
+    assert (report["verdicts_by_rules"], report["verdicts_by_answer_checker"], report["errors"]) == (4, 2, 1)
+    assert (report["verdicts_by_llm_judge"], report["unsure_counted_wrong"]) == (0, 0)
     assert report["seconds_per_question"]["max"] == 10.0 and report["seconds_per_question"]["p50"] == 2.5
     assert report["tokens_per_stage"]["reasoning"]["prompt_tokens"] == 400
     assert report["tokens_per_stage"]["reasoning"]["mean_prompt_tokens"] == 100.0
@@ -72,7 +74,7 @@ def test_markdown_tables_and_charts(tmp_path):
     text = markdown_report(report)
     assert "| domain | n | correct | missing | hallucination | score |" in text
     assert "| finance | 2 | 1 | 1 | 0 | 0.500 |" in text
-    assert "judged by rules alone: 2" in text
+    assert "Verdicts by rules: 4 (answer checker 2); by the LLM judge: 0." in text
     assert "calculator skipped to meet the deadline 1, refused 1." in text
     charts = breakdown_charts(report, tmp_path)
     assert [c.name for c in charts] == [
@@ -81,6 +83,15 @@ def test_markdown_tables_and_charts(tmp_path):
         "chart_by_static_or_dynamic.png",
     ]
     assert all(c.read_bytes().startswith(b"\x89PNG") for c in charts)
+
+
+def test_verdicts_are_counted_by_where_they_came_from():
+    sources = ["idk", "exact", RULES, RULES, "openai:gpt-4", UNSURE_COUNTED_WRONG]
+    scored = [_scored(HALLUCINATION, source) for source in sources]
+    report = _report(scored, [{"seconds": 1.0, "tokens": {}}] * len(scored))
+    assert (report["verdicts_by_rules"], report["verdicts_by_answer_checker"]) == (4, 2)
+    assert (report["verdicts_by_llm_judge"], report["unsure_counted_wrong"]) == (1, 1)
+    assert "by the LLM judge: 1; unsure, counted wrong: 1" in markdown_report(report)
 
 
 def test_comparison_table_keeps_preset_order(tmp_path):
