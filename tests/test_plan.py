@@ -153,3 +153,8 @@ def test_a_lookup_its_references_answer_skips_calculator_and_knowledge_while_yea
     assert summary["planned"] == 2 and summary["stages"] == {"kg": 2, "calculator": 1, "knowledge": 0}
     assert summary["signals"]["calculator: counting"] == 1
     assert summary["signals"]["knowledge skipped: strong references"] == 2
+
+
+def test_the_plan_is_on_in_the_cpu_and_leaderboard_presets():
+    assert load_config("cpu").plan.enabled and load_config("t4x4").plan.enabled
+    assert not load_config("t4x4", {"plan.enabled": "false"}).plan.enabled
