@@ -28,10 +28,13 @@ Written to --out and printed (report.md; report.json; the answers in answers/):
 
 Resuming: each setup's answers go to answers/<setup>-<key>.jsonl, a batch at a time. The key is a
 hash of the setup's resolved configuration (every option, overrides included) and of the content
-of every tracked file under models/ and prompts/ but the Markdown notes (uncommitted edits included). A rerun reuses the
-batches already in the file of the same key; a change of configuration or code gives the setup a
-new file and computes it afresh (older files are kept, never mixed in). The verdicts are always
-recomputed, so a change of the checker needs no rerun.
+of every tracked file under models/ and prompts/ but the Markdown notes (uncommitted edits included).
+A setup with the plan off leaves out models/plan.py and the plan's options other than `enabled`:
+the plan off is every stage for every question, whatever the rule (tests/test_plan.py holds it to
+that), so a change of the rule reruns cpu-plan alone. A rerun reuses the batches already in the file
+of the same key; a change of configuration or code gives the setup a new file and computes it afresh
+(older files are kept, never mixed in). The verdicts are always recomputed, so a change of the
+checker needs no rerun.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ from models.plan import signal_kind  # noqa: E402
 SHARED = REPO_ROOT.parent / "shared"
 DATA = [SHARED / "data" / f"{name}.jsonl.bz2" for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")]
 SETUPS: dict[str, tuple[str, dict[str, str]]] = {
-    "baseline": ("baseline", {}),
+    "baseline": ("baseline", {"plan.enabled": "false"}),  # no optional stage to plan
     "cpu-all": ("cpu", {"plan.enabled": "false"}),
     "cpu-plan": ("cpu", {"plan.enabled": "true"}),
 }
@@ -101,9 +104,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def code_fingerprint() -> str:
+PLAN_RULE = "models/plan.py"
+
+
+def code_fingerprint(leave_out: tuple[str, ...] = ()) -> str:
     """sha256 of every tracked file under models/ and prompts/ as it is in the working tree, the
-    Markdown notes aside."""
+    Markdown notes and the files of `leave_out` aside."""
     try:
         listed = subprocess.run(
             ["git", "ls-files", "models", "prompts"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
@@ -113,23 +119,27 @@ def code_fingerprint() -> str:
         files = sorted(p for folder in ("models", "prompts") for p in (REPO_ROOT / folder).rglob("*") if p.is_file())
     digest = hashlib.sha256()
     for path in files:
-        if path.is_file() and path.suffix != ".md":
-            digest.update(str(path.relative_to(REPO_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+        name = str(path.relative_to(REPO_ROOT))
+        if path.is_file() and path.suffix != ".md" and name not in leave_out:
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def setup_key(config: CragConfig, code: str) -> str:
-    text = json.dumps({"config": to_dict(config), "code": code}, sort_keys=True, default=str)
+def setup_key(config: CragConfig) -> str:
+    settings = to_dict(config)
+    leave_out: tuple[str, ...] = ()
+    if not config.plan.enabled:
+        settings["plan"], leave_out = {"enabled": False}, (PLAN_RULE,)
+    text = json.dumps({"config": settings, "code": code_fingerprint(leave_out)}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def load_setups(names: list[str], overrides: dict[str, str], budget_s: float, out: Path) -> list[Setup]:
-    code = code_fingerprint()
     setups = []
     for name in names:
         preset, own = SETUPS[name]
         config = load_config(preset, {**overrides, "budget.seconds_per_question": str(budget_s), **own})
-        key = setup_key(config, code)
+        key = setup_key(config)
         path = out / "answers" / f"{name}-{key}.jsonl"
         lines = {}
         if path.is_file():

@@ -44,7 +44,15 @@ def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_
     assert len(list((tmp_path / "answers").iterdir())) == 4
 
 
-def test_the_key_follows_the_code(monkeypatch):
-    config = end_to_end.load_config("cpu")
-    assert end_to_end.setup_key(config, "code-a") != end_to_end.setup_key(config, "code-b")
-    assert len(end_to_end.code_fingerprint()) == 64
+def test_the_key_follows_config_and_code_and_the_plan_off_leaves_the_rule_out(monkeypatch):
+    def key(overrides: dict[str, str], plan_rule: str) -> str:
+        code = {(): f"the rest, {plan_rule}", (end_to_end.PLAN_RULE,): "the rest"}
+        monkeypatch.setattr(end_to_end, "code_fingerprint", lambda leave_out=(): code[leave_out])
+        return end_to_end.setup_key(end_to_end.load_config("cpu", overrides))
+
+    off = {"plan.enabled": "false"}
+    assert key({}, "rule a") != key({}, "rule b") != key({"plan.weak_relevance": "0.7"}, "rule b")
+    assert key(off, "rule a") == key({**off, "plan.weak_relevance": "0.7"}, "rule b")
+    assert key(off, "rule a") != key({**off, "reasoning.max_tokens": "100"}, "rule a")
+    monkeypatch.undo()
+    assert end_to_end.code_fingerprint() != end_to_end.code_fingerprint((end_to_end.PLAN_RULE,))
