@@ -13,6 +13,7 @@ from evaluation.evidence_recall import answer_key, match
 from evaluation.judges import RULES, UNSURE_COUNTED_WRONG
 from evaluation.scoring import EXACT, IDK, ScoredQuestion, Tally
 from models.markdown import markdown_table
+from models.plan import signal_kind
 
 # question label -> report key; popularity appears only when the data has it
 BREAKDOWNS = {
@@ -62,6 +63,7 @@ def build_report(
         "tokens_per_stage": token_summary(lines),
         "failures_by_stage": failure_counts(lines),
         "degradations": degradation_counts(lines),
+        "plan": plan_summary(lines),
     }
     return report
 
@@ -122,6 +124,18 @@ def degradation_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
         re.sub(r"\d+(\.\d+)?", "#", note.split(":")[0]) for line in lines for note in line.get("notes") or []
     )
     return dict(kinds.most_common())
+
+
+def plan_summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many planned questions each optional stage was planned for, and the signals behind the
+    decisions (models/plan.py; details such as the matched words dropped)."""
+    plans = [line["plan"] for line in lines if line.get("plan")]
+    signals = Counter(signal_kind(signal) for plan in plans for signal in plan.get("signals") or [])
+    return {
+        "planned": len(plans),
+        "stages": {stage: sum(bool(plan.get(stage)) for plan in plans) for stage in ("kg", "calculator", "knowledge")},
+        "signals": dict(signals.most_common()),
+    }
 
 
 def references_report(lines: list[dict[str, Any]], golds: list[GoldQuestion], preset: str) -> dict[str, Any]:
@@ -215,6 +229,11 @@ def markdown_report(report: dict[str, Any]) -> str:
     if report["degradations"]:
         taken = ", ".join(f"{kind} {count}" for kind, count in report["degradations"].items())
         parts.append(f"Fallbacks and degradations taken (routing, skipped stages, page caps and fallbacks): {taken}.")
+    plan = report.get("plan") or {}
+    if plan.get("planned"):
+        stages = ", ".join(f"{stage} {count}" for stage, count in plan["stages"].items())
+        signals = ", ".join(f"{signal} {count}" for signal, count in plan["signals"].items())
+        parts.append(f"Plan of {plan['planned']} questions, stages planned: {stages}. Signals: {signals}.")
     latency = report["seconds_per_question"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."

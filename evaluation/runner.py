@@ -203,13 +203,15 @@ def _prediction_result(prediction: Any, trace: Any) -> dict[str, Any]:
     result: dict[str, Any] = {"prediction": prediction if isinstance(prediction, str) else str(prediction)}
     if trace is None:
         return result | {
-            "references": [], "timings": {}, "tokens": {}, "attributes": None, "failures": {}, "route": "", "notes": []
+            "references": [], "timings": {}, "tokens": {}, "attributes": None, "plan": None, "failures": {},
+            "route": "", "notes": [],
         }
     return result | {
         "references": list(trace.references),
         "timings": dict(trace.timings),
         "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
         "attributes": asdict(trace.attributes) if trace.attributes is not None else None,
+        "plan": asdict(trace.plan) if trace.plan is not None else None,
         "failures": dict(trace.failures),
         "route": trace.route,
         "notes": list(trace.notes),

@@ -320,6 +320,58 @@ class KnowledgeConfig:
 
 
 @dataclass
+class PlanConfig:
+    """Which optional stages (KG, calculator, knowledge extractor) each question runs: a rule over
+    its wording, attributes and evidence, no LLM call (models/plan.py). Off: every stage for every
+    question. Word lists are regular expressions matched on the lower-cased question between
+    non-word characters; they name kinds of questions (CRAG's question types), never entities."""
+
+    enabled: bool = True
+    # Calculator. Arithmetic and dates over the retrieved facts (CRAG's post-processing questions).
+    arithmetic_words: tuple[str, ...] = (
+        "average", "averaged", "averages", "on average", "mean", "median", "total", "totals", "sum", "combined",
+        "altogether", "difference", "differ", "gap", "percent", "percentage", "per cent", "ratio", "proportion",
+        "how old", "what age", "years old", "ago", "how long", "twice", r"times (?:more|less|as|larger|bigger|higher)",
+    )  # fmt: skip
+    # Counting and the extremes of a series (aggregation questions).
+    counting_words: tuple[str, ...] = (
+        "how many", "number of", "count", "how often", "how frequently", "maximum", "minimum", "overall",
+        "cumulative", "cumulatively", "in total",
+    )  # fmt: skip
+    # Two things weighed against each other (comparison questions): comparatives, "X-er than", and a
+    # choice between two named options ("which star is brighter, sirius or alpha centauri?").
+    comparison_words: tuple[str, ...] = (
+        "more", "less", "fewer", "greater", "higher", "lower", "larger", "smaller", "bigger", "longer", "shorter",
+        "older", "younger", "earlier", "later", "taller", "faster", "slower", "better", "worse", "cheaper",
+        "richer", "heavier", "compare", "compared", "comparison", "versus", "vs", r"\w+er than",
+        r"^(?:which|who|what)\b[^,]*,[^,]+\bor\b[^,]+$",
+    )  # fmt: skip
+    # A question that itself writes this many numbers (years aside) asks to compute with them.
+    question_numbers: int = 2
+    # A comparison runs the calculator only when the references shown to it (their first
+    # calculator_reference_chars characters, ~calculator.max_reference_tokens) write this many
+    # numbers that the question does not: the values to compare.
+    comparison_reference_numbers: int = 2
+    calculator_reference_chars: int = 800
+    # Knowledge extractor: a question at most this likely to be dynamic (a fact that changes is not
+    # in the model's memory) whose best reference scores below weak_relevance (the retrieval's
+    # relevance: the estimator's probability, else the cosine), or that has no reference at all.
+    # 0.5 in both scales: MiniLM cosines of an answering sentence sit at 0.55-0.95 (the cpu preset),
+    # and a cross-encoder passage below 0.5 does not clearly answer the question (t4x4).
+    knowledge_max_dynamic_probability: float = 0.5
+    weak_relevance: float = 0.5
+    # KG: the domains whose questions may ask it (a likely-dynamic question waiting for the KG always
+    # does), unless the question asks for a definition or an explanation, which the KG's facts about
+    # named things do not hold.
+    kg_domains: tuple[str, ...] = ("finance", "movie", "music", "open", "sports")
+    generic_openings: tuple[str, ...] = (
+        r"what (?:is|are) (?:a|an)", r"what (?:is|are) the (?:benefits?|advantages?|disadvantages?|differences?|"
+        r"types?|kinds?|meaning|definition|purpose)", r"what does .* mean", r"how (?:does|do|can|should|to)",
+        "why", "define", "explain",
+    )  # fmt: skip
+
+
+@dataclass
 class ReasoningConfig:
     max_tokens: int = 160
     # Brief replies (the answer without the reasoning text), when full ones no longer fit the deadline.
@@ -495,6 +547,7 @@ class CragConfig:
     attributes: AttributesConfig = field(default_factory=AttributesConfig)
     calculator: CalculatorConfig = field(default_factory=CalculatorConfig)
     knowledge: KnowledgeConfig = field(default_factory=KnowledgeConfig)
+    plan: PlanConfig = field(default_factory=PlanConfig)
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
     kg: KGConfig = field(default_factory=KGConfig)
     budget: BudgetConfig = field(default_factory=BudgetConfig)

@@ -7,10 +7,12 @@
       ├─► numerical calculator ───────────────────────────────────────────────┼─► reasoning ─► answer
       └─► LLM knowledge extractor ────────────────────────────────────────────┘
 
-Each stage runs once per batch over all questions that still need it. The batch shares one
-deadline (`models/deadline.py`): a stage runs when it fits with the time the stages after it need,
-each LLM call is stopped at the time those later stages need, and the reasoning call takes the
-richest form that fits what is left; the batch never runs past n x budget.seconds_per_question.
+Each stage runs once per batch over all questions that still need it. A cheap plan
+(`models/plan.py`, no LLM call) decides which questions the KG, the calculator and the knowledge
+extractor run for. The batch shares one deadline (`models/deadline.py`): a stage runs when it fits
+with the time the stages after it need, each LLM call is stopped at the time those later stages
+need, and the reasoning call takes the richest form that fits what is left; the batch never runs
+past n x budget.seconds_per_question.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ from models.embeddings import SentenceEncoder
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm import LLMBackend, TokenUsage, create_backend
+from models.plan import Planner
 from models.prompts import PromptLibrary
 from models.reasoning import Reasoner
 from models.retrieval import Retriever
-from models.schema import Evidence, Question, QuestionAttributes, QuestionTrace
+from models.schema import Evidence, Question, QuestionAttributes, QuestionPlan, QuestionTrace
 from models.web import Page, PageExtractor
 
 T = TypeVar("T")
@@ -79,6 +82,7 @@ class CragSystem:
             if config.attributes.enabled
             else None
         )
+        self.planner = Planner(config.plan)
         self.clock = clock
         self.speed = EngineSpeed.initial(config.budget)
         self.calibration_error: str | None = "not calibrated yet (warm_up() measures the engine)"
@@ -145,7 +149,10 @@ class CragSystem:
         run = _BatchRun(questions, deadline, self.llm, self.clock)
         attributes = self._predict_attributes(run, questions)
         waiting_for_kg = self._refuse(run, questions, attributes)
-        kg_results = self._knowledge_graph(run, questions, attributes, run.unanswered())
+        asks_kg = [
+            i for i in run.unanswered() if self.planner.kg(questions[i].query, attributes[i], i in waiting_for_kg).run
+        ]
+        kg_results = self._knowledge_graph(run, questions, attributes, asks_kg)
         self._refuse_without_kg_evidence(run, waiting_for_kg, kg_results)
         todo = run.unanswered()
         least_reasoning = self._least_reasoning(_pick(questions, todo))
@@ -162,15 +169,23 @@ class CragSystem:
             run, questions, attributes, todo, pages, _pick(kg_results, todo), waiting_for_kg, least_reasoning
         )
         with_kg = [replace(item, chunks=lines + item.chunks) for item, lines in zip(evidence, kg)]
+        plans = self._plan(run, questions, attributes, todo, with_kg, waiting_for_kg)
         reasoning = self._reasoning_reserve(questions, todo, evidence, kg)
-        calculations = run.optional_stage(
-            "calculator",
+        calculating = [i for i, plan in zip(todo, plans) if plan.calculator]
+        shown = [item for item, plan in zip(with_kg, plans) if plan.calculator]
+        recalling = sum(plan.knowledge for plan in plans)
+        calculations = _spread(
             todo,
-            self.calculator,
-            lambda: self.calculator.run(_pick(questions, todo), with_kg),
-            later=[Planned("knowledge", len(todo)), reasoning],
+            calculating,
+            run.optional_stage(
+                "calculator",
+                calculating,
+                self.calculator,
+                lambda: self.calculator.run(_pick(questions, calculating), shown),
+                later=[Planned("knowledge", recalling), reasoning],
+            ),
         )
-        knowledge = self._recall(run, questions, todo, waiting_for_kg, reasoning)
+        knowledge = self._recall(run, questions, todo, waiting_for_kg, plans, reasoning)
         self._reason(run, questions, todo, evidence, kg, calculations, knowledge)
         self.last_traces = run.traces
         return [trace.prediction for trace in run.traces]
@@ -233,7 +248,8 @@ class CragSystem:
         todo: list[int],
     ) -> list[KGResult | None]:
         """One KG result per question of the batch (None where the stage did not run)."""
-        later = [Planned("web", len(todo)), Planned("retrieval", len(todo)), Planned("reasoning", len(todo))]
+        reaching = len(run.unanswered())  # every question still open goes on to the pages and reasoning
+        later = [Planned("web", reaching), Planned("retrieval", reaching), Planned("reasoning", reaching)]
 
         def read_kg() -> list[KGResult]:
             kg_attributes = [attributes[i] or QuestionAttributes() for i in todo]
@@ -257,24 +273,43 @@ class CragSystem:
             else:
                 run.answer(i, I_DONT_KNOW, "refused: the KG had no evidence", route="refused: dynamic, no KG evidence")
 
+    def _plan(
+        self,
+        run: "_BatchRun",
+        questions: list[Question],
+        attributes: list[QuestionAttributes | None],
+        todo: list[int],
+        evidence: list[Evidence],
+        waiting_for_kg: set[int],
+    ) -> list[QuestionPlan]:
+        """Which optional stages each question runs (models/plan.py), recorded in its trace."""
+        plans = self.planner.run(
+            [questions[i].query for i in todo], _pick(attributes, todo), evidence, [i in waiting_for_kg for i in todo]
+        )
+        for i, plan in zip(todo, plans):
+            run.traces[i].plan = plan
+        return plans
+
     def _recall(
         self,
         run: "_BatchRun",
         questions: list[Question],
         todo: list[int],
         dynamic: set[int],
+        plans: list[QuestionPlan],
         reasoning: Planned,
     ) -> list[KnowledgeAnswer | None]:
-        """The memory agent's answers; a likely-dynamic question (answered from the KG) is not asked,
-        since a fact that changes is not in the model's memory, unless `knowledge.answer_dynamic`."""
-        asked = [i for i in todo if i not in dynamic or self.config.knowledge.answer_dynamic]
-        for i in set(todo) - set(asked):
+        """The memory agent's answers for the questions the plan asks it about; a likely-dynamic
+        question (answered from the KG) is not asked, since a fact that changes is not in the
+        model's memory, unless `knowledge.answer_dynamic`."""
+        planned = [i for i, plan in zip(todo, plans) if plan.knowledge]
+        asked = [i for i in planned if i not in dynamic or self.config.knowledge.answer_dynamic]
+        for i in set(planned) - set(asked):
             run.traces[i].notes.append("knowledge not asked: a dynamic fact is not in the model's memory")
         answers = run.optional_stage(
             "knowledge", asked, self.knowledge, lambda: self.knowledge.run(_pick(questions, asked)), later=[reasoning]
         )
-        by_question = dict(zip(asked, answers))
-        return [by_question.get(i) for i in todo]
+        return _spread(todo, asked, answers)
 
     def _evidence(
         self,
@@ -504,6 +539,12 @@ def _domain(attributes: QuestionAttributes | None) -> str:
 
 def _pick(items: Sequence[T], indices: list[int]) -> list[T]:
     return [items[i] for i in indices]
+
+
+def _spread(todo: list[int], asked: list[int], results: Sequence[T | None]) -> list[T | None]:
+    """`results` of the `asked` questions laid out over `todo`, None for the others."""
+    by_question = dict(zip(asked, results))
+    return [by_question.get(i) for i in todo]
 
 
 def _shorten(evidence: Evidence, share: float) -> Evidence:

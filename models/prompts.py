@@ -2,6 +2,8 @@
 
 A template file has a `[system]` section and a `[user]` section; placeholders are `${name}`
 (Python `string.Template`), so JSON braces in a prompt need no escaping; a literal dollar sign is `$$`.
+Lines between `[if name]` and `[end]` (each on a line of its own) are kept only when the value
+`name` is given and not None, so a prompt names only the inputs a question has.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from models.config import PROMPTS_DIR
 from models.llm.base import Conversation
 
 _SECTION = re.compile(r"^\[(system|user)\]\s*$", re.MULTILINE)
+_OPTIONAL = re.compile(r"^\[if (\w+)\]\n(.*?)^\[end\]\n?", re.MULTILINE | re.DOTALL)
 
 
 class PromptLibrary:
@@ -24,9 +27,14 @@ class PromptLibrary:
     def conversation(self, name: str, **values: object) -> Conversation:
         """The chat messages of template `name` with `values` filled in."""
         sections = self._load(name)
+        given = {key: str(value) for key, value in values.items() if value is not None}
+
+        def optional(block: re.Match[str]) -> str:
+            return block.group(2) if block.group(1) in given else ""
+
         try:
             return [
-                {"role": role, "content": template.substitute({k: str(v) for k, v in values.items()})}
+                {"role": role, "content": Template(_OPTIONAL.sub(optional, template.template)).substitute(given)}
                 for role, template in sections.items()
             ]
         except KeyError as missing:

@@ -123,15 +123,17 @@ class Reasoner:
         calculation: CalculationResult | None,
         knowledge: KnowledgeAnswer | None,
     ) -> list[dict[str, str]]:
+        """The prompt names a helper only when it ran for the question (the plan or the deadline may
+        skip the calculator and the knowledge extractor) and the KG only when it has facts."""
         other_answer = knowledge.answer if knowledge is not None and knowledge.answer != I_DONT_KNOW else ""
         return self.prompts.conversation(
             "reasoning",
             query=question.query,
             query_time=question.query_time or "unknown",
             references=_block([f"[{n}] {text}" for n, text in enumerate(evidence.references, 1)], "\n\n"),
-            kg=_block(kg_lines),
-            calculations=_block(calculation.lines if calculation is not None else []),
-            knowledge=other_answer or NONE_GIVEN,
+            kg=_block(kg_lines) if kg_lines else None,
+            calculations=_block(calculation.lines) if calculation is not None else None,
+            knowledge=(other_answer or NONE_GIVEN) if knowledge is not None else None,
         )
 
     def _read_reply(self, completion: Completion, result: ReasoningResult) -> bool:

@@ -76,6 +76,16 @@ class Evidence:
 
 
 @dataclass
+class QuestionPlan:
+    """Which optional stages run for one question (models/plan.py), and the signals that decided it."""
+
+    kg: bool = True
+    calculator: bool = True
+    knowledge: bool = True
+    signals: list[str] = field(default_factory=list)  # "calculator: counting (how many)", "plan off", ...
+
+
+@dataclass
 class QuestionTrace:
     """What `CragSystem` records per question after each batch (`CragSystem.last_traces`)."""
 
@@ -85,6 +95,7 @@ class QuestionTrace:
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (stage share of the batch)
     tokens: dict[str, TokenUsage] = field(default_factory=dict)  # stage -> LLM usage for this question
     attributes: QuestionAttributes | None = None
+    plan: QuestionPlan | None = None  # None: the question was answered before the plan was made
     failures: dict[str, str] = field(default_factory=dict)  # stage -> why it failed for this question
     # Why the question was answered or refused: "answered", "empty query", "refused: dynamic",
     # "refused: dynamic, no KG evidence", "answered: dynamic, from KG evidence".

@@ -66,7 +66,7 @@ def make_system(monkeypatch):
 
 def test_one_llm_call_per_stage_per_batch(make_system):
     llm = ScriptedLLM(reply_by_output_shape())
-    system = make_system(llm)
+    system = make_system(llm, **{"plan.enabled": "false"})  # every stage for every question
 
     answers = system.batch_generate_answer(sample_batch(3))
 
@@ -184,7 +184,7 @@ class FixedKG:
 
 def test_a_dynamic_finance_question_is_answered_when_the_kg_has_facts_for_it(make_system):
     llm = ScriptedLLM(reply_by_output_shape(answer="412.50"))
-    system = make_system(llm)
+    system = make_system(llm, **{"plan.enabled": "false"})  # the calculator runs whatever the wording
     system.attributes = FixedAttributes(0.99, domain="finance")
     system.kg = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
 
@@ -275,7 +275,7 @@ class WarmUpRecorder(ScriptedLLM):
 def test_building_loads_nothing_and_warm_up_prepares_every_schema_the_stages_send(monkeypatch):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
     llm = WarmUpRecorder(reply_by_output_shape())
-    system = CragSystem(load_config("cpu"), llm=llm)
+    system = CragSystem(load_config("cpu", {"plan.enabled": "false"}), llm=llm)  # every stage sends its schema
     try:
         assert system.encoder._model is None and system.attributes.classifier is None
         assert system.pages._pool is None and llm.warmed_schemas is None

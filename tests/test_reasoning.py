@@ -63,10 +63,21 @@ def test_prompt_carries_every_input_and_the_query_time():
     )
 
 
-def test_missing_helpers_and_an_unsure_agent_are_shown_as_none():
-    _, llm = run([reply("x")], evidence=[Evidence()], knowledge=[KnowledgeAnswer(answer=I_DONT_KNOW)])
-    prompt = llm.calls[0][0][0][-1]["content"]
-    assert prompt.count("(none)") == 4  # references, knowledge graph, calculations, other agent
+def test_helpers_that_ran_empty_are_shown_as_none_and_helpers_that_did_not_run_are_not_named():
+    _, llm = run(
+        [reply("x")] * 2,
+        evidence=[Evidence(), Evidence()],
+        calculations=[CalculationResult(lines=[]), None],
+        knowledge=[KnowledgeAnswer(answer=I_DONT_KNOW), None],
+    )
+    ran, skipped = ([message["content"] for message in conversation] for conversation in llm.calls[0][0])
+    assert ran[1].count("(none)") == 3  # references, calculations, other agent
+    assert "## Calculations" in ran[1] and "calculation results" in ran[0] and "from memory" in ran[0]
+    assert skipped[1].count("(none)") == 1  # references only
+    for helper in ("Calculations", "Another agent", "Knowledge graph"):
+        assert helper not in skipped[1]
+    assert "calculation results" not in skipped[0] and "from memory" not in skipped[0]
+    assert "knowledge graph holds" not in ran[0]  # no KG facts for either
 
 
 @pytest.mark.parametrize(

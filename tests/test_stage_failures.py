@@ -32,7 +32,8 @@ ANSWERS = {"q-capital": "Canberra", "q-river": "Danube"}
 
 
 def evaluate(data_file, out, llm) -> tuple[dict[str, dict], dict]:
-    argv = ["--data", str(data_file), "--out", str(out), "--batch-size", "2"]
+    # The plan off: every stage runs for every question, so a fault in any of them reaches both.
+    argv = ["--data", str(data_file), "--out", str(out), "--batch-size", "2", "--set", "plan.enabled=false"]
     assert local_evaluation.main(argv, llm=llm) == 0
     lines = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
     return {line["interaction_id"]: line for line in lines}, json.loads((out / "report.json").read_text())

@@ -1,0 +1,397 @@
+"""End-to-end benchmark: every real CRAG question with pages we have, three setups in one run.
+
+    .venv/bin/python benchmarks/end_to_end.py [--out outputs/end_to_end] [--set llm.threads=1] [--limit N]
+
+Questions: ../shared/data/crag_dev_10, crag_dev_pages_15 and crag_dev_pages_24 (49 with real pages),
+or --data FILE... Setups, all on the same embedded LLM (loaded once, shared):
+
+    baseline   preset `baseline` (the official RAG baseline's retrieval and one answer prompt)
+    cpu-all    preset `cpu` with every stage for every question (plan.enabled=false)
+    cpu-plan   preset `cpu` with the plan (models/plan.py)
+
+Fairness on a shared machine: the setups take turns batch by batch (the first of them rotating from
+one batch to the next), so that a change of load hits all three alike. The batch deadline is taken
+out of the comparison (`budget.seconds_per_question` raised to --budget-s): on a busy 2-core machine
+it would skip stages as the load varies, not as the setup does; any deadline note left is counted.
+
+Written to --out and printed (report.md; report.json; the answers in answers/):
+  - per setup: correct / missing / wrong / unsure / score, by the shared answer checker
+    (evaluation/answer_match.check_answer) on the prediction cut to 75 Llama-2 tokens as the
+    leaderboard cuts it; score = (correct - wrong) / n, unsure on neither side (listed, for a
+    judge model or a careful reading); LLM tokens per question (prompt + completion of every stage,
+    a question refused before any LLM stage counts 0); p50 / p95 seconds per question (each
+    question's share of its batch's wall time), and the same in CPU seconds of this process (the
+    embedded model computes in it: a measure of the work that the other users of a shared machine
+    disturb far less than the wall time); the questions each optional stage ran for
+  - cpu-plan against cpu-all: the change of tokens and p50 seconds per question against the
+    targets (-35 %, -30 %; the CPU seconds beside), of the score and of the wrong answers
+  - the 4x T4 estimate of both cpu setups (evaluation/time_model.py, t4x4 preset) from their tokens
+  - per question: the gold answer, the three predictions with their verdicts and the plan's signals
+
+Resuming: each setup's answers go to answers/<setup>-<key>.jsonl, a batch at a time. The key is a
+hash of the setup's resolved configuration (every option, overrides included) and of the content
+of every tracked file under models/ and prompts/ but the Markdown notes (uncommitted edits included).
+A setup with the plan off leaves out models/plan.py and the plan's options other than `enabled`:
+the plan off is every stage for every question, whatever the rule (tests/test_plan.py holds it to
+that), so a change of the rule reruns cpu-plan alone. A rerun reuses the batches already in the file
+of the same key; a change of configuration or code gives the setup a new file and computes it afresh
+(older files are kept, never mixed in). The verdicts are always recomputed, so a change of the
+checker needs no rerun.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from loguru import logger
+from tqdm import tqdm
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from evaluation.answer_match import Verdict, check_answer  # noqa: E402
+from evaluation.data import CragRecord, read_records  # noqa: E402
+from evaluation.runner import answers_from_system, write_atomically  # noqa: E402
+from evaluation.time_model import estimate_budget  # noqa: E402
+from evaluation.truncation import load_truncator  # noqa: E402
+from models.config import CragConfig, load_config, parse_overrides, to_dict  # noqa: E402
+from models.crag_system import CragSystem  # noqa: E402
+from models.llm import LLMBackend, create_backend  # noqa: E402
+from models.markdown import markdown_table  # noqa: E402
+from models.plan import signal_kind  # noqa: E402
+
+SHARED = REPO_ROOT.parent / "shared"
+DATA = [SHARED / "data" / f"{name}.jsonl.bz2" for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")]
+SETUPS: dict[str, tuple[str, dict[str, str]]] = {
+    "baseline": ("baseline", {"plan.enabled": "false"}),  # no optional stage to plan
+    "cpu-all": ("cpu", {"plan.enabled": "false"}),
+    "cpu-plan": ("cpu", {"plan.enabled": "true"}),
+}
+TARGETS = {"tokens": -0.35, "p50": -0.30}  # cpu-plan against cpu-all
+MARKS = {Verdict.CORRECT: "correct", Verdict.WRONG: "WRONG", Verdict.MISSING: "missing", Verdict.UNSURE: "UNSURE"}
+
+
+@dataclass
+class Setup:
+    name: str
+    config: CragConfig
+    key: str
+    path: Path
+    lines: dict[str, dict[str, Any]]  # interaction_id -> stored answer
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", nargs="+", type=Path, default=DATA, help="CRAG question files with pages")
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "outputs" / "end_to_end")
+    parser.add_argument("--setups", default=",".join(SETUPS), help=f"comma-separated, of {', '.join(SETUPS)}")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE",
+                        help="config override for every setup (repeatable), e.g. llm.threads=1")
+    parser.add_argument("--budget-s", type=float, default=100_000.0,
+                        help="budget.seconds_per_question of every setup (high: the deadline left out)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    parser.add_argument("--tokenizer-dir", type=Path, default=SHARED / "tokenizer",
+                        help="the Llama-2 tokenizer for the leaderboard's 75-token cut")
+    parser.add_argument("--log-level", default="WARNING")
+    return parser.parse_args(argv)
+
+
+PLAN_RULE = "models/plan.py"
+
+
+def code_fingerprint(leave_out: tuple[str, ...] = ()) -> str:
+    """sha256 of every tracked file under models/ and prompts/ as it is in the working tree, the
+    Markdown notes and the files of `leave_out` aside."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "models", "prompts"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+        ).stdout.split()
+        files = sorted(REPO_ROOT / name for name in listed)
+    except (OSError, subprocess.CalledProcessError):
+        files = sorted(p for folder in ("models", "prompts") for p in (REPO_ROOT / folder).rglob("*") if p.is_file())
+    digest = hashlib.sha256()
+    for path in files:
+        name = str(path.relative_to(REPO_ROOT))
+        if path.is_file() and path.suffix != ".md" and name not in leave_out:
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def setup_key(config: CragConfig) -> str:
+    settings = to_dict(config)
+    leave_out: tuple[str, ...] = ()
+    if not config.plan.enabled:
+        settings["plan"], leave_out = {"enabled": False}, (PLAN_RULE,)
+    text = json.dumps({"config": settings, "code": code_fingerprint(leave_out)}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def load_setups(names: list[str], overrides: dict[str, str], budget_s: float, out: Path) -> list[Setup]:
+    setups = []
+    for name in names:
+        preset, own = SETUPS[name]
+        config = load_config(preset, {**overrides, "budget.seconds_per_question": str(budget_s), **own})
+        key = setup_key(config)
+        path = out / "answers" / f"{name}-{key}.jsonl"
+        lines = {}
+        if path.is_file():
+            for text in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    line = json.loads(text)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by a hard kill; its batch is computed again
+                lines[line["interaction_id"]] = line
+        setups.append(Setup(name, config, key, path, lines))
+    return setups
+
+
+def batches(records: list[CragRecord], size: int) -> list[list[CragRecord]]:
+    return [records[start : start + size] for start in range(0, len(records), size)]
+
+
+def run(setups: list[Setup], records: list[CragRecord], llm: LLMBackend) -> None:
+    """Answer every batch each setup has not stored yet, the setups taking turns batch by batch."""
+    sizes = {setup.config.batch_size for setup in setups}
+    if len(sizes) != 1:
+        raise ValueError(f"the setups' batch sizes differ ({sorted(sizes)}); set batch_size alike")
+    groups = batches(records, sizes.pop())
+    todo = [
+        (index, setup)
+        for index, group in enumerate(groups)
+        for setup in setups[index % len(setups):] + setups[: index % len(setups)]
+        if not all(record.gold.interaction_id in setup.lines for record in group)
+    ]
+    if not todo:
+        return
+    systems: dict[str, CragSystem] = {}
+    try:
+        for setup in setups:
+            if any(s is setup for _, s in todo):
+                systems[setup.name] = CragSystem(setup.config, llm=llm)
+                systems[setup.name].warm_up()
+        with tqdm(total=len(todo), desc="batches", unit="batch") as progress:
+            for index, setup in todo:
+                progress.set_postfix_str(f"batch {index + 1}/{len(groups)}: {setup.name}")
+                answer_batch(setup, systems[setup.name], groups[index])
+                progress.update(1)
+    finally:
+        for system in systems.values():
+            system.close()
+
+
+def answer_batch(setup: Setup, system: CragSystem, group: list[CragRecord]) -> None:
+    started, cpu_started = time.perf_counter(), time.process_time()
+    try:
+        results = answers_from_system(system)(group)
+    except Exception as error:  # a crash of the system is a result of the benchmark, not its end
+        logger.exception(f"{setup.name}: the batch at {group[0].gold.interaction_id} failed")
+        results = [{"prediction": "I don't know", "error": f"{type(error).__name__}: {error}"} for _ in group]
+    share = (time.perf_counter() - started) / len(group)
+    cpu_share = (time.process_time() - cpu_started) / len(group)
+    setup.path.parent.mkdir(parents=True, exist_ok=True)
+    with setup.path.open("a", encoding="utf-8") as stream:
+        for record, result in zip(group, results):
+            line = {"interaction_id": record.gold.interaction_id, **result, "seconds": share, "cpu_seconds": cpu_share,
+                    "batch": [r.gold.interaction_id for r in group]}
+            stream.write(json.dumps(line, ensure_ascii=False) + "\n")
+            setup.lines[line["interaction_id"]] = line
+
+
+def tokens_of(line: dict[str, Any]) -> int:
+    usages = (line.get("tokens") or {}).values()
+    return sum(int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0)) for usage in usages)
+
+
+def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdict]) -> dict[str, Any]:
+    lines = [setup.lines[r.gold.interaction_id] for r in records]
+    counts = Counter(verdicts.values())
+    seconds = np.array([float(line.get("seconds", 0.0)) for line in lines])
+    cpu_seconds = np.array([float(line.get("cpu_seconds", np.nan)) for line in lines])
+    n = len(lines)
+    notes = Counter(signal_kind(note) for line in lines for note in line.get("notes") or [] if "deadline" in note)
+    stage_tokens: Counter[str] = Counter()
+    for line in lines:
+        for stage, usage in (line.get("tokens") or {}).items():
+            stage_tokens[stage] += int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    return {
+        "setup": setup.name,
+        "preset": setup.config.preset,
+        "key": setup.key,
+        "n": n,
+        **{MARKS[v].lower(): counts.get(v, 0) for v in Verdict},
+        "score": (counts.get(Verdict.CORRECT, 0) - counts.get(Verdict.WRONG, 0)) / n,
+        "tokens_per_question": float(np.mean([tokens_of(line) for line in lines])),
+        "tokens_per_stage": {stage: total / n for stage, total in sorted(stage_tokens.items())},
+        "p50_s": float(np.percentile(seconds, 50)),
+        "p95_s": float(np.percentile(seconds, 95)),
+        "cpu_p50_s": float(np.percentile(cpu_seconds, 50)),
+        "cpu_p95_s": float(np.percentile(cpu_seconds, 95)),
+        "stage_runs": {
+            stage: sum(stage in (line.get("timings") or {}) for line in lines) for stage in ("kg", "calculator", "knowledge")
+        },
+        "deadline_notes": dict(notes),
+        "errors": sum(bool(line.get("error")) for line in lines),
+    }
+
+
+def change(new: float, old: float) -> float | None:
+    return (new - old) / old if old else None
+
+
+def report(setups: list[Setup], records: list[CragRecord], truncator: Any) -> tuple[str, dict[str, Any]]:
+    verdicts: dict[str, dict[str, Verdict]] = {}
+    for setup in setups:
+        verdicts[setup.name] = {}
+        for record in records:
+            gold = record.gold
+            prediction = truncator.truncate(setup.lines[gold.interaction_id]["prediction"])
+            verdicts[setup.name][gold.interaction_id] = check_answer(
+                prediction, gold.answer, gold.alternative_answers, question=gold.query
+            )
+    summaries = {setup.name: summarise(setup, records, verdicts[setup.name]) for setup in setups}
+    headers = ["setup", "n", "correct", "missing", "wrong", "unsure", "score", "LLM tokens/q", "p50 s/q", "p95 s/q",
+               "p50 CPU s/q", "p95 CPU s/q", "calculator runs", "knowledge runs"]
+    rows = [[s["setup"], s["n"], s["correct"], s["missing"], s["wrong"], s["unsure"], f"{s['score']:.3f}",
+             f"{s['tokens_per_question']:.0f}", f"{s['p50_s']:.1f}", f"{s['p95_s']:.1f}",
+             f"{s['cpu_p50_s']:.1f}", f"{s['cpu_p95_s']:.1f}",
+             s["stage_runs"]["calculator"], s["stage_runs"]["knowledge"]] for s in summaries.values()]
+    parts = [
+        f"# End-to-end benchmark: {len(records)} questions",
+        "Verdicts: evaluation/answer_match.check_answer on the prediction cut to 75 tokens; "
+        "score = (correct - wrong) / n, unsure on neither side.",
+        markdown_table(headers, rows),
+    ]
+    result: dict[str, Any] = {"questions": len(records), "setups": summaries}
+    if "cpu-all" in summaries and "cpu-plan" in summaries:
+        parts.append(plan_against_all(summaries["cpu-all"], summaries["cpu-plan"], result))
+        parts.append(time_estimates([s for s in setups if s.name in ("cpu-all", "cpu-plan")], records, result))
+    for name, summary in summaries.items():
+        stages = ", ".join(f"{stage} {tokens:.0f}" for stage, tokens in summary["tokens_per_stage"].items())
+        parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; deadline notes: "
+                     f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}.")
+    unsure = [(name, record) for name in verdicts for record in records
+              if verdicts[name][record.gold.interaction_id] is Verdict.UNSURE]
+    if unsure:
+        parts.append("## Unsure verdicts (for a judge model or a careful reading)\n\n" + markdown_table(
+            ["setup", "question", "gold", "prediction"],
+            [[name, record.gold.query, record.gold.answer,
+              setups_by_name(setups)[name].lines[record.gold.interaction_id]["prediction"]] for name, record in unsure],
+            cell=_cell,
+        ))
+    parts.append(per_question(setups, records, verdicts))
+    result["verdicts"] = {
+        record.gold.interaction_id: {
+            "query": record.gold.query, "gold": record.gold.answer, "alternatives": record.gold.alternative_answers,
+            **{name: {"prediction": setups_by_name(setups)[name].lines[record.gold.interaction_id]["prediction"],
+                      "verdict": verdicts[name][record.gold.interaction_id].value} for name in verdicts},
+        }
+        for record in records
+    }
+    return "\n\n".join(parts) + "\n", result
+
+
+def plan_against_all(all_stages: dict[str, Any], planned: dict[str, Any], result: dict[str, Any]) -> str:
+    tokens = change(planned["tokens_per_question"], all_stages["tokens_per_question"])
+    p50 = change(planned["p50_s"], all_stages["p50_s"])
+    cpu_p50 = change(planned["cpu_p50_s"], all_stages["cpu_p50_s"])
+    checks = {
+        "tokens per question": (tokens, TARGETS["tokens"]),
+        "p50 seconds per question": (p50, TARGETS["p50"]),
+        "p50 CPU seconds per question": (cpu_p50, TARGETS["p50"]),
+    }
+    rows = [[what, "n/a" if value is None or np.isnan(value) else f"{value:+.1%}", f"{target:+.0%}",
+             "met" if value is not None and value <= target else "MISSED"] for what, (value, target) in checks.items()]
+    rows.append(["score", f"{planned['score'] - all_stages['score']:+.3f}", ">= 0",
+                 "met" if planned["score"] >= all_stages["score"] else "MISSED"])
+    rows.append(["wrong answers", f"{planned['wrong'] - all_stages['wrong']:+d}", "<= 0",
+                 "met" if planned["wrong"] <= all_stages["wrong"] else "MISSED"])
+    result["plan_against_all"] = {
+        "tokens_change": tokens, "p50_change": p50, "cpu_p50_change": cpu_p50,
+        "score_change": planned["score"] - all_stages["score"], "wrong_change": planned["wrong"] - all_stages["wrong"],
+    }
+    return "## cpu-plan against cpu-all (same run, same checker)\n\n" + markdown_table(
+        ["measure", "change", "target", ""], rows
+    )
+
+
+def time_estimates(setups: list[Setup], records: list[CragRecord], result: dict[str, Any]) -> str:
+    """Seconds per question on 4x T4 (the t4x4 preset's batches and throughput model) from the tokens
+    and CPU timings each setup recorded here; the embedded model's prompts are shorter than t4x4's."""
+    target = load_config("t4x4")
+    rows = []
+    for setup in setups:
+        lines = [setup.lines[r.gold.interaction_id] for r in records]
+        estimate = estimate_budget(lines, target)["estimated_seconds_per_question"]
+        result.setdefault("t4x4_estimate", {})[setup.name] = estimate
+        rows.append([setup.name, f"{estimate['p50']:.1f}", f"{estimate['p95']:.1f}", f"{estimate['mean']:.1f}"])
+    return ("## Estimated seconds per question on 4x T4 (evaluation/time_model.py, from the tokens recorded here)\n\n"
+            + markdown_table(["setup", "p50", "p95", "mean"], rows))
+
+
+def per_question(setups: list[Setup], records: list[CragRecord], verdicts: dict[str, dict[str, Verdict]]) -> str:
+    headers = ["#", "question", "gold", *[f"{s.name}" for s in setups], "plan"]
+    rows = []
+    for number, record in enumerate(records, 1):
+        gold = record.gold
+        cells = []
+        for setup in setups:
+            line = setup.lines[gold.interaction_id]
+            cells.append(f"{line['prediction']} [{MARKS[verdicts[setup.name][gold.interaction_id]]}]")
+        plan_line = next((s.lines[gold.interaction_id] for s in setups if s.name == "cpu-plan"), None)
+        plan = (plan_line or {}).get("plan") or {}
+        signals = "; ".join(s for s in plan.get("signals", []) if not s.startswith("kg")) or (plan_line or {}).get("route", "")
+        rows.append([number, gold.query, gold.answer, *cells, signals])
+    return "## Per question (prediction [verdict])\n\n" + markdown_table(headers, rows, cell=_cell)
+
+
+def setups_by_name(setups: list[Setup]) -> dict[str, Setup]:
+    return {setup.name: setup for setup in setups}
+
+
+def _cell(value: Any) -> str:
+    return " ".join(str(value).replace("|", "/").split())[:300]
+
+
+def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int:
+    """Run the benchmark; `llm` replaces the embedded model (tests script it)."""
+    args = parse_args(argv)
+    logger.remove()
+    logger.add(sys.stderr, level=args.log_level.upper())
+    names = [name.strip() for name in args.setups.split(",") if name.strip()]
+    unknown = [name for name in names if name not in SETUPS]
+    if unknown or not names:
+        raise SystemExit(f"unknown setups {unknown}; choose from {', '.join(SETUPS)}")
+    missing = [path for path in args.data if not path.is_file()]
+    if missing:
+        raise SystemExit(f"data files not found: {', '.join(map(str, missing))} (pass --data)")
+    records = [record for path in args.data for record in read_records(path)][: args.limit]
+    setups = load_setups(names, parse_overrides(args.set), args.budget_s, args.out)
+    llm_configs = {json.dumps(asdict(setup.config.llm), sort_keys=True) for setup in setups}
+    if len(llm_configs) != 1:
+        raise SystemExit("the setups' LLM settings differ; they must share one model")
+    shared = llm or create_backend(setups[0].config.llm)
+    try:
+        run(setups, records, shared)
+    finally:
+        if llm is None:
+            shared.close()
+    text, result = report(setups, records, load_truncator(args.tokenizer_dir))
+    write_atomically(args.out / "report.md", text)
+    write_atomically(args.out / "report.json", json.dumps(result, indent=2, default=str))
+    print(text)
+    print(f"Written: {args.out / 'report.md'}, {args.out / 'report.json'}, answers in {args.out / 'answers'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
