@@ -357,7 +357,7 @@ def _chart_attributes(text: str) -> list[str]:
 
 
 def render(state: QuestionState, context: PlanContext) -> Evidence:
-    config, text = context.config, state.lowered
+    config = context.config
     evidence = Evidence()
     artists, _ = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
