@@ -21,7 +21,10 @@ tools/t4x4_platform.py), and checks:
    50 pages each). One line per profile and task; it fails when a question takes more than 30 s
    or a batch more than its n x 30 s, when the nominal profile refuses a question for time, or
    when the slow profile answers fewer than 80 % of what the nominal one answers;
-5. each guided-decoding schema: its compile time under the chosen backend and under xgrammar
+5. the engine stop itself, which the planning of (4) rarely needs: two calls that cannot finish in
+   10 s (one reading long prompts, one decoding long guided replies) must return by their limit
+   (within `budget.end_margin_s`), with their requests aborted in the engine;
+6. each guided-decoding schema: its compile time under the chosen backend and under xgrammar
    without length caps (the alternative), and that the chosen backend enforces it.
 
 Stand-ins, since no weights are here: the LLM folder is Llama-3-70B-Instruct's config (GPTQ 4-bit)
@@ -282,11 +285,13 @@ def run_check(work_dir: Path, data: list[Path], out: Path | None, overrides: dic
                     (out / f"{name}.{task}.predictions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
             if system is not first:
                 system.close()
+        served = check_requests(session)  # the questions' requests, before the stop probe adds its own
+        stopping = check_engine_stop(session, first)
         first.close()
     results.insert(0, warm_up_result(warm, session))
     results += answering
     results.append(time_result(profile_lines, outcomes))
-    results.append(check_requests(session))
+    results += [served, stopping]
     results.append(check_stop_ids(session))
     results += check_schemas(session, system_schemas=session.schemas())
     return results
@@ -331,6 +336,49 @@ def check_engine(session: Any, config: Any, seconds: float) -> Result:
     )
     details.append(f"CragSystem constructed and warmed up in {seconds:.1f}s")
     return Result("engine configuration on 4x T4", passed, details)
+
+
+STOP_PROBE_LIMIT_S = 10.0
+
+
+def check_engine_stop(session: Any, system: Any) -> Result:
+    """Calls that cannot finish in time return by their limit, their requests aborted in the engine:
+    one bound by prompt reading (8 prompts of ~1,500 tokens), one by decoding (8 long guided
+    replies), under the last profile, on the real engine. A call may end later than its limit by
+    at most the margin the batch deadline keeps after its last call (`budget.end_margin_s`)."""
+    from models.llm.base import GenerationParams, TimeLimit
+
+    llm, margin = system.llm, system.config.budget.end_margin_s
+    schemas = system.json_schemas()
+    reasoning = next(schema for schema in schemas if "reasoning" in schema.get("properties", {}))
+    probes = {
+        "prompt-bound": (
+            [[{"role": "user", "content": f"Probe {i}: " + "word " * 1500}] for i in range(8)],
+            GenerationParams(max_tokens=16),
+        ),
+        "decode-bound": (
+            [[{"role": "user", "content": f"Probe {i}: reason at length."}] for i in range(8)],
+            GenerationParams(max_tokens=1024, json_schema=reasoning),
+        ),
+    }
+    details, passed = [], True
+    for name, (conversations, params) in probes.items():
+        session.forget_prompts()
+        aborted_before = len(session.aborted)
+        started = session.clock()
+        limit = TimeLimit(started + STOP_PROBE_LIMIT_S, session.clock)
+        with llm.limited(limit):
+            completions = llm.generate(conversations, params)
+        overrun = session.clock() - limit.at
+        cut = sum(completion.cut for completion in completions)
+        aborted = len(session.aborted) - aborted_before
+        ok = overrun <= margin and cut > 0 and aborted > 0
+        passed &= ok
+        details.append(
+            f"{name}: returned {overrun:+.2f} s against a {STOP_PROBE_LIMIT_S:.0f} s limit "
+            f"(at most +{margin:g} s), {cut} of {len(completions)} cut, {aborted} request(s) aborted"
+        )
+    return Result("the engine stops at a time limit", passed, details)
 
 
 def check_stop_ids(session: Any) -> Result:
