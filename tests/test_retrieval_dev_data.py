@@ -7,26 +7,31 @@ from models.config import RetrievalConfig, WebConfig
 from models.embeddings import SentenceEncoder
 from models.retrieval import Retriever
 from models.retrieval.candidates import text_key
-from models.schema import Question
+from models.schema import Evidence, Question
 from models.web import PageExtractor
 from models.web.sentences import split_sentences
+
+
+def retrieve(retriever: Retriever, records: list[dict]) -> list[Evidence]:
+    """The evidence `retriever` finds in the pages of CRAG `records` (one question each)."""
+    questions = Question.from_batch(
+        {key: [r[key] for r in records] for key in ("interaction_id", "query", "query_time", "search_results")}
+    )
+    extractor = PageExtractor(WebConfig())
+    try:
+        pages = extractor.run(questions)
+    finally:
+        extractor.close()
+    return retriever.run(questions, pages)
 
 
 def test_dow_jones_question_finds_salesforce_within_budget(shared_data):
     with bz2.open(shared_data / "crag_dev_10.jsonl.bz2", "rt") as lines:
         records = [json.loads(line) for line in lines]
     record = next(r for r in records if r["answer"] == "salesforce")
-    question = Question.from_batch(
-        {key: [record[key]] for key in ("interaction_id", "query", "query_time", "search_results")}
-    )
-    extractor = PageExtractor(WebConfig())
-    try:
-        pages = extractor.run(question)
-    finally:
-        extractor.close()
     config = RetrievalConfig()
     retriever = Retriever(config, SentenceEncoder(config.embedding_model))
-    evidence = retriever.run(question, pages)[0]
+    evidence = retrieve(retriever, [record])[0]
     assert any("salesforce" in reference.lower() for reference in evidence.references)
     used_tokens = sum(retriever.tokens.count(reference) for reference in evidence.references)
     assert used_tokens <= config.max_reference_tokens
@@ -38,16 +43,8 @@ def test_no_sentence_is_shown_twice_in_a_questions_references(shared_data):
     each question's references still show every sentence once."""
     with bz2.open(shared_data / "crag_dev_pages_24.jsonl.bz2", "rt") as lines:
         records = [json.loads(line) for line in lines][:6]
-    questions = Question.from_batch(
-        {key: [r[key] for r in records] for key in ("interaction_id", "query", "query_time", "search_results")}
-    )
-    extractor = PageExtractor(WebConfig())
-    try:
-        pages = extractor.run(questions)
-    finally:
-        extractor.close()
     config = RetrievalConfig()
-    for evidence in Retriever(config, SentenceEncoder(config.embedding_model)).run(questions, pages):
+    for evidence in retrieve(Retriever(config, SentenceEncoder(config.embedding_model)), records):
         keys = [text_key(s) for chunk in evidence.chunks for s in split_sentences(chunk, config.sentence_max_chars)]
         repeated = {key for key in keys if keys.count(key) > 1}
         assert not repeated, repeated
