@@ -14,9 +14,8 @@ from models.web.sentences import split_sentences
 
 def retrieve(retriever: Retriever, records: list[dict]) -> list[Evidence]:
     """The evidence `retriever` finds in the pages of CRAG `records` (one question each)."""
-    questions = Question.from_batch(
-        {key: [r[key] for r in records] for key in ("interaction_id", "query", "query_time", "search_results")}
-    )
+    fields = ("interaction_id", "query", "query_time", "search_results")
+    questions = Question.from_batch({key: [r[key] for r in records] for key in fields})
     extractor = PageExtractor(WebConfig())
     try:
         pages = extractor.run(questions)
