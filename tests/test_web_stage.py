@@ -71,18 +71,25 @@ def test_adversarial_pages_through_the_pool(pooled: PageExtractor):
     assert "river bank flooded in year 5" in " ".join(by_name["10,000-deep nesting"].chunks)
 
 
-def test_a_page_past_its_deadline_is_killed_alone():
-    # Every page is sent to trafilatura (main text can never reach 101% of the full text); on a
-    # 4 MB page that takes many seconds, far past the deadline, so its worker is killed.
-    config = WebConfig(
-        workers=2,
+# A 4 MB page that trafilatura needs many seconds for.
+SLOW_PAGE = "".join(f"<div><p>Row {i} of the slow page, with several words.</p></div>" for i in range(70_000))
+
+
+def _every_page_to_trafilatura(workers: int, page_timeout_s: float) -> WebConfig:
+    """Every page goes through the pool to trafilatura (main text never reaches 101 % of the full text)."""
+    return WebConfig(
+        workers=workers,
         inprocess_max_total_chars=0,
         main_text_min_ratio=1.01,
         trafilatura_max_chars=10**9,
-        page_timeout_s=1.5,
+        page_timeout_s=page_timeout_s,
     )
-    slow = "".join(f"<div><p>Row {i} of the slow page, with several words.</p></div>" for i in range(70_000))
-    questions = [_question("slow", [("slow", slow)]), _question("ok", [("ok", _html("garden"))])]
+
+
+def test_a_page_past_its_deadline_is_killed_alone():
+    # The slow page takes far past its deadline, so its worker is killed.
+    config = _every_page_to_trafilatura(workers=2, page_timeout_s=1.5)
+    questions = [_question("slow", [("slow", SLOW_PAGE)]), _question("ok", [("ok", _html("garden"))])]
     with PageExtractor(config) as extractor:
         slow_pages, ok_pages = extractor.run(questions)
         assert slow_pages[0].error is not None and "timed out" in slow_pages[0].error
@@ -111,15 +118,8 @@ def test_malformed_search_results_do_not_fail_the_batch(pooled: PageExtractor):
 def test_the_page_work_stops_when_its_seconds_run_out():
     # The same slow page as above, with far more time per page than the stage has: the stage ends
     # on time, keeping what the fast extractor found, and pages it never reached say so.
-    config = WebConfig(
-        workers=1,
-        inprocess_max_total_chars=0,
-        main_text_min_ratio=1.01,
-        trafilatura_max_chars=10**9,
-        page_timeout_s=60.0,
-    )
-    slow = "".join(f"<div><p>Row {i} of the slow page, with several words.</p></div>" for i in range(70_000))
-    pages = [("slow", slow), ("later", _html("garden"))]
+    config = _every_page_to_trafilatura(workers=1, page_timeout_s=60.0)
+    pages = [("slow", SLOW_PAGE), ("later", _html("garden"))]
     with PageExtractor(config) as extractor:
         extractor.warm_up()
         started = time.monotonic()
