@@ -246,7 +246,9 @@ class _Evaluator:
 
     def _call(self, node: ast.Call) -> Any:
         arguments = [self._eval(argument) for argument in node.args]
-        keywords = {keyword.arg: self._eval(keyword.value) for keyword in node.keywords}
+        if any(keyword.arg is None for keyword in node.keywords):
+            raise CalculatorError("** arguments are not allowed")
+        keywords = {keyword.arg: self._eval(keyword.value) for keyword in node.keywords if keyword.arg is not None}
         dotted = _dotted_name(node.func)
         if dotted in self.functions:
             return self._check(self.functions[dotted](*arguments, **keywords))

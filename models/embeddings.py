@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from loguru import logger
@@ -40,7 +41,7 @@ class SentenceEncoder:
         self.name_or_path = name_or_path
         self.device = device
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None  # a SentenceTransformer, loaded by warm_up()
 
     def warm_up(self) -> None:
         if self._model is not None:

@@ -17,7 +17,10 @@ from models.reasoning import Reasoner
 from models.retrieval import Retriever
 from models.web import PageExtractor
 from tests.doubles import ScriptedLLM
-from tests.test_evaluation_cli import data_file, replies  # noqa: F401 - data_file is a fixture
+from tests import test_evaluation_cli
+from tests.test_evaluation_cli import replies
+
+data_file = test_evaluation_cli.data_file  # the CLI tests' fixture
 
 STAGES = {
     "attributes": AttributePredictor,

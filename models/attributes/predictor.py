@@ -30,14 +30,14 @@ class AttributePredictor:
     ):
         if config.method not in ("classifier", "llm"):
             raise ValueError(f"Unknown attributes.method {config.method!r}; choose 'classifier' or 'llm'")
-        if config.method == "llm" and llm is None:
-            raise ValueError("attributes.method='llm' needs an LLM backend")
+        self.llm_predictor: LLMAttributePredictor | None = None
+        if config.method == "llm":
+            if llm is None:
+                raise ValueError("attributes.method='llm' needs an LLM backend")
+            self.llm_predictor = LLMAttributePredictor(config, llm, prompts or PromptLibrary())
         self.config = config
         self.encoder = encoder
         self.classifier: AttributeClassifier | None = None
-        self.llm_predictor = (
-            LLMAttributePredictor(config, llm, prompts or PromptLibrary()) if config.method == "llm" else None
-        )
 
     def warm_up(self) -> None:
         if self.llm_predictor is not None or self.classifier is not None:
@@ -59,5 +59,6 @@ class AttributePredictor:
         if self.llm_predictor is not None:
             return self.llm_predictor.run(queries)
         self.warm_up()
+        assert self.encoder is not None and self.classifier is not None  # warm_up() loaded them
         embeddings = self.encoder.encode(queries)
         return self.classifier.predict(queries, [q.query_time for q in questions], embeddings)

@@ -216,7 +216,7 @@ def _completed_days(bars: list[tuple[datetime, dict]], now: datetime | None) -> 
 
 
 def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None) -> str:
-    closes = [(day, _close(bar)) for day, bar in rows if _close(bar) is not None]
+    closes = [(day, close) for day, bar in rows if (close := _close(bar)) is not None]
     if not closes:
         return ""
     highs = [(bar["High"], day) for day, bar in rows if isinstance(bar.get("High"), (int, float))]
@@ -224,7 +224,8 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
     first_day, first = closes[0]
     last_day, last = closes[-1]
     base = _close(before) if before else None
-    moves = [b - a for (_, a), (_, b) in zip(([(None, base)] if base else []) + closes[:-1], closes)]
+    previous = ([base] if base else []) + [close for _, close in closes[:-1]]
+    moves = [b - a for a, (_, b) in zip(previous, closes)]
     lines = [
         f"{ticker} over {label} ({len(rows)} trading days, {dated(rows[0][0])} to {dated(rows[-1][0])}):",
         f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on {dated(first_day)}; "
@@ -316,8 +317,8 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
 
 
 def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
-    items = sorted((parse_day(k), v) for k, v in (result.items() if isinstance(result, dict) else []) if parse_day(k))
-    items = [(day, _real(v)) for day, v in items if _real(v) is not None]
+    payments = sorted((day, v) for k, v in (result.items() if isinstance(result, dict) else []) if (day := parse_day(k)))
+    items = [(day, value) for day, v in payments if (value := _real(v)) is not None]
     if not items:
         return f"{ticker}: no dividends in the KG"
     spans = state.spans()

@@ -225,8 +225,8 @@ def _crew_followups(state: QuestionState, config: KGConfig) -> list[tuple[str, s
     jobs = asked(role.group(1) or role.group(2), CREW_ROLES)
     found = []
     for title in state.entities.movies:
-        movie = _found(state, MOVIE_SEARCH, title, config)
-        for crew in (movie or {}).get("crew") or []:
+        movie = _found(state, MOVIE_SEARCH, title, config) or {}
+        for crew in movie.get("crew") or []:
             if isinstance(crew, dict) and crew.get("job") in jobs and isinstance(crew.get("name"), str):
                 found.append((movie["title"], crew["job"], crew["name"]))
     return found
@@ -317,10 +317,10 @@ def _render_awards(state: QuestionState, awards: list[Award], by_id: dict, field
             lines.append(f"{film}, named by that award; the KG's record of the film:")
             lines += movie_lines(movie, config, asked_in=_without_award_names(state.wording))
         if person:
-            record = _found(state, PERSON_SEARCH, person, config)
-            if record:
+            person_record = _found(state, PERSON_SEARCH, person, config)
+            if person_record:
                 lines.append(f"{person}, named by that award; the KG's record of the person:")
-                lines += person_lines(record, by_id, fields, config)
+                lines += person_lines(person_record, by_id, fields, config)
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
 from models.config import KGConfig
 from models.kg.formatting import column_rows, dated, number, parse_day
@@ -106,7 +107,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
             return bool(call.body.get("team_name")) and state.answer(route, date=call.body["date"])[0]
 
         spans = spans_for(state, sport, config)
-        for asked in state.entities.teams or [None]:
+        for asked in _teams_asked(state):
             team = _team_spelling(state, sport, asked, config) if asked else None
             for span in spans:
                 if span.granularity == "day" or asked is None:
@@ -137,7 +138,7 @@ def _team_spelling(state: QuestionState, sport: str, asked: str, config: KGConfi
 
 
 def _play_by_play(state: QuestionState, config: KGConfig) -> list[ApiCall]:
-    games = [g for team in state.entities.teams or [None] for g in _relevant(state, "nba", team, config)]
+    games = [g for team in _teams_asked(state) for g in _relevant(state, "nba", team, config)]
     ids = list(dict.fromkeys(g.game_id for g in games if g.game_id))
     # one identified game: the asked day's, or with no time named the last one
     if len(ids) == 1 or (ids and not spans_for(state, "nba", config)):
@@ -182,6 +183,12 @@ def _nba_games(state: QuestionState) -> list[Game]:
     return sorted(games.values(), key=lambda g: (g.day, g.game_id))
 
 
+def _teams_asked(state: QuestionState) -> list[str | None]:
+    """The teams the question names; None when it names none (every team's games)."""
+    teams: list[str | None] = list(state.entities.teams)
+    return teams or [None]
+
+
 def _soccer_rows(state: QuestionState) -> list[SoccerRow]:
     rows: dict[tuple, SoccerRow] = {}
     for result in state.answered(SOCCER_GAMES):
@@ -191,11 +198,12 @@ def _soccer_rows(state: QuestionState) -> list[SoccerRow]:
             except (ValueError, SyntaxError):
                 continue
             if isinstance(parts, tuple) and len(parts) == 4:
-                rows[parts] = SoccerRow(*(str(p) for p in parts), row=row)
+                league, season, team, game = (str(p) for p in parts)
+                rows[parts] = SoccerRow(league, season, team, game, row=row)
     return list(rows.values())
 
 
-def _number(value: object) -> float | None:
+def _number(value: Any) -> float | None:
     try:
         return float(value)  # GF/GA are strings in the published data
     except (TypeError, ValueError):
@@ -263,7 +271,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         if not state.answered(route):
             continue
         spans = spans_for(state, sport, config)
-        for asked in state.entities.teams or [None]:
+        for asked in _teams_asked(state):
             evidence.extend(_render_team(state, sport, asked, spans, config))
         if sport == "nba":
             evidence.extend(_render_play_by_play(state, config))

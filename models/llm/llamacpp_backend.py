@@ -150,7 +150,7 @@ class LlamaCppBackend(LLMBackend):
                 completion.prompt_tokens = meter.prompt_tokens
                 completion.completion_tokens += meter.tokens
                 self._observe(meter, prompt_read=index == 0)
-                if meter.first_logits is not None:
+                if meter.first_logits is not None and params.first_token_logprobs:
                     completion.first_token_logprobs = self._top_logprobs(meter.first_logits, params.first_token_logprobs)
                 if completion.cut:
                     break

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from models.embeddings import SentenceEncoder
@@ -25,7 +27,7 @@ def ranks_descending(scores: np.ndarray) -> np.ndarray:
 
 def reciprocal_rank_fusion(rankings: list[tuple[np.ndarray, float]], k: int) -> np.ndarray:
     """Sum of weight / (k + rank) over (1-based ranks, weight) pairs of equal length."""
-    return sum(weight / (k + ranks.astype(np.float64)) for ranks, weight in rankings)
+    return cast(np.ndarray, sum(weight / (k + ranks.astype(np.float64)) for ranks, weight in rankings))
 
 
 def diverse_order(scores: np.ndarray, vectors: np.ndarray, relevance_weight: float) -> list[int]:

@@ -200,6 +200,7 @@ class Retriever:
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for q, shortlist in enumerate(shortlists):
+            assert shortlist.fused is not None  # only scored shortlists are estimated
             for index in np.argsort(-shortlist.fused, kind="stable")[: self.config.rerank_candidates]:
                 pairs.append((shortlist.query, shortlist.shown_text(int(index), self.config)))
                 owners.append((q, int(index)))
@@ -211,7 +212,7 @@ class Retriever:
                 usages[q].add(completion)
             if probability is not None:
                 scores[q][index] = probability
-        return [s or None for s in scores], usages
+        return [s or None for s in scores], [*usages]
 
     def _select(self, shortlist: _Shortlist, estimated: dict[int, float] | None) -> Evidence:
         if not shortlist.candidates:
@@ -225,6 +226,7 @@ class Retriever:
             order = [int(i) for i in np.argsort(shortlist.sparse_ranks, kind="stable")]
             ranked = [Ranked(shortlist.candidates[i], threshold) for i in order]
         else:
+            assert shortlist.vectors is not None and shortlist.similarity is not None  # scored with the fused ones
             order = diverse_order(shortlist.fused, shortlist.vectors, self.config.mmr_lambda)
             ranked = [Ranked(shortlist.candidates[i], float(shortlist.similarity[i])) for i in order]
             threshold = self.config.min_similarity

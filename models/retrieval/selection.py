@@ -194,7 +194,7 @@ def select_evidence(
             break
         if candidate.kind == "sentence" and candidate.passage is not None:
             sentences = passages[candidate.passage]
-            parts = []
+            parts: list[tuple[int, str]] = []
             for position in context_window(sentences, candidate.position, config):
                 text = shown.remainder(sentences[position])
                 if text and text_key(text) not in {text_key(part) for _, part in parts}:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import cast
 
 from loguru import logger
 from resiliparse.extract.html2text import extract_plain_text
@@ -79,7 +80,7 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
         parser = LexborHTMLParser(utf8)
         tables, removed = pop_tables(parser, name, TableLimits.from_config(config))
         # Text comes from the tree without its data tables (re-serialized only when one was removed).
-        tree = HTMLTree.parse(parser.html) if removed else HTMLTree.parse_from_bytes(utf8, "utf-8")
+        tree = HTMLTree.parse(cast(str, parser.html)) if removed else HTMLTree.parse_from_bytes(utf8, "utf-8")
         main_text = extract_plain_text(tree, main_content=True, alt_texts=False)
         full_text = extract_plain_text(tree, main_content=False, alt_texts=False)
     except Exception as exc:  # noqa: BLE001 - lexbor/resiliparse failed on this input: the forgiving parser is next

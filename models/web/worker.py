@@ -28,6 +28,7 @@ def serve(tasks: Connection, results: Connection, config: WebConfig) -> None:
             return
         key, work = message
         try:
+            job: FallbackJob | None
             if isinstance(work, FallbackJob):
                 job = work
             else:
