@@ -26,7 +26,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from models.config import PlanConfig  # noqa: E402
+from models.config import load_config  # noqa: E402
 from models.markdown import markdown_table  # noqa: E402
 from models.plan import Planner  # noqa: E402
 from models.schema import QuestionAttributes  # noqa: E402
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.is_file():
         raise SystemExit(f"{args.data} not found (pass --data)")
     questions = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
-    planner = Planner(PlanConfig())
+    planner = Planner(load_config("cpu").plan)
     types = sorted({q["question_type"] for q in questions})
     rows, per_type = [], {t: [] for t in types}
     for part in ("tuning", "held-out", "all"):

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from models.config import DEFAULT_CACHE_DIR, REPO_ROOT
+from models.config import REPO_ROOT, default_cache_dir
 
 
 @dataclass
@@ -27,4 +27,4 @@ class EvaluationSettings:
     judge_workers: int = 4
     # A verdict is one small JSON object.
     judge_max_tokens: int = 32
-    verdict_cache: Path = DEFAULT_CACHE_DIR / "judge_verdicts.jsonl"
+    verdict_cache: Path = field(default_factory=lambda: default_cache_dir() / "judge_verdicts.jsonl")

@@ -10,7 +10,7 @@ models/README.md):
                   (the n copies of a prompt are scheduled in the same step, so each is computed)
     KV demand   = sum over questions of (prompt + n x max_tokens)   (the copies share prompt blocks)
     waves       = ceil(KV demand / kv_cache_tokens_per_gpu)          (the rest waits for free blocks)
-    step s      = models.deadline.t4_step_seconds of the wave's sequences: the exllama kernel reads
+    step s      = ThroughputModelConfig.step_seconds of the wave's sequences: the exllama kernel reads
                   the weights once per 8 sequences, plus the per-step all-reduces and one token
                   mask per guided sequence (the same model the simulated T4 of `make check-t4x4` runs)
     decode s    = waves x max_tokens x step s   (every reply runs to the stage's max_tokens: an upper bound)
@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from models.config import CragConfig, ThroughputModelConfig, load_config
-from models.deadline import t4_step_seconds
 from models.markdown import markdown_table
 
 
@@ -94,7 +93,7 @@ def llm_stage_seconds(
     demand = sum(prompts) + sequences * requests.max_tokens
     waves = max(1, math.ceil(demand / model.kv_cache_tokens_per_gpu))
     per_wave = math.ceil(sequences / waves)
-    step = t4_step_seconds(model, 0, per_wave, per_wave if requests.guided else 0)
+    step = model.step_seconds(0, per_wave, per_wave if requests.guided else 0)
     return StageEstimate(
         requests=sequences,
         prefill_s=sum(prompts) * requests.n / model.prefill_tokens_per_s,

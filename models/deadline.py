@@ -6,7 +6,7 @@ A batch of n questions must end within n x `budget.seconds_per_question`. Three 
   one decode step by the number of sequences in it, seconds of a call's own overhead, and the KV
   cache. `calibrate()` measures them at warm-up on the real engine (outside any question's time);
   afterwards every engine step the backend reports refines them. Before calibration they are the
-  preset's guess (`budget.initial_*`; for t4x4 the 4x T4 model of models/README.md).
+  preset's guess (`budget.initial_*`; by default the 4x T4 model of models/README.md).
 - `StageCosts`: what each stage costs per question: prompt tokens and reply length for the LLM
   stages (seconds through `EngineSpeed`), and the rest (CPU work, KG API calls) in seconds; all
   learned from the batches run so far.
@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 from loguru import logger
 
-from models.config import BudgetConfig, CragConfig, ThroughputModelConfig
+from models.config import BudgetConfig, CragConfig
 from models.llm.base import Completion, GenerationParams, LLMBackend, StepTiming, TimeLimit, TokenUsage
 
 Clock = Callable[[], float]
@@ -49,23 +49,6 @@ _FILLER = (
 )
 
 
-def t4_step_seconds(
-    model: ThroughputModelConfig, prefill_tokens: int, decode_sequences: int, guided_sequences: int
-) -> float:
-    """One engine step of Llama-3-70B GPTQ on 4x T4 (T4_FACTS.md): up to `exllama_max_rows` rows,
-    the exllama kernel reads the weights once per `rows_per_weight_read` rows; above, vLLM
-    dequantizes the weights to fp16 for cuBLAS and the step is compute bound. Every step pays the
-    PCIe all-reduces and launches, and one token mask per guided sequence on the CPU."""
-    rows = prefill_tokens + decode_sequences
-    if rows <= 0:
-        return 0.0
-    if rows <= model.exllama_max_rows:
-        matmul = model.weight_read_s * math.ceil(rows / model.rows_per_weight_read)
-    else:
-        matmul = model.dequantize_s + rows / model.prefill_tokens_per_s
-    return matmul + model.step_fixed_s + model.guided_mask_s * guided_sequences
-
-
 @dataclass
 class EngineSpeed:
     """The LLM's speed here; `observe` refines it from each engine step (moving averages)."""
@@ -80,12 +63,12 @@ class EngineSpeed:
     @classmethod
     def initial(cls, budget: BudgetConfig) -> "EngineSpeed":
         """The configured guess, before anything was measured."""
-        return cls(
-            call_overhead_s=budget.initial_call_overhead_s,
-            prefill_s_per_token=1.0 / budget.initial_prefill_tokens_per_s,
-            decode_step_s=dict(budget.initial_decode_step_s),
-            smoothing=budget.step_smoothing,
-        )
+        overhead, prefill = budget.initial_call_overhead_s, budget.initial_prefill_tokens_per_s
+        steps = budget.initial_decode_step_s
+        if overhead is None or prefill is None or steps is None:
+            raise ValueError("budget.initial_* are derived when the configuration loads: use models.config.load_config")
+        return cls(call_overhead_s=overhead, prefill_s_per_token=1.0 / prefill, decode_step_s=dict(steps),
+                   smoothing=budget.step_smoothing)
 
     def step_seconds(self, sequences: int) -> float:
         """A decode step of `sequences` sequences: linear between the measured counts, and beyond

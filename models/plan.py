@@ -47,7 +47,10 @@ class Cues(NamedTuple):
 
 class Planner:
     def __init__(self, config: PlanConfig):
+        if config.calculator_reference_chars is None:
+            raise ValueError("plan.calculator_reference_chars is derived when the configuration loads: use load_config")
         self.config = config
+        self.reference_chars = config.calculator_reference_chars
         self._arithmetic = _words(config.arithmetic_words)
         self._counting = _words(config.counting_words)
         self._comparison = _words(config.comparison_words)
@@ -110,7 +113,7 @@ class Planner:
             return Decision(True, f"calculator: the question writes {cues.numbers} numbers")
         if not cues.comparison:
             return Decision(False, "calculator skipped: no arithmetic, counting or comparison asked")
-        shown = "\n\n".join(references)[: self.config.calculator_reference_chars]
+        shown = "\n\n".join(references)[: self.reference_chars]
         values = len(numbers_in(shown) - numbers_in(query))
         if values >= self.config.comparison_reference_numbers:
             return Decision(True, f"calculator: comparison ({cues.comparison!r}), {values} numbers in the references")

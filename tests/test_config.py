@@ -1,6 +1,8 @@
 import pytest
 
-from models.config import PRESETS, load_config, parse_overrides, set_option
+from models.config import PRESETS, BudgetConfig, PlanConfig, finalize, load_config, parse_overrides, set_option
+from models.deadline import EngineSpeed
+from models.plan import Planner
 
 
 def test_default_preset_is_cpu(monkeypatch):
@@ -82,3 +84,40 @@ def test_overrides_follow_the_declared_types():
 def test_invalid_overrides_are_rejected_with_the_allowed_choices(override, message):
     with pytest.raises(ValueError, match=message):
         load_config("cpu", parse_overrides([override]))
+
+
+def test_derived_options_follow_the_overrides_they_derive_from():
+    config = load_config("t4x4", parse_overrides([
+        "budget.target_throughput.prefill_tokens_per_s=200", "budget.target_throughput.weight_read_s=0.14",
+        "calculator.max_reference_tokens=400",
+    ]))
+    budget, target = config.budget, config.budget.target_throughput
+    assert budget.initial_prefill_tokens_per_s == 200.0 and budget.initial_call_overhead_s == target.call_overhead_s
+    assert budget.initial_decode_step_s == {n: pytest.approx(target.step_seconds(0, n, n)) for n in (1, 8, 24)}
+    assert budget.initial_decode_step_s[1] == pytest.approx(0.14 + 0.05 + 0.001)
+    assert config.plan.calculator_reference_chars == 400 * config.retrieval.chars_per_token
+
+
+def test_what_a_preset_or_an_override_sets_is_not_derived_again():
+    config = load_config("cpu", parse_overrides(["budget.target_throughput.prefill_tokens_per_s=200",
+                                                 "plan.calculator_reference_chars=123"]))
+    assert config.budget.initial_prefill_tokens_per_s == 60.0  # the cpu preset's embedded model
+    assert config.plan.calculator_reference_chars == 123
+    assert finalize(config) == config  # finalising twice changes nothing
+
+
+def test_environment_variables_are_read_when_the_configuration_is_built(monkeypatch, tmp_path):
+    monkeypatch.setenv("CRAG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://judge.invalid/v1")
+    config = load_config("cpu")
+    assert config.llm.cache_dir == str(tmp_path) and config.llm.base_url == "http://judge.invalid/v1"
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert load_config("cpu").llm.base_url == "http://127.0.0.1:8080/v1"
+
+
+def test_an_unfinalised_budget_is_refused_by_its_readers():
+    with pytest.raises(ValueError, match="load_config"):
+        EngineSpeed.initial(BudgetConfig())
+    with pytest.raises(ValueError, match="load_config"):
+        Planner(PlanConfig())
+

@@ -15,7 +15,6 @@ from models.deadline import (
     ReasoningForm,
     StageCosts,
     calibrate,
-    t4_step_seconds,
 )
 from models.llm.base import Completion, StepTiming, TokenUsage
 from tests.doubles import ScriptedLLM
@@ -44,20 +43,20 @@ def speed(prefill_tps=100.0, steps=None, overhead=0.0, kv=None) -> EngineSpeed:
 
 def test_a_t4_step_reads_the_weights_once_per_eight_rows_up_to_fifty_rows():
     model = ThroughputModelConfig(guided_mask_s=0.0)
-    one = t4_step_seconds(model, 0, 1, 0)
-    assert t4_step_seconds(model, 0, 8, 0) == one
-    assert t4_step_seconds(model, 0, 9, 0) == pytest.approx(one + model.weight_read_s)
-    assert t4_step_seconds(model, 0, 24, 0) == pytest.approx(one + 2 * model.weight_read_s)
+    one = model.step_seconds(0, 1, 0)
+    assert model.step_seconds(0, 8, 0) == one
+    assert model.step_seconds(0, 9, 0) == pytest.approx(one + model.weight_read_s)
+    assert model.step_seconds(0, 24, 0) == pytest.approx(one + 2 * model.weight_read_s)
     # Beyond 50 rows the weights are dequantized once and the rows are compute bound.
-    assert t4_step_seconds(model, 512, 0, 0) == pytest.approx(
+    assert model.step_seconds(512, 0, 0) == pytest.approx(
         model.dequantize_s + 512 / model.prefill_tokens_per_s + model.step_fixed_s
     )
-    assert t4_step_seconds(model, 0, 0, 0) == 0.0
+    assert model.step_seconds(0, 0, 0) == 0.0
 
 
 def test_each_guided_sequence_adds_a_token_mask_to_the_step():
     model = ThroughputModelConfig(guided_mask_s=0.015)
-    assert t4_step_seconds(model, 0, 8, 8) - t4_step_seconds(model, 0, 8, 0) == pytest.approx(8 * 0.015)
+    assert model.step_seconds(0, 8, 8) - model.step_seconds(0, 8, 0) == pytest.approx(8 * 0.015)
 
 
 def test_the_t4x4_preset_starts_from_the_t4_model_it_documents():
@@ -65,7 +64,7 @@ def test_the_t4x4_preset_starts_from_the_t4_model_it_documents():
     model = budget.target_throughput
     assert budget.initial_prefill_tokens_per_s == model.prefill_tokens_per_s
     for sequences, seconds in budget.initial_decode_step_s.items():
-        assert seconds == pytest.approx(t4_step_seconds(model, 0, sequences, sequences), abs=5e-4)
+        assert seconds == pytest.approx(model.step_seconds(0, sequences, sequences), abs=5e-4)
 
 
 # --- EngineSpeed ---------------------------------------------------------------------------------

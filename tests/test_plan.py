@@ -10,7 +10,7 @@ from benchmarks import plan as plan_benchmark
 from evaluation.reports import plan_summary
 from evaluation.runner import answers_from_system
 from evaluation.data import parse_record
-from models.config import PlanConfig, load_config
+from models.config import load_config
 from models.crag_system import CragSystem
 from models.plan import Planner, signal_kind
 from models.schema import Evidence, QuestionAttributes
@@ -23,7 +23,7 @@ STRONG = Evidence(chunks=["The Quiet Harbor (2019) is a drama directed by Jane D
 
 @pytest.fixture
 def planner() -> Planner:
-    return Planner(PlanConfig())
+    return Planner(load_config("cpu").plan)
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_every_word_list_and_threshold_is_a_config_knob():
 
 
 def test_the_plan_off_runs_every_stage(planner):
-    off = Planner(PlanConfig(enabled=False))
+    off = Planner(load_config("cpu", {"plan.enabled": "false"}).plan)
     plans = off.run(["who directed the quiet harbor?"], [STATIC], [STRONG], [False])
     assert (plans[0].kg, plans[0].calculator, plans[0].knowledge, plans[0].signals) == (True, True, True, ["plan off"])
     plans = planner.run(["who directed the quiet harbor?"], [STATIC], [STRONG], [False])

