@@ -26,6 +26,7 @@ from models.llm.base import GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
 from models.replies import find_json
 from models.schema import Evidence, Question
+from models.vocabulary import NUMBER_VALUE
 
 
 class CalculatorError(ValueError):
@@ -505,7 +506,7 @@ class CalculationResult:
 _FENCE = re.compile(r"```[a-z]*", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _JSON_EXPRESSION = re.compile(r'"expression"\s*:\s*"((?:[^"\\]|\\.)*)"')
-_WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+_WRITTEN_NUMBER = re.compile(NUMBER_VALUE)
 _LONE_EQUALS = re.compile(r"(?<![=!<>])=(?!=)")
 _COMPUTING_NODES = (ast.BinOp, ast.Call, ast.Compare, ast.BoolOp, ast.Subscript, ast.Attribute, ast.IfExp)
 

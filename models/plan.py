@@ -12,7 +12,8 @@
 
 The words stand for CRAG's question types (post-processing, aggregation, comparison), not for
 particular questions; `benchmarks/plan.py` measures the calculator rule against
-the types of the 1,371 validation questions. Every word list and threshold is in `PlanConfig`. Each
+the types of the 1,371 validation questions. Every word list and threshold is in `PlanConfig` (its
+word lists default to models/vocabulary.py's). Each
 decision carries the signal behind it, recorded in the trace and counted in the report.
 """
 
@@ -24,10 +25,11 @@ from typing import NamedTuple
 from models.calculator import numbers_in
 from models.config import PlanConfig
 from models.schema import Evidence, QuestionAttributes, QuestionPlan
+from models.vocabulary import NUMERIC_DATE, WRITTEN_NUMBER, YEAR, word_pattern
 
-_DATE = re.compile(r"(?<![\w/-])\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?(?![\w/-])")  # 02/29/2024, 2022-10
-_YEAR = re.compile(r"(?:1[89]|20)\d\d")
-_NUMBER = re.compile(r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?%?(?![\w-])")
+_DATE = re.compile(NUMERIC_DATE)
+_YEAR = re.compile(YEAR)
+_NUMBER = re.compile(WRITTEN_NUMBER)
 
 
 class Decision(NamedTuple):
@@ -51,9 +53,9 @@ class Planner:
             raise ValueError("plan.calculator_reference_chars is derived when the configuration loads: use load_config")
         self.config = config
         self.reference_chars = config.calculator_reference_chars
-        self._arithmetic = _words(config.arithmetic_words)
-        self._counting = _words(config.counting_words)
-        self._comparison = _words(config.comparison_words)
+        self._arithmetic = word_pattern(config.arithmetic_words)
+        self._counting = word_pattern(config.counting_words)
+        self._comparison = word_pattern(config.comparison_words)
         self._generic = re.compile(rf"^(?:{'|'.join(config.generic_openings)})(?!\w)") if config.generic_openings else None
 
     def run(
@@ -137,12 +139,6 @@ class Planner:
 def signal_kind(signal: str) -> str:
     """A signal without its details, for counting: "calculator: counting ('how many')" -> "calculator: counting"."""
     return re.sub(r"\s*\(.*$|,.*$", "", signal)
-
-
-def _words(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    if not patterns:
-        return None
-    return re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)")
 
 
 def _found(pattern: re.Pattern[str] | None, text: str, shown_chars: int = 40) -> str:

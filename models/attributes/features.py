@@ -13,32 +13,15 @@ import numpy as np
 from scipy.sparse import csr_matrix, hstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from models import vocabulary
 from models.config import AttributesConfig
 
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_QUERY_TIME_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_YEAR = re.compile(rf"\b{vocabulary.MODERN_YEAR}\b")
+_NUMBER = re.compile(vocabulary.DIGIT_RUN)
+_QUERY_TIME_YEAR = re.compile(rf"\b({vocabulary.MODERN_YEAR})\b")
 
 # Cue name -> pattern; each cue becomes one 0/1 feature.
-TEMPORAL_CUES: dict[str, re.Pattern[str]] = {
-    name: re.compile(pattern)
-    for name, pattern in {
-        "now": r"\b(now|currently|current|presently|at the moment|at present|live|ongoing|real[- ]time)\b",
-        "today": r"\b(today|today's|tonight|this (morning|afternoon|evening))\b",
-        "recent_past": r"\b(yesterday|last (night|week|weekend|month|quarter|year|season|game|match|race|"
-        r"trading day|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|past (few|\d+) (days|weeks))\b",
-        "this_period": r"\bthis (week|weekend|month|quarter|year|season)\b",
-        "latest": r"\b(latest|recent|recently|newest|upcoming|next|new|last)\b",
-        "so_far": r"\b(so far|to date|as of|still|yet|ever|all[- ]time|career)\b",
-        "market": r"\b(price|prices|stock|stocks|shares?|trading|traded|volume|market cap\w*|dividends?|eps|"
-        r"p/?e ratio|earnings|open(ing)? price|clos(e|ing) price)\b",
-        "present_perfect": r"\b(has|have|hasn't|haven't)\b",
-        "past_tense": r"\b(did|was|were|first)\b",
-        "year": _YEAR.pattern,
-        "date": r"\b\d{4}-\d{2}-\d{2}\b|\b(january|february|march|april|may|june|july|august|september|"
-        r"october|november|december) \d{1,2}\b",
-    }.items()
-}
+TEMPORAL_CUES = {name: re.compile(pattern) for name, pattern in vocabulary.TEMPORAL_CUES.items()}
 
 
 def normalize_query(query: str) -> str:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from models import vocabulary
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROMPTS_DIR = REPO_ROOT / "prompts"
 
@@ -330,25 +332,12 @@ class PlanConfig:
     non-word characters; they name kinds of questions (CRAG's question types), never entities."""
 
     enabled: bool = True
-    # Calculator. Arithmetic and dates over the retrieved facts (CRAG's post-processing questions).
-    arithmetic_words: tuple[str, ...] = (
-        "average", "averaged", "averages", "on average", "mean", "median", "total", "totals", "sum", "combined",
-        "altogether", "difference", "differ", "gap", "percent", "percentage", "per cent", "ratio", "proportion",
-        "how old", "what age", "years old", "ago", "how long", "twice", r"times (?:more|less|as|larger|bigger|higher)",
-    )  # fmt: skip
-    # Counting and the extremes of a series (aggregation questions).
-    counting_words: tuple[str, ...] = (
-        "how many", "number of", "count", "how often", "how frequently", "maximum", "minimum", "overall",
-        "cumulative", "cumulatively", "in total",
-    )  # fmt: skip
-    # Two things weighed against each other (comparison questions): comparatives, "X-er than", and a
-    # choice between two named options ("which star is brighter, sirius or alpha centauri?").
-    comparison_words: tuple[str, ...] = (
-        "more", "less", "fewer", "greater", "higher", "lower", "larger", "smaller", "bigger", "longer", "shorter",
-        "older", "younger", "earlier", "later", "taller", "faster", "slower", "better", "worse", "cheaper",
-        "richer", "heavier", "compare", "compared", "comparison", "versus", "vs", r"\w+er than",
-        r"^(?:which|who|what)\b[^,]*,[^,]+\bor\b[^,]+$",
-    )  # fmt: skip
+    # Calculator: arithmetic and dates over the retrieved facts (CRAG's post-processing questions),
+    # counting and the extremes of a series (aggregation), two things weighed against each other
+    # (comparison). The defaults are models/vocabulary.py's.
+    arithmetic_words: tuple[str, ...] = vocabulary.ARITHMETIC_WORDS
+    counting_words: tuple[str, ...] = vocabulary.COUNTING_WORDS
+    comparison_words: tuple[str, ...] = vocabulary.COMPARISON_WORDS
     # A question that itself writes this many numbers (years aside) asks to compute with them.
     question_numbers: int = 2
     # A comparison runs the calculator only when the references shown to it (their first
@@ -367,11 +356,7 @@ class PlanConfig:
     # does), unless the question asks for a definition or an explanation, which the KG's facts about
     # named things do not hold.
     kg_domains: tuple[str, ...] = ("finance", "movie", "music", "open", "sports")
-    generic_openings: tuple[str, ...] = (
-        r"what (?:is|are) (?:a|an)", r"what (?:is|are) the (?:benefits?|advantages?|disadvantages?|differences?|"
-        r"types?|kinds?|meaning|definition|purpose)", r"what does .* mean", r"how (?:does|do|can|should|to)",
-        "why", "define", "explain",
-    )  # fmt: skip
+    generic_openings: tuple[str, ...] = vocabulary.GENERIC_OPENINGS
 
 
 @dataclass

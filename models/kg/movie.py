@@ -21,7 +21,7 @@ from models.kg.formatting import is_empty, number, plain
 from models.kg.matching import best_match, search_key
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
-from models.kg.wording import NOMINEES, asked
+from models.vocabulary import NOMINEES, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
 MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"
@@ -126,7 +126,7 @@ def _asked_awards(state: QuestionState) -> tuple[list[Award], list[int]]:
     categories = _categories(state.wording)
     if not categories:
         return [], []
-    winners_only = not NOMINEES.search(state.wording)
+    winners_only = not re.search(NOMINEES, state.wording)
     found: list[Award] = []
     needed: list[int] = []
     for year in _years(state):

@@ -17,19 +17,16 @@ from models.config import KGConfig
 from models.kg.formatting import dated, is_empty, number, plain
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
-from models.kg.wording import CHANGE, asked
+from models import vocabulary
+from models.vocabulary import asked
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
-PREVIOUS_WEEK_WORDS = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
-# Words asking who is in a band.
-MEMBERS_ASKED = r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b"
 ARTIST_TOPICS = [
-    (r"where .*born|birth ?place|born in which|country|nationality|hometown|origin|from where|where .* from",
-     ["music_get_artist_birth_place"]),
+    (rf"{vocabulary.BIRTH_PLACE}|origin|from where", ["music_get_artist_birth_place"]),
     (r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart(?:ed)?\b",
      ["music_get_artist_birth_date"]),
-    (MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer", ["music_get_members"]),
-    (r"\bdie|death|dead|alive|lifespan|passed away|disband|split|broke up|active", ["music_get_lifespan"]),
+    (vocabulary.MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer", ["music_get_members"]),
+    (rf"{vocabulary.LIFESPAN}|split|active", ["music_get_lifespan"]),
     (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
     (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
 ]
@@ -62,10 +59,9 @@ FACT_LABELS = {
     "music_grammy_get_award_count_by_song": "Grammy award count",
     "music_grammy_get_award_date_by_artist": "years with a Grammy award",
 }
-DEBUT_WORDS = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
 CHART_ATTRIBUTES = [
-    (PREVIOUS_WEEK_WORDS + "|" + CHANGE.pattern, "rank_last_week", "rank on the previous week's chart"),
-    (r"how many weeks|weeks (?:on|in)|how long|" + DEBUT_WORDS, "weeks_in_chart", "weeks on the chart"),
+    (rf"{vocabulary.PREVIOUS_WEEK}|{vocabulary.CHANGE}", "rank_last_week", "rank on the previous week's chart"),
+    (rf"how many weeks|weeks (?:on|in)|how long|{vocabulary.DEBUT}", "weeks_in_chart", "weeks on the chart"),
     (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
 ]
 GRAMMY_YEAR_ROUTES = [
@@ -78,11 +74,10 @@ FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
 # chart entry): the routes of those relations only, so that the words naming the award or the chart
 # ("song of the year", "number one song") do not ask for anything.
 FOLLOWUP_ARTIST_ROUTES = {
-    "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|country|nationality|hometown|where .* from",
-    "music_get_artist_birth_date": r"when .*born|birth ?date|birthday|\bage\b|how old|founded|formed|what year .*born|"
-                                   r"debut(?:ed)? year|\bbegan\b|\bstart(?:ed)? out\b",
-    "music_get_members": MEMBERS_ASKED,
-    "music_get_lifespan": r"\bdie|death|dead|alive|lifespan|passed away|disband|split up|broke up",
+    "music_get_artist_birth_place": vocabulary.BIRTH_PLACE,
+    "music_get_artist_birth_date": rf"{vocabulary.BIRTH_DATE}|founded|formed|debut(?:ed)? year|\bbegan\b|\bstart(?:ed)? out\b",
+    "music_get_members": vocabulary.MEMBERS_ASKED,
+    "music_get_lifespan": vocabulary.LIFESPAN,
     "music_get_artist_all_works": r"other songs|discograph|albums|works|other (?:hits|singles)",
 }
 FOLLOWUP_SONG_ROUTES = {
@@ -96,17 +91,18 @@ ARTIST_NOUNS = re.compile(r"\b(?:artists?|singers?|bands?|groups?|acts?|performe
 # A band's members asked about as people ("when was the youngest member of X born?"): the members are
 # looked up as artists, and the band's own dates (its founding, not a birth) stay out. Words about the
 # band itself ("when was X formed and who are its members?") keep the question on the band.
-MEMBER_WORDS = re.compile(MEMBERS_ASKED)
+MEMBER_WORDS = re.compile(vocabulary.MEMBERS_ASKED)
 BAND_FACTS = re.compile(r"\b(?:formed|founded|disband\w*|split|broke up|start\w*|active)\b")
 MEMBER_FACTS = {
-    "music_get_artist_birth_place": r"where .*born|birth ?place|born in which|countr|nationalit|hometown|where .* from",
-    "music_get_artist_birth_date": r"when .*born|birth ?date|birthdays?|\bages?\b|how old|oldest|youngest|eldest|older|younger|what year .*born",
-    "music_get_lifespan": r"\bdie|death|dead|alive|passed away",
+    "music_get_artist_birth_place": vocabulary.BIRTH_PLACE,
+    "music_get_artist_birth_date": rf"{vocabulary.BIRTH_DATE}|oldest|youngest|eldest|older|younger",
+    "music_get_lifespan": vocabulary.DEATH,
 }
 BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
 CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
 SATURDAY = 5
-PREVIOUS_WEEK = re.compile(PREVIOUS_WEEK_WORDS)
+PREVIOUS_WEEK = re.compile(vocabulary.PREVIOUS_WEEK)
+CHANGE = re.compile(vocabulary.CHANGE)
 THIS_WEEK = re.compile(r"\b(?:this|current) week\b|\bnow\b|\btoday\b")
 
 
@@ -338,7 +334,7 @@ def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
     """The chart a song entered on, for a debut question: N weeks on the chart of `chart` put its
     first week N - 1 weeks earlier (weeks off the chart in between would shift it; the rank asked
     for that date then comes back null and says so)."""
-    if not re.search(DEBUT_WORDS, state.lowered):
+    if not re.search(vocabulary.DEBUT, state.lowered):
         return None
     _, weeks = state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute="weeks_in_chart", song_name=song)
     try:

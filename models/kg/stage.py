@@ -21,6 +21,7 @@ single API calls are recorded in the result; anything else raises to the orchest
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -45,12 +46,13 @@ from models.kg.formatting import cap
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
 from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
-from models.kg.wording import COMPARE
 from models.llm.base import GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
+from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
+_OPERANDS = re.compile(OPERAND_WORDS)
 DOMAINS: dict[str, ModuleType] = {
     "finance": finance, "movie": movie, "music": music, "sports": sports, "open": open_domain,
 }
@@ -105,7 +107,7 @@ def budget(config: KGConfig, questions: int, seconds_available: float | None = N
 def question_cap(state: QuestionState, config: KGConfig) -> int:
     """Call units one question may spend: `max_calls_per_question`, or for a comparison or an
     aggregation `calls_per_operand` for each name it compares, so that no operand is left out."""
-    if not COMPARE.search(state.wording):
+    if not _OPERANDS.search(state.wording):
         return config.max_calls_per_question
     entities = state.entities
     operands = len(entities.tickers) + sum(len(getattr(entities, kind)) for kind in NAME_KINDS)

@@ -13,16 +13,14 @@ from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
 
+from models.vocabulary import MODERN_YEAR, MONTH_NUMBERS, NUMBER_WORDS
+
 Granularity = Literal["day", "week", "month", "year", "season", "range"]
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
-MONTHS["sept"] = 9
-
-_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
 _WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "a": 1}
+_NUMBER_WORDS = NUMBER_WORDS | {"a": 1}
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 
@@ -168,7 +166,7 @@ def _iso_month(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
 
 
 def _month_day_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
-    month = MONTHS[m["month"]]
+    month = MONTH_NUMBERS[m["month"]]
     if m["y"]:
         day = _safe_date(int(m["y"]), month, int(m["d"]))
     elif today is not None:
@@ -181,7 +179,7 @@ def _month_day_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | 
 
 
 def _month_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
-    return _month(int(m["y"]), MONTHS[m["month"]], m[0])
+    return _month(int(m["y"]), MONTH_NUMBERS[m["month"]], m[0])
 
 
 def _explicit_season(m: re.Match[str], today: date | None, start_month: int) -> DateSpan | None:
@@ -295,5 +293,5 @@ _RULES: list[tuple[re.Pattern[str], Resolver]] = [
     (re.compile(r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b"),
      _relative_period),
     (re.compile(r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _WEEKDAY + r"\b"), _weekday),
-    (re.compile(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d{2})\b(?![\d%]|[.,]\d)"), _bare_year),
+    (re.compile(rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)"), _bare_year),
 ]

@@ -1,0 +1,128 @@
+"""Every list and pattern of models/vocabulary.py against a table of what it must and must not match."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from models import vocabulary as v
+
+# (name, text, matches?) for each pattern, matched as its readers match it (on lower-cased text).
+PATTERNS = [
+    ("YEAR", "in 1525", True), ("YEAR", "in 2024", True), ("YEAR", "the 2100 plan", False), ("YEAR", "999 ships", False),
+    ("MODERN_YEAR", "in 1999", True), ("MODERN_YEAR", "the war of 1812", False),
+    ("NUMERIC_DATE", "on 02/29/2024", True), ("NUMERIC_DATE", "in 2022-10", True), ("NUMERIC_DATE", "3-point shot", False),
+    ("NUMERIC_DATE", "v2/3a", False),
+    ("WRITTEN_NUMBER", "$1,200.50", True), ("WRITTEN_NUMBER", "12%", True), ("WRITTEN_NUMBER", "a 19-year-old", False),
+    ("WRITTEN_NUMBER", "mp3", False),
+    ("NUMBER_VALUE", "1,234.5 units", True), ("NUMBER_VALUE", "no digits", False),
+    ("DIGIT_RUN", "3.14", True), ("DIGIT_RUN", "pi", False),
+    ("LIST_CUES", "name the members of abba", True), ("LIST_CUES", "what were the top 5 songs", True),
+    ("LIST_CUES", "three albums by adele", True), ("LIST_CUES", "who directed jaws", False),
+    ("PLURAL_AFTER_WH", "which movies did he direct", True), ("PLURAL_AFTER_WH", "which film won", False),
+    ("DATE_CUES", "when was it built", True), ("DATE_CUES", "what year did it open", True),
+    ("DATE_CUES", "how old is he", False),
+    ("NUMBER_CUES", "how tall is it", True), ("NUMBER_CUES", "what is the population of peru", True),
+    ("NUMBER_CUES", "who wrote it", False),
+    ("DATE_IN_TEXT", "released in march", True), ("DATE_IN_TEXT", "born 1066 in wessex", True),
+    ("DATE_IN_TEXT", "may be later", False),
+    ("NUMBER_IN_TEXT", "twelve titles", True), ("NUMBER_IN_TEXT", "7 titles", True), ("NUMBER_IN_TEXT", "some titles", False),
+    ("CHANGE", "how many places did it climb", True), ("CHANGE", "did the price rise", True),
+    ("CHANGE", "what is the price", False),
+    ("OPERAND_WORDS", "which is taller, a or b", True), ("OPERAND_WORDS", "total revenue of a and b", True),
+    ("OPERAND_WORDS", "the price of acme", False),
+    ("NOMINEES", "who was nominated for best actor", True), ("NOMINEES", "who won best actor", False),
+    ("BIRTH_PLACE", "where was she born", True), ("BIRTH_PLACE", "what nationalities are the members", True),
+    ("BIRTH_PLACE", "what is the original title", False),
+    ("BIRTH_DATE", "when was he born", True), ("BIRTH_DATE", "how old is she", True), ("BIRTH_DATE", "is he alive", False),
+    ("DEATH", "when did he die", True), ("DEATH", "is she still alive", True), ("DEATH", "when was she born", False),
+    ("LIFESPAN", "when did the band break up", False), ("LIFESPAN", "when did the band split up", True),
+    ("LIFESPAN", "when did he pass away", False), ("LIFESPAN", "has he passed away", True),
+    ("MEMBERS_ASKED", "who are the members of abba", True), ("MEMBERS_ASKED", "who's in the band", True),
+    ("MEMBERS_ASKED", "who sang it", False),
+    ("PREVIOUS_WEEK", "its rank last week", True), ("PREVIOUS_WEEK", "a week earlier", True),
+    ("PREVIOUS_WEEK", "this week", False),
+    ("DEBUT", "when did it debut", True), ("DEBUT", "when did it first chart", False),
+    ("MORE_THAN", "more than a year", True), ("MORE_THAN", "a year", False),
+    ("LESS_THAN", "fewer than ten", True), ("LESS_THAN", "ten", False),
+]
+
+# (name, text, the words `word_pattern` finds first, or "") for each word list of the plan.
+WORD_LISTS = [
+    ("ARITHMETIC_WORDS", "what is the average price", "average"), ("ARITHMETIC_WORDS", "three times as long", "times as"),
+    ("ARITHMETIC_WORDS", "who is the mean girl", "mean"), ("ARITHMETIC_WORDS", "who directed it", ""),
+    ("COUNTING_WORDS", "how many albums", "how many"), ("COUNTING_WORDS", "the accountant", ""),
+    ("COMPARATIVES", "which is bigger", "bigger"), ("COMPARATIVES", "a big city", ""),
+    ("COMPARISON_WORDS", "is it cheaper than gold", "cheaper"), ("COMPARISON_WORDS", "is it brighter than x", "brighter than"),
+    ("COMPARISON_WORDS", "which star is brightest, sirius or vega", "which star is brightest, sirius or vega"),
+    ("COMPARISON_WORDS", "who sang it", ""),
+    ("GENERIC_OPENINGS", "what is a stock split", "what is a"), ("GENERIC_OPENINGS", "why is the sky blue", "why"),
+    ("GENERIC_OPENINGS", "who is the ceo", ""),
+]
+
+# (name, text, matches?) for each temporal cue of the attribute classifier.
+TEMPORAL = [
+    ("now", "what is the price now", True), ("now", "what was it", False),
+    ("today", "who plays tonight", True), ("today", "who played", False),
+    ("recent_past", "who won last season", True), ("recent_past", "who won in 2010", False),
+    ("this_period", "this quarter's revenue", True), ("this_period", "the quarter", False),
+    ("latest", "the latest album", True), ("latest", "the album", False),
+    ("so_far", "all-time top scorer", True), ("so_far", "top scorer", False),
+    ("market", "the closing price", True), ("market", "the closing scene", False),
+    ("present_perfect", "has she won", True), ("present_perfect", "did she win", False),
+    ("past_tense", "did she win", True), ("past_tense", "does she win", False),
+    ("year", "in 2011", True), ("year", "in 1811", False),
+    ("date", "on march 3", True), ("date", "on 2024-03-01", True), ("date", "in march", False),
+]
+
+# (name, word, value) for each word table.
+TABLES = [
+    ("MONTH_NUMBERS", "january", 1), ("MONTH_NUMBERS", "sept", 9), ("MONTH_NUMBERS", "dec", 12),
+    ("NUMBER_WORDS", "zero", 0), ("NUMBER_WORDS", "nineteen", 19), ("NUMBER_WORDS", "fifty", 50),
+    ("TIMES_WORDS", "twice", 2), ("SCALES", "bn", 10**9), ("SCALES", "thousand", 1000),
+]
+
+
+@pytest.mark.parametrize("name, text, matches", PATTERNS)
+def test_each_pattern_matches_what_it_names_and_nothing_near_it(name, text, matches):
+    assert bool(re.search(getattr(v, name), text)) is matches
+
+
+@pytest.mark.parametrize("name, text, found", WORD_LISTS)
+def test_each_word_list_is_found_between_word_boundaries(name, text, found):
+    pattern = v.word_pattern(getattr(v, name))
+    match = pattern.search(text) if pattern is not None else None
+    assert (match.group(0) if match else "") == found
+
+
+@pytest.mark.parametrize("cue, text, matches", TEMPORAL)
+def test_each_temporal_cue_of_the_attribute_classifier(cue, text, matches):
+    assert bool(re.search(v.TEMPORAL_CUES[cue], text)) is matches
+
+
+@pytest.mark.parametrize("name, word, value", TABLES)
+def test_each_word_table_gives_the_value_written(name, word, value):
+    assert getattr(v, name)[word] == value
+
+
+def test_every_list_of_the_module_is_in_a_table():
+    tested = {name for name, *_ in PATTERNS + WORD_LISTS + TABLES} | {"TEMPORAL_CUES"}
+    helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL"}  # parts of the above
+    public = {name for name in dir(v) if name.isupper()}
+    assert public - helpers == tested
+    assert set(v.TEMPORAL_CUES) == {cue for cue, *_ in TEMPORAL}
+
+
+def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():
+    assert [v.MONTH_NUMBERS[name] for name in v.MONTH_NAMES] == list(range(1, 13))
+    assert not re.search(v.DATE_IN_TEXT, "it may rain")
+
+
+def test_an_empty_word_list_matches_nothing():
+    assert v.word_pattern(()) is None
+
+
+def test_asked_gives_the_keys_whose_words_are_used_in_order():
+    vocabulary = {"place": v.BIRTH_PLACE, "date": v.BIRTH_DATE, "death": v.DEATH}
+    assert v.asked("when and where was she born?", vocabulary) == ["place", "date"]
