@@ -68,7 +68,6 @@ from models.config import CragConfig, load_config, parse_overrides, to_dict  # n
 from models.crag_system import CragSystem  # noqa: E402
 from models.llm import LLMBackend, create_backend  # noqa: E402
 from models.markdown import markdown_table  # noqa: E402
-from models.plan import signal_kind  # noqa: E402
 
 SHARED = REPO_ROOT.parent / "shared"
 DATA = [SHARED / "data" / f"{name}.jsonl.bz2" for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")]
@@ -218,7 +217,12 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
     seconds = np.array([float(line.get("seconds", 0.0)) for line in lines])
     cpu_seconds = np.array([float(line.get("cpu_seconds", np.nan)) for line in lines])
     n = len(lines)
-    notes = Counter(signal_kind(note) for line in lines for note in line.get("notes") or [] if "deadline" in note)
+    notes = Counter(
+        f"{event['stage']} {event['what']}"
+        for line in lines
+        for event in line.get("events") or []
+        if "deadline" in f"{event['what']} {event['detail']}"
+    )
     stage_tokens: Counter[str] = Counter()
     for line in lines:
         for stage, usage in (line.get("tokens") or {}).items():

@@ -226,7 +226,7 @@ def _by_domain(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
             for case, result in misses:
                 shown = [span for span in case.near_misses if offers_near_miss(replace(case, near_misses=[span]), result)]
                 print(f"- {case.query!r} wants {case.answers}{f' shows near misses {shown}' if shown else ''} | "
-                      f"has_evidence {result.has_evidence} | {result.error} | {result.notes}")
+                      f"has_evidence {result.has_evidence} | {result.error} | {'; '.join(map(str, result.events))}")
                 print(f"  calls: {result.calls}")
                 print("  " + "\n  ".join(("\n".join(result.references) or "(no references)").splitlines()[:12]))
 

@@ -260,7 +260,7 @@ def time_adversarial_pages(config: WebConfig) -> None:
             size = len(raw) if raw is not None else 0
             print(
                 f"{name:<22} {size / 1e6:6.2f} M  {local:6.2f} s | {remote:6.2f} s  chunks {len(page.chunks):5d}  "
-                f"tables {len(page.tables):3d}  {page.extractor:<12} {'; '.join(page.notes)[:70]}"
+                f"tables {len(page.tables):3d}  {page.extractor:<12} {'; '.join(map(str, page.events))[:70]}"
                 + (f"  [pool: {pooled[0].error}]" if pooled and pooled[0].error else "")
             )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any, Iterable
 
@@ -14,6 +13,7 @@ from evaluation.judges import RULES, UNSURE_COUNTED_WRONG
 from evaluation.scoring import EXACT, IDK, ScoredQuestion, Tally
 from models.markdown import markdown_table
 from models.plan import signal_kind
+from models.schema import EVENT_KINDS
 
 # question label -> report key; popularity appears only when the data has it
 BREAKDOWNS = {
@@ -63,6 +63,8 @@ def build_report(
         "tokens_per_stage": token_summary(lines),
         "failures_by_stage": failure_counts(lines),
         "degradations": degradation_counts(lines),
+        "events_by_kind": event_kind_counts(lines),
+        "stages": stage_summary(lines),
         "plan": plan_summary(lines),
     }
     return report
@@ -111,19 +113,46 @@ def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     }
 
 
+def _events(line: dict[str, Any]) -> list[dict[str, str]]:
+    return line.get("events") or []
+
+
 def failure_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
-    """Questions each stage failed for (the stage raised for their batch, or reported an error for
-    them): the system answered them without that stage."""
-    counts = Counter(stage for line in lines for stage in line.get("failures") or {})
+    """Questions each stage failed for (the stage raised for their batch, reported an error for them,
+    or, for the web stage, could not read one of their pages): they were answered without it."""
+    counts = Counter(
+        stage
+        for line in lines
+        for stage in {event["stage"] for event in _events(line) if event["kind"] == "failed"}
+    )
     return dict(sorted(counts.items()))
 
 
 def degradation_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
-    """How often each kind of note (refusal, skipped stage, shortened references, ...) was taken."""
-    kinds = Counter(
-        re.sub(r"\d+(\.\d+)?", "#", note.split(":")[0]) for line in lines for note in line.get("notes") or []
+    """How often each event short of a failure (routing, skipped stages, shortened references, page
+    caps and fallbacks, ...) happened, by "<stage> <what>"."""
+    labels = Counter(
+        f"{event['stage']} {event['what']}" for line in lines for event in _events(line) if event["kind"] != "failed"
     )
-    return dict(kinds.most_common())
+    return dict(labels.most_common())
+
+
+def event_kind_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """Events by kind (models/schema.py:EventKind), failures included."""
+    kinds = Counter(event["kind"] for line in lines for event in _events(line))
+    return {kind: kinds[kind] for kind in EVENT_KINDS if kinds[kind]}
+
+
+def stage_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per stage, the questions it ran for (it has a timing for them) and those it was skipped,
+    degraded, fell back or failed for (at least one event of that kind)."""
+    summary: dict[str, Counter] = {}
+    for line in lines:
+        for stage in line.get("timings") or {}:
+            summary.setdefault(stage, Counter())["ran"] += 1
+        for stage, kind in {(event["stage"], event["kind"]) for event in _events(line)}:
+            summary.setdefault(stage, Counter())[kind] += 1
+    return {stage: dict(counts) for stage, counts in sorted(summary.items())}
 
 
 def plan_summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
@@ -131,9 +160,10 @@ def plan_summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
     decisions (models/plan.py; details such as the matched words dropped)."""
     plans = [line["plan"] for line in lines if line.get("plan")]
     signals = Counter(signal_kind(signal) for plan in plans for signal in plan.get("signals") or [])
+    decided = [key for key, value in (plans[0] if plans else {}).items() if isinstance(value, bool)]
     return {
         "planned": len(plans),
-        "stages": {stage: sum(bool(plan.get(stage)) for plan in plans) for stage in ("kg", "calculator", "knowledge")},
+        "stages": {stage: sum(bool(plan.get(stage)) for plan in plans) for stage in decided},
         "signals": dict(signals.most_common()),
     }
 
@@ -229,6 +259,10 @@ def markdown_report(report: dict[str, Any]) -> str:
     if report["degradations"]:
         taken = ", ".join(f"{kind} {count}" for kind, count in report["degradations"].items())
         parts.append(f"Fallbacks and degradations taken (routing, skipped stages, page caps and fallbacks): {taken}.")
+    if report["stages"]:
+        columns = ["ran", *EVENT_KINDS]
+        rows = [[stage, *(counts.get(c, 0) for c in columns)] for stage, counts in report["stages"].items()]
+        parts.append(_table(["stage (questions)", *columns], rows))
     plan = report.get("plan") or {}
     if plan.get("planned"):
         stages = ", ".join(f"{stage} {count}" for stage, count in plan["stages"].items())

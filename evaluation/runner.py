@@ -18,6 +18,7 @@ from loguru import logger
 from tqdm import tqdm
 
 from evaluation.data import CragRecord, GoldQuestion, to_batch
+from models.schema import QuestionTrace
 
 IDK = "I don't know"
 OFFICIAL_MAX_BATCH = 16
@@ -199,23 +200,9 @@ def references_from_system(model: Any) -> Callable[[list[CragRecord]], list[dict
     return answer_batch
 
 
-def _prediction_result(prediction: Any, trace: Any) -> dict[str, Any]:
+def _prediction_result(prediction: Any, trace: QuestionTrace | None) -> dict[str, Any]:
     result: dict[str, Any] = {"prediction": prediction if isinstance(prediction, str) else str(prediction)}
-    if trace is None:
-        return result | {
-            "references": [], "timings": {}, "tokens": {}, "attributes": None, "plan": None, "failures": {},
-            "route": "", "notes": [],
-        }
-    return result | {
-        "references": list(trace.references),
-        "timings": dict(trace.timings),
-        "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
-        "attributes": asdict(trace.attributes) if trace.attributes is not None else None,
-        "plan": asdict(trace.plan) if trace.plan is not None else None,
-        "failures": dict(trace.failures),
-        "route": trace.route,
-        "notes": list(trace.notes),
-    }
+    return result | (trace or QuestionTrace(interaction_id="")).as_dict()
 
 
 def _clamp(size: int) -> int:

@@ -38,33 +38,9 @@ from typing import Any
 import numpy as np
 
 from models.config import CragConfig, ThroughputModelConfig, load_config
+from models.deadline import LLMStageShape
+from models.stages import llm_shapes
 from models.markdown import markdown_table
-
-
-@dataclass(frozen=True)
-class StageRequests:
-    """How a stage calls the LLM under the target preset: per question, n samples of at most
-    max_tokens each, guided by a JSON schema or not."""
-
-    max_tokens: int
-    n: int
-    guided: bool
-
-
-def stage_requests(config: CragConfig) -> dict[str, StageRequests]:
-    calculator, kg = config.calculator, config.kg
-    return {
-        "calculator": StageRequests(
-            calculator.max_tokens,
-            calculator.samples if calculator.temperature > 0 else 1,
-            calculator.constrained_output,
-        ),
-        "knowledge": StageRequests(config.knowledge.max_tokens, 1, config.knowledge.constrained_output),
-        "reasoning": StageRequests(config.reasoning.max_tokens, 1, config.reasoning.constrained_output),
-        "kg": StageRequests(kg.extraction_max_tokens, 1, True),
-        "retrieval": StageRequests(1, 1, False),
-        "attributes": StageRequests(config.attributes.llm_max_tokens, config.attributes.llm_samples, True),
-    }
 
 
 @dataclass
@@ -84,21 +60,21 @@ class StageEstimate:
 
 
 def llm_stage_seconds(
-    usages: list[dict[str, Any]], requests: StageRequests, model: ThroughputModelConfig
+    usages: list[dict[str, Any]], shape: LLMStageShape, model: ThroughputModelConfig
 ) -> StageEstimate:
     """One generate call of a batch: `usages` are the questions' recorded token usage of the stage."""
     calls = [max(1, int(u.get("calls", 1))) for u in usages]
     prompts = [int(u.get("prompt_tokens", 0)) for u in usages]
-    sequences = sum(calls) * requests.n
-    demand = sum(prompts) + sequences * requests.max_tokens
+    sequences = sum(calls) * shape.samples
+    demand = sum(prompts) + sequences * shape.max_tokens
     waves = max(1, math.ceil(demand / model.kv_cache_tokens_per_gpu))
     per_wave = math.ceil(sequences / waves)
-    step = model.step_seconds(0, per_wave, per_wave if requests.guided else 0)
+    step = model.step_seconds(0, per_wave, per_wave if shape.guided else 0)
     return StageEstimate(
         requests=sequences,
-        prefill_s=sum(prompts) * requests.n / model.prefill_tokens_per_s,
-        decode_s=waves * requests.max_tokens * step,
-        guided_s=model.guided_request_s * sequences if requests.guided else 0.0,
+        prefill_s=sum(prompts) * shape.samples / model.prefill_tokens_per_s,
+        decode_s=waves * shape.max_tokens * step,
+        guided_s=model.guided_request_s * sequences if shape.guided else 0.0,
         overhead_s=model.call_overhead_s * max(calls),
         waves=waves,
     )
@@ -106,15 +82,15 @@ def llm_stage_seconds(
 
 def batch_stage_estimates(group: list[dict[str, Any]], config: CragConfig) -> dict[str, StageEstimate]:
     model = config.budget.target_throughput
-    known = stage_requests(config)
+    known = llm_shapes(config)
     estimates: dict[str, StageEstimate] = {}
     llm_stages = sorted({stage for line in group for stage in (line.get("tokens") or {})})
     for stage in llm_stages:
         usages = [line["tokens"][stage] for line in group if stage in (line.get("tokens") or {})]
-        requests = known.get(stage) or StageRequests(
-            max(int(u.get("completion_tokens", 0)) for u in usages), 1, False
-        )
-        estimates[stage] = llm_stage_seconds(usages, requests, model)
+        # A stage the target preset does not run: the longest reply recorded, one sample, unguided.
+        longest = max(int(u.get("completion_tokens", 0)) for u in usages)
+        shape = known.get(stage) or LLMStageShape(1, longest, False, "")
+        estimates[stage] = llm_stage_seconds(usages, shape, model)
     for line in group:
         for stage, measured in (line.get("timings") or {}).items():
             if stage not in (line.get("tokens") or {}):

@@ -25,7 +25,7 @@ from models.config import CalculatorConfig
 from models.llm.base import GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
 from models.replies import find_json
-from models.schema import Evidence, Question
+from models.schema import Evidence, Question, StageResult
 from models.vocabulary import NUMBER_VALUE
 
 
@@ -497,10 +497,10 @@ def format_value(value: Any) -> str:
 
 
 @dataclass
-class CalculationResult:
+class CalculationResult(StageResult):
+    """`error`: the LLM gave no reply for this question."""
+
     lines: list[str] = field(default_factory=list)  # "expression = value"
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    error: str | None = None  # the LLM gave no reply for this question
 
 
 _FENCE = re.compile(r"```[a-z]*", re.IGNORECASE)

@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 from loguru import logger
 
-from models.config import BudgetConfig, CragConfig
+from models.config import BudgetConfig
 from models.llm.base import Completion, GenerationParams, LLMBackend, StepTiming, TimeLimit, TokenUsage
 
 Clock = Callable[[], float]
@@ -165,21 +165,18 @@ _calibration_runs = itertools.count()
 
 @dataclass(frozen=True)
 class LLMStageShape:
-    """How a stage calls the LLM: per question, `samples` replies of at most `max_tokens` tokens."""
+    """How a stage asks the LLM, per question: `requests` conversations of the `prompt` template
+    (prompts/), each with `samples` replies of at most `max_tokens` tokens, guided by a JSON schema
+    or not. `base`: the stage whose prompt sizes and other seconds a variant of it shares (brief
+    reasoning is reasoning with shorter replies). The deadline plans one conversation per question;
+    `requests` sizes the worst case (tools/validate.py)."""
 
     samples: int
     max_tokens: int
-
-
-def llm_stage_shapes(config: CragConfig) -> dict[str, LLMStageShape]:
-    calculator = config.calculator
-    return {
-        "kg": LLMStageShape(1, config.kg.extraction_max_tokens),
-        "calculator": LLMStageShape(calculator.samples if calculator.temperature > 0 else 1, calculator.max_tokens),
-        "knowledge": LLMStageShape(1, config.knowledge.max_tokens),
-        "reasoning": LLMStageShape(1, config.reasoning.max_tokens),
-        BRIEF_REASONING: LLMStageShape(1, config.reasoning.brief_max_tokens),
-    }
+    guided: bool
+    prompt: str
+    requests: int = 1
+    base: str | None = None
 
 
 BRIEF_REASONING = "reasoning (brief)"
@@ -188,23 +185,14 @@ BRIEF_REASONING = "reasoning (brief)"
 @dataclass
 class StageCosts:
     """Per stage and question: prompt tokens and reply share of the LLM stages, other seconds; the
-    seeds come from the config, then each observed stage moves them (moving averages)."""
+    seeds are the stages' own (models/stages.py) or the config's, then each observed stage moves
+    them (moving averages)."""
 
     shapes: dict[str, LLMStageShape]
     smoothing: float
     other_seconds: dict[str, float] = field(default_factory=dict)
     prompt_tokens: dict[str, float] = field(default_factory=dict)
     reply_share: dict[str, float] = field(default_factory=dict)  # decode steps / max_tokens
-
-    @classmethod
-    def from_config(cls, config: CragConfig) -> "StageCosts":
-        budget = config.budget
-        return cls(
-            shapes=llm_stage_shapes(config),
-            smoothing=budget.cost_smoothing,
-            other_seconds=dict(budget.initial_stage_seconds),
-            prompt_tokens=dict(budget.initial_prompt_tokens),
-        )
 
     def predict(
         self,
@@ -218,11 +206,11 @@ class StageCosts:
         known; `share` of them)."""
         if questions <= 0:
             return 0.0
-        seconds = self.other_seconds.get(_base(stage), 0.0) * questions
+        seconds = self.other_seconds.get(self._base(stage), 0.0) * questions
         shape = self.shapes.get(stage)
         if shape is None:
             return seconds
-        tokens = sum(prompt_tokens) if prompt_tokens is not None else self.prompt_tokens.get(_base(stage), 0.0) * questions
+        tokens = sum(prompt_tokens) if prompt_tokens is not None else self.prompt_tokens.get(self._base(stage), 0.0) * questions
         tokens *= share
         steps = math.ceil(shape.max_tokens * self.reply_share.get(stage, 1.0))
         return seconds + speed.call_seconds(int(tokens * shape.samples), questions * shape.samples, steps)
@@ -241,18 +229,18 @@ class StageCosts:
             prompts = [usage.prompt_tokens / usage.calls for usage in used]
             replies = [usage.completion_tokens / (usage.calls * shape.samples) for usage in used]
             steps = max(1, math.ceil(max(replies)))
-            self._average(self.prompt_tokens, _base(stage), sum(prompts) / len(prompts))
+            self._average(self.prompt_tokens, self._base(stage), sum(prompts) / len(prompts))
             self._average(self.reply_share, stage, min(1.0, steps / shape.max_tokens))
             llm_seconds = speed.call_seconds(int(sum(prompts) * shape.samples), len(used) * shape.samples, steps)
-        self._average(self.other_seconds, _base(stage), max(0.0, seconds - llm_seconds) / questions)
+        self._average(self.other_seconds, self._base(stage), max(0.0, seconds - llm_seconds) / questions)
+
+    def _base(self, stage: str) -> str:
+        shape = self.shapes.get(stage)
+        return shape.base if shape is not None and shape.base else stage
 
     def _average(self, table: dict[str, float], key: str, value: float) -> None:
         previous = table.get(key)
         table[key] = value if previous is None else previous + self.smoothing * (value - previous)
-
-
-def _base(stage: str) -> str:
-    return "reasoning" if stage == BRIEF_REASONING else stage
 
 
 @dataclass(frozen=True)
@@ -317,10 +305,13 @@ class BatchDeadline:
         """The time a call must end by for the later stages still to have their predicted time."""
         return TimeLimit(self.end - self.reserve(later), self.clock)
 
-    def reasoning_form(self, forms: Sequence[ReasoningForm]) -> tuple[ReasoningForm, int]:
-        """The first of `forms` whose predicted time fits what is left, for every question; when
-        none does, the last form and how many of the first questions it can still answer."""
-        left = self.seconds_left()
+    def reasoning_form(
+        self, forms: Sequence[ReasoningForm], later: Sequence[Planned] = ()
+    ) -> tuple[ReasoningForm, int]:
+        """The first of `forms` whose predicted time fits what is left after the `later` stages'
+        reserve, for every question; when none does, the last form and how many of the first
+        questions it can still answer."""
+        left = self.seconds_left() - self.reserve(later)
         for form in forms:
             if self.predict(form.stage, len(form.prompt_tokens), form.prompt_tokens) <= left:
                 return form, len(form.prompt_tokens)

@@ -6,21 +6,21 @@ helps on static questions whose pages miss the fact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from models.answers import I_DONT_KNOW, normalize_answer, parse_structured_reply
 from models.config import KnowledgeConfig
 from models.llm.base import GenerationParams, LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
-from models.schema import Question
+from models.schema import Question, StageResult
 
 
 @dataclass
-class KnowledgeAnswer:
+class KnowledgeAnswer(StageResult):
+    """`error`: the LLM gave no reply for this question."""
+
     answer: str = I_DONT_KNOW
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    error: str | None = None  # the LLM gave no reply for this question
 
 
 class KnowledgeExtractor:

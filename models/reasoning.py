@@ -27,25 +27,25 @@ from models.answers import (
 from models.calculator import CalculationResult
 from models.config import ReasoningConfig
 from models.knowledge import KnowledgeAnswer
-from models.llm.base import Completion, GenerationParams, LLMBackend, TokenUsage
+from models.llm.base import Completion, GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 from models.replies import find_json
-from models.schema import Evidence, Question
+from models.schema import Evidence, Question, StageResult
 
 NONE_GIVEN = "(none)"
 _FIELDS = ("reasoning", "false_premise", "answer")
 
 
 @dataclass
-class ReasoningResult:
+class ReasoningResult(StageResult):
+    """`error`: the LLM gave no reply for this question."""
+
     answer: str = I_DONT_KNOW
     reasoning: str = ""
     false_premise: bool = False
     parsed: bool = False
     used_backup: bool = False
     prompt_references: list[str] = field(default_factory=list)  # exact reference texts in the prompt
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    error: str | None = None  # the LLM gave no reply for this question
     cut: bool = False  # the deadline stopped the reply
 
 

@@ -2,10 +2,58 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
 
 from models.llm.base import TokenUsage
+
+# What a stage did short of its normal work: "routed" (a question answered or held by a rule),
+# "skipped" (the stage did not run for it), "degraded" (it ran with less: capped, cut, shortened),
+# "fallback" (a second way was taken) or "failed" (it produced nothing usable for the question).
+EventKind = Literal["routed", "skipped", "degraded", "fallback", "failed"]
+EVENT_KINDS: tuple[EventKind, ...] = ("routed", "skipped", "degraded", "fallback", "failed")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One such thing, as a stage reports it: `what` is a fixed label (counted by the report),
+    `detail` the particulars (a page name, a count, an error message)."""
+
+    kind: EventKind
+    what: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.detail}" if self.detail else self.what
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """An event in a question's trace: the stage it happened in, and the event."""
+
+    stage: str
+    kind: EventKind
+    what: str
+    detail: str = ""
+
+    @classmethod
+    def of(cls, stage: str, event: Event) -> "TraceEvent":
+        return cls(stage, event.kind, event.what, event.detail)
+
+    @property
+    def label(self) -> str:
+        """What the report counts: "<stage> <what>"."""
+        return f"{self.stage} {self.what}"
+
+
+@dataclass(kw_only=True)
+class StageResult:
+    """What every stage hands back for each question besides its own output: the LLM tokens it
+    spent on it, why it failed for it (None: it did not), and its events."""
+
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    error: str | None = None
+    events: list[Event] = field(default_factory=list)
 
 
 @dataclass
@@ -50,25 +98,25 @@ class Question:
 
 
 @dataclass
-class QuestionAttributes:
+class QuestionAttributes(StageResult):
+    """`error`: why these are defaults rather than a prediction."""
+
     domain: str = "open"
     domain_probabilities: dict[str, float] = field(default_factory=dict)
     dynamism: str = "static"  # static, slow-changing, fast-changing, real-time
     dynamic_probability: float = 0.0  # P(not static)
-    error: str | None = None  # why these are defaults rather than a prediction
 
 
 @dataclass
-class Evidence:
-    """What retrieval hands the reasoning prompt for one question."""
+class Evidence(StageResult):
+    """What retrieval hands the reasoning prompt for one question (`usage`: the LLM relevance
+    estimator's; `events`: work left out for time)."""
 
     chunks: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
     # Relevance of the best candidate (estimator probability, else cosine); None when nothing was scored.
     # A low value flags a question the pages probably cannot answer (RE-RAG).
     top_relevance: float | None = None
-    usage: TokenUsage = field(default_factory=TokenUsage)  # the LLM relevance estimator's cost
-    notes: list[str] = field(default_factory=list)  # work left out for time (fallbacks short of a failure)
 
     @property
     def references(self) -> list[str]:
@@ -76,7 +124,7 @@ class Evidence:
 
 
 @dataclass
-class QuestionPlan:
+class QuestionPlan(StageResult):
     """Which optional stages run for one question (models/plan.py), and the signals that decided it."""
 
     kg: bool = True
@@ -96,11 +144,32 @@ class QuestionTrace:
     tokens: dict[str, TokenUsage] = field(default_factory=dict)  # stage -> LLM usage for this question
     attributes: QuestionAttributes | None = None
     plan: QuestionPlan | None = None  # None: the question was answered before the plan was made
-    failures: dict[str, str] = field(default_factory=dict)  # stage -> why it failed for this question
     # Why the question was answered or refused: "answered", "empty query", "refused: dynamic",
-    # "refused: dynamic, no KG evidence", "answered: dynamic, from KG evidence".
+    # "refused: dynamic, no KG evidence", "answered: dynamic, from KG evidence", "refused: out of time".
     route: str = ""
-    notes: list[str] = field(default_factory=list)  # routing decisions and deadline degradations
+    events: list[TraceEvent] = field(default_factory=list)  # routing, skipped stages, degradations, failures
+
+    @property
+    def failures(self) -> dict[str, str]:
+        """Stage -> why it failed for this question (its first failure)."""
+        failed: dict[str, str] = {}
+        for event in self.events:
+            if event.kind == "failed":
+                failed.setdefault(event.stage, event.detail)
+        return failed
+
+    def as_dict(self) -> dict[str, Any]:
+        """The trace as predictions.jsonl holds it (the prediction aside)."""
+        return {
+            "references": list(self.references),
+            "timings": dict(self.timings),
+            "tokens": {stage: asdict(usage) for stage, usage in self.tokens.items()},
+            "attributes": asdict(self.attributes) if self.attributes is not None else None,
+            "plan": asdict(self.plan) if self.plan is not None else None,
+            "failures": self.failures,
+            "route": self.route,
+            "events": [asdict(event) for event in self.events],
+        }
 
 
 def _as_text(value: Any) -> str:

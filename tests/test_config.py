@@ -3,6 +3,7 @@ import pytest
 from models.config import PRESETS, BudgetConfig, PlanConfig, finalize, load_config, parse_overrides, set_option
 from models.deadline import EngineSpeed
 from models.plan import Planner
+from models.stages import stage_costs
 
 
 def test_default_preset_is_cpu(monkeypatch):
@@ -121,3 +122,12 @@ def test_an_unfinalised_budget_is_refused_by_its_readers():
     with pytest.raises(ValueError, match="load_config"):
         Planner(PlanConfig())
 
+
+def test_seeds_are_the_stages_own_unless_the_budget_overrides_them():
+    config = load_config("t4x4")
+    costs = stage_costs(config)
+    assert costs.other_seconds["kg"] == 0.5 and costs.other_seconds["calculator"] == 0.0  # preset, then stage
+    assert costs.prompt_tokens == {"kg": 410.0, "calculator": 430.0, "knowledge": 200.0, "reasoning": 1800.0}
+    config.budget.initial_stage_seconds["rerank"] = 1.0
+    with pytest.raises(ValueError, match="unknown stages \\['rerank'\\]"):
+        stage_costs(config)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.reports import degradation_counts
+from evaluation.reports import degradation_counts, event_kind_counts, failure_counts
 from models.config import load_config
 from models.crag_system import CragSystem
-from models.schema import QuestionAttributes
+from models.schema import QuestionAttributes, TraceEvent
 from models.web import Page
 from tests.doubles import ScriptedLLM
 
@@ -55,7 +55,7 @@ def make_system(monkeypatch):
 
     def make(llm, dynamic_probability=0.0, **overrides):
         system = CragSystem(load_config("cpu", overrides), llm=llm)
-        system.attributes = FixedAttributes(dynamic_probability)
+        system.stage("attributes").component = FixedAttributes(dynamic_probability)
         built.append(system)
         return system
 
@@ -91,7 +91,7 @@ def test_dynamic_questions_are_refused_without_llm_calls(make_system):
 
     assert system.batch_generate_answer(sample_batch(2)) == ["I don't know", "I don't know"]
     assert llm.calls == []
-    assert "refused" in system.last_traces[0].notes[0]
+    assert (system.last_traces[0].events[0].kind, system.last_traces[0].events[0].what) == ("routed", "refused")
 
 
 def test_disabled_stages_are_not_called(make_system):
@@ -110,7 +110,7 @@ def test_broken_stage_and_bad_pages_do_not_cost_the_batch(make_system):
     def explode(*args):
         raise RuntimeError("calculator exploded")
 
-    system.calculator.run = explode
+    system.stage("calculator").component.run = explode
     batch = sample_batch(3)
     batch["search_results"][1] = None
     batch["search_results"][2] = [{"page_name": 7, "page_result": "\udcff<table><tr><td>x"}]
@@ -124,6 +124,8 @@ def test_broken_stage_and_bad_pages_do_not_cost_the_batch(make_system):
 
 
 def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(make_system):
+    """A page that could not be read is a failure of the web stage for its question; a cap is a
+    degradation."""
     system = make_system(ScriptedLLM(reply_by_output_shape()), **{"web.max_page_chars": 2_000})
     extract = system.pages.run
 
@@ -139,11 +141,15 @@ def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(ma
 
     assert system.batch_generate_answer(batch) == ["canberra"]
 
-    notes = system.last_traces[0].notes
-    assert "web page error: timed out after 3 s; kept the fulltext result [a slow page]" in notes
-    assert any(note.startswith("web page html cut: first 2000 of ") and note.endswith("[a long page]") for note in notes)
-    degradations = degradation_counts([{"notes": notes}])
-    assert degradations["web page error"] == 1 and degradations["web page html cut"] == 1
+    trace = system.last_traces[0]
+    failed = TraceEvent("web", "failed", "page error", "timed out after 3 s; kept the fulltext result [a slow page]")
+    assert failed in trace.events and trace.failures == {"web": failed.detail}
+    [cut] = [event for event in trace.events if event.what == "page html cut"]
+    assert cut.kind == "degraded" and cut.detail.startswith("first 2000 of ") and cut.detail.endswith("[a long page]")
+    line = trace.as_dict()
+    assert degradation_counts([line]) == {"web page html cut": 1}
+    assert failure_counts([line]) == {"web": 1}
+    assert event_kind_counts([line]) == {"degraded": 1, "failed": 1}
 
 
 def test_tiny_budget_answers_i_dont_know_in_time(make_system):
@@ -154,8 +160,8 @@ def test_tiny_budget_answers_i_dont_know_in_time(make_system):
 
     assert answers == ["I don't know", "I don't know"]
     assert llm.calls == []  # optional stages skipped, no time left for reasoning
-    notes = " ".join(system.last_traces[0].notes)
-    assert "skipped to meet the deadline" in notes and "no time left" in notes
+    labels = {event.label for trace in system.last_traces for event in trace.events}
+    assert {"kg skipped to meet the deadline", "calculator skipped to meet the deadline", "reasoning no time left"} <= labels
 
 
 def test_answers_are_capped_and_normalized(make_system):
@@ -185,8 +191,8 @@ class FixedKG:
 def test_a_dynamic_finance_question_is_answered_when_the_kg_has_facts_for_it(make_system):
     llm = ScriptedLLM(reply_by_output_shape(answer="412.50"))
     system = make_system(llm, **{"plan.enabled": "false"})  # the calculator runs whatever the wording
-    system.attributes = FixedAttributes(0.99, domain="finance")
-    system.kg = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
+    system.stage("attributes").component = FixedAttributes(0.99, domain="finance")
+    system.stage("kg").component = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
 
     assert system.batch_generate_answer(sample_batch(1)) == ["412.50"]
     assert system.last_traces[0].route == "answered: dynamic, from KG evidence"
@@ -194,31 +200,32 @@ def test_a_dynamic_finance_question_is_answered_when_the_kg_has_facts_for_it(mak
     asked = [params.json_schema["properties"] for _, params in llm.calls]
     assert ["expression" in p for p in asked] == [True, False] and "false_premise" in asked[1]
     assert "412.50" in llm.calls[0][0][0][-1]["content"]
-    assert "knowledge not asked: a dynamic fact is not in the model's memory" in system.last_traces[0].notes
+    not_asked = TraceEvent("knowledge", "skipped", "not asked", "a dynamic fact is not in the model's memory")
+    assert not_asked in system.last_traces[0].events
 
 
 def test_a_dynamic_finance_question_without_kg_facts_is_refused_after_the_kg_stage(make_system):
     llm = ScriptedLLM(reply_by_output_shape())
     system = make_system(llm)
-    system.attributes = FixedAttributes(0.99, domain="finance")
-    system.kg = FixedKG("")
+    system.stage("attributes").component = FixedAttributes(0.99, domain="finance")
+    system.stage("kg").component = kg = FixedKG("")
 
     assert system.batch_generate_answer(sample_batch(2)) == ["I don't know", "I don't know"]
-    assert len(system.kg.asked) == 2 and llm.calls == []
+    assert len(kg.asked) == 2 and llm.calls == []
     assert system.last_traces[1].route == "refused: dynamic, no KG evidence"
 
 
 def test_without_a_kg_or_outside_its_domains_dynamic_questions_are_refused_before_any_stage(make_system):
     llm = ScriptedLLM(reply_by_output_shape())
     system = make_system(llm)
-    system.attributes = FixedAttributes(0.99, domain="music")
-    system.kg = FixedKG("a fact")
+    system.stage("attributes").component = FixedAttributes(0.99, domain="music")
+    system.stage("kg").component = kg = FixedKG("a fact")
     assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
-    assert system.kg.asked == [] and llm.calls == []
+    assert kg.asked == [] and llm.calls == []
     assert system.last_traces[0].route == "refused: dynamic"
 
-    system.attributes = FixedAttributes(0.99, domain="finance")
-    system.kg = None  # Task 1
+    system = make_system(llm, **{"kg.enabled": "false"})  # no KG stage
+    system.stage("attributes").component = FixedAttributes(0.99, domain="finance")
     assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
     assert llm.calls == [] and system.last_traces[0].route == "refused: dynamic"
 
@@ -227,7 +234,7 @@ def test_without_a_kg_or_outside_its_domains_dynamic_questions_are_refused_befor
 def test_kg_lines_reach_the_reasoning_prompt_whole_or_pooled(make_system, pooled):
     llm = ScriptedLLM(reply_by_output_shape())
     system = make_system(llm, **{"retrieval.pool_kg_references": str(pooled)})
-    system.kg = FixedKG("Canberra / population: 460,000 (KG)")
+    system.stage("kg").component = FixedKG("Canberra / population: 460,000 (KG)")
 
     system.batch_generate_answer(sample_batch(1))
 
@@ -240,7 +247,7 @@ def test_kg_only_domain_drops_web_evidence_when_the_kg_answered(make_system):
     llm = ScriptedLLM(reply_by_output_shape())
     system = make_system(llm)
     system.config.kg.domain_sources["open"] = "kg"
-    system.kg = FixedKG("Australia / capital: Canberra")
+    system.stage("kg").component = FixedKG("Australia / capital: Canberra")
 
     system.batch_generate_answer(sample_batch(1))
 
@@ -253,8 +260,8 @@ def test_a_dynamic_question_answered_from_the_kg_keeps_its_web_pages_only_if_con
 ):
     llm = ScriptedLLM(reply_by_output_shape(answer="412.50"))
     system = make_system(llm, **{"kg.dynamic_sources": dynamic_sources})
-    system.attributes = FixedAttributes(0.99, domain="finance")  # finance keeps "both" for static questions
-    system.kg = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
+    system.stage("attributes").component = FixedAttributes(0.99, domain="finance")  # finance keeps "both" for static questions
+    system.stage("kg").component = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
 
     system.batch_generate_answer(sample_batch(1))
 
@@ -277,12 +284,13 @@ def test_building_loads_nothing_and_warm_up_prepares_every_schema_the_stages_sen
     llm = WarmUpRecorder(reply_by_output_shape())
     system = CragSystem(load_config("cpu", {"plan.enabled": "false"}), llm=llm)  # every stage sends its schema
     try:
-        assert system.encoder._model is None and system.attributes.classifier is None
+        attributes = system.stage("attributes").component
+        assert system.encoder._model is None and attributes.classifier is None
         assert system.pages._pool is None and llm.warmed_schemas is None
 
         system.warm_up()
 
-        assert system.encoder._model is not None and system.attributes.classifier is not None
+        assert system.encoder._model is not None and attributes.classifier is not None
         assert system.pages._pool is not None
         calibration_calls = len(llm.calls)
         assert calibration_calls > 0  # warm-up measured the engine's speed

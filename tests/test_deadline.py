@@ -17,6 +17,7 @@ from models.deadline import (
     calibrate,
 )
 from models.llm.base import Completion, StepTiming, TokenUsage
+from models.stages import llm_shapes
 from tests.doubles import ScriptedLLM
 
 
@@ -158,11 +159,12 @@ def test_a_failed_calibration_request_is_an_error_not_a_made_up_speed():
 
 def costs_for(**overrides) -> StageCosts:
     config = load_config("t4x4")
-    config.budget.initial_stage_seconds = {"web": 0.5, "retrieval": 1.0}
-    config.budget.initial_prompt_tokens = {"calculator": 400.0, "reasoning": 1000.0}
     for name, value in overrides.items():
         setattr(config.calculator, name, value)
-    return StageCosts.from_config(config)
+    return StageCosts(
+        llm_shapes(config), config.budget.cost_smoothing,
+        other_seconds={"web": 0.5, "retrieval": 1.0}, prompt_tokens={"calculator": 400.0, "reasoning": 1000.0},
+    )
 
 
 def test_an_llm_stage_costs_its_samples_prompts_and_decode_steps():
@@ -200,9 +202,11 @@ def deadline_for(questions, seconds_per_question=30.0, model=None, usable_fracti
     config.budget.seconds_per_question = seconds_per_question
     config.budget.usable_fraction = usable_fraction
     config.budget.end_margin_s = end_margin_s
-    config.budget.initial_stage_seconds = {"web": 1.0, "retrieval": 1.0}
-    config.budget.initial_prompt_tokens = {"calculator": 400.0, "knowledge": 200.0, "reasoning": 1000.0}
-    costs = StageCosts.from_config(config)
+    costs = StageCosts(
+        llm_shapes(config), config.budget.cost_smoothing,
+        other_seconds={"web": 1.0, "retrieval": 1.0},
+        prompt_tokens={"calculator": 400.0, "knowledge": 200.0, "reasoning": 1000.0},
+    )
     return BatchDeadline(questions, config.budget, costs, model or speed(), clock), clock
 
 

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from models.config import load_config
-from models.crag_system import OUT_OF_TIME, CragSystem
+from models.crag_system import CragSystem
+from models.pipeline import OUT_OF_TIME
 from tests.doubles import SimulatedClock, TimedLLM
 
 from tests.test_crag_system import reply_by_output_shape
@@ -61,23 +62,23 @@ def test_a_fast_engine_runs_every_stage_and_refuses_nothing(monkeypatch):
     for _, _, _, traces in batches:
         for trace in traces:
             assert trace.route != OUT_OF_TIME
-            assert not any("deadline" in note for note in trace.notes)
+            assert not any("deadline" in event.what for event in trace.events)
             assert "reasoning" in trace.tokens
 
 
 def test_a_slow_engine_gives_up_the_optional_stages_before_the_reasoning(monkeypatch):
     batches, _ = answer_all(60.0, 0.3, 12.0, monkeypatch)
-    notes = [note for _, _, _, traces in batches for trace in traces for note in trace.notes]
-    assert any(note == "calculator skipped to meet the deadline" for note in notes)
+    labels = [event.label for _, _, _, traces in batches for trace in traces for event in trace.events]
+    assert "calculator skipped to meet the deadline" in labels
     answered = [trace for _, _, _, traces in batches for trace in traces if trace.route != OUT_OF_TIME]
     assert answered and all("reasoning" in trace.tokens or "reasoning (brief)" in trace.tokens for trace in answered)
 
 
 def test_a_very_slow_engine_degrades_in_order_and_still_ends_on_time(monkeypatch):
     batches, _ = answer_all(10.0, 2.0, 8.0, monkeypatch)
-    notes = [note for _, _, _, traces in batches for trace in traces for note in trace.notes]
+    events = [event for _, _, _, traces in batches for trace in traces for event in trace.events]
     routes = [trace.route for _, _, _, traces in batches for trace in traces]
-    degraded = [note for note in notes if note.startswith("reasoning: ") or note == "no time left for reasoning"]
+    degraded = [event for event in events if event.stage == "reasoning" and event.kind in ("degraded", "skipped")]
     assert degraded or OUT_OF_TIME in routes
 
 

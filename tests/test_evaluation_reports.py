@@ -40,10 +40,19 @@ LINES = [
     {
         "seconds": 1.0,
         "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 100, "completion_tokens": 10}},
-        "notes": ["calculator skipped to meet the deadline"],
+        "timings": {"calculator": 0.0, "reasoning": 1.0},
+        "events": [
+            {"stage": "calculator", "kind": "skipped", "what": "skipped to meet the deadline", "detail": ""},
+            {"stage": "web", "kind": "failed", "what": "page error", "detail": "timed out [a page]"},
+            {"stage": "web", "kind": "failed", "what": "page error", "detail": "timed out [another page]"},
+        ],
     },
     {"seconds": 2.0, "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 300, "completion_tokens": 30}}},
-    {"seconds": 3.0, "tokens": {}, "notes": ["refused: P(dynamic)=0.91 in finance"]},
+    {
+        "seconds": 3.0,
+        "tokens": {},
+        "events": [{"stage": "attributes", "kind": "routed", "what": "refused", "detail": "P(dynamic)=0.91 in finance"}],
+    },
     {"seconds": 10.0, "error": "RuntimeError: boom", "tokens": {}},
 ]
 
@@ -66,7 +75,10 @@ def test_overall_and_breakdowns():
     assert report["seconds_per_question"]["max"] == 10.0 and report["seconds_per_question"]["p50"] == 2.5
     assert report["tokens_per_stage"]["reasoning"]["prompt_tokens"] == 400
     assert report["tokens_per_stage"]["reasoning"]["mean_prompt_tokens"] == 100.0
-    assert report["degradations"] == {"calculator skipped to meet the deadline": 1, "refused": 1}
+    assert report["degradations"] == {"calculator skipped to meet the deadline": 1, "attributes refused": 1}
+    assert report["failures_by_stage"] == {"web": 1}  # questions: one, with two pages that failed
+    assert report["events_by_kind"] == {"routed": 1, "skipped": 1, "failed": 2}
+    assert report["stages"]["calculator"] == {"ran": 1, "skipped": 1} and report["stages"]["web"] == {"failed": 1}
 
 
 def test_markdown_tables_and_charts(tmp_path):
@@ -75,7 +87,8 @@ def test_markdown_tables_and_charts(tmp_path):
     assert "| domain | n | correct | missing | hallucination | score |" in text
     assert "| finance | 2 | 1 | 1 | 0 | 0.500 |" in text
     assert "Verdicts by rules: 4 (answer checker 2); by the LLM judge: 0." in text
-    assert "calculator skipped to meet the deadline 1, refused 1." in text
+    assert "calculator skipped to meet the deadline 1, attributes refused 1." in text
+    assert "| calculator | 1 | 0 | 1 | 0 | 0 | 0 |" in text
     charts = breakdown_charts(report, tmp_path)
     assert [c.name for c in charts] == [
         "chart_by_domain.png",

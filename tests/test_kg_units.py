@@ -24,7 +24,7 @@ from models.kg.matching import CompanyDirectory, best_company, match_team, nba_t
 from models.kg.routes import ApiCall
 from models.kg.stage import budget, call_cost
 from models.prompts import PromptLibrary
-from models.schema import Question, QuestionAttributes
+from models.schema import Event, Question, QuestionAttributes
 from tests.doubles import ScriptedLLM, fake_kg_api
 
 QUERY_TIME = "03/10/2024, 23:34:42 PT"  # a Sunday night; Monday 02:34 on the exchange's clock
@@ -309,7 +309,7 @@ def test_a_company_the_kg_lacks_is_a_note_not_a_failure(fake_api):
     [result] = run_stage([("what was acme widgets' closing price yesterday?", "finance",
                            KGEntities(companies=["acme widgets"]))])
     assert result.error is None and not result.has_evidence
-    assert result.notes == ["company not in the KG: 'acme widgets'"]
+    assert result.events == [Event("degraded", "company not in the KG", "'acme widgets'")]
 
 
 def test_one_figure_of_several_companies_is_ranked(fake_api, monkeypatch):
@@ -330,7 +330,7 @@ def test_one_figure_of_several_companies_is_ranked(fake_api, monkeypatch):
 def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
     [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
     assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)
-    assert result.has_evidence and result.notes == ["company not in the KG, tried as a ticker: 'zphr'"]
+    assert result.has_evidence and result.events == [Event("fallback", "company not in the KG, tried as a ticker", "'zphr'")]
 
 
 def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
@@ -342,7 +342,7 @@ def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
     assert budget(tight, 3) == (3.0, 2)  # 3 s of API time at 1.5 s per call
     results = run_stage(questions, tight)
     assert len(fake_api) == 2
-    assert all(any(note.startswith("calls left out:") for note in r.notes) for r in results)
+    assert all(any(event.what == "calls left out" for event in r.events) for r in results)
     config = KGConfig()
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03"}), config) == config.slow_call_cost
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024", "team_name": "Miami Heat"}), config) == 1

@@ -186,7 +186,7 @@ def test_the_seconds_left_count_the_entity_reading(unseen):
     sent, _ = unseen
     llm = reader({"Orla Vance": {"people": ["Orla Vance"]}}, delay_s=0.3)
     result = ask("When was Orla Vance born?", "movie", llm=llm, seconds_available=0.3)
-    assert sent == [] and any(note.startswith("calls left out") for note in result.notes)
+    assert sent == [] and any(event.what == "calls left out" for event in result.events)
     generous = ask("When was Orla Vance born?", "movie", llm=reader({"Orla Vance": {"people": ["Orla Vance"]}}, delay_s=0.3),
                    seconds_available=5.0)
     assert "1966-04-02" in text(generous)

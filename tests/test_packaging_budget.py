@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.time_model import estimate_budget, markdown_budget, stage_requests
+from evaluation.time_model import estimate_budget, markdown_budget
 from models.config import ThroughputModelConfig, load_config
+from models.stages import llm_shapes
 
 
 def _config(**throughput):
@@ -79,7 +80,7 @@ def test_v0_fans_n_samples_out_into_n_requests_with_their_own_prefill():
 def test_greedy_stages_send_one_request_per_question():
     config = load_config("t4x4")
     config.calculator.temperature = 0.0
-    assert stage_requests(config)["calculator"].n == 1
+    assert llm_shapes(config)["calculator"].samples == 1
 
 
 def test_the_report_names_the_verdict_and_every_stage():

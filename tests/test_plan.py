@@ -125,7 +125,7 @@ FILM_PAGE = page(
 def system(monkeypatch):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
     built = CragSystem(load_config("cpu"), llm=ScriptedLLM(reply_by_output_shape("jane doe")))
-    built.attributes = FixedAttributes(0.0, domain="movie")
+    built.stage("attributes").component = FixedAttributes(0.0, domain="movie")
     yield built
     built.pages.close()
 

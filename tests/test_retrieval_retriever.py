@@ -220,9 +220,9 @@ def test_retrieval_out_of_time_ranks_lexically_and_says_so():
     questions, pages = batch()
     evidence = retriever.run(questions, pages, seconds=0.0)
     assert encoder.calls == []
-    assert all(item.notes == [DENSE_STOPPED] for item in evidence)
+    assert all(item.events == [DENSE_STOPPED] for item in evidence)
     assert "Universal Pictures" in " ".join(evidence[0].chunks)  # BM25 still finds it
-    assert not any(item.notes for item in retriever.run(questions, pages, seconds=60.0))
+    assert not any(item.events for item in retriever.run(questions, pages, seconds=60.0))
 
 
 def test_rescoring_is_skipped_when_the_dense_scores_used_up_the_time():
@@ -242,5 +242,5 @@ def test_rescoring_is_skipped_when_the_dense_scores_used_up_the_time():
     questions, pages = batch()
     evidence = retriever.run(questions, pages, seconds=0.15)
     # The first question was embedded in time, the second not; nothing was rescored.
-    assert [item.notes for item in evidence] == [[RESCORING_SKIPPED], [DENSE_STOPPED]]
+    assert [item.events for item in evidence] == [[RESCORING_SKIPPED], [DENSE_STOPPED]]
     assert Estimator.calls == 0

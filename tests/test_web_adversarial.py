@@ -91,8 +91,8 @@ def test_lone_surrogates_do_not_cut_the_text(pages: dict[str, Page]):
 
 
 def test_deep_pages_are_flattened_and_huge_pages_cut(pages: dict[str, Page]):
-    assert any("flattened" in note for note in pages["10,000-deep nesting"].notes)
-    assert any(note.startswith("html cut:") for note in pages["25 MB page"].notes)
+    assert any(event.what == "markup flattened" for event in pages["10,000-deep nesting"].events)
+    assert any(event.what == "html cut" for event in pages["25 MB page"].events)
     assert len(pages["25 MB page"].chunks) <= WebConfig().max_text_chars // 100
 
 

@@ -120,7 +120,7 @@ def test_short_main_text_falls_back_to_trafilatura_or_full_text():
     config = WebConfig(main_text_min_ratio=1.01)  # no main text can pass: force the fallback
     page = extract_page(PAGE, "forced", config)
     assert page.extractor in {"trafilatura", "fulltext"}
-    assert any("main text" in note for note in page.notes)
+    assert any(event.what == "main text short" for event in page.events)
     assert "gallery number 11" in " ".join(page.chunks)
     assert len(page.tables) == 1
 
@@ -129,7 +129,7 @@ def test_page_too_large_for_trafilatura_keeps_full_text():
     config = WebConfig(main_text_min_ratio=1.01, trafilatura_max_chars=100)
     page = extract_page(PAGE, "big", config)
     assert page.extractor == "fulltext"
-    assert any("trafilatura skipped" in note for note in page.notes)
+    assert any(event.what == "trafilatura skipped" for event in page.events)
 
 
 def test_lexbor_failure_falls_back_to_beautifulsoup(monkeypatch: pytest.MonkeyPatch):
@@ -141,4 +141,4 @@ def test_lexbor_failure_falls_back_to_beautifulsoup(monkeypatch: pytest.MonkeyPa
     assert page.extractor == "beautifulsoup"
     assert "gallery number 11" in " ".join(page.chunks)
     assert "tracking" not in " ".join(page.chunks)
-    assert any("parser exploded" in note for note in page.notes)
+    assert any("parser exploded" in event.detail for event in page.events)

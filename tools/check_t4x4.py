@@ -465,7 +465,7 @@ def answer_questions(
     system: Any, questions: list[dict[str, Any]], with_kg: bool, url_env: str, clock: Any
 ) -> tuple[TaskOutcome, list[dict[str, Any]]]:
     """Answer `questions` in batches the way the evaluator does, timing each batch on `clock`."""
-    from models.crag_system import OUT_OF_TIME
+    from models.pipeline import OUT_OF_TIME, STAGE_FAILED
 
     keys = ("interaction_id", "query", "query_time", "search_results")
     outcome = TaskOutcome()
@@ -487,11 +487,12 @@ def answer_questions(
             outcome.seconds += [seconds / len(group)] * len(group)
             outcome.predictions += list(answers)
             for trace in system.last_traces:
-                # A reply the deadline cut is the deadline working, not a stage failing.
+                # A reply the deadline cut is the deadline working, not a stage failing; a page that
+                # could not be read is the input's (the report counts both).
                 outcome.failures += [
-                    f"{trace.interaction_id}: {stage} failed: {why}"
-                    for stage, why in trace.failures.items()
-                    if "batch deadline" not in why
+                    f"{trace.interaction_id}: {event.stage} failed: {event.detail}"
+                    for event in trace.events
+                    if event.what == STAGE_FAILED and "batch deadline" not in event.detail
                 ]
                 outcome.answered += trace.prediction != "I don't know"
                 outcome.refused_for_time += trace.route == OUT_OF_TIME
@@ -501,7 +502,7 @@ def answer_questions(
                         "preset": "t4x4",
                         "prediction": trace.prediction,
                         "route": trace.route,
-                        "notes": list(trace.notes),
+                        "events": [asdict(event) for event in trace.events],
                         "timings": dict(trace.timings),
                         "tokens": {stage: asdict(usage) for stage, usage in trace.tokens.items()},
                     }

@@ -223,42 +223,46 @@ class StageBudget:
 
 
 def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[StageBudget]:
-    """Worst-case prompt and output tokens per question for each LLM call the preset makes.
+    """Worst-case prompt and output tokens per question for each LLM call the preset makes (the
+    stages' LLM shapes, models/stages.py), and the reasoning's backup call.
 
     Prompt sizes are the template's own text plus each placeholder filled to its configured cap,
     in characters / chars_per_token (an estimate: the real count depends on the tokenizer).
     """
+    from models.stages import llm_shapes
+
     prose = config.retrieval.chars_per_token
     retrieval, calculator, kg = config.retrieval, config.calculator, config.kg
     common = {"query": QUERY_TOKENS, "query_time": QUERY_TIME_TOKENS}
-    rows = []
-
-    def add(stage: str, template: str, calls: int, output: int, fills: dict[str, float]) -> None:
-        prompt = _template_tokens(prompts_dir / f"{template}.txt", {**common, **fills}, prose)
-        rows.append(StageBudget(stage, template, calls, prompt, output))
-
-    if retrieval.relevance_estimator == "llm":
-        add("retrieval", "retrieval_relevance", retrieval.rerank_candidates, 1,
-            {"passage": retrieval.rerank_passage_max_chars / prose})
-    if kg.enabled:
-        add("kg", "kg_entities", 1, kg.extraction_max_tokens, {"domain": 2})
-    if calculator.enabled:
-        add("calculator", "calculator", 1, calculator.max_tokens * calculator.samples,
-            {"references": calculator.max_reference_tokens})
-    if config.knowledge.enabled:
-        add("knowledge", "knowledge", 1, config.knowledge.max_tokens, {})
     references = (
         max(retrieval.max_reference_tokens, retrieval.list_max_reference_tokens)
         + retrieval.max_table_chars / DATA_CHARS_PER_TOKEN
         + max(retrieval.top_k_chunks, retrieval.list_top_k_chunks) * REFERENCE_MARKER_TOKENS
     )
-    kg_lines = kg.max_total_chars / DATA_CHARS_PER_TOKEN if kg.enabled else 0
-    calculations = (
-        calculator.max_results * calculator.max_expression_chars / DATA_CHARS_PER_TOKEN if calculator.enabled else 0
-    )
-    knowledge = config.knowledge.answer_max_chars / prose if config.knowledge.enabled else 0
-    add("reasoning", "reasoning", 1, config.reasoning.max_tokens,
-        {"references": references, "kg": kg_lines, "calculations": calculations, "knowledge": knowledge})
+    # Placeholders filled to their caps, by stage (any other placeholder counts as a query).
+    fills: dict[str, dict[str, float]] = {
+        "retrieval": {"passage": retrieval.rerank_passage_max_chars / prose},
+        "kg": {"domain": 2},
+        "calculator": {"references": calculator.max_reference_tokens},
+        "reasoning": {
+            "references": references,
+            "kg": kg.max_total_chars / DATA_CHARS_PER_TOKEN if kg.enabled else 0,
+            "calculations": (
+                calculator.max_results * calculator.max_expression_chars / DATA_CHARS_PER_TOKEN
+                if calculator.enabled else 0
+            ),
+            "knowledge": config.knowledge.answer_max_chars / prose if config.knowledge.enabled else 0,
+        },
+    }
+    rows = []
+
+    def add(stage: str, template: str, calls: int, output: int, stage_fills: dict[str, float]) -> None:
+        prompt = _template_tokens(prompts_dir / f"{template}.txt", {**common, **stage_fills}, prose)
+        rows.append(StageBudget(stage, template, calls, prompt, output))
+
+    for stage, shape in llm_shapes(config).items():
+        if shape.base is None:  # a variant (brief reasoning) replaces its stage's call, never adds to it
+            add(stage, shape.prompt, shape.requests, shape.max_tokens * shape.samples, fills.get(stage, {}))
     add("reasoning (backup, only on an unparsable reply)", "reasoning_backup", 1, config.reasoning.backup_max_tokens,
         {"reasoning": config.reasoning.backup_input_max_tokens})
     return rows
@@ -410,6 +414,8 @@ def build_on_cpu(config: CragConfig) -> Any:
 
 
 def construct_and_answer(build: Callable[[], Any], how: str = "UserModel()") -> list[Check]:
+    from models.pipeline import STAGE_FAILED
+
     checks = []
     name = f"construct ({how})"
     with block_network() as attempts:
@@ -437,9 +443,11 @@ def construct_and_answer(build: Callable[[], Any], how: str = "UserModel()") -> 
     for trace in getattr(model, "last_traces", [])[:1]:
         used = ", ".join(f"{stage} {u.prompt_tokens}+{u.completion_tokens}" for stage, u in trace.tokens.items())
         check.details.append(f"tokens used (prompt+output): {used or 'none'}")
-        check.details += [f"note: {note}" for note in trace.notes]
+        check.details += [f"{event.kind}: {event.label} {event.detail}".rstrip() for event in trace.events]
         unexpected = [
-            f"{stage} failed: {why}" for stage, why in trace.failures.items() if NO_ENGINE_ERROR not in why
+            f"{event.stage} failed: {event.detail}"
+            for event in trace.events
+            if event.what == STAGE_FAILED and NO_ENGINE_ERROR not in event.detail
         ]
         check.details += unexpected
         if unexpected:

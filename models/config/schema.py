@@ -499,19 +499,12 @@ class BudgetConfig:
     # ...and no LLM call runs later than this many seconds before the batch's end, whatever the plan
     # (the backends stop the engine: models/deadline.py).
     end_margin_s: float = 1.0
-    # Seconds per question of each stage's work outside the LLM (CPU work, KG API calls), until this
-    # process measures its own.
-    initial_stage_seconds: dict[str, float] = field(
-        default_factory=lambda: {
-            "attributes": 0.05, "web": 0.5, "retrieval": 1.0, "kg": 1.0,
-            "calculator": 0.0, "knowledge": 0.0, "reasoning": 0.0,
-        }
-    )
-    # Prompt tokens per question of each LLM stage, until measured (`python -m tools.validate` prints
-    # the preset's; the reasoning prompt's exact size is counted before its call).
-    initial_prompt_tokens: dict[str, float] = field(
-        default_factory=lambda: {"kg": 410.0, "calculator": 430.0, "knowledge": 200.0, "reasoning": 1800.0}
-    )
+    # Seconds per question of a stage's work outside the LLM (CPU work, KG API calls), and prompt tokens
+    # per question of an LLM stage, until this process measures its own: each stage declares its seed
+    # (models/stages.py); these override them by stage name (`python -m tools.validate` prints the
+    # preset's prompt sizes; the reasoning prompt's exact size is counted before its call).
+    initial_stage_seconds: dict[str, float] = field(default_factory=dict)
+    initial_prompt_tokens: dict[str, float] = field(default_factory=dict)
     # The engine's speed until warm_up() measures it (models/deadline.py:calibrate): prompt tokens per
     # second, seconds of one decode step by sequences in the step, seconds of a call's own work.
     # None: derived from target_throughput, the 4x T4 model (ThroughputModelConfig.step_seconds, one

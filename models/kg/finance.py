@@ -17,6 +17,7 @@ from models.kg.matching import best_company
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan, eastern_time, weekday_name
+from models.schema import Event
 
 TOPICS = [
     (r"dividend|payout|distribution", ["finance_get_dividends_history"]),
@@ -73,9 +74,9 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
         if official is None:
             if answered and _TICKER_WORD.match(company):
                 found.append(company.upper())  # "tsla" in a question is usually the ticker, read as a name
-                state.notes.append(f"company not in the KG, tried as a ticker: {company!r}")
+                state.events.append(Event("fallback", "company not in the KG, tried as a ticker", repr(company)))
             elif answered:
-                state.notes.append(f"company not in the KG: {company!r}")
+                state.events.append(Event("degraded", "company not in the KG", repr(company)))
             continue
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)

@@ -46,9 +46,9 @@ from models.kg.formatting import cap
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
 from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
-from models.llm.base import GenerationParams, LLMBackend, TokenUsage
+from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
-from models.schema import Question, QuestionAttributes
+from models.schema import Event, Question, QuestionAttributes, StageResult
 from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
@@ -59,15 +59,15 @@ DOMAINS: dict[str, ModuleType] = {
 
 
 @dataclass
-class KGResult:
+class KGResult(StageResult):
+    """`error`: API down, unreadable LLM reply, failed API calls; `events`: names the KG lacks, calls
+    left out."""
+
     references: list[str] = field(default_factory=list)  # rendered evidence, capped per config
     calls: list[str] = field(default_factory=list)  # "route(arguments)" of every API call answered for it
     has_evidence: bool = False  # the KG returned facts about the asked entity and time
     failed_calls: list[str] = field(default_factory=list)  # "route(arguments): error" per failed API call
     seconds: float = 0.0  # this question's share of the stage's wall time
-    error: str | None = None  # failures: API down, unreadable LLM reply, failed API calls
-    notes: list[str] = field(default_factory=list)  # "<kind>: <detail>": names the KG lacks, calls left out
-    usage: TokenUsage = field(default_factory=TokenUsage)
 
 
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
@@ -272,7 +272,7 @@ class KnowledgeGraphStage:
             for state in states.values():
                 left = len(self._wanted(state, context))
                 if left:
-                    state.notes.append(f"calls left out: {left}, by the call budget or the batch deadline")
+                    state.events.append(Event("degraded", "calls left out", f"{left}, by the call budget or the batch deadline"))
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
@@ -302,7 +302,7 @@ class KnowledgeGraphStage:
         if result.failed_calls:
             state.problems.append(f"{len(result.failed_calls)} KG call(s) failed, first: {result.failed_calls[0]}")
         result.error = "; ".join(dict.fromkeys(state.problems)) or None
-        result.notes = list(dict.fromkeys(state.notes))
+        result.events = list(dict.fromkeys(state.events))
 
 
 def _arguments(body: dict) -> str:

@@ -14,6 +14,7 @@ from models.kg.entities import KGEntities
 from models.kg.matching import CompanyDirectory, best_match
 from models.kg.routes import ApiCall
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
+from models.schema import Event
 
 
 NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
@@ -27,7 +28,7 @@ class QuestionState:
     entities: KGEntities = field(default_factory=KGEntities)
     results: dict[tuple[str, str], CallResult] = field(default_factory=dict)
     issued: set[tuple[str, str]] = field(default_factory=set)
-    notes: list[str] = field(default_factory=list)  # "<kind>: <detail>": names the KG lacks, calls left out
+    events: list[Event] = field(default_factory=list)  # names the KG lacks, calls left out
     problems: list[str] = field(default_factory=list)  # failures: unreadable LLM reply, failed API calls
     # Names the LLM read may be filed under the wrong kind of their domain (a film as a person, a
     # song as an artist): such a name is looked up as the other kind when its own search misses.

@@ -39,7 +39,7 @@ from models.retrieval.relevance import RelevanceEstimator, create_estimator
 from models.retrieval.selection import Ranked, context_window, select_evidence
 from models.retrieval.sparse import lexical_scores
 from models.retrieval.tokens import TokenCounter
-from models.schema import Evidence, Question
+from models.schema import Event, Evidence, Question
 
 
 @dataclass
@@ -127,7 +127,7 @@ class Retriever:
             self._shortlist(question, _item(pages, i), _item(extra, i))
             for i, question in enumerate(questions)
         ]
-        notes: list[list[str]] = [[] for _ in shortlists]
+        notes: list[list[Event]] = [[] for _ in shortlists]
         for shortlist, kept in zip(shortlists, notes):
             if _passed(stop_at):
                 kept.append(DENSE_STOPPED)
@@ -147,7 +147,7 @@ class Retriever:
             result = self._select(shortlist, found)
             if usage is not None:
                 result.usage = usage
-            result.notes = kept
+            result.events = kept
             evidence.append(result)
         return evidence
 
@@ -235,8 +235,8 @@ class Retriever:
         )
 
 
-DENSE_STOPPED = "dense scoring stopped by the batch deadline: lexical ranking only"
-RESCORING_SKIPPED = "rescoring skipped to meet the batch deadline: fused ranking"
+DENSE_STOPPED = Event("degraded", "dense scoring stopped by the batch deadline", "lexical ranking only")
+RESCORING_SKIPPED = Event("degraded", "rescoring skipped to meet the batch deadline", "fused ranking")
 
 
 def _passed(stop_at: float | None) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from models.schema import Event, StageResult
+
 
 @dataclass
 class Page:
@@ -19,6 +21,24 @@ class Page:
     seconds: float = 0.0
     # Why the page could not be (fully) extracted: unreadable input, a crashed or timed-out worker.
     error: str | None = None
-    # Caps and fallbacks applied to this page, in order, each "<kind>: <detail>"; the orchestrator
-    # copies them and `error` into the question's trace, and the report counts them by kind.
-    notes: list[str] = field(default_factory=list)
+    # Caps and fallbacks applied to this page, in order; with `error`, they reach the question's
+    # trace (`WebPages`), and the report counts them.
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class WebPages(StageResult):
+    """The web stage's result for one question: its pages, and their errors and events (each page's
+    name in the detail)."""
+
+    pages: list[Page] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, pages: list[Page]) -> "WebPages":
+        events = []
+        for page in pages:
+            where = f" [{page.page_name[:80]}]" if page.page_name else ""
+            if page.error:
+                events.append(Event("failed", "page error", f"{page.error}{where}"))
+            events += [Event(event.kind, f"page {event.what}", f"{event.detail}{where}") for event in page.events]
+        return cls(pages=pages, events=events)

@@ -109,5 +109,5 @@ def _distinct_content(pages: list[Page]) -> list[Page]:
         tables = [table for table in page.tables if table not in seen_tables]
         seen_chunks.update(chunks)
         seen_tables.update(tables)
-        distinct.append(dataclasses.replace(page, chunks=chunks, tables=tables, notes=list(page.notes)))
+        distinct.append(dataclasses.replace(page, chunks=chunks, tables=tables, events=list(page.events)))
     return distinct

@@ -1,0 +1,427 @@
+"""The declared list of stages (`STAGES`), in the order a question meets them.
+
+Each entry binds one component (a module with typed inputs and outputs) to the fields of the
+question's record it reads and writes, and declares when it runs for a question, how it calls the
+LLM, its fallback, and its seeds in the deadline's cost model. `models/pipeline.py` runs the list.
+Adding a stage is adding an entry here (and its module); its reserve in the deadline, its costs,
+its place in `--budget-report` and `tools/validate.py` follow from the entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from models.answers import I_DONT_KNOW
+from models.attributes import AttributePredictor, should_refuse
+from models.calculator import CalculationResult, Calculator
+from models.config import CragConfig
+from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, StageCosts
+from models.kg import KGResult, KnowledgeGraphStage, sources_for
+from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
+from models.llm.base import TimeLimit
+from models.pipeline import OUT_OF_TIME, Parts, QuestionRecord, Stage, StageCall
+from models.reasoning import Reasoner, ReasoningResult
+from models.retrieval import Retriever
+from models.schema import Evidence, QuestionAttributes, QuestionPlan, TraceEvent
+from models.web import PageExtractor
+from models.web.page import WebPages
+
+
+class AttributeStage(Stage[QuestionAttributes]):
+    """Domain and dynamism; then the routing: `I don't know` at once for an empty query and for a
+    question the policy refuses, except that the likely-dynamic questions of the domains the KG can
+    answer wait for its facts instead."""
+
+    name = "attributes"
+    seed_seconds = 0.05
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        attributes = config.attributes
+        if not attributes.enabled or attributes.method != "llm":
+            return {}
+        return {cls.name: LLMStageShape(attributes.llm_samples, attributes.llm_max_tokens, True, "attributes")}
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        attributes = parts.config.attributes
+        # The retrieval encoder when the classifier was trained on the same one; else the predictor
+        # loads its own (t4x4 retrieves with sentence-t5-large, the classifier reads MiniLM).
+        shared = parts.encoder if attributes.embedding_model == parts.config.retrieval.embedding_model else None
+        self.component: AttributePredictor | None = (
+            AttributePredictor(attributes, shared, parts.llm, parts.prompts) if attributes.enabled else None
+        )
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[QuestionAttributes]:
+        assert self.component is not None
+        return self.component.run([record.question for record in records])
+
+    def write(self, record: QuestionRecord, result: QuestionAttributes | None) -> None:
+        record.attributes = result
+
+    def finish(self, records: list[QuestionRecord]) -> None:
+        config = self.config
+        kg_answers = set(config.attributes.kg_answers_dynamic) if config.kg.enabled else set()
+        for record in records:
+            attributes = record.attributes
+            if not record.question.query.strip():
+                record.respond(I_DONT_KNOW, route="empty query")
+            elif attributes is not None and should_refuse(attributes, config.attributes):
+                why = f"P(dynamic)={attributes.dynamic_probability:.2f} in {attributes.domain}"
+                if attributes.domain in kg_answers:
+                    record.waits_for_kg = True
+                    record.note(self.name, "routed", "waits for the KG", why)
+                else:
+                    refused = TraceEvent(self.name, "routed", "refused", why)
+                    record.respond(I_DONT_KNOW, route="refused: dynamic", event=refused)
+
+
+class KGStage(Stage[KGResult]):
+    """Tasks 2-3: the KG's facts for the questions the plan asks it about; then the likely-dynamic
+    questions waiting for them are answered only from facts about the asked entity and time."""
+
+    name = "kg"
+    optional = True
+    seed_seconds = 1.0
+    seed_prompt_tokens = 410.0
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        if not config.kg.enabled:
+            return {}
+        return {cls.name: LLMStageShape(1, config.kg.extraction_max_tokens, True, "kg_entities")}
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        self.planner = parts.planner
+        kg = parts.config.kg
+        self.component = parts.with_llm(kg.enabled, lambda llm: KnowledgeGraphStage(kg, llm, parts.prompts))
+
+    def runs_for(self, record: QuestionRecord) -> bool | None:
+        return self.planner.kg(record.question.query, record.attributes, record.waits_for_kg).run
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[KGResult]:
+        assert self.component is not None
+        attributes = [record.attributes or QuestionAttributes() for record in records]
+        questions = [record.question for record in records]
+        return self.component.run(questions, attributes, seconds_available=max(0.0, limit.remaining()))
+
+    def write(self, record: QuestionRecord, result: KGResult | None) -> None:
+        record.kg = result
+
+    def finish(self, records: list[QuestionRecord]) -> None:
+        for record in records:
+            if not record.waits_for_kg:
+                continue
+            if record.kg is not None and record.kg.has_evidence:
+                record.trace.route = "answered: dynamic, from KG evidence"
+            else:
+                refused = TraceEvent(self.name, "routed", "refused", "the KG had no evidence")
+                record.respond(I_DONT_KNOW, route="refused: dynamic, no KG evidence", event=refused)
+
+
+class WebStage(Stage[WebPages]):
+    """Raw HTML -> text chunks and Markdown tables, within the time the later stages leave."""
+
+    name = "web"
+    seed_seconds = 0.5
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        self.component: PageExtractor | None = PageExtractor(parts.config.web)
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[WebPages]:
+        assert self.component is not None
+        pages = self.component.run([record.question for record in records], seconds=limit.remaining())
+        return [WebPages.of(question_pages) for question_pages in pages]
+
+    def fallback(self) -> WebPages:
+        return WebPages()
+
+    def write(self, record: QuestionRecord, result: WebPages | None) -> None:
+        record.pages = result.pages if result is not None else []
+
+
+class RetrievalStage(Stage[Evidence]):
+    """The evidence each question's prompt shows, within the time the least reasoning leaves; a
+    question answered from the KG alone (`kg.domain_sources`, `kg.dynamic_sources`) drops its web
+    evidence when the KG has facts."""
+
+    name = "retrieval"
+    seed_seconds = 1.0
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        retrieval = config.retrieval
+        if retrieval.relevance_estimator != "llm":
+            return {}
+        return {cls.name: LLMStageShape(1, 1, False, "retrieval_relevance", requests=retrieval.rerank_candidates)}
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        self.component: Retriever | None = Retriever(parts.config.retrieval, parts.encoder, parts.llm, parts.prompts)
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[Evidence]:
+        assert self.component is not None
+        questions = [record.question for record in records]
+        pages = [record.pages for record in records]
+        pooled = [_kg_references(record) for record in records] if self.config.retrieval.pool_kg_references else None
+        return self.component.run(questions, pages, pooled, seconds=limit.remaining())
+
+    def fallback(self) -> Evidence:
+        return Evidence()
+
+    def write(self, record: QuestionRecord, result: Evidence | None) -> None:
+        kg_only = (
+            record.kg is not None
+            and record.kg.has_evidence
+            and sources_for(_domain(record), self.config.kg, dynamic=record.waits_for_kg) == "kg"
+        )
+        record.evidence = Evidence() if kg_only or result is None else result
+        # Pooled KG lines live in the evidence, ranked with the web's; else they keep their own section.
+        pooled = self.config.retrieval.pool_kg_references
+        record.kg_lines = _kg_references(record) if kg_only or not pooled else []
+
+
+class PlanStage(Stage[QuestionPlan]):
+    """Which optional stages each question runs (models/plan.py: a rule, no LLM call)."""
+
+    name = "plan"
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        self.component = parts.planner
+
+    def reserve(self, records: list[QuestionRecord], least: bool) -> list[Planned]:
+        return []  # a few regular expressions per question
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[QuestionPlan]:
+        return self.component.run(
+            [record.question.query for record in records],
+            [record.attributes for record in records],
+            [record.shown_evidence for record in records],
+            [record.waits_for_kg for record in records],
+        )
+
+    def write(self, record: QuestionRecord, result: QuestionPlan | None) -> None:
+        record.plan = result or QuestionPlan(signals=["plan failed: every stage runs"])
+
+
+class CalculatorStage(Stage[CalculationResult]):
+    """Expressions over the references and KG facts, computed safely, where the plan asks for them."""
+
+    name = "calculator"
+    optional = True
+    seed_seconds = 0.0
+    seed_prompt_tokens = 430.0
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        calculator = config.calculator
+        if not calculator.enabled:
+            return {}
+        samples = calculator.samples if calculator.temperature > 0 else 1
+        return {cls.name: LLMStageShape(samples, calculator.max_tokens, calculator.constrained_output, "calculator")}
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        calculator = parts.config.calculator
+        self.component = parts.with_llm(calculator.enabled, lambda llm: Calculator(calculator, llm, parts.prompts))
+
+    def runs_for(self, record: QuestionRecord) -> bool | None:
+        return record.plan.calculator if record.plan is not None else None
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[CalculationResult]:
+        assert self.component is not None
+        return self.component.run([record.question for record in records], [record.shown_evidence for record in records])
+
+    def write(self, record: QuestionRecord, result: CalculationResult | None) -> None:
+        record.calculation = result
+
+
+class KnowledgeStage(Stage[KnowledgeAnswer]):
+    """The model's own answer, one more opinion for the reasoning prompt, where the plan asks for it.
+    A likely-dynamic question (answered from the KG) is not asked, since a fact that changes is not
+    in the model's memory, unless `knowledge.answer_dynamic`."""
+
+    name = "knowledge"
+    optional = True
+    seed_seconds = 0.0
+    seed_prompt_tokens = 200.0
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        knowledge = config.knowledge
+        if not knowledge.enabled:
+            return {}
+        return {cls.name: LLMStageShape(1, knowledge.max_tokens, knowledge.constrained_output, "knowledge")}
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        knowledge = parts.config.knowledge
+        self.component = parts.with_llm(knowledge.enabled, lambda llm: KnowledgeExtractor(knowledge, llm, parts.prompts))
+
+    def runs_for(self, record: QuestionRecord) -> bool | None:
+        if record.plan is None:
+            return None
+        return record.plan.knowledge and (not record.waits_for_kg or self.config.knowledge.answer_dynamic)
+
+    def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[KnowledgeAnswer]:
+        assert self.component is not None
+        return self.component.run([record.question for record in records])
+
+    def write(self, record: QuestionRecord, result: KnowledgeAnswer | None) -> None:
+        record.knowledge = result
+
+    def finish(self, records: list[QuestionRecord]) -> None:
+        for record in records:
+            if record.plan is not None and record.plan.knowledge and not self.runs_for(record):
+                record.note(self.name, "skipped", "not asked", "a dynamic fact is not in the model's memory")
+
+
+class ReasoningStage(Stage[ReasoningResult]):
+    """The final answers, in the richest form that fits the time left: full replies, shorter
+    references, brief replies; the questions that fit in no form answer `I don't know`."""
+
+    name = "reasoning"
+    seed_seconds = 0.0
+    seed_prompt_tokens = 1800.0
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        reasoning = config.reasoning
+        guided = reasoning.constrained_output
+        return {
+            cls.name: LLMStageShape(1, reasoning.max_tokens, guided, "reasoning"),
+            BRIEF_REASONING: LLMStageShape(1, reasoning.brief_max_tokens, guided, "reasoning", base=cls.name),
+        }
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        self.component = parts.with_llm(True, lambda llm: Reasoner(parts.config.reasoning, llm, parts.prompts))
+
+    def reserve(self, records: list[QuestionRecord], least: bool) -> list[Planned]:
+        """Least: brief replies over prompts without references. Else the full call: its prompts as
+        they stand once the plan is made (the evidence is retrieved by then; before, the seeds),
+        plus room for the helpers' lines."""
+        if least:
+            return [Planned(BRIEF_REASONING, len(records), self._prompt_tokens(records, 1.0, evidence=False, helpers=False))]
+        if any(record.plan is None for record in records):
+            return [Planned(self.name, len(records))]
+        extra = self.config.budget.reasoning_helper_tokens
+        prompts = self._prompt_tokens(records, 1.0, helpers=False)
+        return [Planned(self.name, len(records), [tokens + extra for tokens in prompts])]
+
+    def plan_call(self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]) -> StageCall:
+        budget = self.config.budget
+        choices = [(False, share) for share in budget.reasoning_reference_shares]
+        choices += [(True, share) for share in budget.brief_reference_shares]
+        tokens_by_share: dict[float, tuple[int, ...]] = {}
+        for _, share in choices:
+            if share not in tokens_by_share:
+                tokens_by_share[share] = tuple(self._prompt_tokens(records, share))
+        forms = [ReasoningForm(brief, share, tokens_by_share[share]) for brief, share in choices]
+        form, answerable = deadline.reasoning_form(forms, later)
+        kept = records[:answerable]
+        if form != forms[0]:
+            for record in kept:
+                record.note(self.name, "degraded", "reduced to meet the deadline", form.describe())
+        for record in records[answerable:]:
+            no_time = TraceEvent(self.name, "skipped", "no time left")
+            record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
+        return StageCall(form.stage, kept, lambda limit: self._reason(kept, form))
+
+    def write(self, record: QuestionRecord, result: ReasoningResult | None) -> None:
+        record.reasoning = result
+        if result is None:
+            record.respond(I_DONT_KNOW)
+        elif result.cut and not result.parsed:
+            cut = TraceEvent(self.name, "fallback", "reply cut by the deadline", I_DONT_KNOW)
+            record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=cut)
+        else:
+            backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
+            record.respond(result.answer, event=backup)
+
+    def _reason(self, records: list[QuestionRecord], form: ReasoningForm) -> list[ReasoningResult]:
+        assert self.component is not None
+        return self.component.run(
+            [record.question for record in records],
+            [_shorten(record.evidence, form.share) for record in records],
+            [record.kg_lines for record in records],
+            [record.calculation for record in records],
+            [record.knowledge for record in records],
+            brief=form.brief,
+        )
+
+    def _prompt_tokens(
+        self, records: list[QuestionRecord], share: float, evidence: bool = True, helpers: bool = True
+    ) -> list[int]:
+        """Each question's reasoning prompt in tokens over `share` of its references; without the
+        evidence (web and KG) or the helpers' lines (calculations, knowledge) when asked."""
+        assert self.component is not None
+        conversations = self.component.conversations(
+            [record.question for record in records],
+            [_shorten(record.evidence, share) if evidence else Evidence() for record in records],
+            [record.kg_lines if evidence else [] for record in records],
+            [record.calculation if helpers else None for record in records],
+            [record.knowledge if helpers else None for record in records],
+        )
+        return self.component.prompt_tokens(conversations)
+
+
+STAGES: tuple[type[Stage[Any]], ...] = (
+    AttributeStage,
+    KGStage,
+    WebStage,
+    RetrievalStage,
+    PlanStage,
+    CalculatorStage,
+    KnowledgeStage,
+    ReasoningStage,
+)
+
+
+def declared() -> tuple[type[Stage[Any]], ...]:
+    """`STAGES` as it stands now (a test may add an entry)."""
+    return STAGES
+
+
+def llm_shapes(config: CragConfig, stages: Sequence[type[Stage[Any]]] | None = None) -> dict[str, LLMStageShape]:
+    """The one table of how each stage calls the LLM under `config`: the deadline's cost model,
+    `evaluation/time_model.py` and `tools/validate.py` read it."""
+    return {name: shape for stage in stages or declared() for name, shape in stage.shapes(config).items()}
+
+
+def stage_costs(config: CragConfig, stages: Sequence[type[Stage[Any]]] | None = None) -> StageCosts:
+    """The deadline's cost model, seeded by the stages' declarations and `budget.initial_*`."""
+    stages = stages or declared()
+    budget = config.budget
+    names = {stage.name for stage in stages}
+    unknown = sorted((set(budget.initial_stage_seconds) | set(budget.initial_prompt_tokens)) - names)
+    if unknown:
+        raise ValueError(f"budget.initial_* name unknown stages {unknown}; the stages are {sorted(names)}")
+    seconds = {stage.name: stage.seed_seconds for stage in stages if stage.seed_seconds is not None}
+    tokens = {stage.name: stage.seed_prompt_tokens for stage in stages if stage.seed_prompt_tokens is not None}
+    return StageCosts(
+        shapes=llm_shapes(config, stages),
+        smoothing=budget.cost_smoothing,
+        other_seconds=seconds | budget.initial_stage_seconds,
+        prompt_tokens=tokens | budget.initial_prompt_tokens,
+    )
+
+
+def _kg_references(record: QuestionRecord) -> list[str]:
+    return record.kg.references if record.kg is not None else []
+
+
+def _domain(record: QuestionRecord) -> str:
+    return record.attributes.domain if record.attributes is not None else "open"
+
+
+def _shorten(evidence: Evidence, share: float) -> Evidence:
+    def keep(items: list[str]) -> list[str]:
+        return items[: max(1, int(len(items) * share))] if items else items
+
+    return replace(evidence, chunks=keep(evidence.chunks), tables=keep(evidence.tables))
