@@ -1,5 +1,6 @@
-# Two entry points: `make run` (local evaluation on the bundled sample) and `make test`.
-# Both create .venv on first use; later runs reinstall only when requirements-cpu.txt changes.
+# Two entry points: `make run` (local evaluation on the bundled sample) and `make test` (`make lint`,
+# then the test suite). Both create .venv on first use; later runs reinstall only when
+# requirements-cpu.txt changes.
 # `make check-t4x4` checks the leaderboard preset in the GPU image's packages, without a GPU.
 
 VENV ?= .venv
@@ -17,7 +18,7 @@ VENV_T4X4 ?= .venv-t4x4
 T4X4_PYTHON := $(VENV_T4X4)/bin/python
 T4X4_STAMP := $(VENV_T4X4)/.installed-gpu-lock
 
-.PHONY: setup run test check-t4x4 clean
+.PHONY: setup run lint test check-t4x4 clean
 
 setup: $(STAMP)
 
@@ -33,7 +34,12 @@ $(STAMP): requirements-cpu.txt requirements.txt
 run: setup
 	$(PYTHON) local_evaluation.py --data $(DATA) --out $(OUT) --preset $(PRESET)
 
-test: setup
+# ruff over the repository, mypy over models/ (both configured in pyproject.toml).
+lint: setup
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m mypy
+
+test: setup lint
 	$(PYTHON) -m pytest
 
 $(T4X4_STAMP): requirements.txt requirements-check-t4x4.txt
