@@ -153,6 +153,11 @@ class Stage(ABC, Generic[R]):
         an earlier stage has still to write)."""
         return True
 
+    def select(self, records: list[QuestionRecord]) -> list[QuestionRecord]:
+        """The questions of the batch the stage runs for: the open ones its rule picks. (A stage
+        after the reasoning, checking or retrying answers, would pick answered ones.)"""
+        return [record for record in records if record.is_open and self.runs_for(record)]
+
     def reserve(self, records: list[QuestionRecord], least: bool) -> list[Planned]:
         """The time to keep free for this stage while an earlier one runs, for the `records` it will
         run for; `least`: only what the batch cannot do without (an optional stage: nothing)."""
@@ -207,7 +212,7 @@ class BatchRun:
         return [record for record in self.records if record.is_open]
 
     def turn(self, stage: Stage[Any]) -> None:
-        records = [record for record in self.open_records() if stage.runs_for(record)]
+        records = stage.select(self.records)
         if stage.component is not None and records:
             later = self.reserve_after(stage)
             if stage.optional and not self.deadline.fits(stage.name, len(records), later):
@@ -231,7 +236,7 @@ class BatchRun:
         for after in later:
             if after.component is None:
                 continue
-            reaching = [record for record in self.open_records() if after.runs_for(record)]
+            reaching = after.select(self.records)
             if reaching:
                 reserve += after.reserve(reaching, least=not stage.optional)
         return reserve
