@@ -64,3 +64,20 @@ def test_question_files_are_read_plain_or_bz2(tmp_path, compress):
     path = tmp_path / ("q.jsonl.bz2" if compress else "q.jsonl")
     path.write_bytes(bz2.compress(text.encode()) if compress else text.encode())
     assert read_questions(path) == [{"interaction_id": "a", "query": "q"}]
+
+
+def test_the_warm_up_check_names_what_a_built_but_not_warmed_system_has_not_loaded(monkeypatch):
+    from types import SimpleNamespace
+
+    from models.config import load_config
+    from models.crag_system import CragSystem
+    from tests.doubles import ScriptedLLM
+    from tools.check_t4x4 import unloaded_parts
+
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    system = CragSystem(load_config("cpu"), llm=ScriptedLLM(["{}"]))
+    try:
+        missing = unloaded_parts(system, SimpleNamespace(executor=None))
+    finally:
+        system.close()
+    assert missing[:4] == ["LLM engine", "sentence encoder", "page workers", "attribute classifier"]

@@ -410,11 +410,12 @@ def warm_up(system: Any, session: Any) -> WarmUp:
 
 def unloaded_parts(system: Any, session: Any) -> list[str]:
     """The heavy parts warm-up should have loaded and did not."""
+    attributes = system.stage("attributes").component
     parts = {
         "LLM engine": session.executor is not None,
         "sentence encoder": system.encoder._model is not None,
         "page workers": system.pages._pool is not None,
-        "attribute classifier": system.attributes is None or system.attributes.classifier is not None,
+        "attribute classifier": attributes is None or attributes.classifier is not None,
         "reranker": getattr(system.retriever.estimator, "model", True) is not None,
         f"engine calibration ({system.calibration_error})": system.calibration_error is None,
     }
