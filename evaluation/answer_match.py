@@ -6,38 +6,57 @@
 - CORRECT or WRONG, when the rules below decide;
 - UNSURE, when they cannot: the caller asks an LLM judge (local_evaluation.py) or counts it as wrong.
 
-A prediction is correct when it agrees with the gold answer or an alternative, and wrong when it
-contradicts one of them (they state one fact). Both texts are read alike into words, values and phrase
-breaks: accents and articles dropped, lower case; numbers as values with their unit ("$61.8 billion" =
-"61,800,000,000 dollars", "82.61%" = "82.61 percent"; a unit on one side only is fine); dates in any
-written form, partial ones too ("1973-07-17" = "July 17, 1973" = "17 Jul 1973"; "March 1993" states
-"1993", "1993" does not state "March 1993"). The kind of gold answer decides the rule:
+It is never to call a wrong prediction correct: where it cannot know, it says unsure. A prediction is
+correct when it agrees with the gold answer or an alternative, and wrong when it contradicts one of
+them (they state one fact). Both texts are read alike into words, values and phrase breaks: accents and
+articles dropped, lower case; numbers as values with their unit and sign ("$61.8 billion" =
+"61,800,000,000 dollars", "82.61%" = "82.61 percent", "-$1.15" = "negative 1.15", "83 cents" = "$0.83",
+"part ii" = "part 2"; a unit on one side only is fine); dates in any written form, partial ones too
+("1973-07-17" = "July 17, 1973" = "17 Jul 1973"; "March 1993" states "1993", "1993" does not state
+"March 1993"; "March 3 and March 4, 2024" gives both days the year). The kind of gold answer decides
+the rule:
 
 - "invalid question": only the prediction "invalid question" (which is unsure against a free-text
   gold that denies the question's premise).
 - yes/no ("yes", "no, ..."): the prediction's leading yes or no.
 - one value ("1973-07-17", "5 times", "$45 million"): a value of the prediction equals it. A rounded or
   less specific value ("$35.8" for "$35.78", "2013" for "October 17, 2013"), another unit of the same
-  kind ("1,201 feet" for "366 m") or other values beside it are unsure; only other values: wrong.
-- a list ("solid, liquid and gas"): every item and nothing else, in any order; an item left out or
-  one added is wrong. Items match whole or by a distinctive part ("Browns" for "Cleveland Browns").
+  kind ("1,201 feet" for "366 m"), other words for its unit ("cubic" for "square metres") or other
+  values beside it are unsure; only other values: wrong. A change the other way is wrong ("rose by
+  $1.15" for "-$1.15"; "lost $9 billion", asked how much it gained); "none" for zero is unsure.
+- a list ("solid, liquid and gas"; titles with joining words when the question asks for several
+  things; a gold with one comma only when its two parts are parallel: "lenny kravitz, lisa bonet", not
+  "melbourne, australia"): every item and nothing else, in any order; an item left out or one added is
+  wrong. Items match whole or by a distinctive part ("Browns" for "Cleveland Browns"), not without
+  their number ("Shrek" for "shrek 2") nor inside a longer name ("West Berlin" for "berlin") unless
+  every item is expanded alike.
 - a phrase (a name, a title): the prediction contains it ("He played for the Denver Broncos") or names
-  it by a distinctive part ("Djokovic", "Mayon" for "Mayon Volcano"). Naming other candidates beside it
-  ("Inception and Interstellar", "either X or Y") is wrong; containing it inside a longer name ("Talons
-  of the Eagle" for "the eagle"), or with more than a little besides, is unsure; sharing a word or an
-  abbreviation is unsure; sharing nothing is wrong.
+  it by a distinctive part ("Djokovic", "Mayon" for "Mayon Volcano"); a gold that names a thing, then
+  where it is ("los angeles, usa", "ps 41 in greenwich village") is named by its head. Naming other
+  candidates beside it ("Inception and Interstellar", "either X or Y"), leaving out its number
+  ("Spider-Man" for "spider-man 2") or ending another way ("Tom Cruise" for "tom hanks") is wrong;
+  containing it inside a longer name ("West Germany", "Talons of the Eagle" for "the eagle"), or with
+  more than a little besides, is unsure; sharing a word, initials, an abbreviation, a code or another
+  spelling ("MSFT", "United States" for "us", "Ferrell" for "Farrell") is unsure; sharing nothing is
+  wrong.
 - a sentence ("the rolling stones have released a total of 31 studio albums."): a prediction that says
-  nothing the sentence and the question do not is correct when it gives a key fact, one the question
-  does not already contain ("31"): a value when a value is asked for, every name the sentence adds
-  otherwise, a list inside the sentence whole. A different value where the sentence has one is wrong,
-  and so is a prediction of other facts, none of them the sentence's key facts.
-- for a question offering two options ("which is brighter, sirius or alpha centauri?"): the option the
-  gold names (or names before "than") is correct, the other wrong.
+  nothing the sentence and the question do not is correct when it gives the key fact, one the question
+  does not already contain: for a question asking for a value, the sentence's value of the kind asked
+  for (a count, a date, money), the one counting what the question asks about when there are several
+  ("76" of "76 victories out of 114 matches"), not every number in it; for any other question, the
+  name the sentence gives as its answer (its subject, "ederson, who plays for manchester city, was the
+  goalkeeper ...", or the complement that ends it, "... is claire foy"), or else every name it adds, a
+  list inside it whole. Another value where the sentence's answer is one is wrong; so are a prediction
+  naming only another name of the sentence than its answer, and part of a list the question asks for.
+- for a question offering two options ("which is brighter, sirius or alpha centauri?", "between X and
+  Y", "X compared to Y"): the option the gold names, or, naming both, the one before "than" or else
+  the one it names first, is correct, the other wrong; a prediction naming both is read the same way.
 
 The question tells a sentence's key facts from what the question already says; without it, agreeing
 with a sentence is unsure. A prediction that hedges ("probably", "either ... or") or negates when the
 gold does not is at best unsure; one that declines ("not enough information") is wrong, as the
-judge's rules say.
+judge's rules say. benchmarks/answer_checker.py measures all of this on the CRAG gold answers and on
+hand-labelled predictions.
 """
 
 from __future__ import annotations
@@ -438,10 +457,12 @@ UP_WORDS = frozenset(
 )
 # Comparatives that turn "X has more ... than Y" around ("X has fewer ... than Y").
 LESSER_WORDS = frozenset(
-    "less fewer lower smaller shorter younger cheaper worse under least fewest lowest smallest shortest "
+    "less fewer lower smaller shorter younger cheaper worse under fewest lowest smallest shortest "
     "youngest cheapest worst".split()
 )
+COMPARATIVES = UP_WORDS | DOWN_WORDS | LESSER_WORDS  # in a sentence gold, no fact of their own
 COPULAS = frozenset({"is", "are", "was", "were"})
+OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a question offers
 RELATIVES = frozenset({"who", "whom", "whose", "which", "that"})
 CLAUSE_VERBS = COPULAS | {"has", "have", "had", "been", "will", "would"}
 LOCATIVES = frozenset({"in", "at"})  # "ps 41 in greenwich village": the name, then where it is
@@ -471,14 +492,14 @@ _HEDGE = re.compile(
 _ASKS_FOR_VALUE = re.compile(
     r"\b(?:how (?:many|much|old|long|tall|big|far|often|high|large)|when|what (?:year|date)|number of"
     r"|total|average|percent(?:age)?|price|ratio|rate|volume|eps|earnings|revenue|market cap\w*|worth|score"
-    r"|points|date)\b"
+    r"|points|date|count)\b"
 )
 # The kind of value a question asks for; the first of them in the question decides.
 _ASKED_KINDS = [
     ("date", re.compile(r"\b(?:when|what (?:year|date|day)|which (?:year|date|day)|date)\b")),
     ("money", re.compile(r"\b(?:price|cost|costs|worth|revenue|salary|budget|gross|earn|earned|paid|pay)\b")),
     ("percent", re.compile(r"\bpercent(?:age)?\b|%")),
-    ("count", re.compile(r"\bhow (?:many|often|old)\b|\bnumber of\b")),
+    ("count", re.compile(r"\bhow (?:many|often|old)\b|\b(?:number|count) of\b")),
 ]
 # A question asking for a thing, not a value: "who ...", "which company ...", "what team ..." (not "what
 # is", "what year", "which date", "what percentage").
@@ -540,7 +561,7 @@ def answer_kind(gold: str, question: str = "") -> Kind:
         return Kind.INVALID
     if _polarity(tokens(gold)):
         return Kind.POLARITY
-    if _single_value(gold_words) is not None:
+    if _single_value(gold_words) is not None and not _qualified(tokens(gold)):
         return Kind.VALUE
     if _reads_as_list(_items(tokens(gold), at=frozenset()), question):
         return Kind.LIST
@@ -662,6 +683,14 @@ def _single_value(gold_words: Sequence[Token]) -> Quantity | Date | None:
     if any(t in FUNCTION_WORDS and t not in ("of", "per") for t in after):
         return None  # "13 years at oracle" is about oracle
     return gold_words[values[0]] if len(after) <= 3 else None
+
+
+def _qualified(wanted: Sequence[Token]) -> bool:
+    """Whether words follow a phrase break after the gold's value: a title with a qualifier ("1989
+    (taylor's version)"), not a value with its unit ("5 times")."""
+    at = next(i for i, t in enumerate(wanted) if isinstance(t, (Quantity, Date)))
+    rest = wanted[at + 1 :]
+    return STOP in rest and any(isinstance(t, str) and t not in BREAKS for t in rest[rest.index(STOP) :])
 
 
 def _value_verdict(said: Prediction, gold_words: Sequence[Token], question: str) -> Verdict:
@@ -860,7 +889,11 @@ def _item_agreement(said: Sequence[Token], wanted: Sequence[Token], asked: Seque
         return Agreement.NEAR if longer else Agreement.SAME
     if _names_part(said, wanted, either_end=True):
         return Agreement.SAME
-    return Agreement.NEAR if found is Agreement.NEAR else Agreement.UNRELATED
+    spelled = len(said) == len(wanted) and all(
+        s == w or (isinstance(s, str) and isinstance(w, str) and _spelled_alike(s, w))
+        for s, w in zip(said, wanted)
+    )  # "san franciso 49ers"
+    return Agreement.NEAR if found is Agreement.NEAR or spelled else Agreement.UNRELATED
 
 
 def _list_verdict(said: Prediction, gold_items: Sequence[Sequence[Token]], question: str = "") -> Verdict:
@@ -1134,7 +1167,7 @@ def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tup
     pending: list[Token] = []  # function words inside a span ("voyage of dawn treader")
     joined = False  # only separators since the last span
     for i, token in enumerate([*wanted, STOP]):
-        if _content(token) and not _stated_in(token, asked):
+        if _content(token) and token not in COMPARATIVES and not _stated_in(token, asked):
             if not span and not (joined and groups):
                 groups.append([])
             if (
@@ -1165,7 +1198,8 @@ def _sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, ques
     groups = _key_spans(wanted, asked)
     said_content = [t for t in said.words if _content(t)]
     covered = [group for group in groups if any(_covers(said, span) for span in group)]
-    if _asks_for_value(question):
+    wants_value = _asks_for_value(question) and bool(_key_values(wanted, question)[0])
+    if wants_value:
         kind = _asked_kind(question)
         own = [t for t in said.words if _of_kind(t, kind) and not _stated_in(t, [*wanted, *asked])]
         if _stray_value(own, _key_values(wanted, question)[0]):
@@ -1173,7 +1207,7 @@ def _sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, ques
     if all(_stated_in(t, wanted) or _stated_in(t, asked) for t in said_content):  # nothing beyond the gold
         if not asked:
             return Verdict.UNSURE  # no question to tell the key fact by
-        answer = None if _asks_for_value(question) else _answer_name(wanted, asked)
+        answer = None if wants_value else _answer_name(wanted, asked)
         one_name = answer is not None and len(_items(answer)) == 1
         if one_name and not any(_stated_in(t, said.words) for t in answer if _distinctive(t)):
             # another name of the sentence than its answer ("goran ivanisevic" for "novak djokovic, who is
@@ -1275,19 +1309,28 @@ def _position(text: Sequence[Token], option: Sequence[Token], other: Sequence[To
 def _chosen_option(
     wanted: Sequence[Token], question: str
 ) -> tuple[tuple[Token, ...], tuple[Token, ...]] | None:
-    """For a question offering two options ("which is brighter, X or Y?", "does X or Y have more ...?"):
+    """For a question offering two options ("which is brighter, X or Y?", "does X or Y have more ...?",
+    "the price of X compared to Y"):
     the option the gold answer chooses and the other one. It chooses the one it names, or, naming both,
     the one before "than" ("X has more followers than Y") or else the one it names first ("X has 6
     songs, while Y has 4")."""
     asked = tokens(question)
-    joints = [i for i, t in enumerate(asked) if t == "or" or (t == "and" and "between" in asked[:i])]
+    joints = [
+        (i, i + (t == "compared"))
+        for i, t in enumerate(asked)
+        if t in OPTION_JOINTS
+        or (t == "and" and "between" in asked[:i])
+        or (t == "compared" and asked[i + 1 : i + 2] in (("to",), ("with",)))
+    ]  # "x or y", "between x and y", "x versus y", "x compared to y"
     if not joints:
         return None
-    at = joints[-1]
-    ends = [i for i, t in enumerate(asked[:at]) if t in BREAKS or t in FUNCTION_WORDS - TITLE_WORDS]
+    at, right_at = joints[-1]
+    # a title's "of" stays in an option ("lord of the rings or ..."), not in "the price of x compared to y"
+    stops = FUNCTION_WORDS if right_at > at else FUNCTION_WORDS - TITLE_WORDS
+    ends = [i for i, t in enumerate(asked[:at]) if t in BREAKS or t in stops]
     left = asked[max(ends, default=-1) + 1 : at]
-    right = asked[at + 1 :]
-    ends = [i for i, t in enumerate(right) if t in BREAKS or t in FUNCTION_WORDS - TITLE_WORDS]
+    right = asked[right_at + 1 :]
+    ends = [i for i, t in enumerate(right) if t in BREAKS or t in stops]
     right = right[: min(ends, default=len(right))]
     gold_words = [t for t in wanted if t not in BREAKS]
     options = [o for o in (left, right) if o and (_states_all(wanted, o) or _names_part(gold_words, o))]
@@ -1355,8 +1398,8 @@ def _gives_what_is_asked(
     ("76 victories out of 114 matches", asked for victories), or all of them when that does not tell.
     Any other question wants the name the sentence gives as its answer (`_answer_name`), or else all of
     its names ("sam howell" is not the answer to "what team does he play for?" when it names both)."""
-    if _asks_for_value(question):
-        keys, unique = _key_values(wanted, question)
+    keys, unique = _key_values(wanted, question)
+    if _asks_for_value(question) and keys:
         stated = [key for key in keys if _stated_in(key, said.words)]
         return bool(stated) and (unique or len(stated) == len(keys))
     answer = _answer_name(wanted, words(question))

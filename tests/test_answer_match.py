@@ -2,7 +2,8 @@
 
 The first tests use gold answers written here in the style of CRAG; `test_real_gold_answers` pairs
 hand-made predictions with real CRAG gold answers read from ../shared/data (by question id, so that no
-CRAG text is copied here), and the last tests measure the checker on all of the validation answers.
+CRAG text is copied here), and the last tests measure the checker on all of the validation answers and
+on the hand-labelled predictions of benchmarks/answer_checker_labels.jsonl.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 
 import pytest
 
+from benchmarks.answer_checker import labelled_cases, measure_labelled
 from evaluation.answer_match import Kind, Verdict, answer_kind, check_answer, is_refusal, states
 from evaluation.data import read_records
 
@@ -380,6 +382,39 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
             "which album had more songs, between red lane and glass harbor?",
             CORRECT,
         ),
+        # a value with a bracketed qualifier is a title; a value question answered by a name
+        ("1999", "1999 (the remaster)", "which is her latest album?", UNSURE),
+        ("Solstice", "1999 (the remaster)", "which is her latest album?", WRONG),
+        (
+            "Vexo",
+            "vexo has the higher closing price.",
+            "what was the closing price of vexo compared to corb?",
+            CORRECT,
+        ),
+        (
+            "Corb",
+            "vexo has the higher closing price.",
+            "what was the closing price of vexo compared to corb?",
+            WRONG,
+        ),
+        (
+            "Ana Ruiz",
+            "ana ruiz has been in at least 60 films, while bo lind has been in 45.",
+            "who has been in more films, ana ruiz or bo lind?",
+            CORRECT,
+        ),
+        (
+            "415 goals",
+            "ana ruiz is the top scorer of the league, at 415 goals.",
+            "what is the count of goals of the top scorer?",
+            CORRECT,
+        ),
+        (
+            "Orel Browns, Tamar Lions, San Fransisco Texans",
+            "orel browns, tamar lions, san francisco texans",
+            "which teams won?",
+            UNSURE,
+        ),
         # "unsure" where the rules cannot know: abbreviations, initials, codes, spellings, none
         ("GLXH", "galaxhold", "", UNSURE),
         ("United Kingdom", "uk", "which country is she from?", UNSURE),
@@ -580,3 +615,14 @@ def _may_agree(a, b) -> bool:
 
 
 NUMBERS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def test_the_labelled_predictions_meet_the_targets(shared_data):
+    """benchmarks/answer_checker.py's labelled set (tune and held-out parts together): no wrong prediction
+    judged correct, at most 3% of the correct ones judged wrong, at most 15% unsure."""
+    measures, misjudged = measure_labelled(labelled_cases(shared_data))
+    total = measures["all"]
+    assert total.n >= 250 and total.labelled_correct and total.labelled_wrong
+    assert total.wrong_judged_correct == 0, [m for m in misjudged if m[1] == "wrong"]
+    assert total.correct_judged_wrong_rate <= 0.03, [m for m in misjudged if m[1] == "correct"]
+    assert total.unsure_rate <= 0.15
