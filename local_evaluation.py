@@ -3,13 +3,18 @@
     python local_evaluation.py --data data/sample.jsonl --out outputs/sample
     python local_evaluation.py --data ../shared/data/crag_dev_10.jsonl.bz2 --presets baseline,cpu
     python local_evaluation.py --judge openai        # EVALUATION_MODEL_NAME, OPENAI_API_KEY, OPENAI_BASE_URL
+    python local_evaluation.py --judge rules,official --kit-dir ../starter-kit   # the leaderboard's judge too
 
 Runs `UserModel` over the questions in batches and writes, per preset, `predictions.jsonl` (one
 line per question, appended as it finishes, so an interrupted run resumes where it stopped),
 `scored.jsonl`, `report.json` and PNG charts; prints the Markdown tables. Several presets write
 into one subfolder each and add an ablation table (`comparison.md`, `comparison.json`).
 Predictions are scored by the answer checker (evaluation/answer_match.py); `--judge local|openai`
-asks an LLM judge about the ones it is unsure of, `--judge rules` counts those as wrong.
+asks an LLM judge about the ones it is unsure of, `--judge rules` counts those as wrong. `--judge
+official` scores as the starter kit's local_evaluation.py does, with its judge prompt read from your
+checkout of the kit (`--kit-dir`). Several judges (`--judge rules,official`) score the same predictions:
+the first one's scores are the report's, and the report lists the verdicts where each other judge
+differs from the official one (or else from the first).
 """
 
 from __future__ import annotations
@@ -29,16 +34,19 @@ from evaluation.charts import breakdown_charts, comparison_chart
 from evaluation.data import GoldQuestion, count_questions, read_records
 from evaluation.judges import (
     BackendJudge,
-    CheckedJudge,
+    CachedJudge,
     Judge,
     JudgeUnavailable,
+    OfficialJudge,
     OpenAIJudge,
     RulesJudge,
     VerdictCache,
 )
 from evaluation.reports import (
     build_report,
+    judge_comparison,
     markdown_comparison,
+    markdown_judge_comparison,
     markdown_references_report,
     markdown_report,
     references_report,
@@ -54,11 +62,13 @@ from evaluation.runner import (
 )
 from evaluation.scoring import score_predictions
 from evaluation.settings import EvaluationSettings
+from evaluation.starter_kit import KitUnreadable, read_kit
 from evaluation.truncation import Truncator, load_truncator
 from models.llm.base import LLMBackend
 from models.prompts import PromptLibrary
 
 DEFAULT_DATA = REPO_ROOT / "data" / "sample.jsonl"
+JUDGES = ("rules", "local", "openai", "official")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -79,15 +89,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=None, help="override the preset's batch size")
     parser.add_argument(
         "--judge",
-        choices=["rules", "local", "openai"],
         default="rules",
-        help="the answer checker alone (what it is unsure of counts as wrong), or the checker with an LLM "
-        "judge for what it is unsure of: the system's own model (local) or an OpenAI-compatible server",
+        help="rules: the answer checker alone (what it is unsure of counts as wrong); local|openai: the "
+        "checker with an LLM judge for what it is unsure of (the system's own model, an OpenAI-compatible "
+        "server); official: the starter kit's flow and judge prompt (--kit-dir) on an OpenAI-compatible "
+        "server. Several, comma-separated, score the same predictions and the report lists where they differ",
+    )
+    parser.add_argument(
+        "--kit-dir",
+        default=None,
+        help="your checkout of the CRAG starter kit (local_evaluation.py, prompts/templates.py), "
+        "for --judge official",
     )
     parser.add_argument(
         "--tokenizer-dir",
         default=str(defaults.tokenizer_dir),
-        help="the starter kit's Llama-2 tokenizer folder (for the 75-token cut)",
+        help="the starter kit's Llama-2 tokenizer folder (for the 75-token cut; --judge official also looks "
+        "in --kit-dir/tokenizer)",
     )
     parser.add_argument("--verdict-cache", default=str(defaults.verdict_cache), help="judge verdicts (jsonl)")
     parser.add_argument(
@@ -111,6 +129,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--log-level", default="INFO", help="loguru level on stderr (DEBUG shows every stage)")
     args = parser.parse_args(argv)
+    args.judges = [name.strip() for name in args.judge.split(",") if name.strip()]
+    unknown = [name for name in args.judges if name not in JUDGES]
+    if unknown or not args.judges or len(set(args.judges)) != len(args.judges):
+        parser.error(f"--judge takes one or more of {', '.join(JUDGES)}, comma-separated, each once")
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
     if args.batch_size is not None and not 1 <= args.batch_size <= 16:
@@ -134,17 +156,13 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
         tokenizer_dir=Path(args.tokenizer_dir),
         verdict_cache=Path(args.verdict_cache),
         judge_workers=args.judge_workers,
+        kit_dir=Path(args.kit_dir) if args.kit_dir else None,
     )
     backends = BackendPool(llm)
     out = Path(args.out)
     try:
         scoring = (
-            None
-            if args.references_only
-            else Scoring(
-                build_judge(args.judge, settings, backends, configs[0].llm),
-                load_truncator(settings.tokenizer_dir, settings.max_prediction_tokens),
-            )
+            None if args.references_only else build_scoring(args.judges, settings, backends, configs[0].llm)
         )
         total = count_questions(args.data, args.limit)
         reports = {}
@@ -165,7 +183,7 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
             }
         if len(reports) > 1:
             write_comparison(reports, out)
-    except (RunMismatch, JudgeUnavailable) as error:
+    except (RunMismatch, JudgeUnavailable, KitUnreadable) as error:
         logger.error(str(error))
         return 2
     except KeyboardInterrupt:
@@ -191,8 +209,9 @@ def load_configs(args: argparse.Namespace, overrides: dict[str, str]) -> list[Cr
 
 @dataclasses.dataclass
 class Scoring:
-    judge: Judge
+    judges: list[Judge]  # the first one's scores are the report's
     truncator: Truncator
+    reference: str  # the judge the others are compared with: the official one when it runs, else the first
 
 
 def run_preset(
@@ -220,8 +239,12 @@ def score_preset(
     golds: list[GoldQuestion],
     folder: Path,
 ) -> dict[str, Any]:
-    judge, truncator = scoring.judge, scoring.truncator
-    scored = score_predictions(golds, [line["prediction"] for line in lines], truncator, judge)
+    judge, truncator = scoring.judges[0], scoring.truncator
+    predictions = [line["prediction"] for line in lines]
+    scored_by_judge = {
+        each.identity: score_predictions(golds, predictions, truncator, each) for each in scoring.judges
+    }
+    scored = scored_by_judge[judge.identity]
     write_atomically(
         folder / "scored.jsonl", "".join(json.dumps(dataclasses.asdict(s)) + "\n" for s in scored)
     )
@@ -236,6 +259,9 @@ def score_preset(
     )
     report["data"] = str(args.data)
     text = markdown_report(report)
+    if len(scoring.judges) > 1:
+        report["judge_comparison"] = judge_comparison(scored_by_judge, golds, scoring.reference)
+        text += "\n\n" + markdown_judge_comparison(report["judge_comparison"])
     if args.budget_report:
         target = load_config("t4x4")
         report["budget_estimate"] = estimate_budget(lines, target)
@@ -319,21 +345,47 @@ class LazySystem:
             self._model = None
 
 
+def build_scoring(
+    names: list[str], settings: EvaluationSettings, backends: BackendPool, llm_config: LLMConfig
+) -> Scoring:
+    """The judges named, and the truncator; --judge official needs the exact Llama-2 cut."""
+    judges = [build_judge(name, settings, backends, llm_config) for name in names]
+    truncator = load_truncator(settings.tokenizer_dir, settings.max_prediction_tokens)
+    if "official" in names and not truncator.exact and settings.kit_dir is not None:
+        truncator = load_truncator(settings.kit_dir / "tokenizer", settings.max_prediction_tokens)
+    if "official" in names and not truncator.exact:
+        raise JudgeUnavailable(
+            "--judge official cuts predictions to 75 tokens with the starter kit's Llama-2 tokenizer: pass "
+            "--tokenizer-dir with the kit's tokenizer/ folder (tokenizer.json)"
+        )
+    reference = judges[names.index("official")] if "official" in names else judges[0]
+    return Scoring(judges, truncator, reference.identity)
+
+
 def build_judge(
     kind: str, settings: EvaluationSettings, backends: BackendPool, llm_config: LLMConfig
 ) -> Judge:
     if kind == "rules":
         return RulesJudge()
     cache = VerdictCache(settings.verdict_cache)
+    if kind == "official":
+        official = OfficialJudge(
+            read_kit(settings.kit_dir),
+            settings.openai_model,
+            retry_max_wait_s=settings.judge_retry_max_wait_s,
+            timeout_s=settings.judge_request_timeout_s,
+            workers=settings.judge_workers,
+        )
+        return CachedJudge(official, cache, rules_first=False)
     prompts = PromptLibrary()
     if kind == "local":
         model_name = llm_config.model_path or (
             (llm_config.served_model or "server default") if llm_config.backend == "openai" else "embedded"
         )
-        return CheckedJudge(
+        return CachedJudge(
             BackendJudge(backends.get(llm_config), model_name, prompts, settings.judge_max_tokens), cache
         )
-    return CheckedJudge(
+    return CachedJudge(
         OpenAIJudge(
             settings.openai_model,
             prompts,

@@ -312,3 +312,62 @@ def markdown_comparison(reports: dict[str, dict[str, Any]]) -> str:
         rows.append([preset] + [report[c] for c in COMPARISON_COLUMNS] + [latency["p50"], latency["p95"]])
     headers = ["preset", "n", "score", "accuracy", "hallucination", "missing", "p50 s/q", "p95 s/q"]
     return "## Ablation\n\n" + _table(headers, rows)
+
+
+def judge_comparison(
+    scored_by_judge: dict[str, list[ScoredQuestion]], golds: list[GoldQuestion], reference: str
+) -> dict[str, Any]:
+    """How far each judge is from the `reference` judge (the official one, when it ran) on the same
+    predictions: every judge's scores, and for each other judge the questions where its outcome differs
+    from the reference's, listed."""
+    queries = {gold.interaction_id: gold.query for gold in golds}
+    by_reference = {item.interaction_id: item for item in scored_by_judge[reference]}
+    result: dict[str, Any] = {"reference": reference, "scores": {}, "differences": {}}
+    for identity, scored in scored_by_judge.items():
+        tally = Tally()
+        for item in scored:
+            tally.add(item)
+        result["scores"][identity] = tally.as_dict()
+        if identity == reference:
+            continue
+        differing = [
+            {
+                "interaction_id": item.interaction_id,
+                "query": queries.get(item.interaction_id, ""),
+                "prediction": item.prediction,
+                "outcome": item.outcome,
+                "verdict_source": item.verdict_source,
+                "reference_outcome": by_reference[item.interaction_id].outcome,
+                "reference_verdict_source": by_reference[item.interaction_id].verdict_source,
+                "reference_reply": by_reference[item.interaction_id].judge_reply,
+            }
+            for item in scored
+            if item.outcome != by_reference[item.interaction_id].outcome
+        ]
+        result["differences"][identity] = {"n": len(scored), "differ": len(differing), "questions": differing}
+    return result
+
+
+def markdown_judge_comparison(comparison: dict[str, Any]) -> str:
+    """The judges' scores side by side, then each judge's verdicts that differ from the reference's."""
+    reference = comparison["reference"]
+    differences = comparison["differences"]
+    rows = [
+        [identity, scores["n"], scores["score"], scores["accuracy"], scores["hallucination_rate"]]
+        + [scores["missing_rate"], "reference" if identity == reference else differences[identity]["differ"]]
+        for identity, scores in comparison["scores"].items()
+    ]
+    headers = ["judge", "n", "score", "accuracy", "hallucination", "missing", "verdicts differing"]
+    parts = [f"## Judges on the same predictions (reference: `{reference}`)", _table(headers, rows)]
+    for identity, difference in differences.items():
+        count = f"{difference['differ']} of {difference['n']} questions"
+        parts.append(f"`{identity}` differs from `{reference}` on {count}.")
+        if difference["questions"]:
+            rows = [
+                [q["interaction_id"], q["query"], q["prediction"], q["outcome"], q["verdict_source"]]
+                + [q["reference_outcome"], q["reference_verdict_source"]]
+                for q in difference["questions"]
+            ]
+            headers = ["question id", "question", "prediction", identity, "source", reference, "source"]
+            parts.append(_table(headers, rows))
+    return "\n\n".join(parts)

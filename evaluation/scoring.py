@@ -2,7 +2,8 @@
 
 Per question, after cutting the prediction to 75 Llama-2 tokens and stripping it (lower case for
 the comparisons): containing "i don't know" → missing (0); equal to the ground truth or an
-alternative answer → correct (+1); otherwise the judge decides → correct (+1) or hallucination (−1).
+alternative answer (the ground truth alone for a judge that, like the starter kit's, judges only it)
+→ correct (+1); otherwise the judge decides → correct (+1) or hallucination (−1).
 Our judges read the prediction with the answer checker first and ask an LLM only about what it is
 unsure of (evaluation/judges.py). score = (correct − hallucination) / n.
 """
@@ -75,13 +76,14 @@ def score_predictions(
     requests: list[JudgeRequest] = []
     for i, (gold, raw_prediction) in enumerate(zip(golds, predictions)):
         prediction = truncator.truncate(raw_prediction or "").strip()
+        answers = [gold.answer] if judge.ground_truth_only else gold.answers
         if is_refusal(prediction):
             scored[i] = ScoredQuestion(gold.interaction_id, MISSING, IDK, prediction, labels=gold.labels)
-        elif any(prediction.lower() == answer.strip().lower() for answer in gold.answers):
+        elif any(prediction.lower() == answer.strip().lower() for answer in answers):
             scored[i] = ScoredQuestion(gold.interaction_id, CORRECT, EXACT, prediction, labels=gold.labels)
         else:
             to_judge.append(i)
-            requests.append(JudgeRequest(gold.query, tuple(a.strip() for a in gold.answers), prediction))
+            requests.append(JudgeRequest(gold.query, tuple(a.strip() for a in answers), prediction))
     verdicts = judge.judge(requests) if requests else []
     if len(verdicts) != len(requests):
         raise RuntimeError(

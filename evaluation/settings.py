@@ -28,3 +28,5 @@ class EvaluationSettings:
     # A verdict is one small JSON object.
     judge_max_tokens: int = 32
     verdict_cache: Path = field(default_factory=lambda: default_cache_dir() / "judge_verdicts.jsonl")
+    # The user's checkout of the CRAG starter kit, for --judge official (evaluation/starter_kit.py).
+    kit_dir: Path | None = None

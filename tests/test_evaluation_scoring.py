@@ -7,7 +7,7 @@ from evaluation.judges import (
     RULES,
     UNSURE_COUNTED_WRONG,
     BackendJudge,
-    CheckedJudge,
+    CachedJudge,
     JudgeRequest,
     RulesJudge,
     VerdictCache,
@@ -91,7 +91,7 @@ UNSURE_CASES = [
 
 def test_the_checker_decides_first_and_the_llm_judge_gets_only_what_it_is_unsure_of(tmp_path):
     llm = ScriptedLLM(['{"accuracy": true}', "I think it is right", '{"accuracy": false}'])
-    judge = CheckedJudge(
+    judge = CachedJudge(
         BackendJudge(llm, "scripted-model", PromptLibrary(), 32), VerdictCache(tmp_path / "v.jsonl")
     )
     sure = [(gold("1973-07-17"), "July 17, 1973"), (gold("7"), "8"), (gold("invalid question"), "1986")]
@@ -118,7 +118,7 @@ def test_verdict_cache_means_rescoring_never_asks_again(tmp_path):
     golds = [gold("paris", query="capital of france?"), gold("invalid question", query="why did x?")]
     predictions = ["Paris, probably", "because of y"]
     first_llm = ScriptedLLM(['{"accuracy": true}'])
-    first = CheckedJudge(BackendJudge(first_llm, "m", PromptLibrary(), 32), VerdictCache(cache_path))
+    first = CachedJudge(BackendJudge(first_llm, "m", PromptLibrary(), 32), VerdictCache(cache_path))
     assert [s.outcome for s in score_predictions(golds, predictions, ApproximateTruncator(), first)] == [
         CORRECT,
         HALLUCINATION,
@@ -126,13 +126,13 @@ def test_verdict_cache_means_rescoring_never_asks_again(tmp_path):
     assert len(first_llm.calls[0][0]) == 1  # the invalid-question rule needs no LLM
 
     second_llm = ScriptedLLM([])  # would fail if asked
-    second = CheckedJudge(BackendJudge(second_llm, "m", PromptLibrary(), 32), VerdictCache(cache_path))
+    second = CachedJudge(BackendJudge(second_llm, "m", PromptLibrary(), 32), VerdictCache(cache_path))
     rescored = score_predictions(golds, predictions, ApproximateTruncator(), second)
     assert [s.outcome for s in rescored] == [CORRECT, HALLUCINATION]
     assert second_llm.calls == [] and second.cache_hits == 1
 
     other_model = ScriptedLLM(['{"accuracy": false}'])  # another judge model has its own verdicts
-    third = CheckedJudge(BackendJudge(other_model, "other", PromptLibrary(), 32), VerdictCache(cache_path))
+    third = CachedJudge(BackendJudge(other_model, "other", PromptLibrary(), 32), VerdictCache(cache_path))
     assert score_predictions(golds, predictions, ApproximateTruncator(), third)[0].outcome == HALLUCINATION
 
 
@@ -145,7 +145,7 @@ def test_judge_errors_are_wrong_but_not_cached(tmp_path):
             return completions
 
     cache = VerdictCache(tmp_path / "v.jsonl")
-    judge = CheckedJudge(BackendJudge(FailingLLM(['{"accuracy": true}']), "m", PromptLibrary(), 32), cache)
+    judge = CachedJudge(BackendJudge(FailingLLM(['{"accuracy": true}']), "m", PromptLibrary(), 32), cache)
     scored = score_predictions([gold("$35.78")], ["$35.8"], ApproximateTruncator(), judge)
     assert scored[0].outcome == HALLUCINATION and scored[0].judge_error == "server went away"
     assert not (tmp_path / "v.jsonl").exists()
