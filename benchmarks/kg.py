@@ -191,7 +191,7 @@ class _ScriptedReader(LLMBackend):
 
 def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_size: int, scripted: bool) -> Run:
     run = Run(name)
-    for start in range(0, len(cases), batch_size):
+    for start in tqdm(range(0, len(cases), batch_size), desc=name, unit="batch", leave=False):
         batch = cases[start : start + batch_size]
         questions = [Question(f"kg-{start + i}", c.query, c.query_time) for i, c in enumerate(batch)]
         attributes = [QuestionAttributes(domain=c.domain) for c in batch]

@@ -218,7 +218,7 @@ def _finance() -> list[RealQuestion]:
         bars = api.bars("COLM")
         return Derivation(
             str(bars["2024-03-08"]["Volume"]),
-            [[str(bars["2024-03-08"]["Volume"])]],
+            [["2024-03-08", str(bars["2024-03-08"]["Volume"])]],
             [str(bars["2024-03-07"]["Volume"])],
         )
 
@@ -226,7 +226,7 @@ def _finance() -> list[RealQuestion]:
         bar, before = api.bars("LECO")["2024-03-01"], api.bars("LECO")["2024-02-29"]
         return Derivation(
             f"${price(bar['Low'])}, ${price(bar['High'])}",
-            [[price(bar["Low"]), price(bar["High"])]],
+            [["2024-03-01", price(bar["Low"]), price(bar["High"])]],
             [price(before["Low"]), price(before["High"])],
         )
 
@@ -234,7 +234,7 @@ def _finance() -> list[RealQuestion]:
         bars = api.bars("SFWL")
         return Derivation(
             f"${price(bars['2024-03-01']['Close'])}",
-            [[price(bars["2024-03-01"]["Close"])]],
+            [["2024-03-01", price(bars["2024-03-01"]["Close"])]],
             [price(bars["2024-02-23"]["Close"])],
         )
 
@@ -328,7 +328,7 @@ def _finance() -> list[RealQuestion]:
     def thousand_dollars(api: Api) -> Derivation:
         closes = {t: api.bars(t)["2024-03-05"]["Close"] for t in ("DHCNI", "IBKR")}
         shares = {t.lower(): 1000 // close for t, close in closes.items()}
-        return Derivation(compare(shares), [[price(c) for c in closes.values()]])
+        return Derivation(compare(shares), [["2024-03-05", *(price(c) for c in closes.values())]])
 
     def msft_opens(api: Api) -> Derivation:
         bars = api.bars("MSFT")
@@ -338,26 +338,30 @@ def _finance() -> list[RealQuestion]:
         )
         return Derivation(
             f"Today (Feb 15, 2024) Microsoft opened at {price(today)}, {relation} yesterday's {price(yesterday)}",
-            [[price(today), price(yesterday)]],
+            [["2024-02-15", price(today), "2024-02-14", price(yesterday)]],
         )
 
     def msft_close(api: Api) -> Derivation:
         close = api.bars(api.ticker("Microsoft Corporation Common Stock"))["2024-02-14"]["Close"]
-        return Derivation(price(close), [[price(close)]], [price(api.bars("MSFT")["2024-02-15"]["Close"])])
+        return Derivation(
+            price(close), [["2024-02-14", price(close)]], [price(api.bars("MSFT")["2024-02-15"]["Close"])]
+        )
 
     def year_end(api: Api) -> Derivation:
         closes = {t: api.bars(t)["2023-12-29"]["Close"] for t in ("BSY", "VTRS")}
         return Derivation(
-            f"{compare(closes)} has the higher closing stock price", [[price(c) for c in closes.values()]]
+            f"{compare(closes)} has the higher closing stock price",
+            [["2023-12-29", *(price(c) for c in closes.values())]],
         )
 
     def apxi(api: Api) -> Derivation:
         bars = api.bars(api.ticker("APx Acquisition Corp. I Class A Ordinary Shares"))
-        low = min(bars[d]["Low"] for d in days_between(bars, "2024-02-01", "2024-02-29"))
+        day = min(days_between(bars, "2024-02-01", "2024-02-29"), key=lambda d: bars[d]["Low"])
+        low = bars[day]["Low"]
         unit = api.bars(api.ticker("APx Acquisition Corp. I Unit"))
         return Derivation(
             f"${price(low)}",
-            [[price(low)]],
+            [[day, price(low)]],
             [price(min(unit[d]["Low"] for d in days_between(unit, "2024-02-01", "2024-02-29")))],
         )
 
@@ -365,7 +369,7 @@ def _finance() -> list[RealQuestion]:
         bars = api.bars("KNDI")
         return Derivation(
             f"${price(bars['2024-03-05']['Open'])}",
-            [[price(bars["2024-03-05"]["Open"])]],
+            [["2024-03-05", price(bars["2024-03-05"]["Open"])]],
             [price(bars["2024-03-12"]["Open"])],
         )
 
@@ -539,7 +543,7 @@ def _movie() -> list[RealQuestion]:
 
     def titanic(api: Api) -> Derivation:
         won = [a["category"] for a in api.movie("Titanic")["oscar_awards"] if a["winner"]]
-        return Derivation(str(len(won)), [won])
+        return Derivation(str(len(won)), [won, [str(len(won))]])
 
     def directing(person: str, wins_only: bool) -> Callable[[Api], Derivation]:
         def derive(api: Api) -> Derivation:
@@ -554,7 +558,7 @@ def _movie() -> list[RealQuestion]:
 
     def bay(api: Api) -> Derivation:
         ids = api.person("Michael Bay")["directed_movies"]
-        return Derivation(str(len(ids)), [[m["title"] for m in api.films(ids)], [f"{len(ids)} movies"]])
+        return Derivation(str(len(ids)), [[m["title"] for m in api.films(ids)], [str(len(ids))]])
 
     def matrix(api: Api) -> Derivation:
         dates = [api.movie(title)["release_date"] for title in ("The Matrix", "The Matrix Reloaded")]
