@@ -25,6 +25,13 @@ calls the hidden evaluation pays are spent. Printed per question set of the file
 reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
 ours against unbudgeted: the KG seconds the call budget and the deadline save.
 
+With --real, instead: the real-wording set (benchmarks/kg_real.py: real CRAG validation questions read
+from ../shared/data at run time, over the real-wording KG of kg_mock/real_fixture.py, each question's
+answer facts derived from the KG's routes) with scripted entities, unbudgeted, with the scripted names
+as the reader's reply and, with --end-to-end, read by the embedded model; printed per run and split
+(tune / held-out): answer facts found, near misses shown, API calls and seconds per question, then the
+share found per domain and per question type; --out writes every run's evidence per question.
+
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
 finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
 old routing (predicted-dynamic questions refused before the KG: attributes.kg_answers_dynamic empty;
@@ -39,6 +46,8 @@ the route the system recorded and its answer. Correctness is the answer checker'
     .venv/bin/python benchmarks/kg.py [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT] [--end-to-end]
                                       [--preset cpu] [--show-misses] [--no-read]
     .venv/bin/python benchmarks/kg.py --system [--system-limit N]
+    .venv/bin/python benchmarks/kg.py --real [--end-to-end] [--show-misses] [--out results.json]
+    .venv/bin/python benchmarks/kg.py --report-from results.json [--show-misses]
 """
 
 from __future__ import annotations
@@ -53,7 +62,7 @@ import tempfile
 import time
 from collections import Counter
 from contextlib import nullcontext
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from statistics import mean
 
@@ -63,7 +72,9 @@ from tqdm import tqdm
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks import kg_real  # noqa: E402
 from evaluation.answer_match import Verdict, check_answer, is_refusal, states  # noqa: E402
+from kg_mock.real_fixture import cached_real_fixture_dir  # noqa: E402
 from kg_mock.server import free_port, running_server  # noqa: E402
 from models.config import CragConfig, KGConfig, load_config, parse_overrides  # noqa: E402
 from models.kg import KGResult, KnowledgeGraphStage  # noqa: E402
@@ -107,6 +118,12 @@ class Case:
     static_or_dynamic: str = ""
     set: str = "base"
     near_misses: list[str] = field(default_factory=list)  # none of these may appear in the evidence
+    # the real-wording set (benchmarks/kg_real.py): the answer facts as alternatives (all spans of one
+    # of them), the question's key, its CRAG question type and its split
+    alternatives: list[list[str]] = field(default_factory=list)
+    key: str = ""
+    question_type: str = ""
+    split: str = ""
 
 
 @dataclass
@@ -133,9 +150,11 @@ def load_cases(path: Path) -> list[Case]:
 
 
 def answered(case: Case, result: KGResult) -> bool:
+    evidence = "\n".join(result.references)
+    if case.alternatives:
+        return any(all(states(evidence, span) for span in spans) for spans in case.alternatives)
     if not case.answers:
         return not result.has_evidence
-    evidence = "\n".join(result.references)
     return all(states(evidence, span) for span in case.answers)
 
 
@@ -172,7 +191,7 @@ class _ScriptedReader(LLMBackend):
 
 def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_size: int, scripted: bool) -> Run:
     run = Run(name)
-    for start in range(0, len(cases), batch_size):
+    for start in tqdm(range(0, len(cases), batch_size), desc=name, unit="batch", leave=False):
         batch = cases[start : start + batch_size]
         questions = [Question(f"kg-{start + i}", c.query, c.query_time) for i, c in enumerate(batch)]
         attributes = [QuestionAttributes(domain=c.domain) for c in batch]
@@ -253,12 +272,24 @@ def main() -> None:
                         help="with --end-to-end, only every k-th question so that N remain (the run is slow on CPU)")
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--no-read", action="store_true", help="skip the runs whose entities take the reader's path")
+    parser.add_argument("--real", action="store_true",
+                        help="run the real-wording set (benchmarks/kg_real.py) on its own KG instead of the question file")
+    parser.add_argument("--out", type=Path, default=None, metavar="JSON",
+                        help="with --real, also write every run's result per question (evidence, calls, notes) to JSON")
+    parser.add_argument("--report-from", type=Path, default=None, metavar="JSON",
+                        help="print the --real report of a saved --out file (scored with the current answer facts)")
     parser.add_argument("--system", action="store_true",
                         help="run the whole CragSystem on the dynamic finance and sports questions instead")
     parser.add_argument("--system-limit", type=int, default=None, metavar="N", help="with --system, N questions spread evenly over the file")
     args = parser.parse_args()
     if args.system:
         run_system_benchmark(args)
+        return
+    if args.report_from:
+        report_saved_real(args.report_from, args.show_misses)
+        return
+    if args.real:
+        run_real_benchmark(args)
         return
 
     config = load_config(args.preset, parse_overrides(args.set))
@@ -307,6 +338,114 @@ def main() -> None:
     for run in stress_runs:
         print(f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "
               f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}")
+
+
+def real_cases(data_dir: Path) -> list[Case]:
+    """The real-wording set with its answer facts derived from the KG in `data_dir`."""
+    cases = []
+    for real in kg_real.load(kg_real.in_process_api(data_dir)):
+        facts = real.derivation.facts
+        cases.append(Case(real.query, real.query_time, real.domain, KGEntities(**real.entities), facts[0], gold=real.gold,
+                          static_or_dynamic=real.static_or_dynamic, set="real", near_misses=real.derivation.near_misses,
+                          alternatives=facts, key=real.key, question_type=real.question_type, split=real.split))
+    return cases
+
+
+def run_real_benchmark(args: argparse.Namespace) -> None:
+    if not kg_real.VALIDATION.is_file():
+        print(f"{kg_real.VALIDATION} is absent: the real-wording set reads its questions from it; nothing to run")
+        return
+    config = load_config(args.preset, parse_overrides(args.set))
+    config.kg.company_dict_path = "/nonexistent"  # the fixture KG's companies are resolved through the API
+    data_dir = cached_real_fixture_dir()
+    cases = real_cases(data_dir)
+    splits = Counter(c.split for c in cases)
+    print(f"real-wording set: {len(cases)} questions (tune {splits['tune']}, held-out {splits['held-out']}) from "
+          f"{kg_real.VALIDATION}; KG {data_dir}; mock server with {args.delay_s:g} s per call; batches of {args.batch_size}; "
+          f"preset {args.preset}\n")
+    prompts = PromptLibrary()
+    runs: list[tuple[Run, list[Case]]] = []
+    with running_server(data_dir=data_dir, delay_s=args.delay_s) as url:
+        os.environ[config.kg.api_url_env] = url
+        for name, kg in (("ours, scripted entities", config.kg), ("unbudgeted, scripted", unbudgeted(config.kg))):
+            runs.append((run_stage(name, KnowledgeGraphStage(kg, _NoLLM(), prompts), cases, args.batch_size, True), cases))
+        if not args.no_read:
+            stage = KnowledgeGraphStage(config.kg, _ScriptedReader(cases), prompts)
+            runs.append((run_stage("ours, entities read (scripted reply)", stage, cases, args.batch_size, False), cases))
+        if args.end_to_end:
+            from models.llm import create_backend
+
+            step = max(1, len(cases) // args.end_to_end_limit) if args.end_to_end_limit else 1
+            sample = cases[::step][: args.end_to_end_limit]
+            llm = create_backend(config.llm)
+            try:
+                stage = KnowledgeGraphStage(config.kg, llm, prompts)
+                runs.append((run_stage("ours, entities read by the LLM", stage, sample, args.batch_size, False), sample))
+            finally:
+                llm.close()
+    report_real(runs, args.show_misses)
+    if args.out:
+        args.out.write_text(json.dumps({run.name: [{"key": c.key, "query": c.query, "answered": answered(c, r),
+                                                     "near_miss": offers_near_miss(c, r), **asdict(r)}
+                                                    for c, r in zip(run_cases, run.results)]
+                                        for run, run_cases in runs}, indent=1, ensure_ascii=False), encoding="utf-8")
+        print(f"\nper-question results written to {args.out}")
+
+
+def report_saved_real(path: Path, show_misses: bool) -> None:
+    """The report of a saved --real --out file, scored with the set's current answer facts."""
+    by_key = {c.key: c for c in real_cases(cached_real_fixture_dir())}
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    kept = {f.name for f in fields(KGResult)} - {"usage"}
+    runs = []
+    for name, rows in saved.items():
+        cases = [by_key[row["key"]] for row in rows]
+        results = [KGResult(**{k: v for k, v in row.items() if k in kept}) for row in rows]
+        runs.append((Run(name, results), cases))
+    print(f"real-wording set, runs saved in {path}, scored with the current answer facts\n")
+    report_real(runs, show_misses)
+
+
+def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
+    """Per run and split: answer facts found, near misses shown, calls and seconds per question; then the
+    share found per domain and per question type; with `show_misses`, every miss and near miss."""
+    header = f"{'run':<40} {'split':<9} {'answer facts found':>19} {'near misses':>12} {'calls/q':>8} {'s/q':>6}"
+    print(header)
+    print("-" * len(header))
+    for run, cases in runs:
+        for split in ("tune", "held-out", "all"):
+            pairs = [(c, r) for c, r in zip(cases, run.results) if split in ("all", c.split)]
+            if not pairs:
+                continue
+            found = sum(answered(c, r) for c, r in pairs)
+            listed = [(c, r) for c, r in pairs if c.near_misses]
+            shown = sum(offers_near_miss(c, r) for c, r in listed)
+            print(f"{run.name:<40} {split:<9} {found:>4}/{len(pairs):<4} = {found / len(pairs):5.0%} {f'{shown}/{len(listed)}':>12} "
+                  f"{mean(len(r.calls) for _, r in pairs):>8.2f} {mean(r.seconds for _, r in pairs):>6.2f}")
+    for label, group in (("domain", lambda c: c.domain), ("question type", lambda c: c.question_type)):
+        print(f"\nanswer facts found by {label}:")
+        for run, cases in runs:
+            values = sorted({group(c) for c in cases})
+            cells = []
+            for value in values:
+                pairs = [(c, r) for c, r in zip(cases, run.results) if group(c) == value]
+                cells.append(f"{value} {sum(answered(c, r) for c, r in pairs)}/{len(pairs)}")
+            print(f"  {run.name:<40} " + ", ".join(cells))
+    if not show_misses:
+        return
+    for run, cases in runs:
+        misses = [(c, r) for c, r in zip(cases, run.results) if not answered(c, r) or offers_near_miss(c, r)]
+        print(f"\nmisses and near misses of {run.name} ({len(misses)}):")
+        for case, result in misses:
+            evidence = "\n".join(result.references)
+            wanted = [[span for span in spans if not states(evidence, span)] for spans in case.alternatives]
+            near = [span for span in case.near_misses if states(evidence, span)]
+            print(f"- {case.key} [{case.split}, {case.domain}, {case.question_type}] {case.query!r} at {case.query_time}: "
+                  + ("found" if answered(case, result) else f"missing {min(wanted, key=len)[:8]}")
+                  + (f"; near misses shown {near}" if near else ""))
+            print(f"  has_evidence {result.has_evidence} | error {result.error} | notes {result.notes}")
+            print(f"  calls: {result.calls}")
+            print("  " + "\n  ".join((evidence or "(no references)").splitlines()[:10]))
 
 
 def previous_plan(commit: str, api_url: str, cases: list[Case], preset: str, batch_size: int, read: bool = False) -> Run:

@@ -22,7 +22,7 @@ import sqlite3
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -52,14 +52,20 @@ def build(root: Path) -> Path:
 
 
 def cached_fixture_dir() -> Path:
-    """The fixture KG built once into the temp directory, keyed by the builder's source; safe to call from
-    parallel processes (each builds into its own folder and the first rename wins)."""
+    """The fixture KG built once into the temp directory (see `cached_build`)."""
     sources = [Path(__file__), Path(facts.__file__), Path(__file__).with_name("search.py")]
+    return cached_build("kg_mock_fixture", build, sources)
+
+
+def cached_build(prefix: str, builder: Callable[[Path], Path], sources: list[Path]) -> Path:
+    """What `builder` writes, built once into the temp directory and keyed by the `sources` it is
+    made from; safe to call from parallel processes (each builds into its own folder and the first
+    rename wins)."""
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:12]
-    target = Path(tempfile.gettempdir()) / f"kg_mock_fixture_{digest}"
+    target = Path(tempfile.gettempdir()) / f"{prefix}_{digest}"
     if not (target / "complete").exists():
-        staging = Path(tempfile.mkdtemp(prefix="kg_mock_fixture_build_"))
-        build(staging)
+        staging = Path(tempfile.mkdtemp(prefix=f"{prefix}_build_"))
+        builder(staging)
         (staging / "complete").write_text("")
         try:
             os.rename(staging, target)
@@ -102,7 +108,6 @@ def _write_movie(folder: Path) -> None:
     }
     genre_ids: dict[str, int] = {}
     movies: dict[str, dict[str, Any]] = {}
-    years: dict[str, dict[str, list]] = {}
     for (
         title,
         movie_id,
@@ -133,28 +138,47 @@ def _write_movie(folder: Path) -> None:
             ],
             "crew": [{"name": name, "id": people[name]["id"], "job": job} for name, job in crew],
         }
-        for name, _ in cast:
-            people[name]["acted_movies"].append(movie_id)
-        for name, job in crew:
-            if job == "Director":
-                people[name]["directed_movies"].append(movie_id)
-        years.setdefault(release[:4], {"movie_list": [], "oscar_awards": []})["movie_list"].append(movie_id)
-    for film, ceremony_year, ceremony, category, nominee, winner in facts.OSCARS:
-        award = {
-            "year_ceremony": ceremony_year,
-            "ceremony": ceremony,
-            "category": category,
-            "name": nominee,
-            "film": film,
-            "winner": winner,
-        }
-        movies[film]["oscar_awards"].append(award)
-        if nominee in people:
-            people[nominee]["oscar_awards"].append(award)
-        years.setdefault(str(ceremony_year), {"movie_list": [], "oscar_awards": []})["oscar_awards"].append(
-            award
-        )
-    # Keys are normalised names, as in the published tables.
+    awards = [
+        oscar(year, ceremony, category, nominee, film, won)
+        for film, year, ceremony, category, nominee, won in facts.OSCARS
+    ]
+    write_movie_tables(folder, people, movies, awards)
+
+
+def oscar(year: int, ceremony: int, category: str, nominee: str, film: str, won: bool) -> dict[str, Any]:
+    return {
+        "year_ceremony": year,
+        "ceremony": ceremony,
+        "category": category,
+        "name": nominee,
+        "film": film,
+        "winner": won,
+    }
+
+
+def write_movie_tables(
+    folder: Path, people: dict[str, dict], movies: dict[str, dict], awards: list[dict]
+) -> None:
+    """Files each film under its cast and director and its release year, each Oscar under its film and
+    its nominee (when the tables hold them) and its ceremony year; then writes the three tables, keyed
+    by normalised name as in the published tables."""
+    years: dict[str, dict[str, list]] = {}
+    for movie in movies.values():
+        for member in movie["cast"]:
+            people[member["name"]]["acted_movies"].append(movie["id"])
+        for member in movie["crew"]:
+            if member["job"] == "Director":
+                people[member["name"]]["directed_movies"].append(movie["id"])
+        years.setdefault(movie["release_date"][:4], {"movie_list": [], "oscar_awards": []})[
+            "movie_list"
+        ].append(movie["id"])
+    for award in awards:
+        if award["film"] in movies:
+            movies[award["film"]]["oscar_awards"].append(award)
+        if award["name"] in people:
+            people[award["name"]]["oscar_awards"].append(award)
+        entry = years.setdefault(str(award["year_ceremony"]), {"movie_list": [], "oscar_awards": []})
+        entry["oscar_awards"].append(award)
     _write_json(folder / "person_db.json", {normalize(name): record for name, record in people.items()})
     _write_json(folder / "movie_db.json", {normalize(title): record for title, record in movies.items()})
     _write_json(folder / "year_db.json", dict(sorted(years.items())))
@@ -364,27 +388,35 @@ def _hot100(rng: random.Random, filler_songs: list[tuple[str, str]]) -> list[lis
     return charts
 
 
-def _write_music(folder: Path) -> None:
-    rng = random.Random(SEED + 1)
+def music_tables(
+    artist_facts: dict[str, tuple],
+    song_facts: dict[str, tuple],
+    rng: random.Random,
+    filler: tuple[int, int],
+    song_years: tuple[int, int],
+) -> tuple[dict[str, dict], dict[str, list[str]], dict[str, dict], list[str], list[tuple[str, str]]]:
+    """(artists, works, songs, filler artists, filler (song, artist) pairs): the hand-written artists
+    `{name: (country, birth, end, members, works)}` and songs `{name: (artist, author, country, date)}`,
+    plus `filler` = (artists, songs) invented names, so that the music index starts (>= 83 names each)."""
     artists = {
         name: {"country": country, "birth_date": birth, "end_date": end, "members": members}
-        for name, (country, birth, end, members, _) in facts.ARTISTS.items()
+        for name, (country, birth, end, members, _) in artist_facts.items()
     }
-    works = {name: list(work_list) for name, (*_, work_list) in facts.ARTISTS.items()}
+    works = {name: list(work_list) for name, (*_, work_list) in artist_facts.items()}
     songs = {
         name: {"author": author, "country": country, "date": date}
-        for name, (_, author, country, date) in facts.SONGS.items()
+        for name, (_, author, country, date) in song_facts.items()
     }
     taken = set(artists) | set(songs) | {w for work_list in works.values() for w in work_list}
-    filler_artists = _invented_names(rng, FILLER_ARTISTS, taken, (1, 2))
-    filler_songs = _invented_names(rng, FILLER_SONGS, taken | set(filler_artists), (1, 3))
+    filler_artists = _invented_names(rng, filler[0], taken, (1, 2))
+    filler_songs = _invented_names(rng, filler[1], taken | set(filler_artists), (1, 3))
     countries = ["US", "GB", "CA", "AU", "SE", "DE", "FR", "KR", "BR", "NG", "JP", "IE"]
     filler_pairs = []
     for position, song in enumerate(filler_songs):
         artist = filler_artists[position % len(filler_artists)]
         filler_pairs.append((song, artist))
         works.setdefault(artist, []).append(song)
-        year = rng.randint(2021, 2023)
+        year = rng.randint(*song_years)
         songs[song] = {
             "author": artist,
             "country": rng.choice(countries),
@@ -398,6 +430,15 @@ def _write_music(folder: Path) -> None:
             "end_date": None,
             "members": [],
         }
+    return artists, works, songs, filler_artists, filler_pairs
+
+
+def _write_music(folder: Path) -> None:
+    rng = random.Random(SEED + 1)
+    artists, works, songs, filler_artists, filler_pairs = music_tables(
+        facts.ARTISTS, facts.SONGS, rng, (FILLER_ARTISTS, FILLER_SONGS), (2021, 2023)
+    )
+    filler_songs = [song for song, _ in filler_pairs]
 
     charts = _hot100(rng, filler_pairs)
     dates = _saturdays(facts.CHART_FIRST_DATE, facts.CHART_LAST_DATE)
@@ -442,10 +483,23 @@ def _write_music(folder: Path) -> None:
                         None if category == "Best New Artist" else f"{artist}, songwriter",
                     )
                 )
-    grammy_rows.sort(key=lambda row: (row[0], row[1]))
+    write_music_tables(folder, artists, songs, grammy_rows, rank_dict, song_hot, works)
+
+
+def write_music_tables(
+    folder: Path,
+    artists: dict[str, dict],
+    songs: dict[str, dict],
+    grammy_rows: list[tuple],
+    rank_dict: dict[str, list[dict[str, str]]],
+    song_hot: dict[str, dict[str, list[str]]],
+    works: dict[str, list[str]],
+) -> None:
+    """The six music pickles; Grammy rows (year, category, nominee, artist, workers) become the winners'
+    table, by year and category."""
+    grammy_rows = sorted(grammy_rows, key=lambda row: (row[0], row[1]))
     grammy = pd.DataFrame(grammy_rows, columns=["year", "category", "nominee", "artist", "workers"])
     grammy["winner"] = True
-
     for file_name, value in (
         ("artist_dict_simplified.pickle", artists),
         ("song_dict_simplified.pickle", songs),
@@ -663,44 +717,60 @@ def _write_nba(path: Path, rng: random.Random) -> None:
     rows, events = [], []
     for game in _nba_schedule(rng):
         game_id, date, home, away, home_points, away_points = game
-        home_won = home_points > away_points
-        row = {
-            "season_id": "22023",
-            "team_id_home": _team_id(home),
-            "team_abbreviation_home": abbreviations[home],
-            "team_name_home": home,
-            "game_id": game_id,
-            "game_date": f"{date} 00:00:00",
-            "matchup_home": f"{abbreviations[home]} vs. {abbreviations[away]}",
-            "wl_home": "W" if home_won else "L",
-            "min": 240,
-        }
-        row.update(_box_score("home", home_points, rng))
-        row.update(
-            {
-                "plus_minus_home": home_points - away_points,
-                "video_available_home": 1,
-                "team_id_away": _team_id(away),
-                "team_abbreviation_away": abbreviations[away],
-                "team_name_away": away,
-                "matchup_away": f"{abbreviations[away]} @ {abbreviations[home]}",
-                "wl_away": "L" if home_won else "W",
-            }
-        )
-        row.update(_box_score("away", away_points, rng))
-        row.update(
-            {
-                "plus_minus_away": away_points - home_points,
-                "video_available_away": 1,
-                "season_type": "Regular Season",
-            }
-        )
-        rows.append(row)
+        rows.append(nba_game_row(game_id, date, home, away, home_points, away_points, rng))
         if date >= NBA_PLAY_BY_PLAY_FROM or game_id in {g[0] for g in facts.NBA_GAMES}:
             events += _play_by_play(game, rosters, abbreviations, rng)
+    write_nba_tables(path, rows, events)
+
+
+def nba_game_row(
+    game_id: str,
+    date: str,
+    home: str,
+    away: str,
+    home_points: int,
+    away_points: int,
+    rng: random.Random,
+    season_id: str = "22023",
+    season_type: str = "Regular Season",
+) -> dict[str, Any]:
+    """A row of the `game` table, with seeded box scores that add up to the points."""
+    abbreviations = {name: abbreviation for abbreviation, name in facts.NBA_TEAMS}
+    home_won = home_points > away_points
+    row = {
+        "season_id": season_id,
+        "team_id_home": _team_id(home),
+        "team_abbreviation_home": abbreviations[home],
+        "team_name_home": home,
+        "game_id": game_id,
+        "game_date": f"{date} 00:00:00",
+        "matchup_home": f"{abbreviations[home]} vs. {abbreviations[away]}",
+        "wl_home": "W" if home_won else "L",
+        "min": 240,
+    }
+    row.update(_box_score("home", home_points, rng))
+    row.update(
+        {
+            "plus_minus_home": home_points - away_points,
+            "video_available_home": 1,
+            "team_id_away": _team_id(away),
+            "team_abbreviation_away": abbreviations[away],
+            "team_name_away": away,
+            "matchup_away": f"{abbreviations[away]} @ {abbreviations[home]}",
+            "wl_away": "L" if home_won else "W",
+        }
+    )
+    row.update(_box_score("away", away_points, rng))
+    row.update(
+        {"plus_minus_away": away_points - home_points, "video_available_away": 1, "season_type": season_type}
+    )
+    return row
+
+
+def write_nba_tables(path: Path, games: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
     path.unlink(missing_ok=True)
     with sqlite3.connect(str(path)) as connection:
-        pd.DataFrame(rows).to_sql("game", connection, index=False)
+        pd.DataFrame(games).to_sql("game", connection, index=False)
         pd.DataFrame(events).to_sql("play_by_play", connection, index=False)
     connection.close()
 
