@@ -223,7 +223,11 @@ def test_informal_nba_names_are_matched_in_the_days_games(fake_api):
     assert "Los Angeles Lakers played no NBA game on 2024-03-08 (Friday)" in evidence(lakers)
     assert lakers.has_evidence  # a known team without a game that day is an answer (false premise)
     day_calls = [c for c in fake_api if c.route == "sports_nba_get_games_on_date"]
-    assert day_calls == [ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"})]  # deduped across the batch
+    assert day_calls == [
+        ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"}),  # deduped across the batch
+        # no Lakers game that day: their month, for the games around it
+        ApiCall("sports_nba_get_games_on_date", {"date": "2024-03", "team_name": "Los Angeles Lakers"}),
+    ]
 
 
 def test_nba_names_and_apostrophes():

@@ -53,6 +53,8 @@ from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
 _OPERANDS = re.compile(OPERAND_WORDS)
+# A block cut shorter than this says too little to be worth its place.
+MIN_BLOCK_CHARS = 80
 DOMAINS: dict[str, ModuleType] = {
     "finance": finance, "movie": movie, "music": music, "sports": sports, "open": open_domain,
 }
@@ -289,13 +291,15 @@ class KnowledgeGraphStage:
         evidence = Evidence()
         for module in domains_of(state):
             evidence.extend(module.render(state, context))
-        total = 0
+        limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
+        left = config.max_total_chars
         for block in evidence.blocks[: config.max_references]:
-            block = cap(block, config.max_reference_chars)
-            if total + len(block) > config.max_total_chars:
+            room = min(limit, left)
+            if len(block) > room and room < MIN_BLOCK_CHARS:
                 break
+            block = cap(block, room)
             result.references.append(block)
-            total += len(block)
+            left -= len(block)
         result.has_evidence = evidence.found
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]

@@ -14,10 +14,14 @@ from models.kg.entities import KGEntities
 from models.kg.matching import CompanyDirectory, best_match
 from models.kg.routes import ApiCall
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
+from models.retrieval.question_kind import asks_for_several
 from models.schema import Event
+from models.vocabulary import ARITHMETIC_WORDS, COMPARISON_WORDS, COUNTING_WORDS, word_pattern
 
 
 NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
+# A count, a total or an average, a comparison: the question needs every row of its facts.
+_AGGREGATES = [pattern for words in (COUNTING_WORDS, ARITHMETIC_WORDS, COMPARISON_WORDS) if (pattern := word_pattern(words))]
 
 
 @dataclass
@@ -50,12 +54,21 @@ class QuestionState:
         return text
 
     @property
+    def asks_for_rows(self) -> bool:
+        """The question asks for a set or an aggregate of facts (a list, a count, a total, an average,
+        a comparison): every row it needs is rendered, and its blocks may take
+        `max_set_reference_chars` each."""
+        text = self.wording
+        return asks_for_several(text) or any(pattern.search(text) for pattern in _AGGREGATES)
+
+    @property
     def today(self) -> date | None:
         moment = parse_query_time(self.query_time)
         return moment.date() if moment else None
 
     def spans(self, season_start_month: int = 10) -> list[DateSpan]:
-        return find_time_spans(self.query, self.query_time, season_start_month)
+        """The question's time expressions, outside the names it asks about ("Paper Lanterns in July")."""
+        return find_time_spans(self.wording, self.query_time, season_start_month)
 
     def record(self, outcome: CallResult) -> None:
         self.results[outcome.call.key] = outcome
