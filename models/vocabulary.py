@@ -194,6 +194,32 @@ PLAYER_STAT = (r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make
                r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b")
 PLAYER_STATS = r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|layups?|shots?|\bscored?\b"
 
+# --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
+
+# A title in quotes: "black beatles", “the matrix”, 'hello' (an apostrophe inside a word is no quote).
+QUOTED_TITLE = r"\"([^\"]{2,80})\"|\u201c([^\u201d]{2,80})\u201d|(?<!\w)'([^']{2,80})'(?!\w)"
+# Words that are no part of a name the question writes: question and function words, the nouns
+# that say what kind of thing is asked about, time words. A run of other words next to "or", before
+# "'s" or in capitals is a name.
+NOT_NAME_WORDS = frozenset(
+    """what which who whom whose when where why how is are was were be been being do does did has have had
+    will would can could should shall may might must the a an of in on at for to by with from into than then
+    and or nor but as if vs versus between about over under after before during since until per each every all
+    both either neither any some more most less least this that these those it its he his she her they their
+    them we our you your i me my there here not no yes so also just only very much many one
+    whats whos hows wheres whens whys thats theres heres lets its
+    company companys companies stock stocks share shares ticker firm team teams club player players game games
+    match movie movies film films song songs album albums artist artists band bands singer singers actor actress
+    director person people record single track chart charts billboard grammy grammys oscar oscars award awards
+    actors actresses directors producers members cast none
+    year years month months week weeks day days today yesterday tomorrow season seasons time currently now
+    larger largest higher highest lower lowest bigger biggest better best older oldest younger youngest
+    first last latest recent""".split()
+)  # fmt: skip
+# A name the reader gave that describes rather than names ("the artist who won best new artist in
+# 2015"): its relation, not a search, finds the entity.
+DESCRIBED_ENTITY = r"\b(?:who|whom|whose|that|which|where)\b"
+
 # --- Phrases the answer checker reads a comparison in ("more than one year" = "over one year") -----
 
 MORE_THAN = r"more than|longer than|greater than|in excess of"

@@ -59,6 +59,10 @@ PATTERNS = [
     ("PLAYER_STAT", "how many points did deandre jordan score", True), ("PLAYER_STAT", "curry's rebounds", True),
     ("PLAYER_STAT", "who won the game", False),
     ("PLAYER_STATS", "free throws", True), ("PLAYER_STATS", "how many points", True), ("PLAYER_STATS", "who won", False),
+    ("QUOTED_TITLE", 'was "black beatles" number one', True), ("QUOTED_TITLE", "the song “hello”", True),
+    ("QUOTED_TITLE", "sfwl's and auph's prices", False),
+    ("DESCRIBED_ENTITY", "the artist who won best new artist", True), ("DESCRIBED_ENTITY", "the band that formed in 1990", True),
+    ("DESCRIBED_ENTITY", "the whole story", False),
     ("MORE_THAN", "more than a year", True), ("MORE_THAN", "a year", False),
     ("LESS_THAN", "fewer than ten", True), ("LESS_THAN", "ten", False),
 ]
@@ -99,6 +103,12 @@ PRICE_COLUMNS = [
     ("Volume", "the trading volume", True), ("Volume", "the lowest trading activity", True), ("Volume", "the price", False),
 ]
 
+# (name, word, in it?) for each set of words.
+WORD_SETS = [
+    ("NOT_NAME_WORDS", "which", True), ("NOT_NAME_WORDS", "company", True), ("NOT_NAME_WORDS", "whats", True),
+    ("NOT_NAME_WORDS", "casi", False), ("NOT_NAME_WORDS", "swift", False),
+]
+
 # (name, word, value) for each word table.
 TABLES = [
     ("MONTH_NUMBERS", "january", 1), ("MONTH_NUMBERS", "sept", 9), ("MONTH_NUMBERS", "dec", 12),
@@ -130,13 +140,18 @@ def test_each_price_column_is_asked_by_its_words(column, text, matches):
     assert bool(re.search(v.PRICE_COLUMNS[column], text)) is matches
 
 
+@pytest.mark.parametrize("name, word, member", WORD_SETS)
+def test_each_word_set_holds_the_words_it_names(name, word, member):
+    assert (word in getattr(v, name)) is member
+
+
 @pytest.mark.parametrize("name, word, value", TABLES)
 def test_each_word_table_gives_the_value_written(name, word, value):
     assert getattr(v, name)[word] == value
 
 
 def test_every_list_of_the_module_is_in_a_table():
-    tested = {name for name, *_ in PATTERNS + WORD_LISTS + TABLES} | {"TEMPORAL_CUES", "PRICE_COLUMNS"}
+    tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {"TEMPORAL_CUES", "PRICE_COLUMNS"}
     helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
     assert public - helpers == tested

@@ -56,6 +56,14 @@ MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
 MAX_LISTED_CLOSES = 23  # a month of trading days
 _TICKER = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$")
 _TICKER_WORD = re.compile(r"^[A-Za-z]{1,5}$")
+# A word too long for a ticker ("metlife", "altria"): the reader filed a name as a ticker.
+_LONG_WORD = re.compile(r"^[A-Za-z]{6,}$")
+
+
+def _without_data(state: QuestionState, ticker: str) -> bool:
+    """Every data route asked for `ticker` has come back, and none of them with data."""
+    outcomes = [state.answer(route, query=ticker) for route in DATA_ROUTES if state.done(route, query=ticker)]
+    return bool(outcomes) and all(is_empty(result) for _, result in outcomes)
 
 
 def applies(state: QuestionState) -> bool:
@@ -64,13 +72,15 @@ def applies(state: QuestionState) -> bool:
 
 def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list[ApiCall]]:
     """(tickers known so far, calls still needed to resolve the other companies)."""
-    found = [t.upper() for t in state.entities.tickers if _TICKER.match(t)]
+    found = [t.upper() for t in state.entities.tickers if _TICKER.match(t) and not _LONG_WORD.match(t)]
     needed: list[ApiCall] = []
     for company in state.entities.companies:
         ticker = context.directory.ticker(company)
         if ticker:
             found.append(ticker)
             continue
+        if company.upper() in found and not _without_data(state, company.upper()):
+            continue  # read as a ticker too ("colm"): searched as a name only once the ticker has no data
         search = ApiCall("finance_get_company_name", {"query": company})
         if not state.done(search.route, **search.body):
             needed.append(search)

@@ -18,7 +18,7 @@ from typing import Any
 
 from models.config import KGConfig
 from models.kg.formatting import is_empty, number, plain
-from models.kg.matching import best_match, search_key
+from models.kg.matching import best_match, search_key, written_match
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models import vocabulary
@@ -245,19 +245,21 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     return calls + [ApiCall(BY_ID, {"query": i}) for i in _followup_ids(state, config)]
 
 
-def _pick(records: Any, key: str, name: str, config: KGConfig) -> dict | None:
-    """The record named `name` among search hits: same search key, else the most similar name."""
+def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) -> dict | None:
+    """The record named `name` among search hits: same search key, else the most similar name, else
+    one the question writes in full (`written_match`)."""
     named = [r for r in records if isinstance(r, dict) and isinstance(r.get(key), str)] if isinstance(records, list) else []
     same = [r for r in named if search_key(r[key]) == search_key(name)]
     if same:
         return same[0]
-    match = best_match(name, [r[key] for r in named], config.min_name_similarity)
+    names = [r[key] for r in named]
+    match = best_match(name, names, config.min_name_similarity) or written_match(name, names, question)
     return next((r for r in named if r[key] == match), None) if match else None
 
 
 def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dict | None:
     key = "title" if route == MOVIE_SEARCH else "name"
-    return _pick(state.answer(route, query=name)[1], key, name, config)
+    return _pick(state.answer(route, query=name)[1], key, name, config, state.query)
 
 
 def _without_award_names(text: str) -> str:

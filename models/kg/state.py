@@ -11,7 +11,7 @@ from typing import Any
 from models.config import KGConfig
 from models.kg.client import CallResult
 from models.kg.entities import KGEntities
-from models.kg.matching import CompanyDirectory, best_match
+from models.kg.matching import CompanyDirectory, best_match, written_match
 from models.kg.routes import ApiCall
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
 from models.retrieval.question_kind import asks_for_several
@@ -87,11 +87,13 @@ class QuestionState:
         return [r for r in self.results.values() if r.call.route == route and r.ok]
 
     def spelling(self, search_route: str, name: str, min_similarity: float) -> tuple[bool, str | None]:
-        """(the search was made, the KG's own spelling of `name` among its hits)."""
+        """(the search was made, the KG's own spelling of `name` among its hits: the most similar, else
+        one the question writes in full)."""
         answered, hits = self.answer(search_route, query=name)
         if not answered or not isinstance(hits, list):
             return self.done(search_route, query=name), None
-        return True, best_match(name, [h for h in hits if isinstance(h, str)], min_similarity)
+        names = [h for h in hits if isinstance(h, str)]
+        return True, best_match(name, names, min_similarity) or written_match(name, names, self.query)
 
     def keep_asked_kind(self, kinds: tuple[str, str], signals: tuple[re.Pattern, re.Pattern]) -> None:
         """A name the reader filed under both kinds of a domain (an artist and a song, a person and a
