@@ -656,7 +656,7 @@ def _movie() -> list[RealQuestion]:
             "03/05/2024, 23:30:20 PT",
             movies("The Matrix", "The Matrix Reloaded"),
             matrix,
-            checker_unsure="the gold sentence holds other numbers beside the answer ('matrix 1 and 2')",
+            checker_unsure="the gold is a sentence ('the release time between matrix 1 and 2 was 4 years.')",
         ),
         RealQuestion("1033305a", "03/05/2024, 23:31:00 PT", movies("Toy Story"), toy_story),
         RealQuestion(

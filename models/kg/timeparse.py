@@ -13,13 +13,13 @@ from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
 
-from models.vocabulary import MODERN_YEAR, MONTH_NUMBERS, NUMBER_WORDS, ORDINAL_WORDS
+from models.vocabulary import MODERN_YEAR, MONTH, MONTH_NUMBERS, NUMBER_WORDS, ORDINAL_WORDS
 
 # "years": whole calendar years from one to another ("from 2016 to 2018"); "range": any other run of days.
 Granularity = Literal["day", "week", "month", "year", "years", "season", "range"]
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
+_MONTH = rf"(?P<month>{MONTH})\.?"
 _WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1}
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
