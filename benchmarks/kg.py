@@ -53,6 +53,7 @@ the route the system recorded and its answer. Correctness is the answer checker'
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -79,7 +80,7 @@ from kg_mock.server import free_port, running_server  # noqa: E402
 from models.config import CragConfig, KGConfig, load_config, parse_overrides  # noqa: E402
 from models.kg import KGResult, KnowledgeGraphStage  # noqa: E402
 from models.kg.entities import KGEntities  # noqa: E402
-from models.llm.base import Completion, LLMBackend  # noqa: E402
+from models.llm.base import Completion, GenerationParams, LLMBackend  # noqa: E402
 from models.prompts import PromptLibrary  # noqa: E402
 from models.schema import Question, QuestionAttributes  # noqa: E402
 
@@ -276,6 +277,10 @@ def main() -> None:
                         help="run the real-wording set (benchmarks/kg_real.py) on its own KG instead of the question file")
     parser.add_argument("--out", type=Path, default=None, metavar="JSON",
                         help="with --real, also write every run's result per question (evidence, calls, events) to JSON")
+    parser.add_argument("--split", choices=("tune", "held-out", "all"), default="all",
+                        help="with --real, run only this part of the set (tune on 'tune', report both)")
+    parser.add_argument("--llm-replies", type=Path, default=None, metavar="JSON",
+                        help="with --end-to-end, replay the model's entity replies kept in this file and add the new ones")
     parser.add_argument("--report-from", type=Path, default=None, metavar="JSON",
                         help="print the --real report of a saved --out file (scored with the current answer facts)")
     parser.add_argument("--system", action="store_true",
@@ -358,7 +363,7 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
     config = load_config(args.preset, parse_overrides(args.set))
     config.kg.company_dict_path = "/nonexistent"  # the fixture KG's companies are resolved through the API
     data_dir = cached_real_fixture_dir()
-    cases = real_cases(data_dir)
+    cases = [c for c in real_cases(data_dir) if args.split in ("all", c.split)]
     splits = Counter(c.split for c in cases)
     print(f"real-wording set: {len(cases)} questions (tune {splits['tune']}, held-out {splits['held-out']}) from "
           f"{kg_real.VALIDATION}; KG {data_dir}; mock server with {args.delay_s:g} s per call; batches of {args.batch_size}; "
@@ -373,16 +378,17 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
             stage = KnowledgeGraphStage(config.kg, _ScriptedReader(cases), prompts)
             runs.append((run_stage("ours, entities read (scripted reply)", stage, cases, args.batch_size, False), cases))
         if args.end_to_end:
-            from models.llm import create_backend
-
             step = max(1, len(cases) // args.end_to_end_limit) if args.end_to_end_limit else 1
             sample = cases[::step][: args.end_to_end_limit]
-            llm = create_backend(config.llm)
+            llm = _RecordedReplies(config, args.llm_replies)
             try:
                 stage = KnowledgeGraphStage(config.kg, llm, prompts)
                 runs.append((run_stage("ours, entities read by the LLM", stage, sample, args.batch_size, False), sample))
             finally:
                 llm.close()
+            if args.llm_replies:
+                print(f"entity replies of the LLM: {llm.generated} generated now, {llm.replayed} replayed from {args.llm_replies} "
+                      "(the s/q of replayed ones leave out the model's time)\n")
     report_real(runs, args.show_misses)
     if args.out:
         args.out.write_text(json.dumps({run.name: [{"key": c.key, "query": c.query, "answered": answered(c, r),
@@ -443,7 +449,7 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             print(f"- {case.key} [{case.split}, {case.domain}, {case.question_type}] {case.query!r} at {case.query_time}: "
                   + ("found" if answered(case, result) else f"missing {min(wanted, key=len)[:8]}")
                   + (f"; near misses shown {near}" if near else ""))
-            print(f"  has_evidence {result.has_evidence} | error {result.error} | events {[str(e) for e in result.events]}")
+            print(f"  has_evidence {result.has_evidence} | error {result.error} | events {'; '.join(map(str, result.events))}")
             print(f"  calls: {result.calls}")
             print("  " + "\n  ".join((evidence or "(no references)").splitlines()[:10]))
 
@@ -562,6 +568,51 @@ def run_system_benchmark(args: argparse.Namespace) -> None:
         old_up = run_system("old routing, KG up", config(old_routing), url, cases, args.batch_size)
         new_up = run_system("new routing, KG up", config({}), url, cases, args.batch_size)
     system_report([old_down, new_down, old_up, new_up], cases)
+
+
+class _RecordedReplies(LLMBackend):
+    """The embedded model's entity replies, kept in `path` (JSON: a key of the conversation and the
+    generation settings -> the reply): a reply on file is replayed, any other is generated by the
+    model (loaded only then) and added. A changed prompt or schema makes new keys, so nothing stale
+    is replayed; the replayed replies are the model's own, only their seconds are not."""
+
+    name = "recorded"
+
+    def __init__(self, config: CragConfig, path: Path | None):
+        self.config, self.path = config, path
+        self.replies: dict[str, str] = json.loads(path.read_text(encoding="utf-8")) if path and path.is_file() else {}
+        self.replayed = self.generated = 0
+        self._model: LLMBackend | None = None
+
+    @staticmethod
+    def key(conversation: list[dict[str, str]], params: GenerationParams) -> str:
+        text = json.dumps([conversation, params.max_tokens, params.json_schema, params.temperature], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def generate(self, conversations, params):
+        keys = [self.key(conversation, params) for conversation in conversations]
+        missing = [i for i, key in enumerate(keys) if key not in self.replies]
+        if missing:
+            if self._model is None:
+                from models.llm import create_backend
+
+                self._model = create_backend(self.config.llm)
+            for index, completion in zip(missing, self._model.generate([conversations[i] for i in missing], params)):
+                if completion.error is None:
+                    self.replies[keys[index]] = completion.text
+            if self.path:
+                self.path.write_text(json.dumps(self.replies, indent=0), encoding="utf-8")
+        self.generated += len(missing)
+        self.replayed += len(keys) - len(missing)
+        return [Completion(texts=[self.replies[key]]) if key in self.replies else Completion(texts=[], error="the model failed")
+                for key in keys]
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def close(self) -> None:
+        if self._model is not None:
+            self._model.close()
 
 
 class _NoLLM(LLMBackend):

@@ -36,6 +36,10 @@ NUMBER_WORDS: dict[str, int] = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 TIMES_WORDS: dict[str, int] = {"once": 1, "twice": 2, "thrice": 3}
+# Ordinals written as words or digits, up to the fifth (weeks of a month, quarters of a year) -> value.
+ORDINAL_WORDS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+}  # fmt: skip
 # Scale words and their abbreviations after a number ("3 bn", "1.2 million") -> factor.
 SCALES: dict[str, int] = {
     "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "mln": 10**6,
@@ -159,6 +163,64 @@ MEMBERS_ASKED = r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) 
 PREVIOUS_WEEK = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
 # A song's first week on a chart.
 DEBUT = r"debut|first (?:entered|charted|appeared)|entered the (?:billboard|chart|hot 100)|new entry"
+
+# Columns of a day's prices a question asks for day by day, by the words that name them (the closing
+# price is always listed; a span's highest and lowest price are always stated).
+PRICE_COLUMNS: dict[str, str] = {
+    "Open": r"\bopen(?:ed|s|ing)?\b(?!-)",
+    "High": r"\bhighs?\b|\bmaximum\b|\bmax\b|\bpeak",
+    "Low": r"\blows?\b|\bminimum\b|\bmin\b|\bbottom",
+    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity",
+}
+# The days of a span that closed below (or above) the close before them, asked as a set.
+CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*|\bdown days\b"
+CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
+# Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
+# dividend yield" asks for no dividend history, "the average volume" for no prices.
+COMPANY_RECORD_FIELDS = r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b"
+
+# One of several things picked by its place in time: the first one, the last one.
+FIRST_ONE = r"\b(?:first|earliest)\b"
+LAST_ONE = r"\b(?:last|latest|most recent)\b"
+# What several named things have in common ("actors in both X and Y").
+SHARED = r"\bboth\b|\bin common\b|\bshared?\b|\bsame (?:actors?|cast|people|members)\b"
+
+# Made public: a song, an album, a film.
+RELEASED = r"\breleas\w*|\bpublish\w*|\bcame out\b|\bcome out\b|\bput out\b|\bdropped\b|\bissued\b"
+# A team's next game, not its last one.
+NEXT_GAME = (r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
+             r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b")
+# A player's own numbers in a game (the play-by-play holds them): the subject of "did X score",
+# "X's points", and the stats asked.
+PLAYER_STAT = (r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
+               r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b")
+PLAYER_STATS = r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|layups?|shots?|\bscored?\b"
+
+# --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
+
+# A title in quotes: "black beatles", “the matrix”, 'hello' (an apostrophe inside a word is no quote).
+QUOTED_TITLE = r"\"([^\"]{2,80})\"|\u201c([^\u201d]{2,80})\u201d|(?<!\w)'([^']{2,80})'(?!\w)"
+# Words that are no part of a name the question writes: question and function words, the nouns
+# that say what kind of thing is asked about, time words. A run of other words next to "or", before
+# "'s" or in capitals is a name.
+NOT_NAME_WORDS = frozenset(
+    """what which who whom whose when where why how is are was were be been being do does did has have had
+    will would can could should shall may might must the a an of in on at for to by with from into than then
+    and or nor but as if vs versus between about over under after before during since until per each every all
+    both either neither any some more most less least this that these those it its he his she her they their
+    them we our you your i me my there here not no yes so also just only very much many one
+    whats whos hows wheres whens whys thats theres heres lets its
+    company companys companies stock stocks share shares ticker firm team teams club player players game games
+    match movie movies film films song songs album albums artist artists band bands singer singers actor actress
+    director person people record single track chart charts billboard grammy grammys oscar oscars award awards
+    actors actresses directors producers members cast none
+    year years month months week weeks day days today yesterday tomorrow season seasons time currently now
+    larger largest higher highest lower lowest bigger biggest better best older oldest younger youngest
+    first last latest recent""".split()
+)  # fmt: skip
+# A name the reader gave that describes rather than names ("the artist who won best new artist in
+# 2015"): its relation, not a search, finds the entity.
+DESCRIBED_ENTITY = r"\b(?:who|whom|whose|that|which|where)\b"
 
 # --- Phrases the answer checker reads a comparison in ("more than one year" = "over one year") -----
 

@@ -43,6 +43,20 @@ def test_parse_query_time():
         ("this season", date(2023, 10, 1), date(2024, 9, 30), "season"),
         ("last season", date(2022, 10, 1), date(2023, 9, 30), "season"),
         ("the 2021-22 season", date(2021, 10, 1), date(2022, 9, 30), "season"),
+        ("in the 2023-01 season", date(2023, 1, 1), date(2023, 1, 31), "month"),  # digits of a month, not a season
+        ("highest price in jan", date(2024, 1, 1), date(2024, 1, 31), "month"),
+        ("what happened in may", date(2023, 5, 1), date(2023, 5, 31), "month"),  # may has not begun yet
+        ("last march", date(2023, 3, 1), date(2023, 3, 31), "month"),
+        ("the first week of february", date(2024, 2, 1), date(2024, 2, 7), "week"),
+        ("the last week of february 2023", date(2023, 2, 22), date(2023, 2, 28), "week"),
+        ("the days in q4 2023", date(2023, 10, 1), date(2023, 12, 31), "range"),
+        ("in the first quarter", date(2024, 1, 1), date(2024, 3, 31), "range"),
+        ("the second quarter", date(2023, 4, 1), date(2023, 6, 30), "range"),
+        ("the tuesday from the past week", date(2024, 2, 27), date(2024, 2, 27), "day"),
+        ("on friday of this week", date(2024, 3, 8), date(2024, 3, 8), "day"),
+        ("from 59th grammy (2016) to 61st grammy (2018)", date(2016, 1, 1), date(2018, 12, 31), "years"),
+        ("between 2016 and 2018", date(2016, 1, 1), date(2018, 12, 31), "years"),
+        ("in 2016-2018", date(2016, 1, 1), date(2018, 12, 31), "years"),
     ],
 )
 def test_expressions_resolve_against_query_time(text, start, end, granularity):
@@ -70,9 +84,15 @@ def test_relative_phrases_need_a_query_time_but_absolute_ones_do_not():
 
 def test_numbers_that_are_not_dates_are_ignored():
     assert find_time_spans("it costs $2021 and grew 5.2021 percent", QUERY_TIME) == []
+    assert find_time_spans("may i ask about the fifth quarter?", QUERY_TIME) == []
     assert find_time_spans("no time here at all", QUERY_TIME) == []
     impossible_day = resolve_time("on 2023-02-30", QUERY_TIME)  # no such day: only its year is usable
     assert impossible_day.granularity == "year" and impossible_day.start.year == 2023
+
+
+def test_a_range_of_years_holds_every_year_and_a_backward_one_is_none():
+    assert resolve_time("from 2016 to 2018", QUERY_TIME).years == [2016, 2017, 2018]
+    assert resolve_time("from 2018 to 2016", QUERY_TIME).granularity == "year"  # two separate years
 
 
 def test_spans_contain_their_days():

@@ -15,12 +15,15 @@ from models.kg.entities import (
     KGEntities,
     add_rule_entities,
     entity_schema,
-    keep_grounded,
+    fill_from_question,
+    ground_in_question,
+    question_spans,
+    search_question_words,
     parse_entities,
     refile_for_domain,
 )
 from models.kg.formatting import column_rows, is_empty, number
-from models.kg.matching import CompanyDirectory, best_company, match_team, nba_team_names, search_key
+from models.kg.matching import CompanyDirectory, best_company, match_team, nba_team_names, search_key, written_match
 from models.kg.routes import ApiCall
 from models.kg.stage import budget, call_cost
 from models.prompts import PromptLibrary
@@ -223,7 +226,11 @@ def test_informal_nba_names_are_matched_in_the_days_games(fake_api):
     assert "Los Angeles Lakers played no NBA game on 2024-03-08 (Friday)" in evidence(lakers)
     assert lakers.has_evidence  # a known team without a game that day is an answer (false premise)
     day_calls = [c for c in fake_api if c.route == "sports_nba_get_games_on_date"]
-    assert day_calls == [ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"})]  # deduped across the batch
+    assert day_calls == [
+        ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"}),  # deduped across the batch
+        # no Lakers game that day: their month, for the games around it
+        ApiCall("sports_nba_get_games_on_date", {"date": "2024-03", "team_name": "Los Angeles Lakers"}),
+    ]
 
 
 def test_nba_names_and_apostrophes():
@@ -426,10 +433,11 @@ def test_without_api_url_the_stage_calls_nothing(monkeypatch):
 
 def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_the_domain():
     invented = KGEntities(companies=["Universal Pictures"], tickers=["UP"], movies=["Glass Orchard"], people=["James Cameron"])
-    grounded = keep_grounded(invented, "who directed the glass orchard?")
+    grounded, events = ground_in_question(invented, "who directed the glass orchard?")
     assert grounded == KGEntities(movies=["Glass Orchard"])
-    teams = keep_grounded(KGEntities(teams=["Los Angeles Lakers"], tickers=["qmtx"]), "did the lakers beat qmtx?")
-    assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"]
+    assert [e.what for e in events] == ["name read not in the question, dropped"] * 3
+    teams, events = ground_in_question(KGEntities(teams=["Los Angeles Lakers"], tickers=["qmtx"]), "did the lakers beat qmtx?")
+    assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"] and events == []
     focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
     assert focused == KGEntities(teams=["Rockets"])
     catch_all = refile_for_domain(KGEntities(entities=["paper lanterns"], companies=["paper lanterns"]), "music")
@@ -437,6 +445,63 @@ def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_th
     assert refile_for_domain(KGEntities(teams=["Lake Varnholm"]), "open").entities == ["Lake Varnholm"]
     film_as_person = refile_for_domain(KGEntities(people=["copper meridian"]), "movie")
     assert film_as_person.people == ["copper meridian"] and film_as_person.movies == []  # the other kind on a miss
+
+
+@pytest.mark.parametrize(
+    "query, spans",
+    [
+        ('what share of 2016 was "black beatles" number one?', ["black beatles"]),  # quoted
+        ("who directed Pirates of the Caribbean: The Curse of the Black Pearl?",
+         ["Pirates of the Caribbean", "Curse of the Black Pearl"]),  # capitalised runs, cut at punctuation
+        ("What albums did Maroon 5 release in 2004?", ["Maroon 5"]),  # a number inside a run, not alone
+        ("which company's stock traded less this week, kind or  casi?", ["kind", "casi"]),  # options
+        ("Who is older, Taylor Swift or Justin Bieber?", ["Taylor Swift", "Justin Bieber"]),  # once each
+        ("what's auph's earnings per share?", ["auph"]),  # the owner, not the contraction
+        ("how much did each toy story movie gross on average?", []),  # nothing the question marks as a name
+    ],
+)
+def test_the_question_s_own_spans(query, spans):
+    assert question_spans(query) == spans
+
+
+def test_a_weak_reading_is_repaired_from_the_question():
+    misspelt, events = ground_in_question(KGEntities(companies=["casy"], tickers=["AAPL"]), "which traded more, kind or casi?")
+    assert misspelt.companies == ["casi"] and misspelt.tickers == []
+    assert [e.what for e in events] == ["name read replaced by the question's own", "name read not in the question, dropped"]
+    described, events = ground_in_question(
+        KGEntities(artists=["the artist who won best new artist in 2015"]), "when was the artist who won best new artist in 2015 born?"
+    )
+    assert described.artists == [] and events[0].what == "described entity left to its relation"
+    kind_of_thing, _ = ground_in_question(KGEntities(movies=["life stinks"], people=["actors"]), "how many actors were in life stinks?")
+    assert kind_of_thing == KGEntities(movies=["life stinks"])  # "actors" names a kind of thing, not a person
+    godfather, _ = ground_in_question(KGEntities(movies=["The Godfather"]), "which movie won best picture the year oldman won?")
+    assert godfather.movies == []  # "the" alone does not ground a name
+    spelt, events = ground_in_question(KGEntities(artists=["The Beatles"], songs=["One More Time"]),
+                                       "did the beattles release one more time?")
+    assert spelt == KGEntities(artists=["The Beatles"], songs=["One More Time"]) and events == []  # misspelt; common words
+    empty = KGEntities()
+    assert fill_from_question(empty, "which traded more, kind or casi?", "finance", 3)[0].what == "names taken from the question's own spans"
+    assert empty.companies == ["kind", "casi"]
+    read = KGEntities(tickers=["KIND"])
+    assert fill_from_question(read, "which traded more, kind or casi?", "finance", 3) == [] and read.companies == []  # the reader's kept
+    nothing = KGEntities()
+    assert fill_from_question(nothing, "how much did each toy story movie gross?", "movie", 3) == [] and nothing == KGEntities()
+    words = KGEntities()
+    assert search_question_words(words, "how much did each toy story movie gross?", "movie")[0].what == "the question's words searched as a name"
+    assert words.movies == ["toy story gross"]  # only a hit the question writes in full will be taken
+    teams = KGEntities()
+    assert search_question_words(teams, "how many points did they score last night?", "sports") == [] and teams == KGEntities()
+    ranked = KGEntities()
+    assert search_question_words(ranked, "which song was number one last week?", "music") == [] and ranked == KGEntities()
+    named = KGEntities(movies=["Jaws"])
+    assert search_question_words(named, "who directed jaws?", "movie") == [] and named.movies == ["Jaws"]
+
+
+def test_a_hit_the_question_writes_in_full_stands_for_a_name_read_short_or_long():
+    assert written_match("dark", ["The Dark Knight", "Dark Waters"], "who directed the dark knight?") == "The Dark Knight"
+    assert written_match("spielberg directed", ["Steven Spielberg"], "films steven spielberg directed") == "Steven Spielberg"
+    assert written_match("dark", ["Dark Waters"], "who directed the dark knight?") is None  # not written in the question
+    assert written_match("knight", ["Dark Waters", "Jaws"], "is jaws older than dark waters?") is None  # no shared word
 
 
 def test_a_name_the_llm_filed_under_the_wrong_kind_is_searched_as_the_other_only_on_a_miss(fake_api):
@@ -454,6 +519,24 @@ def test_a_name_the_llm_filed_under_the_wrong_kind_is_searched_as_the_other_only
     assert searches == [("artist", "lose control"), ("artist", "Beyonce"), ("song", "lose control")]
     assert "No artist named" not in evidence(song) and any(c.startswith("music_get_song_author") for c in song.calls)
     assert "2010, 2015, 2016" in evidence(artist)
+
+
+def test_names_the_llm_invented_give_way_to_the_question_s_own(fake_api):
+    def reply(**names: list[str]) -> str:
+        empty = {k: [] for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")}
+        return json.dumps({**empty, **names, "sport": "none", "rank": 0})
+
+    questions = {"which stock traded more this week, kind or casi?": ("finance", reply(companies=["apple"], tickers=["AAPL"])),
+                 "who wrote lose control?": ("music", reply(songs=["Hello"]))}
+    llm = ScriptedLLM(lambda conversation, params: next(r for q, (_, r) in questions.items() if q in conversation[-1]["content"]))
+    stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm, PromptLibrary())
+    stock, song = stage.run([Question(str(i), q, QUERY_TIME) for i, q in enumerate(questions)],
+                            [QuestionAttributes(domain=domain) for domain, _ in questions.values()])
+    assert "finance_get_price_history(query='KIND')" in stock.calls and "finance_get_price_history(query='CASI')" in stock.calls
+    assert not any("AAPL" in call or "apple" in call for call in stock.calls)
+    assert "names taken from the question's own spans: 'kind', 'casi'" in map(str, stock.events)
+    # no span marked in the question: its words are searched, and the song found is the one it writes
+    assert "music_get_song_author(query='Lose Control')" in song.calls and "the question's words searched as a name" in str(song.events)
 
 
 def test_chart_dates_found_by_probing_even_when_charts_are_not_dated_saturdays(monkeypatch):

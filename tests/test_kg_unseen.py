@@ -17,7 +17,7 @@ from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
 from tests.doubles import ScriptedLLM, fake_kg_api
 
-WEDNESDAY = "05/15/2024, 11:20:00 PT"  # the chart in force is Saturday 2024-05-11's
+WEDNESDAY = "05/15/2024, 11:20:00 PT"  # the chart in force is the one published on Tuesday, dated Saturday 2024-05-18
 SEARCHES = {
     "music_search_artist_entity_by_name": ["The Marble Coves", "Ada Quint", "Jon Vell", "Rue Okabe", "Glass Meridian"],
     "music_search_song_entity_by_name": ["Glass Meridian", "Salt Lamp", "Paper Tigerlily"],
@@ -54,9 +54,9 @@ ANSWERS = {
          "winner": False}]},
 }
 CHARTS = {  # (rank, Saturday) -> [[songs], [artists]]
-    (7, "2024-05-11"): [["Salt Lamp"], ["Rue Okabe"]],
-    (7, "2024-05-04"): [["Paper Tigerlily"], ["Jon Vell"]],
-    (1, "2024-05-11"): [["Paper Tigerlily"], ["Jon Vell"]],
+    (7, "2024-05-18"): [["Salt Lamp"], ["Rue Okabe"]],
+    (7, "2024-05-11"): [["Paper Tigerlily"], ["Jon Vell"]],
+    (1, "2024-05-18"): [["Paper Tigerlily"], ["Jon Vell"]],
 }
 
 
@@ -78,7 +78,7 @@ def unseen(monkeypatch):
             rank, day = int(body["rank"]), body.get("date")
             if not 1 <= rank <= 100:
                 return [None, None]
-            return CHARTS.get((rank, day), [["Filler"], ["Someone"]] if day in ("2024-05-11", "2024-05-04") else [[], []])
+            return CHARTS.get((rank, day), [["Filler"], ["Someone"]] if day in ("2024-05-18", "2024-05-11") else [[], []])
         return ANSWERS.get((route, query))
 
     return fake_kg_api(monkeypatch, answer), members

@@ -45,6 +45,25 @@ PATTERNS = [
     ("PREVIOUS_WEEK", "its rank last week", True), ("PREVIOUS_WEEK", "a week earlier", True),
     ("PREVIOUS_WEEK", "this week", False),
     ("DEBUT", "when did it debut", True), ("DEBUT", "when did it first chart", False),
+    ("CLOSED_LOWER", "the days it closed lower", True), ("CLOSED_LOWER", "closed at a lower value", True),
+    ("CLOSED_LOWER", "a higher closing price", False),
+    ("CLOSED_HIGHER", "days with a higher closing price", True), ("CLOSED_HIGHER", "it closed lower", False),
+    ("COMPANY_RECORD_FIELDS", "its dividend yield", True), ("COMPANY_RECORD_FIELDS", "a higher average volume", True),
+    ("COMPANY_RECORD_FIELDS", "the dividends paid", False),
+    ("FIRST_ONE", "his first best actor oscar", True), ("FIRST_ONE", "the firstborn", False),
+    ("LAST_ONE", "their most recent game", True), ("LAST_ONE", "the lasting effect", False),
+    ("SHARED", "actors in both films", True), ("SHARED", "the same cast", True), ("SHARED", "the cast of x", False),
+    ("RELEASED", "songs published in 2001", True), ("RELEASED", "when it came out", True),
+    ("RELEASED", "the songs of 2001", False),
+    ("NEXT_GAME", "their next match", True), ("NEXT_GAME", "who will they face", True),
+    ("NEXT_GAME", "their last game", False),
+    ("PLAYER_STAT", "how many points did deandre jordan score", True), ("PLAYER_STAT", "curry's rebounds", True),
+    ("PLAYER_STAT", "who won the game", False),
+    ("PLAYER_STATS", "free throws", True), ("PLAYER_STATS", "how many points", True), ("PLAYER_STATS", "who won", False),
+    ("QUOTED_TITLE", 'was "black beatles" number one', True), ("QUOTED_TITLE", "the song “hello”", True),
+    ("QUOTED_TITLE", "sfwl's and auph's prices", False),
+    ("DESCRIBED_ENTITY", "the artist who won best new artist", True), ("DESCRIBED_ENTITY", "the band that formed in 1990", True),
+    ("DESCRIBED_ENTITY", "the whole story", False),
     ("MORE_THAN", "more than a year", True), ("MORE_THAN", "a year", False),
     ("LESS_THAN", "fewer than ten", True), ("LESS_THAN", "ten", False),
 ]
@@ -77,11 +96,26 @@ TEMPORAL = [
     ("date", "on march 3", True), ("date", "on 2024-03-01", True), ("date", "in march", False),
 ]
 
+# (column, text, matches?) for each price column a question asks for day by day.
+PRICE_COLUMNS = [
+    ("Open", "the opening stock price", True), ("Open", "is the market open", True), ("Open", "the open-ended question", False),
+    ("High", "the average daily maximum", True), ("High", "the highest price", False),
+    ("Low", "the low and high prices", True), ("Low", "the lowest trading activity", False),
+    ("Volume", "the trading volume", True), ("Volume", "the lowest trading activity", True), ("Volume", "the price", False),
+]
+
+# (name, word, in it?) for each set of words.
+WORD_SETS = [
+    ("NOT_NAME_WORDS", "which", True), ("NOT_NAME_WORDS", "company", True), ("NOT_NAME_WORDS", "whats", True),
+    ("NOT_NAME_WORDS", "casi", False), ("NOT_NAME_WORDS", "swift", False),
+]
+
 # (name, word, value) for each word table.
 TABLES = [
     ("MONTH_NUMBERS", "january", 1), ("MONTH_NUMBERS", "sept", 9), ("MONTH_NUMBERS", "dec", 12),
     ("NUMBER_WORDS", "zero", 0), ("NUMBER_WORDS", "nineteen", 19), ("NUMBER_WORDS", "fifty", 50),
     ("TIMES_WORDS", "twice", 2), ("SCALES", "bn", 10**9), ("SCALES", "thousand", 1000),
+    ("ORDINAL_WORDS", "fourth", 4), ("ORDINAL_WORDS", "2nd", 2),
 ]
 
 
@@ -102,17 +136,28 @@ def test_each_temporal_cue_of_the_attribute_classifier(cue, text, matches):
     assert bool(re.search(v.TEMPORAL_CUES[cue], text)) is matches
 
 
+@pytest.mark.parametrize("column, text, matches", PRICE_COLUMNS)
+def test_each_price_column_is_asked_by_its_words(column, text, matches):
+    assert bool(re.search(v.PRICE_COLUMNS[column], text)) is matches
+
+
+@pytest.mark.parametrize("name, word, member", WORD_SETS)
+def test_each_word_set_holds_the_words_it_names(name, word, member):
+    assert (word in getattr(v, name)) is member
+
+
 @pytest.mark.parametrize("name, word, value", TABLES)
 def test_each_word_table_gives_the_value_written(name, word, value):
     assert getattr(v, name)[word] == value
 
 
 def test_every_list_of_the_module_is_in_a_table():
-    tested = {name for name, *_ in PATTERNS + WORD_LISTS + TABLES} | {"TEMPORAL_CUES"}
+    tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {"TEMPORAL_CUES", "PRICE_COLUMNS"}
     helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
     assert public - helpers == tested
     assert set(v.TEMPORAL_CUES) == {cue for cue, *_ in TEMPORAL}
+    assert set(v.PRICE_COLUMNS) == {column for column, *_ in PRICE_COLUMNS}
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

@@ -429,10 +429,14 @@ class KGConfig:
     max_date_calls: int = 7
     # With no time named, a team's last game is looked for this many months back.
     last_game_lookback_months: int = 3
-    # Rendering caps.
+    # Rendering caps. A question that asks for a set or an aggregate (a list, a count, a total, an
+    # average, a comparison: models/vocabulary.py) gets every row it needs, each block up to
+    # `max_set_reference_chars` (summaries first, rows after them); all blocks together stay within
+    # `max_total_chars`, the KG's share of the reasoning prompt that the deadline's cost model counts.
     max_table_rows: int = 12
     max_list_items: int = 12
     max_reference_chars: int = 1200
+    max_set_reference_chars: int = 3000
     max_references: int = 6
     max_total_chars: int = 4000
 

@@ -7,11 +7,15 @@ what needs no model: tickers written in the question, a chart rank, the sport.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from models import vocabulary
+from models.kg.matching import loose_key, name_score
 from models.replies import find_json
+from models.schema import Event
 
 _LIST_FIELDS = ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
 
@@ -28,6 +32,19 @@ _TICKER = re.compile(r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{
 _RANK = re.compile(r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)")
 # Capitalised words that are also ticker symbols but almost never mean the stock in a question.
 _NOT_TICKERS = {"USA", "UK", "EU", "AI", "ROI", "TV", "FC", "CEO", "CFO", "EPS", "ETF", "IPO", "GDP", "NBA", "NFL", "MVP"}
+_QUOTED = re.compile(vocabulary.QUOTED_TITLE)
+_DESCRIBED = re.compile(vocabulary.DESCRIBED_ENTITY)
+_WORD = r"[\w&.’'-]+"
+_OPTIONS = re.compile(rf"((?:{_WORD} ){{0,3}}{_WORD}),? (?:or|vs\.?|versus) ((?:{_WORD} ){{0,3}}{_WORD})")
+_OWNER = re.compile(rf"((?:{_WORD} ){{0,3}}{_WORD})(?:'s|’s)(?!\w)")
+_CAPITALISED = re.compile(r"[A-Z][\w&.’'-]*")
+# A word of the question this similar to a word of a name writes it, misspelt ("beattles", "beatles").
+WORD_SIMILARITY = 0.85
+# Domains whose names the KG finds by a fuzzy search (sports teams are matched in game rows instead).
+SEARCHED_DOMAINS = ("finance", "movie", "music", "open")
+# A name read that the question does not write is replaced by a span of the question at least this
+# similar to it (a misspelt or re-worded name), else dropped.
+MIN_SPAN_SIMILARITY = 0.5
 _TOP_SPOT = re.compile(
     r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
     r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
@@ -133,22 +150,135 @@ def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
     return entities
 
 
-def keep_grounded(entities: KGEntities, query: str) -> KGEntities:
-    """Names the question actually writes: a ticker as a word of it, any other name with half of its
-    words or one long word in it ("Los Angeles Lakers" for "the lakers" passes, a name the model
-    invented does not)."""
+def _written(name: str, kind: str, query: str) -> bool:
+    """The question writes `name`: a ticker as one of its words, any other name with half of its words
+    that can be part of a name (not "the" of "The Godfather") or one long one in it, a misspelt word
+    standing for its spelling ("the beattles" writes The Beatles)."""
     words = set(re.findall(r"[a-z0-9]+", query.lower()))
+    tokens = re.findall(r"[a-z0-9]+", name.lower())
+    if kind == "tickers":
+        return len(tokens) == 1 and tokens[0] in words
+    tokens = [t for t in tokens if t not in vocabulary.NOT_NAME_WORDS] or tokens
+    found = [t for t in tokens if t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY))]
+    return bool(tokens) and (len(found) * 2 >= len(tokens) or any(len(t) >= 4 for t in found))
+
+
+def question_spans(query: str) -> list[str]:
+    """The names a question writes itself, strongest first: quoted titles, runs of capitalised words,
+    the options of "A or B", the owners before "'s" (each cut to its words that can be part of a name:
+    `vocabulary.NOT_NAME_WORDS`)."""
+    spans = [next(group for group in match.groups() if group) for match in _QUOTED.finditer(query)]
+    spans += _capitalised_runs(query)
+    lowered = " ".join(query.lower().split())
+    for match in _OPTIONS.finditer(lowered):
+        spans += [_name_part(match[1], from_end=True), _name_part(match[2], from_end=False)]
+    spans += [_name_part(match[1], from_end=True) for match in _OWNER.finditer(lowered)]
+    unique: dict[str, str] = {}
+    for span in (s.strip(" ,.?!:;") for s in spans):
+        if span and not _only_cue_words(span):
+            unique.setdefault(loose_key(span), span)
+    return list(unique.values())
+
+
+def _only_cue_words(span: str) -> bool:
+    return all(word in vocabulary.NOT_NAME_WORDS or word.isdigit() for word in loose_key(span).split())
+
+
+def _name_part(run: str, from_end: bool) -> str:
+    """The words of `run` next to the operator ("or", "'s") up to the first that is no part of a name."""
+    words = run.split()
+    kept: list[str] = []
+    for word in reversed(words) if from_end else words:
+        if loose_key(word) in vocabulary.NOT_NAME_WORDS or not loose_key(word):
+            break
+        kept.append(word)
+    return " ".join(reversed(kept) if from_end else kept)
+
+
+def _capitalised_runs(query: str) -> list[str]:
+    """Runs of capitalised words, joined by the small words titles hold ("Pirates of the Caribbean");
+    the question's capitalised first word and cue words at either end are left out."""
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for index, token in enumerate(query.split()):
+        word = token.strip(",.?!:;()\"")
+        capital = (bool(_CAPITALISED.fullmatch(word)) or (bool(current) and word.isdigit())) and word.lower() not in vocabulary.NOT_NAME_WORDS
+        if capital and not (index == 0 and word.lower() in vocabulary.NOT_NAME_WORDS):
+            current.append(word)
+        elif current and word.lower() in ("of", "the", "and", "de", "la", "in", "on", "&") and token == word:
+            current.append(word)
+        else:
+            runs.append(current)
+            current = []
+        if token != word and current:  # punctuation after the word ends the run
+            runs.append(current)
+            current = []
+    runs.append(current)
+    spans = []
+    for run in runs:
+        while run and run[-1].lower() in vocabulary.NOT_NAME_WORDS:
+            run = run[:-1]
+        if run:
+            spans.append(" ".join(run))
+    return spans
+
+
+def ground_in_question(entities: KGEntities, query: str) -> tuple[KGEntities, list[Event]]:
+    """The names the question writes (`_written`), with what a weak reader gets wrong repaired from the
+    question itself: a name that describes ("the artist who won ...") is left to the relation that describes it, and a name
+    the question does not write is replaced by the question's most similar span (`question_spans`),
+    else dropped. The events say what was replaced or dropped."""
+    events: list[Event] = []
+    spans = question_spans(query)
     for kind in _LIST_FIELDS:
-        kept = []
+        names = []
         for name in getattr(entities, kind):
-            tokens = re.findall(r"[a-z0-9]+", name.lower())
-            if kind == "tickers":
-                grounded = len(tokens) == 1 and tokens[0] in words
+            if kind != "tickers" and _DESCRIBED.search(name.lower()):
+                events.append(Event("fallback", "described entity left to its relation", repr(name)))
+                continue
+            if len(name.split()) == 1 and _only_cue_words(name):  # "actors", "none": a kind of thing, not a name
+                continue
+            if _written(name, kind, query):
+                names.append(name)
+                continue
+            similar = max(spans, key=lambda span: name_score(name, span), default=None) if kind != "tickers" else None
+            if similar is not None and name_score(name, similar) >= MIN_SPAN_SIMILARITY:
+                names.append(similar)
+                events.append(Event("fallback", "name read replaced by the question's own", f"{name!r} -> {similar!r}"))
             else:
-                grounded = bool(tokens) and (
-                    sum(t in words for t in tokens) * 2 >= len(tokens) or any(len(t) >= 4 and t in words for t in tokens)
-                )
-            if grounded:
-                kept.append(name)
-        setattr(entities, kind, kept)
-    return entities
+                events.append(Event("fallback", "name read not in the question, dropped", repr(name)))
+        setattr(entities, kind, list(dict.fromkeys(names)))
+    return entities, events
+
+
+def fill_from_question(entities: KGEntities, query: str, domain: str, max_items: int) -> list[Event]:
+    """When the reader left the domain's own kinds empty (and named no chart rank), the question's own
+    spans (`question_spans`) are filed under the domain's first kind; the event says so."""
+    if _names_read(entities, query, domain):
+        return []
+    spans = question_spans(query)[:max_items]
+    if not spans:
+        return []
+    setattr(entities, _DOMAIN_KINDS.get(domain, ("entities",))[0], spans)
+    return [Event("fallback", "names taken from the question's own spans", ", ".join(map(repr, spans)))]
+
+
+def search_question_words(entities: KGEntities, query: str, domain: str) -> list[Event]:
+    """For a question that still names nothing and whose relation alone plans no call, in a domain whose
+    names are searched: the question's words that can be part of a name, as one search (the KG's search
+    is fuzzy; only a hit the question writes in full is taken: `matching.written_match`)."""
+    if domain not in SEARCHED_DOMAINS or _names_read(entities, query, domain):
+        return []
+    words = [w for w in re.findall(r"[a-z][a-z0-9&'.-]*", query.lower())
+             if loose_key(w) not in vocabulary.NOT_NAME_WORDS and w not in vocabulary.MONTH_NUMBERS and w not in vocabulary.NUMBER_WORDS]
+    if not words:
+        return []
+    setattr(entities, _DOMAIN_KINDS[domain][0], [" ".join(words)])
+    return [Event("fallback", "the question's words searched as a name", repr(" ".join(words)))]
+
+
+def _names_read(entities: KGEntities, query: str, domain: str) -> bool:
+    """The domain's own kinds hold a name, or the question names a chart rank."""
+    own = _DOMAIN_KINDS.get(domain, ("entities",)) + (("tickers",) if domain == "finance" else ())
+    lowered = query.lower()
+    return any(getattr(entities, kind) for kind in own) or bool(entities.rank or _RANK.search(lowered) or _TOP_SPOT.search(lowered))

@@ -17,6 +17,7 @@ from models.kg.matching import best_company
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan, eastern_time, weekday_name
+from models import vocabulary
 from models.schema import Event
 
 TOPICS = [
@@ -30,8 +31,13 @@ TOPICS = [
     (r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
      r"so far today", ["finance_get_detailed_price_history"]),
     (r"sector|industry|employees|headquarter|ceo|exchange|beta|52[- ]week|based|located|business|currency|founded|"
-     r"website|country|city", ["finance_get_info"]),
+     r"website|country|city|" + vocabulary.COMPANY_RECORD_FIELDS, ["finance_get_info"]),
 ]
+RECORD_FIELDS = re.compile(vocabulary.COMPANY_RECORD_FIELDS)
+PRICE_COLUMNS = {column: re.compile(pattern) for column, pattern in vocabulary.PRICE_COLUMNS.items()}
+CLOSED_LOWER, CLOSED_HIGHER = re.compile(vocabulary.CLOSED_LOWER), re.compile(vocabulary.CLOSED_HIGHER)
+# How a listed column is named in a span's summary.
+COLUMN_NAMES = {"Open": "opening prices", "High": "highest prices", "Low": "lowest prices", "Volume": "shares traded"}
 # Words that ask for prices only when no other figure but the market value is named ("the stock",
 # "shares", "worth", "performance"): "the stock's p/e ratio" and "earnings per share" need no prices.
 GENERIC_PRICE = re.compile(r"\b(?:stocks?|shares?|worth|perform(?:ed|s|ance)?|doing|valued?)\b")
@@ -50,6 +56,14 @@ MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
 MAX_LISTED_CLOSES = 23  # a month of trading days
 _TICKER = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$")
 _TICKER_WORD = re.compile(r"^[A-Za-z]{1,5}$")
+# A word too long for a ticker ("metlife", "altria"): the reader filed a name as a ticker.
+_LONG_WORD = re.compile(r"^[A-Za-z]{6,}$")
+
+
+def _without_data(state: QuestionState, ticker: str) -> bool:
+    """Every data route asked for `ticker` has come back, and none of them with data."""
+    outcomes = [state.answer(route, query=ticker) for route in DATA_ROUTES if state.done(route, query=ticker)]
+    return bool(outcomes) and all(is_empty(result) for _, result in outcomes)
 
 
 def applies(state: QuestionState) -> bool:
@@ -58,13 +72,15 @@ def applies(state: QuestionState) -> bool:
 
 def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list[ApiCall]]:
     """(tickers known so far, calls still needed to resolve the other companies)."""
-    found = [t.upper() for t in state.entities.tickers if _TICKER.match(t)]
+    found = [t.upper() for t in state.entities.tickers if _TICKER.match(t) and not _LONG_WORD.match(t)]
     needed: list[ApiCall] = []
     for company in state.entities.companies:
         ticker = context.directory.ticker(company)
         if ticker:
             found.append(ticker)
             continue
+        if company.upper() in found and not _without_data(state, company.upper()):
+            continue  # read as a ticker too ("colm"): searched as a name only once the ticker has no data
         search = ApiCall("finance_get_company_name", {"query": company})
         if not state.done(search.route, **search.body):
             needed.append(search)
@@ -97,7 +113,10 @@ PRICE_TO_EARNINGS = re.compile(r"\bprice[- /]?(?:to[- ])?earnings\b")
 
 def routes_for(text: str) -> list[str]:
     text = PRICE_TO_EARNINGS.sub(" pe ", text)
+    record_fields = RECORD_FIELDS.findall(text)
+    text = RECORD_FIELDS.sub(" ", text)  # a field of the record asks for the record only
     routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
+    routes += ["finance_get_info"] if record_fields else []
     if set(routes) <= {"finance_get_market_capitalization"} and GENERIC_PRICE.search(text):
         routes.append("finance_get_price_history")
     if INTRADAY in routes and INTRADAY_ONLY_FOR_PRICES.isdisjoint(routes) and set(routes) - {INTRADAY}:
@@ -140,13 +159,22 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
                 evidence.add(render_dividends(ticker, result, state))
             elif route == "finance_get_info":
                 info = result if isinstance(result, dict) else {}
-                keys = [k for k in INFO_KEYS if k in info] or list(info)[: config.max_list_items]
+                keys = _asked_keys(info, state.lowered) + [k for k in INFO_KEYS if k in info]
+                keys = list(dict.fromkeys(keys)) or list(info)[: config.max_list_items]
                 evidence.add("\n".join(f"{ticker} / {key}: {plain(info[key], config)}" for key in keys))
             else:
                 evidence.add(f"{ticker} / {FACT_LABELS[route]} (KG, current): {number(result)}")
     for route in FACT_LABELS:
         evidence.add(_compared(route, known, state))
     return evidence
+
+
+def _asked_keys(info: dict, text: str) -> list[str]:
+    """Keys of a company record whose every word the question uses ("dividend yield": dividendYield,
+    not trailingAnnualDividendYield), shown first."""
+    words = set(re.findall(r"[a-z0-9]+", text))
+    return [key for key in info if (parts := re.findall(r"[a-z]+|[A-Z][a-z]*|\d+", str(key)))
+            and all(part.lower() in words for part in parts)]
 
 
 def _compared(route: str, known: list[str], state: QuestionState) -> str:
@@ -216,7 +244,10 @@ def _completed_days(bars: list[tuple[datetime, dict]], now: datetime | None) -> 
     return [(day, bar) for day, bar in days if day < now.date() or (day == now.date() and now.time() >= MARKET_CLOSE)]
 
 
-def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None) -> str:
+def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None, text: str = "") -> str:
+    """A span of trading days: closes and their moves, the highest and lowest prices, and what the
+    question's words ask of the span's days (`text`): each asked column day by day with its total or
+    average, the days that closed lower or higher."""
     closes = [(day, close) for day, bar in rows if (close := _close(bar)) is not None]
     if not closes:
         return ""
@@ -225,8 +256,8 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
     first_day, first = closes[0]
     last_day, last = closes[-1]
     base = _close(before) if before else None
-    previous = ([base] if base else []) + [close for _, close in closes[:-1]]
-    moves = [b - a for a, (_, b) in zip(previous, closes)]
+    previous = [base] + [close for _, close in closes[:-1]]
+    moves = [(day, close - earlier) for earlier, (day, close) in zip(previous, closes) if earlier]
     lines = [
         f"{ticker} over {label} ({len(rows)} trading days, {dated(rows[0][0])} to {dated(rows[-1][0])}):",
         f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on {dated(first_day)}; "
@@ -242,10 +273,33 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
     if lows:
         low, low_day = min(lows)
         lines.append(f"- lowest price {money(low)} on {dated(low_day)}")
-    lines.append(f"- up days {sum(1 for m in moves if m > 0)}, down days {sum(1 for m in moves if m < 0)}")
+    down = [day for day, move in moves if move < 0]
+    up = [day for day, move in moves if move > 0]
+    lines.append(f"- up days {len(up)}, down days {len(down)} (close against the close before)")
+    for asked, days, label in ((CLOSED_LOWER, down, "below"), (CLOSED_HIGHER, up, "above")):
+        if asked.search(text):
+            lines.append(f"- days that closed {label} the close before ({len(days)}): "
+                         + (", ".join(day.isoformat() for day in days) or "none"))
+    for column in (column for column, asked in PRICE_COLUMNS.items() if asked.search(text)):
+        lines += _column_lines(column, rows)
     if len(closes) <= MAX_LISTED_CLOSES:
         lines.append("- closes: " + ", ".join(f"{money(c)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, c in closes))
     return "\n".join(lines)
+
+
+def _column_lines(column: str, rows: list[tuple[date, dict]]) -> list[str]:
+    """One column of the span's days: its total (volume) or average (prices), then day by day."""
+    values = [(day, value) for day, bar in rows if (value := _real(bar.get(column))) is not None]
+    if not values:
+        return []
+    shown = (lambda v: number(int(v))) if column == "Volume" else money
+    name = COLUMN_NAMES[column]
+    total = sum(v for _, v in values)
+    summary = (f"- {name} over the span: total {shown(total)}, average per day {shown(total / len(values))}"
+               if column == "Volume" else f"- average of the daily {name}: {money(total / len(values))}")
+    if len(values) > MAX_LISTED_CLOSES:
+        return [summary]
+    return [summary, f"- daily {name}: " + ", ".join(f"{shown(v)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, v in values)]
 
 
 def render_daily(ticker: str, result: object, state: QuestionState, now: datetime | None) -> str:
@@ -261,18 +315,20 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
                      f"{'during' if trading else 'outside'} trading hours")
     spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)]
     for span in spans[:3]:
-        lines += _span_lines(ticker, span, days, by_day, ordered, now)
+        lines += _span_lines(ticker, span, days, by_day, ordered, now, state.wording)
     if not spans:
         last_day = ordered[-1]
         previous = by_day[ordered[-2]] if len(ordered) > 1 else None
         lines.append(f"Latest completed trading day: {_day_line(ticker, last_day, by_day[last_day], previous)}")
         recent = days[-5:]
-        lines.append(_span_summary(ticker, "the last 5 trading days", recent, by_day.get(ordered[-6]) if len(ordered) > 5 else None))
+        lines.append(_span_summary(ticker, "the last 5 trading days", recent, by_day.get(ordered[-6]) if len(ordered) > 5 else None,
+                                   state.wording))
     return "\n".join(line for line in lines if line)
 
 
 def _span_lines(
-    ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date], now: datetime | None
+    ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date], now: datetime | None,
+    text: str,
 ) -> list[str]:
     def previous_of(day: date) -> dict | None:
         earlier = [d for d in ordered if d < day]
@@ -295,7 +351,7 @@ def _span_lines(
     inside = [(d, bar) for d, bar in days if span.contains(d)]
     if not inside:
         return [f"No trading data for {ticker} in {span.label}"]
-    return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]))]
+    return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), text)]
 
 
 def render_intraday(ticker: str, result: object, now: datetime | None) -> str:

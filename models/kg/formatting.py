@@ -61,9 +61,10 @@ def dated(day: date) -> str:
 
 
 def cap(text: str, limit: int) -> str:
+    """`text` within `limit` characters, cut at a line end when one is near, marked by a last "…" line."""
     if len(text) <= limit:
         return text
-    cut = text[:limit]
+    cut = text[: max(limit - 2, 0)]
     newline = cut.rfind("\n")
     return (cut[:newline] if newline > limit // 2 else cut.rstrip()) + "\n…"
 

@@ -68,6 +68,14 @@ def best_match(query: str, candidates: list[str], min_similarity: float) -> str 
     return best[-1] if best[0] >= min_similarity else None
 
 
+def written_match(name: str, candidates: list[str], question: str) -> str | None:
+    """The longest candidate the question writes in full that shares a word with `name`: the reader
+    cut the name short ("dark" for "The Dark Knight") or took a word with it ("spielberg directed")."""
+    text, words = f" {loose_key(question)} ", set(loose_key(name).split())
+    written = [c for c in candidates if isinstance(c, str) and (key := loose_key(c)) and f" {key} " in text and words & set(key.split())]
+    return max(written, key=lambda c: len(loose_key(c)), default=None)
+
+
 def company_key(name: str) -> str:
     return " ".join(_COMPANY_NOISE.sub(" ", loose_key(name)).split())
 

@@ -18,9 +18,10 @@ from typing import Any
 
 from models.config import KGConfig
 from models.kg.formatting import is_empty, number, plain
-from models.kg.matching import best_match, search_key
+from models.kg.matching import best_match, search_key, written_match
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
+from models import vocabulary
 from models.vocabulary import NOMINEES, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
@@ -48,6 +49,9 @@ CREW_ROLES = {
 # "the director of X", "the man who directed X": a crew role naming the person asked about.
 CREW_PERSON = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b")
 PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger|into the world")
+WON = re.compile(r"\bw[oi]ns?\b|\bwinning\b|\bhonou?red\b|\bpraised\b|\bawarded\b")
+FIRST, LAST = re.compile(vocabulary.FIRST_ONE), re.compile(vocabulary.LAST_ONE)
+SHARED = re.compile(vocabulary.SHARED)
 PERSON_FILMS = re.compile(
     r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
 )
@@ -120,18 +124,60 @@ class Award:
     record: dict
 
 
-def _asked_awards(state: QuestionState) -> tuple[list[Award], list[int]]:
+@dataclass
+class Held:
+    """An Oscar a named person holds in a category the question names, whose ceremony the question
+    asks about ("the best picture of the year X first won best actor")."""
+
+    person: str
+    record: dict
+
+    @property
+    def year(self) -> int:
+        return int(self.record["year_ceremony"])
+
+
+def _held_awards(state: QuestionState, config: KGConfig) -> list[Held]:
+    """A person's Oscars in one of the categories the question names, when it names another category
+    too and no year: their ceremonies are the years asked about (won ones when it says won; the first
+    or the last ceremony when it says so)."""
+    categories = _categories(state.wording)
+    if len(categories) < 2 or any(span.granularity == "year" for span in state.spans()):
+        return []
+    held = []
+    for name in state.entities.people:
+        person = _found(state, PERSON_SEARCH, name, config) or {}
+        for award in person.get("oscar_awards") or []:
+            if (isinstance(award, dict) and isinstance(award.get("year_ceremony"), int)
+                    and any(re.search(c, str(award.get("category", "")).upper()) for c in categories)
+                    and (award.get("winner") or not WON.search(state.wording))):
+                held.append(Held(str(person.get("name", name)), award))
+    held.sort(key=lambda h: h.year)
+    if FIRST.search(state.wording):
+        return held[:1]
+    if LAST.search(state.wording):
+        return held[-1:]
+    return held[: config.max_followup_ids]
+
+
+def _asked_awards(state: QuestionState, config: KGConfig) -> tuple[list[Award], list[int]]:
     """(awards of the asked categories found so far, ceremony years still to fetch). A year without
-    the asked award is tried as a film year once: its films' awards are filed under the next year."""
+    the asked award is tried as a film year once: its films' awards are filed under the next year.
+    The ceremonies of a person's awards (`_held_awards`) are asked about for the other categories."""
     categories = _categories(state.wording)
     if not categories:
         return [], []
+    held = _held_awards(state, config)
+    if held:
+        own = {c for c in categories for h in held if re.search(c, str(h.record.get("category", "")).upper())}
+        categories = [c for c in categories if c not in own]
     winners_only = not re.search(NOMINEES, state.wording)
     found: list[Award] = []
     needed: list[int] = []
-    for year in _years(state):
-        for ceremony in (year, year + 1):
-            if ceremony > LAST_YEAR:
+    years = [(year, (year, year + 1)) for year in _years(state)] + [(h.year, (h.year,)) for h in held]
+    for _, ceremonies in dict.fromkeys(years):
+        for ceremony in ceremonies:
+            if not FIRST_YEAR <= ceremony <= LAST_YEAR:
                 break
             answered, info = state.answer("movie_get_year_info", query=str(ceremony))
             if not state.done("movie_get_year_info", query=str(ceremony)):
@@ -146,6 +192,29 @@ def _asked_awards(state: QuestionState) -> tuple[list[Award], list[int]]:
                 found += awards
                 break
     return found, needed
+
+
+def _film_years(state: QuestionState) -> list[int]:
+    """The release years of a person's films the question asks about ("what movies did X appear in
+    for 2013?")."""
+    if not (state.entities.people and PERSON_FILMS.search(_without_award_names(state.wording))):
+        return []
+    return list(dict.fromkeys(span.start.year for span in state.spans() if span.granularity == "year"))
+
+
+def _of_years(state: QuestionState, ids: list[int], years: list[int]) -> list[int]:
+    """The ids among `ids` of films released in `years`, by each year's film list (the year route
+    answers 1990-2021). For a later year, the highest ids first: the KG's ids grow with the time a
+    record was made, so its latest films have the highest; for an earlier one, the ids as they come."""
+    chosen: list[int] = []
+    for year in years:
+        if FIRST_YEAR <= year <= LAST_YEAR:
+            answered, info = state.answer("movie_get_year_info", query=str(year))
+            listed = set((info or {}).get("movie_list") or []) if answered and isinstance(info, dict) else set()
+            chosen += [i for i in ids if i in listed]
+        else:
+            chosen += sorted(ids, key=lambda i: -i if isinstance(i, int) else 0) if year > LAST_YEAR else ids
+    return list(dict.fromkeys(chosen))
 
 
 def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
@@ -166,7 +235,8 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     calls = [ApiCall(MOVIE_SEARCH, {"query": title}) for title in state.entities.movies]
     calls += [ApiCall(PERSON_SEARCH, {"query": name}) for name in state.entities.people]
     calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in _years(state)]
-    awards, later_years = _asked_awards(state)
+    calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in _film_years(state) if FIRST_YEAR <= year <= LAST_YEAR]
+    awards, later_years = _asked_awards(state, config)
     calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in later_years]
     for film, person in _award_followups(state, awards):
         calls += [ApiCall(MOVIE_SEARCH, {"query": film})] if film else []
@@ -175,19 +245,21 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     return calls + [ApiCall(BY_ID, {"query": i}) for i in _followup_ids(state, config)]
 
 
-def _pick(records: Any, key: str, name: str, config: KGConfig) -> dict | None:
-    """The record named `name` among search hits: same search key, else the most similar name."""
+def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) -> dict | None:
+    """The record named `name` among search hits: same search key, else the most similar name, else
+    one the question writes in full (`written_match`)."""
     named = [r for r in records if isinstance(r, dict) and isinstance(r.get(key), str)] if isinstance(records, list) else []
     same = [r for r in named if search_key(r[key]) == search_key(name)]
     if same:
         return same[0]
-    match = best_match(name, [r[key] for r in named], config.min_name_similarity)
+    names = [r[key] for r in named]
+    match = best_match(name, names, config.min_name_similarity) or written_match(name, names, question)
     return next((r for r in named if r[key] == match), None) if match else None
 
 
 def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dict | None:
     key = "title" if route == MOVIE_SEARCH else "name"
-    return _pick(state.answer(route, query=name)[1], key, name, config)
+    return _pick(state.answer(route, query=name)[1], key, name, config, state.query)
 
 
 def _without_award_names(text: str) -> str:
@@ -238,8 +310,14 @@ def _people(state: QuestionState, config: KGConfig) -> list[dict]:
     names = list(state.entities.people)
     if FILMS_OF_FOLLOWED.search(state.wording):
         names += [name for _, _, name in _crew_followups(state, config)]
-        names += [person for _, person in _award_followups(state, _asked_awards(state)[0]) if person]
+        names += [person for _, person in _award_followups(state, _asked_awards(state, config)[0]) if person]
     return [person for name in dict.fromkeys(names) if (person := _found(state, PERSON_SEARCH, name, config))]
+
+
+def _film_keys(text: str) -> list[str]:
+    """The lists of a person's record the wording asks about: directed films, acted ones, or both."""
+    directed, acted = bool(DIRECTED.search(text)), bool(ACTED.search(text))
+    return [key for key, wanted in (("directed_movies", directed or not acted), ("acted_movies", acted or not directed)) if wanted]
 
 
 def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
@@ -248,14 +326,12 @@ def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
     film in 2017" lists none)."""
     text = _without_award_names(state.wording)
     ids: list[int] = []
+    years = _film_years(state)
     if PERSON_FILMS.search(text):
-        directed, acted = bool(DIRECTED.search(text)), bool(ACTED.search(text))
         for person in _people(state, config):
-            if directed or not acted:
-                ids += person.get("directed_movies") or []
-            if acted or not directed:
-                ids += person.get("acted_movies") or []
-    if LISTS_A_YEAR.search(text):
+            films = [i for key in _film_keys(text) for i in person.get(key) or []]
+            ids += _of_years(state, films, years) if years else films
+    if LISTS_A_YEAR.search(text) and not years:
         for result in state.answered("movie_get_year_info"):
             if isinstance(result.result, dict):
                 ids += result.result.get("movie_list") or []
@@ -265,35 +341,59 @@ def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
 # --- rendering --------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What of a record the question asks to see: every row of its lists (a set or an aggregate),
+    the crew roles it names (all when none), the Oscar categories it names first, won Oscars first,
+    and of a person's films those of the release years it names."""
+
+    full: bool = False
+    roles: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    wins: bool = False
+    years: tuple[int, ...] = ()
+
+
+def _shown(state: QuestionState) -> Shown:
+    text = _without_award_names(state.wording)
+    return Shown(state.asks_for_rows, tuple(asked(text, CREW_ROLES)), tuple(_categories(state.wording)),
+                 bool(WON.search(state.wording)), tuple(_film_years(state)))
+
+
 def render(state: QuestionState, context: PlanContext) -> Evidence:
     config, text = context.config, state.wording
     evidence = Evidence()
     by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
     fields = asked(_without_award_names(text), FILM_FIELDS) + asked(_without_award_names(text), CREW_ROLES)
+    shown = _shown(state)
+    films = []
     for title in state.entities.movies:
         answered, _ = state.answer(MOVIE_SEARCH, query=title)
         if not answered:
             continue
         movie = _found(state, MOVIE_SEARCH, title, config)
         if movie:
-            evidence.add("\n".join(movie_lines(movie, config)))
+            films.append(movie)
+            evidence.add("\n".join(movie_lines(movie, config, shown=shown)))
         elif not _found(state, PERSON_SEARCH, title, config):
             evidence.add(f"No movie titled {title!r} in the KG", found=False)
+    if len(films) > 1 and SHARED.search(text):
+        evidence.add(_shared_cast(films))
     for name in state.entities.people:
         answered, _ = state.answer(PERSON_SEARCH, query=name)
         if not answered:
             continue
         person = _found(state, PERSON_SEARCH, name, config)
         if person:
-            evidence.add("\n".join(person_lines(person, by_id, fields, config)))
+            evidence.add("\n".join(person_lines(person, by_id, fields, config, shown)))
         elif not _found(state, MOVIE_SEARCH, name, config):
             evidence.add(f"No person named {name!r} in the movie KG", found=False)
     for title, job, name in _crew_followups(state, config):
         person = _found(state, PERSON_SEARCH, name, config)
         if person:
             reached = f"{name} is the {job.lower()} of {title}; the KG's record of {name}:"
-            evidence.add("\n".join([reached, *person_lines(person, by_id, fields, config)]))
-    awards, _ = _asked_awards(state)
+            evidence.add("\n".join([reached, *person_lines(person, by_id, fields, config, shown)]))
+    awards, _ = _asked_awards(state, config)
     if awards:
         evidence.add(_render_awards(state, awards, by_id, fields, config))
     for year in _years(state):
@@ -304,8 +404,18 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     return evidence
 
 
+def _shared_cast(films: list[dict]) -> str:
+    """The people in the cast of every one of `films`."""
+    casts = [[c["name"] for c in film.get("cast") or [] if isinstance(c, dict) and isinstance(c.get("name"), str)] for film in films]
+    common = [name for name in dict.fromkeys(casts[0]) if all(name in cast for cast in casts[1:])]
+    titles = " and ".join(str(film.get("title")) for film in films)
+    return f"In the cast of both {titles} ({len(common)}): {', '.join(common) or 'nobody'}"
+
+
 def _render_awards(state: QuestionState, awards: list[Award], by_id: dict, fields: list[str], config: KGConfig) -> str:
-    lines = []
+    lines = [f"{held.person} {'won' if held.record.get('winner') else 'was nominated for'} "
+             f"{str(held.record.get('category', '')).lower()} at the {held.year} ceremony ({held.record.get('film')}); "
+             f"the {held.year} ceremony's awards asked about:" for held in _held_awards(state, config)]
     for award in awards:
         record = award.record
         outcome = "won" if record.get("winner") else "nominated"
@@ -328,13 +438,14 @@ FIELD_ORDER = ("release_date", "original_title", "original_language", "rating", 
 JOBS = ("Director", "Screenplay", "Writer", "Producer", "Original Music Composer")
 
 
-def movie_lines(movie: dict, config: KGConfig, asked_in: str | None = None) -> list[str]:
-    """A film's record. With `asked_in` (the wording of a question that reached the film through
+def movie_lines(movie: dict, config: KGConfig, asked_in: str | None = None, shown: Shown = Shown()) -> list[str]:
+    """A film's record: the crew roles asked (all when none is), the cast (every name for a set or a
+    count), its Oscars. With `asked_in` (the wording of a question that reached the film through
     another answer, an award), only its release date and what that wording asks for: the fields, the
     crew roles, the cast; its other awards stay out (near misses for a question about one award)."""
     title = movie.get("title", "?")
     fields = FIELD_ORDER if asked_in is None else ("release_date", *asked(asked_in, FILM_FIELDS))
-    jobs = JOBS if asked_in is None else asked(asked_in, CREW_ROLES)
+    jobs = (shown.roles or JOBS) if asked_in is None else asked(asked_in, CREW_ROLES)
     lines = [f"Movie: {title}"]
     for key in (key for key in FIELD_ORDER if key in fields):
         if not is_empty(movie.get(key)):
@@ -349,22 +460,44 @@ def movie_lines(movie: dict, config: KGConfig, asked_in: str | None = None) -> l
             lines.append(f"{title} / {job.lower()}: {', '.join(filter(None, names))}")
     cast = sorted((c for c in movie.get("cast") or [] if isinstance(c, dict)), key=lambda c: c.get("order") or 0)
     if cast and (asked_in is None or ACTED.search(asked_in)):
-        shown = [f"{c.get('name')} as {c.get('character')}" if c.get("character") else str(c.get("name")) for c in cast]
-        lines.append(f"{title} / cast: {plain(shown, config)}")
+        lines.append(_cast_line(title, cast, config, shown.full))
     if asked_in is None:
-        lines += oscar_lines(title, movie.get("oscar_awards"), config)
+        lines += oscar_lines(title, movie.get("oscar_awards"), config, shown)
     return lines
+
+
+def _cast_line(title: str, cast: list[dict], config: KGConfig, full: bool) -> str:
+    """The cast in billing order: with the characters when short, every name (and how many) when the
+    question asks for a set or a count."""
+    if full and len(cast) > config.max_list_items:
+        return f"{title} / cast ({len(cast)} people, in billing order): {', '.join(str(c.get('name')) for c in cast)}"
+    shown = [f"{c.get('name')} as {c.get('character')}" if c.get("character") else str(c.get("name")) for c in cast]
+    return f"{title} / cast ({len(cast)} people): {plain(shown, config)}"
 
 
 def _genres(movie: dict) -> list[str]:
     return [g["name"] for g in movie.get("genres") or [] if isinstance(g, dict) and isinstance(g.get("name"), str)]
 
 
-def oscar_lines(subject: str, awards: Any, config: KGConfig) -> list[str]:
+def oscar_lines(subject: str, awards: Any, config: KGConfig, shown: Shown = Shown()) -> list[str]:
+    """Oscar nominations and wins: those of the categories the question names first (with their own
+    count), then won ones when it asks about wins; every one for a set or a count."""
     awards = [a for a in awards or [] if isinstance(a, dict)]
+    if not awards:
+        return []
     wins = sum(1 for a in awards if a.get("winner"))
-    lines = [f"{subject} / Oscars: {len(awards)} nominations, {wins} won"] if awards else []
-    for award in awards[: config.max_list_items]:
+    lines = [f"{subject} / Oscars: {len(awards)} nominations, {wins} won"]
+
+    def named(award: dict) -> bool:
+        return any(re.search(c, str(award.get("category", "")).upper()) for c in shown.categories)
+
+    asked_ones = [a for a in awards if named(a)]
+    if asked_ones:
+        categories = ", ".join(dict.fromkeys(str(a.get("category", "")).lower() for a in asked_ones))
+        lines.append(f"{subject} / Oscars in {categories}: {len(asked_ones)} nominations, "
+                     f"{sum(1 for a in asked_ones if a.get('winner'))} won")
+    ordered = sorted(awards, key=lambda a: (not named(a), not (shown.wins and a.get("winner"))))
+    for award in ordered if shown.full else ordered[: config.max_list_items]:
         outcome = "won" if award.get("winner") else "nominated"
         lines.append(
             f"{subject} / Oscar {award.get('year_ceremony')} ({award.get('ceremony')}th ceremony) "
@@ -394,17 +527,29 @@ def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
     return f"{movie.get('title')} ({', '.join(f for f in facts if f)})"
 
 
-def person_lines(person: dict, by_id: dict, fields: list[str], config: KGConfig) -> list[str]:
+def person_lines(person: dict, by_id: dict, fields: list[str], config: KGConfig, shown: Shown = Shown()) -> list[str]:
+    """A person's record: birthday, films directed and acted in (those looked up first, with their
+    facts; only those of the release years asked when the question names some), Oscars."""
     name = person.get("name", "?")
     lines = [f"Person: {name}"]
     if person.get("birthday"):
         lines.append(f"{name} / birthday: {person['birthday']}")
     for key, label in (("directed_movies", "directed"), ("acted_movies", "acted in")):
         ids = person.get(key) or []
-        if ids:
-            shown = [_brief(i, by_id, fields) for i in ids[: config.max_list_items]]
-            lines.append(f"{name} / {label} ({len(ids)} movies): {'; '.join(shown)}")
-    return lines + oscar_lines(name, person.get("oscar_awards"), config)
+        if not ids:
+            continue
+        known = [i for i in ids if i in by_id]
+        if shown.years:
+            inside = [i for i in known if str(by_id[i].get("release_date", ""))[:4] in {str(y) for y in shown.years}]
+            years = ", ".join(map(str, shown.years))
+            lines.append(f"{name} / {label}, released in {years} ({len(inside)} of the {len(known)} looked up; "
+                         f"{len(ids)} movies in all): " + ("; ".join(_brief(i, by_id, fields) for i in inside) or "none"))
+            continue
+        listed = known if shown.full else known[: config.max_list_items]
+        rest = len(ids) - len(listed)
+        lines.append(f"{name} / {label} ({len(ids)} movies): " + "; ".join(_brief(i, by_id, fields) for i in listed)
+                     + (f"{'; ' if listed else ''}{rest} more not looked up" if rest else ""))
+    return lines + oscar_lines(name, person.get("oscar_awards"), config, shown)
 
 
 def year_lines(year: int, info: dict, by_id: dict, fields: list[str], config: KGConfig,

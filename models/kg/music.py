@@ -2,9 +2,13 @@
 spelling; Grammy by year (1957-2019 only) and by artist; Billboard Hot 100 by rank and by song.
 
 Billboard routes answer only for an exact chart date, and charts are weekly (dated Saturdays in the
-published data). The chart in force at a date is found by probing: rank 1 on the Saturday on or
-before it, the Saturday before that, then the other days of that week in case the data is dated
-differently. A probe that answers confirms the chart date; song attributes are then asked for it.
+published data, each published on the Tuesday before its date). The chart in force at a date is
+found by probing: rank 1 on the last Saturday whose chart was out by then (the coming Saturday from
+a Tuesday on, else the one before), the Saturday before that, then the other days of that week in
+case the data is dated differently. A probe that answers confirms the chart date; song attributes
+are then asked for it. A rank asked about over more than a week, or over all time for an artist or
+a song ("how many number one hits did X have?"), is read from the rank's whole history (the route
+without a date: every entry, undated).
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from models.config import KGConfig
-from models.kg.formatting import dated, is_empty, number, plain
+from models.kg.formatting import dated, is_empty, number, parse_day, plain
+from models.kg.matching import loose_key
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
+from models.kg.timeparse import DateSpan
 from models import vocabulary
 from models.vocabulary import asked
 
@@ -26,7 +32,7 @@ ARTIST_TOPICS = [
     (r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart(?:ed)?\b",
      ["music_get_artist_birth_date"]),
     (vocabulary.MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer", ["music_get_members"]),
-    (rf"{vocabulary.LIFESPAN}|split|active", ["music_get_lifespan"]),
+    (rf"{vocabulary.LIFESPAN}|split|active|career", ["music_get_lifespan"]),
     (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
     (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
 ]
@@ -78,8 +84,11 @@ FOLLOWUP_ARTIST_ROUTES = {
     "music_get_artist_birth_date": rf"{vocabulary.BIRTH_DATE}|founded|formed|debut(?:ed)? year|\bbegan\b|\bstart(?:ed)? out\b",
     "music_get_members": vocabulary.MEMBERS_ASKED,
     "music_get_lifespan": vocabulary.LIFESPAN,
-    "music_get_artist_all_works": r"other songs|discograph|albums|works|other (?:hits|singles)",
+    "music_get_artist_all_works": r"\bsongs\b|discograph|albums|works|\bhits\b|\bsingles\b|\btracks\b",
 }
+# The Grammy awards the year routes answer, as the questions name them: words of the award, not of
+# what is asked about its winner ("song of the year" asks for no song's facts).
+GRAMMY_AWARD_NAMES = re.compile(r"best new artist|(?:song|album|record) of the year")
 FOLLOWUP_SONG_ROUTES = {
     "music_get_song_author": r"wr[io]te|writ|author|compos|penned",
     "music_get_song_release_date": r"releas|come out|came out|how old",
@@ -101,9 +110,12 @@ MEMBER_FACTS = {
 BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
 CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
 SATURDAY = 5
+PUBLISHED_ON = 1  # Tuesday: a chart comes out four days before the Saturday it is dated
 PREVIOUS_WEEK = re.compile(vocabulary.PREVIOUS_WEEK)
 CHANGE = re.compile(vocabulary.CHANGE)
 THIS_WEEK = re.compile(r"\b(?:this|current) week\b|\bnow\b|\btoday\b")
+RELEASED = re.compile(vocabulary.RELEASED)
+WORK_NOUNS = re.compile(r"\b(?:songs?|singles?|tracks?|albums?|records?|works?|music)\b")
 
 
 # What the wording asks of a name filed as both an artist and a song (the name itself blanked out).
@@ -146,7 +158,10 @@ def _reference_day(state: QuestionState) -> date | None:
 
 
 def _chart_candidates(day: date) -> list[date]:
-    saturday = day - timedelta(days=(day.weekday() - SATURDAY) % 7)
+    """Chart dates to probe for the chart in force on `day`: the latest Saturday whose chart was
+    published by then (on the Tuesday before it), the Saturday before, then the other days of the week."""
+    ahead = (SATURDAY - day.weekday()) % 7
+    saturday = day + timedelta(days=ahead) if PUBLISHED_ON <= day.weekday() <= SATURDAY else day - timedelta(days=(day.weekday() - SATURDAY) % 7)
     others = [day - timedelta(days=i) for i in range(7) if (day - timedelta(days=i)) != saturday]
     return [saturday, saturday - timedelta(days=7), *others]
 
@@ -178,8 +193,20 @@ def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, lis
 
 
 def _grammy_years(state: QuestionState) -> list[int]:
-    years = [span.start.year for span in state.spans() if span.granularity in ("year", "day", "month")]
+    """The years the question names (every year of a range: "from 2016 to 2018" is three)."""
+    years = [year for span in state.spans() if span.granularity in ("year", "years", "day", "month") for year in span.years]
     return [y for y in dict.fromkeys(years) if FIRST_GRAMMY_YEAR <= y <= LAST_GRAMMY_YEAR]
+
+
+def _chart_history(state: QuestionState) -> bool:
+    """A rank asked about over more than a week ("the number one songs of 2016"), or over all time for
+    an artist or a song ("how many number one hits did X have?"): its whole history is read."""
+    if not (state.entities.rank and _billboard(state)):
+        return False
+    spans = state.spans()
+    if spans:
+        return all(span.granularity in ("month", "year", "years", "season", "range") for span in spans)
+    return bool(state.entities.artists or state.entities.songs) and state.asks_for_rows
 
 
 def _spellings(state: QuestionState, search_route: str, names: list[str], config: KGConfig) -> tuple[dict[str, str], list[ApiCall]]:
@@ -226,7 +253,7 @@ class Followed:
 def _followups(state: QuestionState, config: KGConfig) -> list[Followed]:
     """Names earlier answers returned (Grammy winners of a year, the entry at the asked chart rank, a
     band's members) whose facts the question's relation needs."""
-    text = state.wording
+    text = GRAMMY_AWARD_NAMES.sub(" ", state.wording)
     artist_routes, song_routes = asked(text, FOLLOWUP_ARTIST_ROUTES), asked(text, FOLLOWUP_SONG_ROUTES)
     if _member_routes(state):
         artist_routes = ["music_get_members"]
@@ -272,11 +299,12 @@ def _followed_spellings(state: QuestionState, followed: Followed, config: KGConf
 
 
 def _followup_routes(state: QuestionState, followed: Followed) -> list[str]:
+    text = GRAMMY_AWARD_NAMES.sub(" ", state.wording)
     if followed.kind == "member":
         return _member_routes(state)
     if followed.kind == "artist":
-        return ["music_get_members"] if _member_routes(state) else asked(state.wording, FOLLOWUP_ARTIST_ROUTES)
-    return asked(state.wording, FOLLOWUP_SONG_ROUTES)
+        return ["music_get_members"] if _member_routes(state) else asked(text, FOLLOWUP_ARTIST_ROUTES)
+    return asked(text, FOLLOWUP_SONG_ROUTES)
 
 
 def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
@@ -303,13 +331,17 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     songs, song_searches = _spellings(state, SONG_SEARCH, state.entities.songs, config)
     calls += song_searches
     billboard = _billboard(state)
-    chart, probes = chart_date(state, _reference_day(state)) if billboard else (None, [])
+    history = _chart_history(state)
+    chart, probes = chart_date(state, _reference_day(state)) if billboard and not history else (None, [])
     calls += probes
+    if history:
+        calls.append(ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank}))
     if billboard and state.entities.rank and chart and _asks_previous_week(state):
         calls.append(ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()}))
-    artist_routes = ["music_get_members"] if _member_routes(state) else _artist_topics(text)
+    artist_routes = ["music_get_members"] if _member_routes(state) else [] if history else _artist_topics(text)
     for spelling in artists.values():
         calls += [ApiCall(route, {"query": spelling}) for route in artist_routes]
+    calls += [ApiCall("music_get_song_release_date", {"query": work}) for work in _dated_works(state, config)]
     song_routes = _topics(text, SONG_TOPICS + ([] if billboard else SONG_TOPICS_OFF_CHART), [] if billboard else SONG_DEFAULT)
     for spelling in songs.values():
         calls += [ApiCall(route, {"query": spelling}) for route in song_routes]
@@ -328,6 +360,27 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
         if "best new artist" in text and not years and not artists:
             calls.append(ApiCall("music_grammy_get_all_awarded_artists", {}))
     return calls + _followup_calls(state, config)
+
+
+def _released_in(state: QuestionState) -> list[DateSpan]:
+    """The spans an artist's songs are asked about by their release ("what songs did X put out in
+    2001?"): then each work's release date is looked up."""
+    if not (state.entities.artists and RELEASED.search(state.wording) and WORK_NOUNS.search(state.wording)):
+        return []
+    return [span for span in state.spans() if span.granularity != "day"]
+
+
+def _dated_works(state: QuestionState, config: KGConfig) -> list[str]:
+    """The works of the named artists whose release dates answer a question about their songs of a
+    span: all of them, or none when they are more than one question's calls can date."""
+    if not _released_in(state):
+        return []
+    works: list[str] = []
+    for spelling in _spellings(state, ARTIST_SEARCH, state.entities.artists, config)[0].values():
+        answered, found = state.answer("music_get_artist_all_works", query=spelling)
+        works += [w for w in found if isinstance(w, str)] if answered and isinstance(found, list) else []
+    works = list(dict.fromkeys(works))
+    return works if len(works) <= config.max_calls_per_question else []
 
 
 def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
@@ -365,8 +418,11 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         lines = _fact_lines(state, spelling, config)
         if lines:
             evidence.add("\n".join(lines), found=any(not line.endswith(": none") for line in lines))
-    if _billboard(state):
+    if _chart_history(state):
+        evidence.add(_render_history(state, [*artists.values(), *state.entities.artists], [*songs.values(), *state.entities.songs]))
+    elif _billboard(state):
         evidence.extend(_render_billboard(state, songs, config))
+    evidence.add(_render_dated_works(state, config))
     evidence.extend(_render_grammy_years(state, config))
     for followed in _followups(state, config):
         for spelling in _followed_spellings(state, followed, config)[0]:
@@ -405,6 +461,42 @@ def _pairs(result: object) -> list[tuple[str, str]]:
     if isinstance(result, list) and len(result) == 2 and all(isinstance(part, list) for part in result):
         return [(str(s), str(a)) for s, a in zip(*result)]
     return []
+
+
+def _render_history(state: QuestionState, artists: list[str], songs: list[str]) -> str:
+    """The songs at the asked rank over the whole history the KG holds (undated entries, one a week),
+    those of the asked artists or songs when the question names any, each with its weeks there."""
+    rank = state.entities.rank
+    answered, result = state.answer("music_get_billboard_rank_date", rank=rank)
+    if not answered:
+        return ""
+    pairs = _pairs(result)
+    keys = {loose_key(name) for name in artists}
+    chosen = [(song, artist) for song, artist in pairs
+              if (not artists and not songs) or loose_key(song) in {loose_key(n) for n in songs}
+              or any(key and key in loose_key(artist) for key in keys)]
+    weeks: dict[tuple[str, str], int] = {}
+    for pair in chosen:
+        weeks[pair] = weeks.get(pair, 0) + 1
+    whose = " or ".join(dict.fromkeys([*artists[:1], *songs[:1]])) or "every song"
+    head = (f"Billboard Hot 100, every week at rank {rank} in the KG ({len(pairs)} weekly entries, undated), "
+            f"those of {whose}: {len(weeks)} songs, {len(chosen)} weeks")
+    return "\n".join([head, *(f"- {song} by {artist}: {count} week{'s' if count > 1 else ''} at rank {rank}"
+                              for (song, artist), count in weeks.items())])
+
+
+def _render_dated_works(state: QuestionState, config: KGConfig) -> str:
+    """The named artists' works with their release dates, those of the asked spans first."""
+    works = _dated_works(state, config)
+    dates = {work: state.answer("music_get_song_release_date", query=work)[1] for work in works}
+    dates = {work: day for work, day in dates.items() if isinstance(day, str) and day}
+    if not dates:
+        return ""
+    spans = _released_in(state)
+    inside = [work for work, day in dates.items() if (parsed := parse_day(day)) and any(span.contains(parsed) for span in spans)]
+    where = ", ".join(span.label for span in spans)
+    return "\n".join([f"Works released in {where} ({len(inside)} of the {len(dates)} dated): {', '.join(inside) or 'none'}",
+                      "Release dates of the works: " + "; ".join(f"{work} {day}" for work, day in dates.items())])
 
 
 def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGConfig) -> Evidence:

@@ -19,13 +19,17 @@ from typing import Any
 
 from models.config import KGConfig
 from models.kg.formatting import column_rows, dated, number, parse_day
-from models.kg.matching import match_team, nba_team_names
+from models.kg.matching import loose_key, match_team, nba_team_names
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
-from models.kg.timeparse import DateSpan
+from models.kg.timeparse import DateSpan, weekday_name
+from models import vocabulary
 
 NBA_GAMES, SOCCER_GAMES = "sports_nba_get_games_on_date", "sports_soccer_get_games_on_date"
 PLAY_BY_PLAY = "sports_nba_get_play_by_play_data_by_game_ids"
+NEXT_GAME = re.compile(vocabulary.NEXT_GAME)
+PLAYER_STAT_SUBJECT = re.compile(vocabulary.PLAYER_STAT)
+PLAYER_STATS = re.compile(vocabulary.PLAYER_STATS)
 PLAY_BY_PLAY_WORDS = re.compile(
     r"play[- ]by[- ]play|first (?:basket|points|shot)|scored first|quarter|period|foul|turnover|steal|block|"
     r"last shot|buzzer|who scored"
@@ -106,18 +110,35 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
             """A team's games of a date that every team's games of that date already hold."""
             return bool(call.body.get("team_name")) and state.answer(route, date=call.body["date"])[0]
 
+        def month_of(day: date, team: str | None) -> list[ApiCall]:
+            call = games_call(day.strftime("%Y-%m"), team)
+            return [] if covered(call) else [call]
+
         spans = spans_for(state, sport, config)
-        for asked in _teams_asked(state):
+        for asked in _teams_asked(state, sport):
             team = _team_spelling(state, sport, asked, config) if asked else None
             for span in spans:
                 if span.granularity == "day" or asked is None:
                     # a day's games are few: asked for without a team and matched locally
                     calls += [games_call(d) for d in _date_arguments(span, False, config)]
+                    if (asked and span.granularity == "day" and (team or sport == "soccer")
+                            and _missing_on(state, sport, asked, span.start, config)):
+                        # no game of the team that day (a false premise?): its month, for the games around it
+                        calls += month_of(span.start, team)
                 elif team:
                     calls += [c for d in _date_arguments(span, True, config) if not covered(c := games_call(d, team))]
                 else:  # the source's spelling is unknown: learn it from a month of every team's games
-                    calls.append(games_call(min(span.end, state.today or span.end).strftime("%Y-%m")))
+                    calls += month_of(min(span.end, state.today or span.end), None)
             if spans or asked is None or state.today is None:
+                continue
+            if NEXT_GAME.search(state.wording):
+                # the team's next game: this month, then the next one
+                for first_day in (state.today.replace(day=1), (state.today.replace(day=28) + timedelta(days=4)).replace(day=1)):
+                    call = games_call(first_day.strftime("%Y-%m"), team)
+                    answered = covered(call) or state.done(call.route, **call.body)
+                    calls += [] if covered(call) else [call]
+                    if not answered or _games(state, sport, team, config, after=state.today):
+                        break
                 continue
             # no time named: the team's last game before the question, looking back month by month
             for month in _months_back(state.today, config.last_game_lookback_months):
@@ -126,9 +147,17 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
                 calls += [] if covered(call) else [call]
                 if not answered or _games(state, sport, team, config, before=state.today):
                     break
-        if sport == "nba" and PLAY_BY_PLAY_WORDS.search(state.lowered):
+        if sport == "nba":
             calls += _play_by_play(state, config)
     return calls
+
+
+def _missing_on(state: QuestionState, sport: str, asked: str, day: date, config: KGConfig) -> bool:
+    """The games of `day` came back and none is the team's (an unknown team counts as missing)."""
+    route = NBA_GAMES if sport == "nba" else SOCCER_GAMES
+    if not state.done(route, date=day.isoformat()):
+        return False
+    return not [g for g in _relevant_games(state, sport, asked, config) if g.day == day]
 
 
 def _team_spelling(state: QuestionState, sport: str, asked: str, config: KGConfig) -> str | None:
@@ -138,12 +167,46 @@ def _team_spelling(state: QuestionState, sport: str, asked: str, config: KGConfi
 
 
 def _play_by_play(state: QuestionState, config: KGConfig) -> list[ApiCall]:
-    games = [g for team in _teams_asked(state) for g in _relevant(state, "nba", team, config)]
+    """Play-by-play of one identified game (the asked day's, or with no time named the last one) when
+    the wording asks about plays; for a player's numbers ("how many points did X score on <day>?"),
+    of every game of the asked day, the player being found in the events by name."""
+    spans = spans_for(state, "nba", config)
+    if _players(state, "nba"):
+        days = {span.start for span in spans if span.granularity == "day"}
+        ids = [g.game_id for g in _nba_games(state) if g.day in days and g.game_id]
+        return [ApiCall(PLAY_BY_PLAY, {"game_ids": sorted(set(ids))})] if ids else []
+    if not PLAY_BY_PLAY_WORDS.search(state.lowered):
+        return []
+    games = [g for team in _teams_asked(state, "nba") for g in _relevant(state, "nba", team, config)]
     ids = list(dict.fromkeys(g.game_id for g in games if g.game_id))
-    # one identified game: the asked day's, or with no time named the last one
-    if len(ids) == 1 or (ids and not spans_for(state, "nba", config)):
+    if len(ids) == 1 or (ids and not spans):
         return [ApiCall(PLAY_BY_PLAY, {"game_ids": [ids[-1]]})]
     return []
+
+
+def _player_candidates(state: QuestionState, sport: str) -> list[str]:
+    """The names that may be people (not teams) whose numbers in a game of a named day an NBA question
+    asks about: names read that are no NBA team, and the subject of "did X score" when it is no team
+    either."""
+    days = [span for span in state.spans() if span.granularity == "day"] if sport == "nba" else []
+    if not (days and PLAYER_STATS.search(state.wording)):
+        return []
+    names = [name for name in [*state.entities.teams, *state.entities.entities] if not nba_team_names(name)]
+    for match in PLAYER_STAT_SUBJECT.finditer(state.lowered):
+        subject = re.sub(r"^(?:the|a)\s+", "", match["who"] or match["owner"] or "").strip()
+        if subject and not nba_team_names(subject) and subject not in ("they", "he", "she", "it", "we", "you", "team"):
+            names.append(subject)
+    return list(dict.fromkeys(names))
+
+
+def _players(state: QuestionState, sport: str) -> list[str]:
+    """The candidates (`_player_candidates`) the KG's own answers make players: once the day's
+    play-by-play is in, a name none of its players has is a team again (one the KG may not know)."""
+    names = _player_candidates(state, sport)
+    events = [row for result in state.answered(PLAY_BY_PLAY) for _, row in column_rows(result.result)]
+    if names and state.answered(PLAY_BY_PLAY):
+        names = [name for name in names if any(_is_player(str(row.get("player1_name") or ""), name) for row in events)]
+    return names
 
 
 # --- rows ---------------------------------------------------------------------------------------------
@@ -183,9 +246,10 @@ def _nba_games(state: QuestionState) -> list[Game]:
     return sorted(games.values(), key=lambda g: (g.day, g.game_id))
 
 
-def _teams_asked(state: QuestionState) -> list[str | None]:
-    """The teams the question names; None when it names none (every team's games)."""
-    teams: list[str | None] = list(state.entities.teams)
+def _teams_asked(state: QuestionState, sport: str) -> list[str | None]:
+    """The teams the question names (not its players); None when it names none (every team's games)."""
+    players = set(_players(state, sport))
+    teams: list[str | None] = [team for team in state.entities.teams if team not in players]
     return teams or [None]
 
 
@@ -242,11 +306,19 @@ def _resolved(state: QuestionState, sport: str, asked: str, config: KGConfig) ->
     )
 
 
-def _games(state: QuestionState, sport: str, team: str | None, config: KGConfig, before: date | None = None) -> list[Game]:
+def _games(state: QuestionState, sport: str, team: str | None, config: KGConfig,
+           before: date | None = None, after: date | None = None) -> list[Game]:
+    """The games in the rows so far (of `team` when given), up to `before` and after `after` when given."""
     games = _nba_games(state) if sport == "nba" else _soccer_games(state, team)
     if team is not None:
         games = [g for g in games if team in (g.home, g.away)]
-    return [g for g in games if before is None or g.day <= before]
+    return [g for g in games if (before is None or g.day <= before) and (after is None or g.day > after)]
+
+
+def _relevant_games(state: QuestionState, sport: str, asked: str, config: KGConfig) -> list[Game]:
+    """Every game in the rows so far of the team `asked` names ([] when no row names it)."""
+    team = _resolved(state, sport, asked, config)
+    return _games(state, sport, team, config) if team else []
 
 
 def _relevant(state: QuestionState, sport: str, asked: str | None, config: KGConfig) -> list[Game]:
@@ -271,9 +343,10 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         if not state.answered(route):
             continue
         spans = spans_for(state, sport, config)
-        for asked in _teams_asked(state):
+        for asked in _teams_asked(state, sport):
             evidence.extend(_render_team(state, sport, asked, spans, config))
         if sport == "nba":
+            evidence.extend(_render_players(state))
             evidence.extend(_render_play_by_play(state, config))
     return evidence
 
@@ -289,6 +362,9 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
     games = _games(state, sport, team, config, before=state.today)
     subject = team or f"{league} games"
     if not spans:
+        if team and NEXT_GAME.search(state.wording):
+            evidence.add(_next_game(state, sport, team, config), found=True)
+            return evidence
         if not games:
             evidence.add(f"{subject}: no game in the KG before the question's day", found=False)
             return evidence
@@ -304,29 +380,89 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
         inside = [g for g in games if span.contains(g.day)]
         where = dated(span.start) if span.granularity == "day" else f"{span.phrase} ({span.label})"
         if not inside:
-            note = f"{team} played no {league} game on {where}" if team else f"No {league} games in the KG on {where}"
-            before = [g for g in games if g.day < span.start]
-            if before and team:
-                note += f"; their last game before it:\n{_game_line(before[-1], team, sport)}"
-            evidence.add(note, found=known)
+            evidence.add(_no_game(state, sport, team, span, where, config), found=known)
             continue
         lines = [f"{subject} on {where} ({len(inside)} games, KG):"]
         if team and len(inside) > 1:
-            lines.append(_record(inside, team, sport))
-        detailed = len(inside) <= 2
-        lines += [_game_line(g, team, sport, detailed) for g in inside[-config.max_table_rows :]]
+            lines += [_record(inside, team, sport), *_opponents(inside, team)]
+        if len(inside) <= 2:
+            lines += [_game_line(g, team, sport) for g in inside]
+        else:
+            rows = inside if state.asks_for_rows else inside[-config.max_table_rows :]
+            lines += [_game_row(g, team) for g in rows]
         evidence.add("\n".join(lines))
     return evidence
+
+
+def _no_game(state: QuestionState, sport: str, team: str | None, span: DateSpan, where: str, config: KGConfig) -> str:
+    """A span without a game of the team: says so, with the team's games just before and after it."""
+    league = "NBA" if sport == "nba" else "soccer"
+    if not team:
+        return f"No {league} games in the KG on {where}"
+    note = f"{team} played no {league} game on {where}"
+    every = _games(state, sport, team, config)
+    before = [g for g in every if g.day < span.start]
+    after = [g for g in every if g.day > span.end and (state.today is None or g.day <= state.today)]
+    if before:
+        note += f"; their last game before it:\n{_game_line(before[-1], team, sport)}"
+    if after:
+        note += f"\n{team}'s next game after it:\n{_game_line(after[0], team, sport)}"
+    return note
+
+
+def _next_game(state: QuestionState, sport: str, team: str, config: KGConfig) -> str:
+    upcoming = _games(state, sport, team, config, after=state.today)
+    today = dated(state.today) if state.today else "?"
+    if not upcoming:
+        return f"{team}: no game after the question's date, {today}, in the KG's games so far"
+    game = upcoming[0]
+    return (f"{team}: the next game after the question's date, {today}, is on {dated(game.day)} "
+            f"(not played yet at the question's time):\n" + _game_line(game, team, sport, played=False))
+
+
+def _opponents(games: list[Game], team: str) -> list[str]:
+    """Who beat the team and whom it beat over `games` (each opponent once, with the dates)."""
+    lines = []
+    for outcome, label in (("lost", f"teams that beat {team}"), ("won", f"teams {team} beat")):
+        met: dict[str, list[str]] = {}
+        for game in games:
+            if _outcome(game, team) == outcome:
+                met.setdefault(game.away if team == game.home else game.home, []).append(game.day.isoformat())
+        lines.append(f"{label} ({len(met)}): " + ("; ".join(f"{name} ({', '.join(days)})" for name, days in met.items()) or "none"))
+    return lines
+
+
+def _outcome(game: Game, team: str) -> str | None:
+    """"won", "lost" or "drew" for `team`, None when the score is unknown."""
+    if game.home_score is None or game.away_score is None:
+        return None
+    mine, theirs = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+    return "won" if mine > theirs else "lost" if mine < theirs else "drew"
+
+
+def _game_row(game: Game, team: str | None) -> str:
+    """A game in one short line, for a span of many."""
+    if team is None:
+        return (f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {game.home} {_score(game.home_score)} - "
+                f"{_score(game.away_score)} {game.away}")
+    home = team == game.home
+    own, other = (game.home_score, game.away_score) if home else (game.away_score, game.home_score)
+    return (f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {'home' if home else 'away'} against "
+            f"{game.away if home else game.home}, {_score(own)}-{_score(other)}, {_outcome(game, team) or 'result unknown'}")
 
 
 def _score(value: float | None) -> str:
     return "?" if value is None else number(int(value)) if float(value).is_integer() else number(value)
 
 
-def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) -> str:
+def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True, played: bool = True) -> str:
     winner = None
     if game.home_score is not None and game.away_score is not None and game.home_score != game.away_score:
         winner = game.home if game.home_score > game.away_score else game.away
+    if not played:
+        return (f"- {dated(game.day)}{' ' + game.context if game.context and sport == 'soccer' else ''}: "
+                f"{game.home} (home) against {game.away} (away)"
+                + (f"; {_kickoff(game.row)}" if _kickoff(game.row) else ""))
     line = (f"- {dated(game.day)}{' ' + game.context if game.context and sport == 'soccer' else ''}: "
             f"{game.home} (home) {_score(game.home_score)} - {_score(game.away_score)} {game.away} (away); "
             + (f"winner {winner}" if winner else "draw" if game.home_score is not None else "result unknown"))
@@ -357,6 +493,10 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True) 
     return line
 
 
+def _kickoff(row: dict) -> str:
+    return ", ".join(f"{key} {row[key]}" for key in ("round", "time", "venue") if row.get(key) not in (None, ""))
+
+
 def _record(games: list[Game], team: str, sport: str) -> str:
     wins = losses = draws = 0
     scored = conceded = 0.0
@@ -385,9 +525,46 @@ def _scorer(row: dict) -> str:
             f"score {row.get('score')})")
 
 
+def _description(row: dict) -> str:
+    return str(row.get("homedescription") or row.get("visitordescription") or row.get("neutraldescription") or "")
+
+
+def _is_player(name: str, asked: str) -> bool:
+    """`name` (the play-by-play's) is the player `asked` names: every word of the asked name in it
+    ("deandre jordan" is DeAndre Jordan, not Jerome Jordan; "jordan" alone is either)."""
+    words = set(loose_key(name).split())
+    return bool(loose_key(asked)) and set(loose_key(asked).split()) <= words
+
+
+def _render_players(state: QuestionState) -> Evidence:
+    """Each asked player's own events in the play-by-play fetched for him, by game, with his free
+    throws and points counted."""
+    evidence = Evidence()
+    players = _players(state, "nba")
+    games = {g.game_id: g for g in _nba_games(state)}
+    for result in state.answered(PLAY_BY_PLAY) if players else []:
+        by_player: dict[tuple[str, str], list[dict]] = {}
+        for _, row in column_rows(result.result):
+            name = row.get("player1_name")
+            if isinstance(name, str) and any(_is_player(name, asked) for asked in players):
+                by_player.setdefault((name, str(row.get("game_id"))), []).append(row)
+        for (name, game_id), rows in by_player.items():
+            game = games.get(game_id)
+            where = f"{game.home} (home) vs {game.away} (away) on {dated(game.day)}" if game else f"game {game_id}"
+            throws = [_description(r) for r in rows if "free throw" in _description(r).lower()]
+            made = [t for t in throws if not t.upper().startswith("MISS")]
+            totals = [int(n) for r in rows for n in re.findall(r"\((\d+) PTS\)", _description(r))]
+            lines = [f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
+                     f"- free throws: {len(made)} made of {len(throws)} attempted ({len(made)} points from free throws)",
+                     f"- his points in the game (his last scoring play's running total): {max(totals) if totals else 0}"]
+            lines += [f"- period {r.get('period')} {r.get('pctimestring')}: {_description(r)}" for r in rows]
+            evidence.add("\n".join(lines))
+    return evidence
+
+
 def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
     evidence = Evidence()
-    for result in state.answered(PLAY_BY_PLAY):
+    for result in state.answered(PLAY_BY_PLAY) if not _player_candidates(state, "nba") else []:
         rows = [row for _, row in column_rows(result.result)]
         if not rows:
             continue

@@ -1,7 +1,11 @@
 """The knowledge-graph stage: questions -> KG evidence, for the whole batch at once.
 
 1. One LLM call for the batch reads the names each question asks about (JSON constrained by a
-   schema); cheap rules add tickers, a chart rank and the sport. Callers that already know the
+   schema); a name the question does not write is replaced by the question's own span most like it,
+   and when the reader leaves the domain's kinds empty the question's own spans (quoted titles,
+   capitalised runs, the options of "A or B", possessive owners) stand in, else, when its relation
+   alone plans no call, its words as one fuzzy search; cheap rules add tickers, a chart rank and the
+   sport. Callers that already know the
    entities (the benchmark's scripted ones) pass them and skip the LLM.
 2. Rounds of API calls. Each domain module (finance, movie, music, sports, open) plans the calls its
    question needs from what has come back so far, names earlier answers returned included (an
@@ -38,9 +42,11 @@ from models.kg.entities import (
     KGEntities,
     add_rule_entities,
     entity_schema,
-    keep_grounded,
+    fill_from_question,
+    ground_in_question,
     parse_entities,
     refile_for_domain,
+    search_question_words,
 )
 from models.kg.formatting import cap
 from models.kg.matching import CompanyDirectory
@@ -53,6 +59,8 @@ from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
 _OPERANDS = re.compile(OPERAND_WORDS)
+# A block cut shorter than this says too little to be worth its place.
+MIN_BLOCK_CHARS = 80
 DOMAINS: dict[str, ModuleType] = {
     "finance": finance, "movie": movie, "music": music, "sports": sports, "open": open_domain,
 }
@@ -166,12 +174,12 @@ class KnowledgeGraphStage:
                 for index in states:
                     results[index].error = f"KG API at {base_url} does not answer"
             elif states:
+                context = PlanContext(self.config, self.directory)
                 if entities is None:
-                    self._read_entities(states, results)
+                    self._read_entities(states, results, context)
                 else:
                     for index, state in states.items():
                         state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
-                context = PlanContext(self.config, self.directory)
                 # the seconds left once the entities are read (the LLM call above spent some of them)
                 left = None if seconds_available is None else seconds_available - (self.llm.clock() - started_on_llm_clock)
                 seconds, calls = budget(self.config, len(questions), left)
@@ -186,7 +194,7 @@ class KnowledgeGraphStage:
         return results
 
     # 1. one LLM call for the batch
-    def _read_entities(self, states: dict[int, QuestionState], results: list[KGResult]) -> None:
+    def _read_entities(self, states: dict[int, QuestionState], results: list[KGResult], context: PlanContext) -> None:
         conversations = [
             self.prompts.conversation("kg_entities", query=state.query, domain=state.domain) for state in states.values()
         ]
@@ -201,11 +209,16 @@ class KnowledgeGraphStage:
             entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind)
             if problem:
                 state.problems.append(problem)
-            entities = refile_for_domain(keep_grounded(entities, state.query), state.domain)
+            entities, repairs = ground_in_question(entities, state.query)
+            entities = refile_for_domain(entities, state.domain)
+            repairs += fill_from_question(entities, state.query, state.domain, self.config.max_entities_per_kind)
+            state.events += repairs
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
             state.other_kind_on_miss = True
             music.settle_kinds(state)
             movie.settle_kinds(state)
+            if not self._wanted(state, context):
+                state.events += search_question_words(state.entities, state.query, state.domain)
 
     # 2. rounds of scheduled API calls
     def _fetch(
@@ -289,13 +302,15 @@ class KnowledgeGraphStage:
         evidence = Evidence()
         for module in domains_of(state):
             evidence.extend(module.render(state, context))
-        total = 0
+        limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
+        left = config.max_total_chars
         for block in evidence.blocks[: config.max_references]:
-            block = cap(block, config.max_reference_chars)
-            if total + len(block) > config.max_total_chars:
+            room = min(limit, left)
+            if len(block) > room and room < MIN_BLOCK_CHARS:
                 break
+            block = cap(block, room)
             result.references.append(block)
-            total += len(block)
+            left -= len(block)
         result.has_evidence = evidence.found
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]

@@ -11,13 +11,17 @@ from typing import Any
 from models.config import KGConfig
 from models.kg.client import CallResult
 from models.kg.entities import KGEntities
-from models.kg.matching import CompanyDirectory, best_match
+from models.kg.matching import CompanyDirectory, best_match, written_match
 from models.kg.routes import ApiCall
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
+from models.retrieval.question_kind import asks_for_several
 from models.schema import Event
+from models.vocabulary import ARITHMETIC_WORDS, COMPARISON_WORDS, COUNTING_WORDS, word_pattern
 
 
 NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
+# A count, a total or an average, a comparison: the question needs every row of its facts.
+_AGGREGATES = [pattern for words in (COUNTING_WORDS, ARITHMETIC_WORDS, COMPARISON_WORDS) if (pattern := word_pattern(words))]
 
 
 @dataclass
@@ -50,12 +54,21 @@ class QuestionState:
         return text
 
     @property
+    def asks_for_rows(self) -> bool:
+        """The question asks for a set or an aggregate of facts (a list, a count, a total, an average,
+        a comparison): every row it needs is rendered, and its blocks may take
+        `max_set_reference_chars` each."""
+        text = self.wording
+        return asks_for_several(text) or any(pattern.search(text) for pattern in _AGGREGATES)
+
+    @property
     def today(self) -> date | None:
         moment = parse_query_time(self.query_time)
         return moment.date() if moment else None
 
     def spans(self, season_start_month: int = 10) -> list[DateSpan]:
-        return find_time_spans(self.query, self.query_time, season_start_month)
+        """The question's time expressions, outside the names it asks about ("Paper Lanterns in July")."""
+        return find_time_spans(self.wording, self.query_time, season_start_month)
 
     def record(self, outcome: CallResult) -> None:
         self.results[outcome.call.key] = outcome
@@ -74,11 +87,13 @@ class QuestionState:
         return [r for r in self.results.values() if r.call.route == route and r.ok]
 
     def spelling(self, search_route: str, name: str, min_similarity: float) -> tuple[bool, str | None]:
-        """(the search was made, the KG's own spelling of `name` among its hits)."""
+        """(the search was made, the KG's own spelling of `name` among its hits: the most similar, else
+        one the question writes in full)."""
         answered, hits = self.answer(search_route, query=name)
         if not answered or not isinstance(hits, list):
             return self.done(search_route, query=name), None
-        return True, best_match(name, [h for h in hits if isinstance(h, str)], min_similarity)
+        names = [h for h in hits if isinstance(h, str)]
+        return True, best_match(name, names, min_similarity) or written_match(name, names, self.query)
 
     def keep_asked_kind(self, kinds: tuple[str, str], signals: tuple[re.Pattern, re.Pattern]) -> None:
         """A name the reader filed under both kinds of a domain (an artist and a song, a person and a

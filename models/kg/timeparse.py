@@ -13,9 +13,10 @@ from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
 
-from models.vocabulary import MODERN_YEAR, MONTH, MONTH_NUMBERS, NUMBER_WORDS
+from models.vocabulary import MODERN_YEAR, MONTH, MONTH_NUMBERS, NUMBER_WORDS, ORDINAL_WORDS
 
-Granularity = Literal["day", "week", "month", "year", "season", "range"]
+# "years": whole calendar years from one to another ("from 2016 to 2018"); "range": any other run of days.
+Granularity = Literal["day", "week", "month", "year", "years", "season", "range"]
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTH = rf"(?P<month>{MONTH})\.?"
@@ -23,6 +24,10 @@ _WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1}
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
+_ORDINAL = r"(?P<nth>" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r"|last)"
+_YEAR = rf"(?P<y>{MODERN_YEAR})"
+# Between the words of a range: an ordinal and a few words ("from 59th grammy (2016) to 61st grammy (2018)").
+_ON_THE_WAY = r"(?:the\s+)?(?:\d{1,3}(?:st|nd|rd|th)\s+)?(?:[a-z]+\s+){0,3}?\(?"
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,11 @@ class DateSpan:
 
     def contains(self, day: date) -> bool:
         return self.start <= day <= self.end
+
+    @property
+    def years(self) -> list[int]:
+        """The calendar years the span covers."""
+        return list(range(self.start.year, self.end.year + 1))
 
 
 def parse_query_time(query_time: str) -> datetime | None:
@@ -183,7 +193,72 @@ def _month_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None
 
 
 def _explicit_season(m: re.Match[str], today: date | None, start_month: int) -> DateSpan | None:
-    return _season(int(m["y"]), start_month, m[0])
+    year, second = int(m["y"]), int(m["y2"])
+    if second != (year + 1) % 100:
+        return _month(year, second, m[0])  # "the 2023-01 season": a month, as the digits say
+    return _season(year, start_month, m[0])
+
+
+def _latest_month(month: int, today: date | None) -> int | None:
+    """The year of the latest `month` that has begun by `today`."""
+    if today is None:
+        return None
+    return today.year if month <= today.month else today.year - 1
+
+
+def _bare_month(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    month = MONTH_NUMBERS[m["month"]]
+    year = _latest_month(month, today)
+    if year is None:
+        return None
+    if m["which"] == "last" and today is not None and (year, month) == (today.year, today.month):
+        year -= 1  # "last march" asked in march: the one before
+    return _month(year, month, m[0])
+
+
+def _week_of_month(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    month = MONTH_NUMBERS[m["month"]]
+    year = int(m["y"]) if m["y"] else _latest_month(month, today)
+    if year is None:
+        return None
+    last_day = calendar.monthrange(year, month)[1]
+    if m["nth"] == "last":
+        first = last_day - 6
+    else:
+        first = 7 * (ORDINAL_WORDS[m["nth"]] - 1) + 1
+        if first > last_day:
+            return None
+    return DateSpan(date(year, month, first), date(year, month, min(first + 6, last_day)), "week", m[0])
+
+
+def _quarter(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    quarter = int(m["q"]) if m["q"] else ORDINAL_WORDS.get(m["nth"] or "", 0)
+    if not 1 <= quarter <= 4:
+        return None
+    first_month = 3 * quarter - 2
+    if m["y"]:
+        year = int(m["y"])
+    elif today is not None:
+        year = today.year if first_month <= today.month else today.year - 1
+    else:
+        return None
+    end = date(year, first_month + 2, calendar.monthrange(year, first_month + 2)[1])
+    return DateSpan(date(year, first_month, 1), end, "range", m[0])
+
+
+def _year_range(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    first, last = int(m["y"]), int(m["y2"])
+    if not 0 < last - first <= 50:
+        return None
+    return DateSpan(date(first, 1, 1), date(last, 12, 31), "years", m[0])
+
+
+def _weekday_of_week(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
+    if today is None:
+        return None
+    offset = {"this": 0, "current": 0, "last": -1, "past": -1, "previous": -1, "next": 1}[m["which"]]
+    monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
+    return _day(monday + timedelta(days=WEEKDAYS.index(m["weekday"])), m[0])
 
 
 def _named_season(m: re.Match[str], today: date | None, start_month: int) -> DateSpan | None:
@@ -270,6 +345,9 @@ def _bare_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
 
 
 _RULES: list[tuple[re.Pattern[str], Resolver]] = [
+    (re.compile(rf"\b(?:from|between)\s+{_ON_THE_WAY}{_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_ON_THE_WAY}"
+                rf"(?P<y2>{MODERN_YEAR})\b\)?"), _year_range),
+    (re.compile(rf"\b{_YEAR}\s*(?:-|to|through|until)\s*(?P<y2>{MODERN_YEAR})\b"), _year_range),
     (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"), _iso_day),
     (re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b"), _us_day),
     (re.compile(r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b"), _explicit_season),
@@ -282,9 +360,15 @@ _RULES: list[tuple[re.Pattern[str], Resolver]] = [
         re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?"),
         _month_day_year,
     ),
+    (re.compile(r"\b(?:the\s+)?" + _ORDINAL + r"\s+week\s+of\s+" + _MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?"), _week_of_month),
+    (re.compile(r"\b(?:q(?P<q>[1-4])|(?:the\s+)?" + _ORDINAL + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b"), _quarter),
     (re.compile(r"\b" + _MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b"), _month_year),
+    (re.compile(r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
+                + _MONTH + r"\b(?!\s*\d)"), _bare_month),
     (re.compile(r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b"), _named_season),
     (re.compile(r"\b(?P<which>this|current|last|previous|next)\s+season\b"), _relative_season),
+    (re.compile(r"\b(?:the\s+)?" + _WEEKDAY + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"),
+     _weekday_of_week),
     (re.compile(r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b"),
      _relative_day),
     (re.compile(r"\b" + _COUNT + r"\s+" + _UNIT + r"\s+ago\b"), _ago),
