@@ -275,7 +275,7 @@ def main() -> None:
     parser.add_argument("--real", action="store_true",
                         help="run the real-wording set (benchmarks/kg_real.py) on its own KG instead of the question file")
     parser.add_argument("--out", type=Path, default=None, metavar="JSON",
-                        help="with --real, also write every run's result per question (evidence, calls, notes) to JSON")
+                        help="with --real, also write every run's result per question (evidence, calls, events) to JSON")
     parser.add_argument("--report-from", type=Path, default=None, metavar="JSON",
                         help="print the --real report of a saved --out file (scored with the current answer facts)")
     parser.add_argument("--system", action="store_true",
@@ -443,7 +443,7 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             print(f"- {case.key} [{case.split}, {case.domain}, {case.question_type}] {case.query!r} at {case.query_time}: "
                   + ("found" if answered(case, result) else f"missing {min(wanted, key=len)[:8]}")
                   + (f"; near misses shown {near}" if near else ""))
-            print(f"  has_evidence {result.has_evidence} | error {result.error} | notes {result.notes}")
+            print(f"  has_evidence {result.has_evidence} | error {result.error} | events {[str(e) for e in result.events]}")
             print(f"  calls: {result.calls}")
             print("  " + "\n  ".join((evidence or "(no references)").splitlines()[:10]))
 

@@ -652,7 +652,11 @@ def _movie() -> list[RealQuestion]:
         ),
         RealQuestion("5eaf2776", "03/19/2024, 23:12:00 PT", people("Michael Bay"), bay),
         RealQuestion(
-            "3c9ced00", "03/05/2024, 23:30:20 PT", movies("The Matrix", "The Matrix Reloaded"), matrix
+            "3c9ced00",
+            "03/05/2024, 23:30:20 PT",
+            movies("The Matrix", "The Matrix Reloaded"),
+            matrix,
+            checker_unsure="the gold is a sentence ('the release time between matrix 1 and 2 was 4 years.')",
         ),
         RealQuestion("1033305a", "03/05/2024, 23:31:00 PT", movies("Toy Story"), toy_story),
         RealQuestion(

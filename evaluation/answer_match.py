@@ -70,6 +70,8 @@ from decimal import Decimal
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from models import vocabulary
+
 
 class Verdict(enum.Enum):
     CORRECT = "correct"
@@ -135,25 +137,12 @@ COMMA = ","  # commas and semicolons: where list items and phrases break
 STOP = "."  # sentence ends, colons and brackets: where phrases break, but not list items
 BREAKS = frozenset({COMMA, STOP})
 
-MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-         ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-         ("october", "oct"), ("november", "nov"), ("december", "dec")],
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
-NUMBER_WORDS = {
-    word: number
-    for number, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-} | {"once": 1, "twice": 2, "thrice": 3, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
-SCALES = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "mln": 10**6, "billion": 10**9,
-          "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12}  # fmt: skip
+# Months, number words, scale words and "more than" are read as models/vocabulary.py writes them for the
+# stages. The other lists here are the checker's own: no stage reads units, signs, hedges or directions
+# of change in an answer; and its question cues (_ASKED_KINDS, _ASKS_FOR_SEVERAL) were set on the
+# labelled predictions of benchmarks/answer_checker.py, the stages' alike cues (DATE_CUES, LIST_CUES)
+# on their own benchmarks: one list for both would move one side's measured figures.
+VALUE_WORDS = vocabulary.NUMBER_WORDS | vocabulary.TIMES_WORDS  # words read as a number: "three", "twice"
 LETTERS = str.maketrans(
     {
         "ø": "o",
@@ -207,24 +196,23 @@ UNIT_KINDS = {unit: kind for unit, kind in UNITS.values()} | {
 ARTICLES = frozenset({"the", "a", "an"})
 LIST_JOINTS = frozenset({"and", "&", "or", "to"})  # what may stand between the dates of a list or range
 # Comparison phrases written several ways ("more than one year" = "over one year").
-PHRASES = [(re.compile(rf"\b(?:{pattern})\b"), word) for pattern, word in [
-    ("more than|longer than|greater than|in excess of", "over"),
-    ("less than|fewer than|shorter than", "under"),
-]]  # fmt: skip
+PHRASES = [
+    (re.compile(rf"\b(?:{vocabulary.MORE_THAN})\b"), "over"),
+    (re.compile(rf"\b(?:{vocabulary.LESS_THAN})\b"), "under"),
+]
 
 # Words whose period is no sentence stop ("mr. smith", "warner bros. discovery").
 ABBREVIATIONS = ("mr", "mrs", "dr", "st", "jr", "sr", "vs", "bros", "inc", "corp", "ltd")
 
-_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{word})" for word in ABBREVIATIONS)
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _PIECE = re.compile(
     rf"""
       (?P<iso>(?<![\d.])\d{{4}}-\d{{1,2}}-\d{{1,2}}(?!\d))
     | (?P<us>(?<![\d.])\d{{1,2}}/\d{{1,2}}/\d{{4}}(?!\d))
-    | (?P<mdy>\b(?:{_MONTH})\.?\s+{_DAY}(?:,?\s+\d{{4}})?(?!\d))
-    | (?P<dmy>(?<![\d.]){_DAY}\s+(?:of\s+)?(?:{_MONTH})\b\.?(?:,?\s+\d{{4}}(?!\d))?)
-    | (?P<my>\b(?:{_MONTH})\.?,?\s+\d{{4}}(?!\d))
+    | (?P<mdy>\b{vocabulary.MONTH}\.?\s+{_DAY}(?:,?\s+\d{{4}})?(?!\d))
+    | (?P<dmy>(?<![\d.]){_DAY}\s+(?:of\s+)?{vocabulary.MONTH}\b\.?(?:,?\s+\d{{4}}(?!\d))?)
+    | (?P<my>\b{vocabulary.MONTH}\.?,?\s+\d{{4}}(?!\d))
     | (?P<ym>(?<![\d.])\d{{4}}-\d{{2}}(?![\d-]))
     | (?P<number>(?:(?<![\w.])-)?\d+(?:\.\d+)?)(?:st|nd|rd|th)?
     | (?P<symbol>[$€£¥%])
@@ -306,8 +294,8 @@ def _with_unit(quantity: Quantity, unit: str) -> Quantity:
 def _add_word(result: list[Token], word: str, currency: str) -> None:
     previous = result[-1] if result else None
     if isinstance(previous, Quantity):
-        if word in SCALES or (word == "m" and previous.unit in CURRENCY_SYMBOLS.values()):
-            scale = SCALES.get(word, 10**6)
+        if word in vocabulary.SCALES or (word == "m" and previous.unit in CURRENCY_SYMBOLS.values()):
+            scale = vocabulary.SCALES.get(word, 10**6)
             result[-1] = Quantity(previous.value * scale, previous.unit, previous.precision * scale)
             return
         if word in UNITS and (not previous.unit or UNIT_KINDS[previous.unit] == "money" == UNITS[word][1]):
@@ -319,16 +307,16 @@ def _add_word(result: list[Token], word: str, currency: str) -> None:
             return
     if word in ROMAN_NUMERALS and isinstance(previous, str) and previous not in BREAKS:
         result.append(Quantity(Decimal(ROMAN_NUMERALS[word])))
-    elif word in NUMBER_WORDS:
-        result.append(Quantity(Decimal(NUMBER_WORDS[word]), currency))
+    elif word in VALUE_WORDS:
+        result.append(Quantity(Decimal(VALUE_WORDS[word]), currency))
     elif word not in ARTICLES:
         result.append(word)
 
 
 def _date(kind: str, raw: str) -> Date | str:
     numbers = [int(n) for n in re.findall(r"\d+", raw)]
-    month_name = re.search(_MONTH, raw)
-    month = MONTHS[month_name.group()] if month_name else None
+    month_name = re.search(vocabulary.MONTH, raw)
+    month = vocabulary.MONTH_NUMBERS[month_name.group()] if month_name else None
     if kind == "iso":
         year, month, day = numbers
     elif kind == "us":
@@ -460,7 +448,7 @@ LESSER_WORDS = frozenset(
     "less fewer lower smaller shorter younger cheaper worse under fewest lowest smallest shortest "
     "youngest cheapest worst".split()
 )
-COMPARATIVES = UP_WORDS | DOWN_WORDS | LESSER_WORDS  # in a sentence gold, no fact of their own
+DIRECTION_WORDS = UP_WORDS | DOWN_WORDS | LESSER_WORDS  # in a sentence gold, no fact of their own
 COPULAS = frozenset({"is", "are", "was", "were"})
 OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a question offers
 RELATIVES = frozenset({"who", "whom", "whose", "which", "that"})
@@ -1167,7 +1155,7 @@ def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tup
     pending: list[Token] = []  # function words inside a span ("voyage of dawn treader")
     joined = False  # only separators since the last span
     for i, token in enumerate([*wanted, STOP]):
-        if _content(token) and token not in COMPARATIVES and not _stated_in(token, asked):
+        if _content(token) and token not in DIRECTION_WORDS and not _stated_in(token, asked):
             if not span and not (joined and groups):
                 groups.append([])
             if (

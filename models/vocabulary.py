@@ -1,7 +1,7 @@
 """Cue words and patterns, in one place: how numbers, years and months are written, and what a
 question's wording asks for (arithmetic, counting, a comparison, a change, a list, a date or a
-number, the KG relations). The modules that read them compile them; `tests/test_vocabulary.py`
-holds each to a table of examples. Patterns are regular-expression sources matched on lower-cased
+number, the KG relations). The stages and the answer checker (evaluation/answer_match.py) compile
+them; `tests/test_vocabulary.py` holds each to a table of examples. Patterns are regular-expression sources matched on lower-cased
 text; word tables map a word to its value.
 
 Where two lists look alike but mean different things they stay two, named for what they mean
@@ -25,6 +25,8 @@ MONTH_NUMBERS: dict[str, int] = {
     **{name: number for number, name in enumerate(MONTH_ABBREVIATIONS, start=1)},
     "sept": 9,
 }
+# Any written month, the longest spelling first ("september" read whole, not as "sep").
+MONTH = rf"(?:{'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})"
 # Cardinal numbers written as words -> value; how many times ("twice") and scale words apart.
 NUMBER_WORDS: dict[str, int] = {
     word: number

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import urllib.request
 from pathlib import Path
@@ -10,9 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from models.config import REPO_ROOT, load_config
+from models.config import PROMPTS_DIR, REPO_ROOT, load_config
 from tools.validate import (
     CHALLENGE_IDS,
+    EXAMPLE_TOKENS,
     NetworkBlocked,
     aicrowd_problems,
     block_network,
@@ -210,6 +212,19 @@ def test_budget_fails_when_the_context_is_too_small():
 
 def test_cpu_budget_fits_the_embedded_context():
     assert check_budget(load_config("cpu"))[0].status == "PASS"
+
+
+def test_every_placeholder_of_a_stage_prompt_is_counted_at_its_cap(tmp_path):
+    config = load_config("t4x4", {"attributes.method": "llm"})
+    attributes = {row.stage: row for row in token_budget(config)}["attributes"]
+    examples = config.attributes.llm_examples_per_class * 9  # of each of 5 domains and 4 dynamism labels
+    assert attributes.prompt_tokens > examples * EXAMPLE_TOKENS
+    # A placeholder no cap is known for (a new stage's, say) is refused rather than guessed.
+    shutil.copytree(PROMPTS_DIR, tmp_path, dirs_exist_ok=True)
+    knowledge = tmp_path / "knowledge.txt"
+    knowledge.write_text(knowledge.read_text(encoding="utf-8") + "Notes: ${notes}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"knowledge.txt has placeholder\(s\) \['notes'\] with no worst-case size"):
+        token_budget(config, tmp_path)
 
 
 # --- construct + dry answer ------------------------------------------------------------------------

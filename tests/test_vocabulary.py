@@ -10,6 +10,7 @@ from models import vocabulary as v
 
 # (name, text, matches?) for each pattern, matched as its readers match it (on lower-cased text).
 PATTERNS = [
+    ("MONTH", "on sept 3", True), ("MONTH", "on 9/3", False),
     ("YEAR", "in 1525", True), ("YEAR", "in 2024", True), ("YEAR", "the 2100 plan", False), ("YEAR", "999 ships", False),
     ("MODERN_YEAR", "in 1999", True), ("MODERN_YEAR", "the war of 1812", False),
     ("NUMERIC_DATE", "on 02/29/2024", True), ("NUMERIC_DATE", "in 2022-10", True), ("NUMERIC_DATE", "3-point shot", False),
@@ -116,6 +117,7 @@ def test_every_list_of_the_module_is_in_a_table():
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():
     assert [v.MONTH_NUMBERS[name] for name in v.MONTH_NAMES] == list(range(1, 13))
+    assert [re.match(v.MONTH, name).group() for name in ("september", "sept", "sep")] == ["september", "sept", "sep"]
     assert not re.search(v.DATE_IN_TEXT, "it may rain")
 
 

@@ -51,6 +51,7 @@ QUERY_TIME_TOKENS = 16
 DATA_CHARS_PER_TOKEN = 3.0
 CHAT_TEMPLATE_TOKENS = 16  # role headers and special tokens around the messages
 REFERENCE_MARKER_TOKENS = 4  # "[n] " and the blank line between references
+EXAMPLE_TOKENS = QUERY_TOKENS + 24  # an attribute example: its question and two labels as a JSON line
 
 SYNTHETIC_BATCH = {
     "interaction_id": ["validate-0"],
@@ -229,6 +230,7 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
     Prompt sizes are the template's own text plus each placeholder filled to its configured cap,
     in characters / chars_per_token (an estimate: the real count depends on the tokenizer).
     """
+    from models.attributes.data import DOMAINS, DYNAMISM
     from models.stages import llm_shapes
 
     prose = config.retrieval.chars_per_token
@@ -239,8 +241,13 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
         + retrieval.max_table_chars / DATA_CHARS_PER_TOKEN
         + max(retrieval.top_k_chunks, retrieval.list_top_k_chunks) * REFERENCE_MARKER_TOKENS
     )
-    # Placeholders filled to their caps, by stage (any other placeholder counts as a query).
+    attributes = config.attributes
+    # Each placeholder of a stage's prompt filled to its cap, by stage (beside the query and its time).
     fills: dict[str, dict[str, float]] = {
+        "attributes": {
+            "question": QUERY_TOKENS,
+            "examples": attributes.llm_examples_per_class * (len(DOMAINS) + len(DYNAMISM)) * EXAMPLE_TOKENS,
+        },
         "retrieval": {"passage": retrieval.rerank_passage_max_chars / prose},
         "kg": {"domain": 2},
         "calculator": {"references": calculator.max_reference_tokens},
@@ -275,7 +282,13 @@ def _template_tokens(path: Path, fills: dict[str, float], chars_per_token: float
         placeholders = [m.group("named") or m.group("braced") for m in template.pattern.finditer(template.template)]
         placeholders = [name for name in placeholders if name]
         fixed_text = template.safe_substitute({name: "" for name in placeholders})
-        tokens += len(fixed_text) / chars_per_token + sum(fills.get(name, QUERY_TOKENS) for name in placeholders)
+        unknown = sorted(set(placeholders) - set(fills))
+        if unknown:
+            raise ValueError(
+                f"{path.name} has placeholder(s) {unknown} with no worst-case size: give each its cap in "
+                "tools/validate.py:token_budget (fills)"
+            )
+        tokens += len(fixed_text) / chars_per_token + sum(fills[name] for name in placeholders)
     return round(tokens)
 
 

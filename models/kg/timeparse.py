@@ -13,12 +13,12 @@ from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
 
-from models.vocabulary import MODERN_YEAR, MONTH_NUMBERS, NUMBER_WORDS
+from models.vocabulary import MODERN_YEAR, MONTH, MONTH_NUMBERS, NUMBER_WORDS
 
 Granularity = Literal["day", "week", "month", "year", "season", "range"]
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTH = r"(?P<month>" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
+_MONTH = rf"(?P<month>{MONTH})\.?"
 _WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1}
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"

@@ -43,7 +43,7 @@ class FallbackJob:
     html: str
     full_text: str
     tables: list[str]
-    notes: list[Event] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -66,14 +66,14 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
     if error is not None or not html.strip():
         return Page(page_name=name, error=error, seconds=time.perf_counter() - started), None
 
-    notes: list[Event] = []
+    events: list[Event] = []
     if len(html) > config.max_page_chars:
-        notes.append(Event("degraded", "html cut", f"first {config.max_page_chars} of {len(html)} chars"))
+        events.append(Event("degraded", "html cut", f"first {config.max_page_chars} of {len(html)} chars"))
         html = html[: config.max_page_chars]
     if html.count("<") > config.max_nesting_depth:
         depth = estimated_nesting_depth(html)
         if depth > config.max_nesting_depth:
-            notes.append(Event("degraded", "markup flattened", f"nesting depth ~{depth} > {config.max_nesting_depth}"))
+            events.append(Event("degraded", "markup flattened", f"nesting depth ~{depth} > {config.max_nesting_depth}"))
             html = flatten_markup(html)
 
     try:
@@ -85,18 +85,18 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
         main_text = extract_plain_text(tree, main_content=True, alt_texts=False)
         full_text = extract_plain_text(tree, main_content=False, alt_texts=False)
     except Exception as exc:  # noqa: BLE001 - lexbor/resiliparse failed on this input: the forgiving parser is next
-        notes.append(Event("fallback", "lexbor failed", f"{type(exc).__name__}: {exc}; beautifulsoup next"))
-        logger.warning("web page {!r}: {}", name, notes[-1])
-        job = FallbackJob("beautifulsoup", name, html, "", [], notes, time.perf_counter() - started)
-        return Page(page_name=name, events=list(notes), seconds=job.seconds), job
+        events.append(Event("fallback", "lexbor failed", f"{type(exc).__name__}: {exc}; beautifulsoup next"))
+        logger.warning("web page {!r}: {}", name, events[-1])
+        job = FallbackJob("beautifulsoup", name, html, "", [], events, time.perf_counter() - started)
+        return Page(page_name=name, events=list(events), seconds=job.seconds), job
     if len(main_text) >= config.main_text_min_ratio * len(full_text):
-        page = Page(name, _chunks(main_text, config, notes), tables, "resiliparse", events=notes)
+        page = Page(name, _chunks(main_text, config, events), tables, "resiliparse", events=events)
         page.seconds = time.perf_counter() - started
         return page, None
 
     short = f"{len(main_text)} chars < {config.main_text_min_ratio:.0%} of full text {len(full_text)}"
-    notes.append(Event("fallback", "main text short", short))
-    page = Page(name, _chunks(full_text, config, notes), tables, "fulltext", events=list(notes))
+    events.append(Event("fallback", "main text short", short))
+    page = Page(name, _chunks(full_text, config, events), tables, "fulltext", events=list(events))
     if len(html) > config.trafilatura_max_chars:
         page.events.append(
             Event("fallback", "trafilatura skipped", f"page over {config.trafilatura_max_chars} chars, full text kept")
@@ -104,32 +104,32 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
         logger.info("web page {!r}: {}", name, "; ".join(map(str, page.events)))
         page.seconds = time.perf_counter() - started
         return page, None
-    logger.info("web page {!r}: {}; trying trafilatura", name, notes[-1])
+    logger.info("web page {!r}: {}; trying trafilatura", name, events[-1])
     page.seconds = time.perf_counter() - started
-    return page, FallbackJob("trafilatura", name, html, full_text, tables, notes, page.seconds)
+    return page, FallbackJob("trafilatura", name, html, full_text, tables, events, page.seconds)
 
 
 def run_fallback(job: FallbackJob, config: WebConfig) -> Page:
     """Runs the slow step of `job`; never raises."""
     started = time.perf_counter()
-    notes = list(job.notes)
+    events = list(job.events)
     if job.step == "trafilatura":
-        text, extractor = _trafilatura_or_full_text(job, config, notes)
+        text, extractor = _trafilatura_or_full_text(job, config, events)
     else:
-        text, extractor = _beautifulsoup_text(job, config, notes), "beautifulsoup"
-    chunks = _chunks(text, config, notes)
+        text, extractor = _beautifulsoup_text(job, config, events), "beautifulsoup"
+    chunks = _chunks(text, config, events)
     seconds = job.seconds + time.perf_counter() - started
-    return Page(job.page_name, chunks, list(job.tables), extractor, seconds, events=notes)
+    return Page(job.page_name, chunks, list(job.tables), extractor, seconds, events=events)
 
 
-def _chunks(text: str, config: WebConfig, notes: list[Event]) -> list[str]:
+def _chunks(text: str, config: WebConfig, events: list[Event]) -> list[str]:
     if len(text) > config.max_text_chars:
-        notes.append(Event("degraded", "text cut", f"first {config.max_text_chars} of {len(text)} chars"))
+        events.append(Event("degraded", "text cut", f"first {config.max_text_chars} of {len(text)} chars"))
         text = text[: config.max_text_chars]
     return text_to_chunks(text, ChunkLimits.from_config(config))
 
 
-def _trafilatura_or_full_text(job: FallbackJob, config: WebConfig, notes: list[Event]) -> tuple[str, str]:
+def _trafilatura_or_full_text(job: FallbackJob, config: WebConfig, events: list[Event]) -> tuple[str, str]:
     import lxml.html
     import trafilatura
 
@@ -137,22 +137,22 @@ def _trafilatura_or_full_text(job: FallbackJob, config: WebConfig, notes: list[E
         tree = lxml.html.document_fromstring(to_utf8(job.html))
         text = trafilatura.extract(tree, include_tables=False) or ""
     except Exception as exc:  # noqa: BLE001 - any failure here means: keep the full text
-        notes.append(Event("fallback", "trafilatura failed", f"{type(exc).__name__}: {exc}; full text kept"))
-        logger.warning("web page {!r}: {}", job.page_name, notes[-1])
+        events.append(Event("fallback", "trafilatura failed", f"{type(exc).__name__}: {exc}; full text kept"))
+        logger.warning("web page {!r}: {}", job.page_name, events[-1])
         return job.full_text, "fulltext"
     if len(text) >= config.main_text_min_ratio * len(job.full_text):
         return text, "trafilatura"
-    notes.append(Event("fallback", "trafilatura short", f"{len(text)} chars; full text kept"))
-    logger.info("web page {!r}: {}", job.page_name, notes[-1])
+    events.append(Event("fallback", "trafilatura short", f"{len(text)} chars; full text kept"))
+    logger.info("web page {!r}: {}", job.page_name, events[-1])
     return job.full_text, "fulltext"
 
 
-def _beautifulsoup_text(job: FallbackJob, config: WebConfig, notes: list[Event]) -> str:
+def _beautifulsoup_text(job: FallbackJob, config: WebConfig, events: list[Event]) -> str:
     from bs4 import BeautifulSoup
 
     html = job.html
     if len(html) > config.beautifulsoup_max_chars:
-        notes.append(Event("degraded", "beautifulsoup capped", f"first {config.beautifulsoup_max_chars} chars read"))
+        events.append(Event("degraded", "beautifulsoup capped", f"first {config.beautifulsoup_max_chars} chars read"))
         html = html[: config.beautifulsoup_max_chars]
     try:
         soup = BeautifulSoup(html, "html.parser")
@@ -160,6 +160,6 @@ def _beautifulsoup_text(job: FallbackJob, config: WebConfig, notes: list[Event])
             node.decompose()
         return soup.get_text("\n")
     except Exception as exc:  # noqa: BLE001 - the last resort must not raise
-        notes.append(Event("failed", "beautifulsoup failed", f"{type(exc).__name__}: {exc}; page left empty"))
-        logger.warning("web page {!r}: {}", job.page_name, notes[-1])
+        events.append(Event("failed", "beautifulsoup failed", f"{type(exc).__name__}: {exc}; page left empty"))
+        logger.warning("web page {!r}: {}", job.page_name, events[-1])
         return ""

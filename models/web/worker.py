@@ -48,8 +48,11 @@ def main(argv: list[str]) -> None:
         importlib.import_module(module)
     tasks = Connection(int(argv[1]), writable=False)
     results = Connection(int(argv[2]), readable=False)
-    config: WebConfig = pickle.loads(tasks.recv_bytes())
-    serve(tasks, results, config)
+    try:
+        config: WebConfig = pickle.loads(tasks.recv_bytes())
+        serve(tasks, results, config)
+    except (EOFError, BrokenPipeError):
+        return  # the pool closed before it needed this worker (a system closed while warming up)
 
 
 if __name__ == "__main__":
