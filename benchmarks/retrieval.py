@@ -142,7 +142,8 @@ class EncoderRelevance:
         self.encoder = encoder
         self.config = config
 
-    def score(self, pairs: Sequence[tuple[str, str]]):
+    def score(self, pairs: Sequence[tuple[str, str]], stop=None):
+        """All pairs at once (a benchmark has no deadline: `stop` is not consulted)."""
         if not pairs:
             return [], []
         texts = [query for query, _ in pairs] + [passage[: self.config.rerank_passage_max_chars] for _, passage in pairs]

@@ -93,17 +93,19 @@ def latency_summary(lines: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """LLM calls and tokens per stage: totals and means over all questions (not only callers)."""
+    """LLM calls and tokens per stage: totals and means over all questions (not only callers), and
+    the replies a time limit cut."""
     totals: dict[str, Counter] = {}
     for line in lines:
         for stage, usage in (line.get("tokens") or {}).items():
             totals.setdefault(stage, Counter()).update(
-                {key: int(usage.get(key, 0)) for key in ("calls", "prompt_tokens", "completion_tokens")}
+                {key: int(usage.get(key, 0)) for key in ("calls", "prompt_tokens", "completion_tokens", "cut")}
             )
     n = max(len(lines), 1)
     return {
         stage: {
             "calls": counts["calls"],
+            "cut": counts["cut"],
             "prompt_tokens": counts["prompt_tokens"],
             "completion_tokens": counts["completion_tokens"],
             "mean_prompt_tokens": counts["prompt_tokens"] / n,
@@ -274,10 +276,10 @@ def markdown_report(report: dict[str, Any]) -> str:
     )
     if report["tokens_per_stage"]:
         rows = [
-            [stage, usage["calls"], usage["mean_prompt_tokens"], usage["mean_completion_tokens"]]
+            [stage, usage["calls"], usage.get("cut", 0), usage["mean_prompt_tokens"], usage["mean_completion_tokens"]]
             for stage, usage in report["tokens_per_stage"].items()
         ]
-        parts.append(_table(["stage", "calls", "prompt tokens/q", "completion tokens/q"], rows))
+        parts.append(_table(["stage", "calls", "cut by the deadline", "prompt tokens/q", "completion tokens/q"], rows))
     return "\n\n".join(parts)
 
 

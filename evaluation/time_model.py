@@ -6,13 +6,16 @@ questions (constants in `ThroughputModelConfig`, their sources and the arithmeti
 models/README.md):
 
     requests    = questions x n                 V0 fans an n-sample request out into n requests
-    prefill s   = requests' prompt tokens / prefill_tokens_per_s
-                  (the n copies of a prompt are scheduled in the same step, so each is computed)
+    prefill s   = ThroughputModelConfig.prefill_seconds of the requests' prompts: steps of
+                  llm.max_num_batched_tokens prompt tokens (chunked prefill; the n copies of a prompt
+                  are scheduled in the same step, so each is computed), each with its all-reduces,
+                  and every prompt token's attention to the tokens before it
     KV demand   = sum over questions of (prompt + n x max_tokens)   (the copies share prompt blocks)
     waves       = ceil(KV demand / kv_cache_tokens_per_gpu)          (the rest waits for free blocks)
     step s      = ThroughputModelConfig.step_seconds of the wave's sequences: the exllama kernel reads
-                  the weights once per 8 sequences, plus the per-step all-reduces and one token
-                  mask per guided sequence (the same model the simulated T4 of `make check-t4x4` runs)
+                  the weights once per 8 sequences, plus the all-reduces of its rows, the KV-cache
+                  reads of the wave's context (its prompts and half of max_tokens per sequence) and
+                  one token mask per guided sequence (the model the simulated T4 of `make check-t4x4` runs)
     decode s    = waves x max_tokens x step s   (every reply runs to the stage's max_tokens: an upper bound)
     guided s    = guided_request_s x guided requests                 (one matcher per request)
     stage s     = call_overhead_s + prefill s + decode s + guided s
@@ -60,19 +63,22 @@ class StageEstimate:
 
 
 def llm_stage_seconds(
-    usages: list[dict[str, Any]], shape: LLMStageShape, model: ThroughputModelConfig
+    usages: list[dict[str, Any]], shape: LLMStageShape, model: ThroughputModelConfig, chunk: int = 512
 ) -> StageEstimate:
-    """One generate call of a batch: `usages` are the questions' recorded token usage of the stage."""
+    """One generate call of a batch: `usages` are the questions' recorded token usage of the stage;
+    `chunk` the prompt tokens of an engine step."""
     calls = [max(1, int(u.get("calls", 1))) for u in usages]
     prompts = [int(u.get("prompt_tokens", 0)) for u in usages]
     sequences = sum(calls) * shape.samples
     demand = sum(prompts) + sequences * shape.max_tokens
     waves = max(1, math.ceil(demand / model.kv_cache_tokens_per_gpu))
     per_wave = math.ceil(sequences / waves)
-    step = model.step_seconds(0, per_wave, per_wave if shape.guided else 0)
+    context = sum(prompts) * shape.samples / waves + per_wave * shape.max_tokens / 2
+    step = model.step_seconds(0, per_wave, per_wave if shape.guided else 0, context_tokens=int(context))
+    per_request = [prompt // count for prompt, count in zip(prompts, calls) for _ in range(count * shape.samples)]
     return StageEstimate(
         requests=sequences,
-        prefill_s=sum(prompts) * shape.samples / model.prefill_tokens_per_s,
+        prefill_s=model.prefill_seconds(per_request, chunk),
         decode_s=waves * shape.max_tokens * step,
         guided_s=model.guided_request_s * sequences if shape.guided else 0.0,
         overhead_s=model.call_overhead_s * max(calls),
@@ -90,7 +96,7 @@ def batch_stage_estimates(group: list[dict[str, Any]], config: CragConfig) -> di
         # A stage the target preset does not run: the longest reply recorded, one sample, unguided.
         longest = max(int(u.get("completion_tokens", 0)) for u in usages)
         shape = known.get(stage) or LLMStageShape(1, longest, False, "")
-        estimates[stage] = llm_stage_seconds(usages, shape, model)
+        estimates[stage] = llm_stage_seconds(usages, shape, model, config.llm.max_num_batched_tokens or 512)
     for line in group:
         for stage, measured in (line.get("timings") or {}).items():
             if stage not in (line.get("tokens") or {}):

@@ -70,6 +70,7 @@ class CragSystem:
         if self.llm is not None:
             self.llm.clock = clock
             self.llm.step_observer = lambda step: self.speed.observe(step)
+            self.llm.step_predictor = lambda prompt, sequences, context: self.speed.predict_step(prompt, sequences, context)
 
     def stage(self, name: str) -> Stage[Any]:
         """The entry called `name`."""

@@ -3,17 +3,20 @@
 A batch of n questions must end within n x `budget.seconds_per_question`. Three parts:
 
 - `EngineSpeed`: how fast the LLM runs where the system runs: seconds per prompt token, seconds of
-  one decode step by the number of sequences in it, seconds of a call's own overhead, and the KV
-  cache. `calibrate()` measures them at warm-up on the real engine (outside any question's time);
-  afterwards every engine step the backend reports refines them. Before calibration they are the
-  preset's guess (`budget.initial_*`; by default the 4x T4 model of models/README.md).
-- `StageCosts`: what each stage costs per question: prompt tokens and reply length for the LLM
-  stages (seconds through `EngineSpeed`), and the rest (CPU work, KG API calls) in seconds; all
-  learned from the batches run so far.
+  one decode step by the number of sequences in it and the context they read, seconds of a call's
+  own overhead, and the KV cache. `calibrate()` measures them at warm-up on the real engine
+  (outside any question's time); afterwards every engine step the backend reports refines them,
+  and the backend asks it how long its next step will take (`predict_step`). Before calibration
+  they are the preset's guess (`budget.initial_*`; by default the 4x T4 model of models/README.md).
+- `StageCosts`: what each stage costs per question: prompt tokens and reply lengths for the LLM
+  stages (seconds through `EngineSpeed`; a call decodes as long as its longest reply, planned at a
+  high quantile of the replies measured, `reply_steps`), and the rest (CPU work, KG API calls) in
+  seconds; all learned from the batches run so far.
 - `BatchDeadline`: one batch's clock. A stage runs when it fits together with what the stages after
   it need (`fits`), every LLM call gets a `TimeLimit` that keeps the later stages' time free
   (`limit`), and the reasoning call takes the richest form whose predicted time fits what is left
-  (`reasoning_form`). The limit is enforced by the backends (they stop the engine); the rest is
+  (`reasoning_form`), keeping room, when there is some, for a brief pass over the replies the
+  limit may cut. The limit is enforced by the backends (they stop the engine); the rest is
   planning, so that the limit rarely has to cut anything.
 
 When time runs short the batch degrades in this order: the calculator is skipped, then the
@@ -27,9 +30,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+import numpy as np
 from loguru import logger
 
 from models.config import BudgetConfig
@@ -58,50 +63,60 @@ class EngineSpeed:
     decode_step_s: dict[int, float]  # sequences in the step -> seconds of one decode step
     kv_cache_tokens: int | None = None
     smoothing: float = 0.05
-    decode_scale: float = 1.0  # learned factor on `decode_step_s`
+    decode_scale: float = 1.0  # learned factor on the decode steps
+    context_s_per_token: float = 0.0  # per decode step, per token of context its sequences read
 
     @classmethod
     def initial(cls, budget: BudgetConfig) -> "EngineSpeed":
         """The configured guess, before anything was measured."""
         overhead, prefill = budget.initial_call_overhead_s, budget.initial_prefill_tokens_per_s
-        steps = budget.initial_decode_step_s
-        if overhead is None or prefill is None or steps is None:
+        steps, context = budget.initial_decode_step_s, budget.initial_context_s_per_token
+        if overhead is None or prefill is None or steps is None or context is None:
             raise ValueError("budget.initial_* are derived when the configuration loads: use models.config.load_config")
         return cls(call_overhead_s=overhead, prefill_s_per_token=1.0 / prefill, decode_step_s=dict(steps),
-                   smoothing=budget.step_smoothing)
+                   smoothing=budget.step_smoothing, context_s_per_token=context)
 
-    def step_seconds(self, sequences: int) -> float:
-        """A decode step of `sequences` sequences: linear between the measured counts, and beyond
-        the largest growing as between the last two."""
+    def step_seconds(self, sequences: int, context_tokens: int = 0) -> float:
+        """A decode step of `sequences` sequences reading `context_tokens` tokens of KV cache in all:
+        linear between the measured counts, and beyond the largest growing as between the last two,
+        plus the context's reads."""
+        return (self._table_step(sequences) + context_tokens * self.context_s_per_token) * self.decode_scale
+
+    def _table_step(self, sequences: int) -> float:
         points = sorted(self.decode_step_s.items())
-        if sequences <= points[0][0]:
-            return points[0][1] * self.decode_scale
+        if sequences <= points[0][0] or len(points) == 1:
+            return points[0][1]
         for (low, low_s), (high, high_s) in itertools.pairwise(points):
             if sequences <= high:
-                return (low_s + (high_s - low_s) * (sequences - low) / (high - low)) * self.decode_scale
-        if len(points) == 1:
-            return points[0][1] * self.decode_scale
+                return low_s + (high_s - low_s) * (sequences - low) / (high - low)
         (low, low_s), (high, high_s) = points[-2], points[-1]
-        slope = max(0.0, (high_s - low_s) / (high - low))
-        return (high_s + slope * (sequences - high)) * self.decode_scale
+        return high_s + max(0.0, (high_s - low_s) / (high - low)) * (sequences - high)
+
+    def predict_step(self, prompt_tokens: int, sequences: int, context_tokens: int) -> float:
+        """One engine step that computes `prompt_tokens` prompt tokens and decodes `sequences`
+        sequences over `context_tokens` tokens of context (what the vLLM backend asks before a step)."""
+        decode = self.step_seconds(sequences, context_tokens) if sequences > 0 else 0.0
+        return prompt_tokens * self.prefill_s_per_token + decode
 
     def call_seconds(self, prompt_tokens: int, sequences: int, steps: int) -> float:
         """One generate call: its prompts' tokens, its sequences and the decode steps they take.
-        Sequences that do not fit the KV cache together wait for the ones before (waves)."""
+        Sequences that do not fit the KV cache together wait for the ones before (waves); every
+        step reads each running sequence's prompt and the half of its reply written on average."""
         if sequences <= 0:
             return 0.0
         waves = 1
         if self.kv_cache_tokens:
             waves = max(1, math.ceil((prompt_tokens + sequences * steps) / self.kv_cache_tokens))
         per_wave = math.ceil(sequences / waves)
+        context = prompt_tokens / waves + per_wave * steps / 2
         return (
             self.call_overhead_s
             + prompt_tokens * self.prefill_s_per_token
-            + waves * steps * self.step_seconds(per_wave)
+            + waves * steps * self.step_seconds(per_wave, int(context))
         )
 
     def observe(self, step: StepTiming) -> None:
-        decode = self.step_seconds(step.sequences) if step.sequences else 0.0
+        decode = self.step_seconds(step.sequences, step.context_tokens) if step.sequences else 0.0
         weight = self.smoothing
         if step.prompt_tokens > 0:
             per_token = max(0.0, step.seconds - decode) / step.prompt_tokens
@@ -114,6 +129,14 @@ class EngineSpeed:
         kv = f", KV cache {self.kv_cache_tokens} tokens" if self.kv_cache_tokens else ""
         prefill = 1.0 / self.prefill_s_per_token if self.prefill_s_per_token > 0 else float("inf")
         return f"prefill {prefill:.0f} tok/s, decode step {steps}, call overhead {self.call_overhead_s:.2f} s{kv}"
+
+    def check(self) -> None:
+        """Raises when a figure cannot be a speed (not finite, or a prefill or step of no time)."""
+        figures = [self.call_overhead_s, self.prefill_s_per_token, *self.decode_step_s.values()]
+        if not all(math.isfinite(x) and x >= 0 for x in figures) or self.prefill_s_per_token <= 0 or min(
+            self.decode_step_s.values(), default=0.0
+        ) <= 0:
+            raise RuntimeError(f"calibration measured no usable speed ({self.describe()})")
 
 
 def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
@@ -155,7 +178,9 @@ def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
         decode_step_s=table,
         kv_cache_tokens=llm.kv_cache_tokens(),
         smoothing=budget.step_smoothing,
+        context_s_per_token=budget.initial_context_s_per_token or 0.0,
     )
+    speed.check()
     logger.info(f"Calibration of the {llm.name} engine: {speed.describe()}")
     return speed
 
@@ -184,15 +209,17 @@ BRIEF_REASONING = "reasoning (brief)"
 
 @dataclass
 class StageCosts:
-    """Per stage and question: prompt tokens and reply share of the LLM stages, other seconds; the
+    """Per stage and question: prompt tokens and reply lengths of the LLM stages, other seconds; the
     seeds are the stages' own (models/stages.py) or the config's, then each observed stage moves
-    them (moving averages)."""
+    them (moving averages; the reply lengths are kept, the last `reply_window` of each stage)."""
 
     shapes: dict[str, LLMStageShape]
     smoothing: float
     other_seconds: dict[str, float] = field(default_factory=dict)
     prompt_tokens: dict[str, float] = field(default_factory=dict)
-    reply_share: dict[str, float] = field(default_factory=dict)  # decode steps / max_tokens
+    reply_coverage: float = 0.95
+    reply_window: int = 400
+    replies: dict[str, deque[float]] = field(default_factory=dict)  # each reply's tokens / max_tokens
 
     def predict(
         self,
@@ -212,13 +239,28 @@ class StageCosts:
             return seconds
         tokens = sum(prompt_tokens) if prompt_tokens is not None else self.prompt_tokens.get(self._base(stage), 0.0) * questions
         tokens *= share
-        steps = math.ceil(shape.max_tokens * self.reply_share.get(stage, 1.0))
-        return seconds + speed.call_seconds(int(tokens * shape.samples), questions * shape.samples, steps)
+        sequences = questions * shape.samples
+        steps = self.reply_steps(stage, sequences)
+        return seconds + speed.call_seconds(int(tokens * shape.samples), sequences, steps)
+
+    def reply_steps(self, stage: str, sequences: int) -> int:
+        """Decode steps to plan for a call of `stage` with `sequences` replies: the longest of them
+        stays within this many with probability `reply_coverage` when the replies are as long as
+        the measured ones (the quantile reply_coverage ** (1 / sequences) of one reply). Until the
+        stage has measured enough replies to tell that quantile (1 / (1 - level) of them), max_tokens."""
+        shape = self.shapes[stage]
+        level = self.reply_coverage ** (1.0 / max(1, sequences))
+        measured = self.replies.get(stage)
+        if not measured or len(measured) * (1.0 - level) < 1.0:
+            return shape.max_tokens
+        share = float(np.quantile(np.fromiter(measured, float), level, method="higher"))
+        return max(1, min(shape.max_tokens, math.ceil(share * shape.max_tokens)))
 
     def observe(
         self, speed: EngineSpeed, stage: str, seconds: float, usages: Sequence[TokenUsage | None]
     ) -> None:
-        """What `stage` took for its questions (`usages`: each one's LLM tokens, None when it used none)."""
+        """What `stage` took for its questions (`usages`: each one's LLM tokens, None when it used
+        none). A reply a time limit cut counts as long as max_tokens (its length is unknown)."""
         questions = len(usages)
         if questions <= 0:
             return
@@ -227,10 +269,13 @@ class StageCosts:
         used = [usage for usage in usages if usage is not None and usage.calls]
         if shape is not None and used:
             prompts = [usage.prompt_tokens / usage.calls for usage in used]
-            replies = [usage.completion_tokens / (usage.calls * shape.samples) for usage in used]
+            replies = [
+                shape.max_tokens if usage.cut else usage.completion_tokens / (usage.calls * shape.samples) for usage in used
+            ]
+            window = self.replies.setdefault(stage, deque(maxlen=self.reply_window))
+            window.extend(min(1.0, reply / shape.max_tokens) for reply in replies)
             steps = max(1, math.ceil(max(replies)))
             self._average(self.prompt_tokens, self._base(stage), sum(prompts) / len(prompts))
-            self._average(self.reply_share, stage, min(1.0, steps / shape.max_tokens))
             llm_seconds = speed.call_seconds(int(sum(prompts) * shape.samples), len(used) * shape.samples, steps)
         self._average(self.other_seconds, self._base(stage), max(0.0, seconds - llm_seconds) / questions)
 
@@ -272,6 +317,16 @@ class ReasoningForm:
         return f"{kind} over {self.share:.0%} of the references"
 
 
+@dataclass(frozen=True)
+class ReasoningPlan:
+    """The reasoning call's form, how many of the first questions it answers, and the reserve kept
+    after it for a brief pass over the replies the limit may cut (None: no room for one)."""
+
+    form: ReasoningForm
+    answerable: int
+    recovery: Planned | None = None
+
+
 class BatchDeadline:
     def __init__(
         self, questions: int, budget: BudgetConfig, costs: StageCosts, speed: EngineSpeed, clock: Clock
@@ -305,18 +360,30 @@ class BatchDeadline:
         """The time a call must end by for the later stages still to have their predicted time."""
         return TimeLimit(self.end - self.reserve(later), self.clock)
 
+    def affordable(self, stage: str, prompt_tokens: Sequence[int], seconds: float) -> int:
+        """How many of the first questions (with these prompts) a call of `stage` can serve in `seconds`."""
+        count = len(prompt_tokens)
+        while count > 0 and self.predict(stage, count, prompt_tokens[:count]) > seconds:
+            count -= 1
+        return count
+
     def reasoning_form(
-        self, forms: Sequence[ReasoningForm], later: Sequence[Planned] = ()
-    ) -> tuple[ReasoningForm, int]:
+        self,
+        forms: Sequence[ReasoningForm],
+        later: Sequence[Planned] = (),
+        recovery: Callable[[ReasoningForm], Planned | None] = lambda form: None,
+    ) -> ReasoningPlan:
         """The first of `forms` whose predicted time fits what is left after the `later` stages'
-        reserve, for every question; when none does, the last form and how many of the first
-        questions it can still answer."""
+        reserve, for every question, with its `recovery` reserve when that fits too; when no form
+        fits, the last form and how many of the first questions it can still answer."""
         left = self.seconds_left() - self.reserve(later)
         for form in forms:
-            if self.predict(form.stage, len(form.prompt_tokens), form.prompt_tokens) <= left:
-                return form, len(form.prompt_tokens)
+            needed = self.predict(form.stage, len(form.prompt_tokens), form.prompt_tokens)
+            if needed > left:
+                continue
+            kept = recovery(form)
+            if kept is not None and needed + self.reserve([kept]) > left:
+                kept = None
+            return ReasoningPlan(form, len(form.prompt_tokens), kept)
         last = forms[-1]
-        answerable = len(last.prompt_tokens)
-        while answerable > 0 and self.predict(last.stage, answerable, last.prompt_tokens[:answerable]) > left:
-            answerable -= 1
-        return last, answerable
+        return ReasoningPlan(last, self.affordable(last.stage, last.prompt_tokens, left))

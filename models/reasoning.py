@@ -6,13 +6,15 @@ be parsed get one batched backup call that pulls a short answer out of the reaso
 
 When the deadline leaves no time for full replies, the orchestrator asks for brief ones: the same
 prompt, with a schema that has no reasoning field. A reply the deadline cut is an error for its
-question; its answer counts only when the reply had already finished the answer field.
+question; its answer counts only when the reply had already finished the answer field (the stage
+may then ask again for a brief reply, models/stages.py). The backup call runs only for the
+replies whose call the time left affords (`affordable`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from loguru import logger
 
@@ -30,10 +32,14 @@ from models.knowledge import KnowledgeAnswer
 from models.llm.base import Completion, GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 from models.replies import find_json
-from models.schema import Evidence, Question, StageResult
+from models.schema import Event, Evidence, Question, StageResult
 
 NONE_GIVEN = "(none)"
 _FIELDS = ("reasoning", "false_premise", "answer")
+BACKUP_CALL = "reasoning (backup)"
+
+# How many of the first calls of a named kind, with these prompt tokens, the time left affords.
+Affordable = Callable[[str, list[int]], int]
 
 
 @dataclass
@@ -47,6 +53,7 @@ class ReasoningResult(StageResult):
     used_backup: bool = False
     prompt_references: list[str] = field(default_factory=list)  # exact reference texts in the prompt
     cut: bool = False  # the deadline stopped the reply
+    recovered: bool = False  # ...and a brief reply asked again gave the answer
 
 
 class Reasoner:
@@ -63,8 +70,10 @@ class Reasoner:
         calculations: list[CalculationResult | None],
         knowledge: list[KnowledgeAnswer | None],
         brief: bool = False,
+        affordable: Affordable | None = None,
     ) -> list[ReasoningResult]:
-        """One reply per question; `brief` asks for the answer without the reasoning text."""
+        """One reply per question; `brief` asks for the answer without the reasoning text;
+        `affordable` (None: no limit) tells how many backup calls the time left allows."""
         count = len(questions)
         lengths = {len(evidence), len(kg_references), len(calculations), len(knowledge)}
         if lengths != {count}:
@@ -93,7 +102,7 @@ class Reasoner:
             elif not self._read_reply(completion, results[index]) and completion.text.strip():
                 unparsed.append(index)
         if unparsed:
-            self._backup(questions, completions, results, unparsed)
+            self._backup(questions, completions, results, unparsed, affordable)
         for result in results:
             result.answer = cap_answer_tokens(result.answer, self.llm, self.config.answer_max_tokens)
         return results
@@ -171,9 +180,10 @@ class Reasoner:
         completions: list[Completion],
         results: list[ReasoningResult],
         indices: list[int],
+        affordable: Affordable | None,
     ) -> None:
-        """One batched call that extracts a short answer from each unparsed reasoning reply."""
-        logger.info("reasoning: backup summarization for {} of {} questions", len(indices), len(questions))
+        """One batched call that extracts a short answer from each unparsed reasoning reply, for as
+        many of them as the time left affords (the others keep `I don't know`)."""
         conversations = [
             self.prompts.conversation(
                 "reasoning_backup",
@@ -184,6 +194,14 @@ class Reasoner:
             )
             for i in indices
         ]
+        if affordable is not None:
+            count = affordable(BACKUP_CALL, self.prompt_tokens(conversations))
+            for index in indices[count:]:
+                results[index].events.append(BACKUP_SKIPPED)
+            indices, conversations = indices[:count], conversations[:count]
+            if not indices:
+                return
+        logger.info("reasoning: backup summarization for {} of {} questions", len(indices), len(questions))
         backups = self.llm.generate(conversations, GenerationParams(max_tokens=self.config.backup_max_tokens))
         for index, completion in zip(indices, backups):
             result = results[index]
@@ -208,6 +226,9 @@ class Reasoner:
         if not self.config.false_premise_detection:
             del properties["false_premise"]
         return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+BACKUP_SKIPPED = Event("skipped", "backup answer prompt skipped to meet the deadline", I_DONT_KNOW)
 
 
 def _block(lines: list[str], separator: str = "\n") -> str:

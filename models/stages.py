@@ -13,20 +13,24 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from loguru import logger
+
 from models.answers import I_DONT_KNOW
 from models.attributes import AttributePredictor, should_refuse
 from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig
-from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, StageCosts
+from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, ReasoningPlan, StageCosts
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm.base import TimeLimit
 from models.pipeline import OUT_OF_TIME, Parts, QuestionRecord, Stage, StageCall
-from models.reasoning import Reasoner, ReasoningResult
+from models.reasoning import BACKUP_CALL, Affordable, Reasoner, ReasoningResult
 from models.retrieval import Retriever
 from models.schema import Evidence, QuestionAttributes, QuestionPlan, TraceEvent
 from models.web import PageExtractor
 from models.web.page import WebPages
+
+REPLY_CUT = "reply cut by the deadline"
 
 
 class AttributeStage(Stage[QuestionAttributes]):
@@ -168,7 +172,7 @@ class RetrievalStage(Stage[Evidence]):
         questions = [record.question for record in records]
         pages = [record.pages for record in records]
         pooled = [_kg_references(record) for record in records] if self.config.retrieval.pool_kg_references else None
-        return self.component.run(questions, pages, pooled, seconds=limit.remaining())
+        return self.component.run(questions, pages, pooled, seconds=limit.remaining(), clock=limit.clock)
 
     def fallback(self) -> Evidence:
         return Evidence()
@@ -283,7 +287,10 @@ class KnowledgeStage(Stage[KnowledgeAnswer]):
 
 class ReasoningStage(Stage[ReasoningResult]):
     """The final answers, in the richest form that fits the time left: full replies, shorter
-    references, brief replies; the questions that fit in no form answer `I don't know`."""
+    references, brief replies; the questions that fit in no form answer `I don't know`. A full
+    reply the deadline cuts before its answer is asked again for a brief reply (the same prompt,
+    whose tokens the engine's prefix cache still holds), in one call for all such questions: the
+    plan keeps room for it when there is some, and it runs for as many as the time left affords."""
 
     name = "reasoning"
     seed_seconds = 0.0
@@ -296,6 +303,7 @@ class ReasoningStage(Stage[ReasoningResult]):
         return {
             cls.name: LLMStageShape(1, reasoning.max_tokens, guided, "reasoning"),
             BRIEF_REASONING: LLMStageShape(1, reasoning.brief_max_tokens, guided, "reasoning", base=cls.name),
+            BACKUP_CALL: LLMStageShape(1, reasoning.backup_max_tokens, False, "reasoning_backup", base=cls.name),
         }
 
     def __init__(self, parts: Parts) -> None:
@@ -323,28 +331,73 @@ class ReasoningStage(Stage[ReasoningResult]):
             if share not in tokens_by_share:
                 tokens_by_share[share] = tuple(self._prompt_tokens(records, share))
         forms = [ReasoningForm(brief, share, tokens_by_share[share]) for brief, share in choices]
-        form, answerable = deadline.reasoning_form(forms, later)
-        kept = records[:answerable]
+        plan = deadline.reasoning_form(forms, later, recovery=self._recovery)
+        form, kept = plan.form, records[: plan.answerable]
         if form != forms[0]:
             for record in kept:
                 record.note(self.name, "degraded", "reduced to meet the deadline", form.describe())
-        for record in records[answerable:]:
+        for record in records[plan.answerable :]:
             no_time = TraceEvent(self.name, "skipped", "no time left")
             record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
-        return StageCall(form.stage, kept, lambda limit: self._reason(kept, form))
+        return StageCall(form.stage, kept, lambda limit: self._reason(kept, plan, limit, deadline))
 
     def write(self, record: QuestionRecord, result: ReasoningResult | None) -> None:
         record.reasoning = result
         if result is None:
             record.respond(I_DONT_KNOW)
         elif result.cut and not result.parsed:
-            cut = TraceEvent(self.name, "fallback", "reply cut by the deadline", I_DONT_KNOW)
+            cut = TraceEvent(self.name, "fallback", REPLY_CUT, I_DONT_KNOW)
             record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=cut)
+        elif result.recovered:
+            record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
         else:
             backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
             record.respond(result.answer, event=backup)
 
-    def _reason(self, records: list[QuestionRecord], form: ReasoningForm) -> list[ReasoningResult]:
+    def _recovery(self, form: ReasoningForm) -> Planned | None:
+        """The brief pass over the questions of a full `form` (None for a brief one): their prompts
+        again, of which the engine computes only what its prefix cache no longer holds."""
+        if form.brief:
+            return None
+        assert self.component is not None
+        llm = self.component.llm
+        return Planned(BRIEF_REASONING, len(form.prompt_tokens), [llm.recomputed_prompt_tokens(t) for t in form.prompt_tokens])
+
+    def _reason(
+        self, records: list[QuestionRecord], plan: ReasoningPlan, limit: TimeLimit, deadline: BatchDeadline
+    ) -> list[ReasoningResult]:
+        """The planned call, ending early enough for the reserved brief pass; then that pass for the
+        replies the limit cut before their answer, for as many as the time left affords."""
+        assert self.component is not None
+        llm, form = self.component.llm, plan.form
+        early = TimeLimit(limit.at - deadline.reserve([plan.recovery]), limit.clock) if plan.recovery else limit
+
+        def affordable(stage: str, prompt_tokens: list[int]) -> int:
+            return deadline.affordable(stage, prompt_tokens, llm.seconds_left())
+
+        with llm.limited(early):
+            results = self._run(records, form, form.brief, affordable)
+        cut = [index for index, result in enumerate(results) if result.cut and not result.parsed]
+        if form.brief or not cut:
+            return results
+        again = [records[index] for index in cut]
+        prompts = [llm.recomputed_prompt_tokens(form.prompt_tokens[index]) for index in cut]
+        seconds = limit.remaining()
+        if plan.recovery is not None and limit.clock() <= early.at + self.config.budget.end_margin_s:
+            seconds = max(seconds, deadline.reserve([plan.recovery]))  # the call kept to its limit: the room is there
+        count = deadline.affordable(BRIEF_REASONING, prompts, seconds)
+        logger.warning(f"reasoning: {len(cut)} of {len(records)} replies cut by the deadline; {count} asked again briefly")
+        if count:
+            for index, brief in zip(cut, self._run(again[:count], form, True, affordable)):
+                brief.usage.merge(results[index].usage)
+                brief.cut = True
+                brief.recovered = brief.parsed
+                results[index] = brief
+        return results
+
+    def _run(
+        self, records: list[QuestionRecord], form: ReasoningForm, brief: bool, affordable: Affordable
+    ) -> list[ReasoningResult]:
         assert self.component is not None
         return self.component.run(
             [record.question for record in records],
@@ -352,7 +405,8 @@ class ReasoningStage(Stage[ReasoningResult]):
             [record.kg_lines for record in records],
             [record.calculation for record in records],
             [record.knowledge for record in records],
-            brief=form.brief,
+            brief=brief,
+            affordable=affordable,
         )
 
     def _prompt_tokens(
@@ -409,6 +463,8 @@ def stage_costs(config: CragConfig, stages: Sequence[type[Stage[Any]]] | None = 
         smoothing=budget.cost_smoothing,
         other_seconds=seconds | budget.initial_stage_seconds,
         prompt_tokens=tokens | budget.initial_prompt_tokens,
+        reply_coverage=budget.reply_coverage,
+        reply_window=budget.reply_window,
     )
 
 

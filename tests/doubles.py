@@ -65,7 +65,7 @@ def fake_kg_api(monkeypatch, answer: Callable[[str, dict], object]) -> list:
         return CallResult(api_call, result=answer(api_call.route, api_call.body))
 
     monkeypatch.setattr(KGClient, "call", call)
-    monkeypatch.setattr(KGClient, "is_up", lambda self: True)
+    monkeypatch.setattr(KGClient, "is_up", lambda self, seconds=None: True)
     monkeypatch.setenv("CRAG_MOCK_API_URL", "http://kg.invalid")
     return sent
 

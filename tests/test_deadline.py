@@ -13,6 +13,7 @@ from models.deadline import (
     EngineSpeed,
     Planned,
     ReasoningForm,
+    ReasoningPlan,
     StageCosts,
     calibrate,
 )
@@ -43,7 +44,7 @@ def speed(prefill_tps=100.0, steps=None, overhead=0.0, kv=None) -> EngineSpeed:
 
 
 def test_a_t4_step_reads_the_weights_once_per_eight_rows_up_to_fifty_rows():
-    model = ThroughputModelConfig(guided_mask_s=0.0)
+    model = ThroughputModelConfig(guided_mask_s=0.0, allreduce_bytes_per_row=0)
     one = model.step_seconds(0, 1, 0)
     assert model.step_seconds(0, 8, 0) == one
     assert model.step_seconds(0, 9, 0) == pytest.approx(one + model.weight_read_s)
@@ -51,8 +52,42 @@ def test_a_t4_step_reads_the_weights_once_per_eight_rows_up_to_fifty_rows():
     # Beyond 50 rows the weights are dequantized once and the rows are compute bound.
     assert model.step_seconds(512, 0, 0) == pytest.approx(
         model.dequantize_s + 512 / model.prefill_tokens_per_s + model.step_fixed_s
+        + model.allreduces_per_step * model.allreduce_latency_s
     )
     assert model.step_seconds(0, 0, 0) == 0.0
+
+
+def test_a_steps_all_reduces_move_its_rows_over_pcie():
+    model = ThroughputModelConfig()
+    without = ThroughputModelConfig(allreduce_bytes_per_row=0)
+    moved = model.allreduces_per_step * 512 * model.allreduce_bytes_per_row / model.pcie_bytes_per_s
+    assert model.step_seconds(512, 0, 0) - without.step_seconds(512, 0, 0) == pytest.approx(moved)
+    # A 512-token prefill chunk moves ~2 GB per GPU: ~0.2 s at 10 GB/s; a decode step of 8 rows ~3 ms.
+    assert 0.15 < moved < 0.25
+    assert model.step_seconds(0, 8, 0) - without.step_seconds(0, 8, 0) < 0.005
+
+
+def test_attention_grows_with_the_context_read():
+    model = ThroughputModelConfig()
+    # 8 sequences of 5k tokens read ~3.3 GB of KV cache per GPU each step.
+    assert model.step_seconds(0, 8, 8, context_tokens=40_000) - model.step_seconds(0, 8, 8) == pytest.approx(
+        40_000 * model.kv_read_s_per_token
+    )
+    late = model.step_seconds(512, 0, 0, prefill_context=512 * 4000)
+    assert late - model.step_seconds(512, 0, 0) == pytest.approx(512 * 4000 * model.prefill_attention_s_per_pair)
+
+
+def test_a_guided_request_builds_its_matcher_on_its_first_token():
+    model = ThroughputModelConfig(guided_request_s=0.02, guided_mask_s=0.001)
+    assert model.step_seconds(0, 8, 8, new_guided=8) - model.step_seconds(0, 8, 8) == pytest.approx(8 * 0.019)
+
+
+def test_a_prompt_is_read_in_chunks_each_token_attending_to_those_before():
+    model = ThroughputModelConfig()
+    pairs = 1000 * 999 // 2 + 300 * 299 // 2
+    expected = 2 * model.step_seconds(512, 0, 0) + model.step_seconds(276, 0, 0) + pairs * model.prefill_attention_s_per_pair
+    assert model.prefill_seconds([1000, 300], 512) == pytest.approx(expected)
+    assert model.prefill_seconds([], 512) == 0.0
 
 
 def test_each_guided_sequence_adds_a_token_mask_to_the_step():
@@ -61,9 +96,13 @@ def test_each_guided_sequence_adds_a_token_mask_to_the_step():
 
 
 def test_the_t4x4_preset_starts_from_the_t4_model_it_documents():
-    budget = load_config("t4x4").budget
-    model = budget.target_throughput
-    assert budget.initial_prefill_tokens_per_s == model.prefill_tokens_per_s
+    config = load_config("t4x4")
+    budget, model = config.budget, config.budget.target_throughput
+    chunk = config.llm.max_num_batched_tokens
+    assert budget.initial_prefill_tokens_per_s == pytest.approx(model.prefill_tokens_per_step_second(chunk), abs=0.1)
+    # a chunk's all-reduces, dequantization and launches make ~290 of the 408 tok/s of its matrix products
+    assert 250 < budget.initial_prefill_tokens_per_s < 350
+    assert budget.initial_context_s_per_token == model.kv_read_s_per_token
     for sequences, seconds in budget.initial_decode_step_s.items():
         assert seconds == pytest.approx(model.step_seconds(0, sequences, sequences), abs=5e-4)
 
@@ -88,6 +127,19 @@ def test_sequences_beyond_the_kv_cache_decode_in_waves():
     model = speed(prefill_tps=1e9, steps={1: 0.1, 8: 0.1}, kv=1000)
     # 8 x (100 + 100) = 1600 tokens of KV: two waves of 4 sequences, each 100 steps.
     assert model.call_seconds(prompt_tokens=800, sequences=8, steps=100) == pytest.approx(2 * 100 * 0.1, rel=1e-6)
+
+
+def test_a_decode_step_grows_with_the_context_its_sequences_read():
+    model = speed(steps={1: 0.1, 8: 0.1})
+    model.context_s_per_token = 1e-6
+    assert model.step_seconds(8, context_tokens=40_000) == pytest.approx(0.14)
+    # the next engine step: a prompt chunk's tokens plus the decode of the running sequences
+    assert model.predict_step(512, 8, 40_000) == pytest.approx(512 / 100.0 + 0.14)
+    assert model.predict_step(512, 0, 0) == pytest.approx(5.12)
+    # a call's steps read its prompts and half of its replies
+    assert model.call_seconds(prompt_tokens=8000, sequences=8, steps=100) == pytest.approx(
+        80.0 + 100 * (0.1 + (8000 + 8 * 50) * 1e-6)
+    )
 
 
 def test_observed_steps_move_the_speeds_toward_what_they_took():
@@ -145,6 +197,13 @@ def test_calibration_prompts_are_unique_so_no_prefix_cache_hides_their_cost():
     assert len(texts) == len(set(texts))
 
 
+def test_a_calibration_that_measures_no_time_is_an_error_not_a_speed():
+    clock = FakeClock()
+    llm = TimedLLM(clock, prefill_s=0.0, step_s={1: 0.0, 8: 0.0, 24: 0.0}, overhead=0.0)
+    with pytest.raises(RuntimeError, match="no usable speed"):
+        calibrate(llm, BudgetConfig(calibration_prompt_tokens=200, calibration_decode_tokens=4))
+
+
 def test_a_failed_calibration_request_is_an_error_not_a_made_up_speed():
     class Failing(ScriptedLLM):
         def generate(self, conversations, params):
@@ -181,10 +240,32 @@ def test_stage_costs_learn_prompt_sizes_reply_lengths_and_other_seconds():
     llm_seconds = model.call_seconds(400, 2, 12)
     costs.observe(model, "calculator", llm_seconds + 1.0, usages)
     assert costs.prompt_tokens["calculator"] == pytest.approx(300.0)  # half way from 400 to 200
-    assert costs.reply_share["calculator"] == pytest.approx(0.25)
+    assert list(costs.replies["calculator"]) == [0.25, 0.25]
     assert costs.other_seconds["calculator"] == pytest.approx(0.5)
     costs.observe(model, "web", 3.0, [None, None, None])
     assert costs.other_seconds["web"] == pytest.approx(0.75)
+
+
+def test_a_call_is_planned_for_its_longest_reply_at_a_high_quantile_not_the_mean():
+    costs, model = costs_for(), speed()
+    lengths = [0.3] * 90 + [0.5] * 9 + [0.9]  # tokens / max_tokens of 100 measured replies
+    for share in lengths:
+        costs.observe(model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=1000, completion_tokens=round(share * 160))])
+    # one reply: its 95th percentile (the mean would be 0.33)
+    assert costs.reply_steps("reasoning", 1) == round(0.5 * 160)
+    # the longest of 8 replies: the 99.4th percentile of one, which 100 replies cannot tell yet
+    assert costs.reply_steps("reasoning", 8) == 160
+    for share in lengths:
+        costs.observe(model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=1000, completion_tokens=round(share * 160))])
+    assert costs.reply_steps("reasoning", 8) == round(0.9 * 160)
+    # nothing measured yet: the stage's max_tokens
+    assert costs.reply_steps(BRIEF_REASONING, 1) == 48
+
+
+def test_a_reply_cut_by_a_time_limit_counts_as_long_as_max_tokens():
+    costs, model = costs_for(), speed()
+    costs.observe(model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=900, completion_tokens=20, cut=1)])
+    assert list(costs.replies["reasoning"]) == [1.0]
 
 
 def test_brief_reasoning_has_its_own_reply_length_and_shares_the_prompt_size():
@@ -240,23 +321,23 @@ def test_reasoning_takes_the_richest_form_that_fits():
     model = speed(prefill_tps=100.0, steps={1: 0.1})
     deadline, clock = deadline_for(1, model=model)
     options = forms((1000,), (500,))
-    assert deadline.reasoning_form(options)[0] == options[0]  # 10 + 16 s
+    assert deadline.reasoning_form(options).form == options[0]  # 10 + 16 s
     clock.now += 6.0
-    assert deadline.reasoning_form(options)[0] == options[1]  # 5 + 16 s
+    assert deadline.reasoning_form(options).form == options[1]  # 5 + 16 s
     clock.now += 4.0
-    assert deadline.reasoning_form(options)[0] == options[2]  # 10 + 4.8 s
+    assert deadline.reasoning_form(options).form == options[2]  # 10 + 4.8 s
     clock.now += 6.0
-    assert deadline.reasoning_form(options) == (options[3], 1)  # 5 + 4.8 s
+    assert deadline.reasoning_form(options) == ReasoningPlan(options[3], 1)  # 5 + 4.8 s
     clock.now += 5.0
-    assert deadline.reasoning_form(options) == (options[3], 0)
+    assert deadline.reasoning_form(options) == ReasoningPlan(options[3], 0)
 
 
 def test_when_no_form_fits_every_question_the_last_ones_are_left_out():
     deadline, _ = deadline_for(3, seconds_per_question=4.0, model=speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1}))
     options = forms((600, 600, 600), (300, 300, 300))
-    form, answerable = deadline.reasoning_form(options)
+    plan = deadline.reasoning_form(options)
     # Brief replies over half the references: two questions take 6 s + 4.8 s of the 12 s, three 9 s + 4.8 s.
-    assert form == options[-1] and answerable == 2
+    assert plan.form == options[-1] and plan.answerable == 2
 
 
 @pytest.mark.parametrize("questions", [1, 3, 8])
@@ -266,10 +347,37 @@ def test_the_chosen_reasoning_form_is_predicted_to_end_before_the_batch_does(que
     deadline, clock = deadline_for(questions, model=model, end_margin_s=1.0)
     clock.now += questions * 12.0  # the earlier stages took 12 s a question
     options = forms(tuple([2000] * questions), tuple([1100] * questions))
-    form, answerable = deadline.reasoning_form(options)
+    plan = deadline.reasoning_form(options)
+    form, answerable = plan.form, plan.answerable
     predicted = deadline.predict(form.stage, answerable, form.prompt_tokens[:answerable])
     assert clock.now + predicted <= deadline.end
     assert answerable == questions or not any(
         deadline.predict(f.stage, questions, f.prompt_tokens) <= deadline.seconds_left() for f in options
     )
     assert math.isfinite(predicted)
+
+
+def test_the_richest_form_keeps_room_for_a_brief_pass_over_cut_replies_when_that_fits():
+    model = speed(prefill_tps=100.0, steps={1: 0.1})
+    deadline, clock = deadline_for(1, seconds_per_question=32.0, model=model)
+    options = forms((1000,), (500,))
+
+    def recovery(form):  # the prompt again, of which a prefix cache keeps all but 16 tokens
+        return None if form.brief else Planned(BRIEF_REASONING, 1, [16])
+
+    plan = deadline.reasoning_form(options, recovery=recovery)
+    assert plan.form == options[0] and plan.recovery == Planned(BRIEF_REASONING, 1, [16])  # 26 s + 4.96 s of 32
+    clock.now += 3.0
+    plan = deadline.reasoning_form(options, recovery=recovery)
+    assert plan.form == options[0] and plan.recovery is None  # 26 s fit, the brief pass no longer
+    clock.now += 14.0
+    plan = deadline.reasoning_form(options, recovery=recovery)
+    assert plan.form == options[2] and plan.recovery is None  # brief replies (14.8 s): nothing to recover
+
+
+def test_affordable_counts_the_first_questions_a_call_can_serve_in_time():
+    deadline, _ = deadline_for(1, model=speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1}))
+    # brief replies: 4.8 s of decoding plus 1 s per 100 prompt tokens
+    assert deadline.affordable(BRIEF_REASONING, [100, 100, 100], 7.0) == 2
+    assert deadline.affordable(BRIEF_REASONING, [100, 100, 100], 100.0) == 3
+    assert deadline.affordable(BRIEF_REASONING, [100], 1.0) == 0

@@ -10,7 +10,8 @@ import pytest
 from models.config import load_config
 from models.crag_system import CragSystem
 from models.pipeline import OUT_OF_TIME
-from tests.doubles import SimulatedClock, TimedLLM
+from models.llm.base import cut_by_limit
+from tests.doubles import ScriptedLLM, SimulatedClock, TimedLLM
 
 from tests.test_crag_system import reply_by_output_shape
 
@@ -84,7 +85,6 @@ def test_a_very_slow_engine_degrades_in_order_and_still_ends_on_time(monkeypatch
 
 def test_a_failed_calibration_keeps_the_presets_speeds_and_says_why(monkeypatch):
     from models.llm.base import Completion
-    from tests.doubles import ScriptedLLM
 
     class Broken(ScriptedLLM):
         def generate(self, conversations, params):
@@ -98,3 +98,75 @@ def test_a_failed_calibration_keeps_the_presets_speeds_and_says_why(monkeypatch)
         assert system.speed is before and "engine died" in system.calibration_error
     finally:
         system.close()
+
+
+# --- replies the deadline cuts --------------------------------------------------------------------
+
+
+class CuttingLLM(ScriptedLLM):
+    """Full reasoning replies run into the call's time limit (they return at it, cut before their
+    answer); every other reply is whole. `reread` is the share of a prompt computed again when it is
+    sent a second time."""
+
+    def __init__(self, clock: SimulatedClock, reread: float = 1.0):
+        super().__init__(reply_by_output_shape())
+        self.clock, self.reread = clock, reread
+        self.limits: list[tuple[str, float]] = []
+
+    def generate(self, conversations, params):
+        properties = (params.json_schema or {}).get("properties", {})
+        kind = "full" if "reasoning" in properties and "false_premise" in properties else "other"
+        self.limits.append((kind, self.seconds_left()))
+        completions = super().generate(conversations, params)
+        if kind == "full":
+            self.clock.simulated += max(0.0, self.seconds_left())
+            for completion in completions:
+                completion.texts = ['{"reasoning": "The first reference']
+                completion.cut, completion.error = True, cut_by_limit(5)
+        return completions
+
+    def recomputed_prompt_tokens(self, prompt_tokens):
+        return int(prompt_tokens * self.reread)
+
+
+def cut_system(llm, clock, monkeypatch):
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    overrides = {"attributes.enabled": "false", "calculator.enabled": "false", "knowledge.enabled": "false"}
+    return CragSystem(load_config("cpu", overrides), llm=llm, clock=clock)
+
+
+def test_replies_cut_before_their_answer_are_answered_by_one_brief_call_in_the_room_kept_for_it(monkeypatch):
+    clock = SimulatedClock()
+    llm = CuttingLLM(clock)
+    system = cut_system(llm, clock, monkeypatch)
+    try:
+        answers = system.batch_generate_answer(batch(SAMPLE[:3]))
+    finally:
+        system.close()
+    assert answers == ["canberra"] * 3
+    calls = [kind for kind, _ in llm.limits]
+    assert calls == ["full", "other"]  # the reasoning call, then one brief call for the three cut replies
+    (_, full_left), (_, brief_left) = llm.limits
+    assert 0 < brief_left < full_left  # the full call ended early enough to leave the brief one its time
+    for trace in system.last_traces:
+        assert trace.route != OUT_OF_TIME
+        assert ("reasoning reply cut by the deadline", "answered by a brief reply") in [
+            (event.label, event.detail) for event in trace.events
+        ]
+        usage = trace.tokens["reasoning"]
+        assert (usage.calls, usage.cut) == (2, 1)
+
+
+def test_a_cut_reply_without_time_for_the_brief_call_answers_i_dont_know_and_says_why(monkeypatch):
+    clock = SimulatedClock()
+    llm = CuttingLLM(clock, reread=1000.0)  # no prefix cache: sending the prompts again would never fit
+    system = cut_system(llm, clock, monkeypatch)
+    try:
+        answers = system.batch_generate_answer(batch(SAMPLE[:2]))
+    finally:
+        system.close()
+    assert answers == ["I don't know"] * 2
+    assert [kind for kind, _ in llm.limits] == ["full"]
+    for trace in system.last_traces:
+        assert trace.route == OUT_OF_TIME and trace.tokens["reasoning"].cut == 1
+        assert ("reasoning reply cut by the deadline", "I don't know") in [(e.label, e.detail) for e in trace.events]

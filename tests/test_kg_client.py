@@ -238,3 +238,26 @@ def test_stage_with_a_slow_api_is_bounded_by_the_batch_deadline(broken_api, monk
         *_batch([("What is ZPHR's EPS?", "finance")])
     )
     assert results[0].references == [] and "batch deadline" in results[0].error
+
+
+def test_stage_with_no_time_left_calls_neither_the_api_nor_the_llm(kg_url, monkeypatch):
+    monkeypatch.setenv("CRAG_MOCK_API_URL", kg_url)
+    llm = ScriptedLLM(_reply_by_question({case[0]: case[2] for case in KG_ONLY_QUESTIONS}))
+    stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm, PromptLibrary())
+    monkeypatch.setattr(KGClient, "is_up", lambda self, seconds=None: pytest.fail("health check started"))
+    results = stage.run(*_batch(KG_ONLY_QUESTIONS), seconds_available=0.0)
+    assert llm.calls == []
+    assert all("no time left" in (r.error or "") and not r.has_evidence for r in results)
+
+
+def test_the_health_check_waits_no_longer_than_the_time_left():
+    import socket
+
+    with socket.socket() as silent:  # accepts connections (the kernel's backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        client = KGClient(f"http://127.0.0.1:{silent.getsockname()[1]}", KGConfig(timeout_s=5.0, retries=0))
+        started = time.monotonic()
+        assert not client.is_up(seconds=0.3)
+        assert time.monotonic() - started < 1.5
+        client.close()

@@ -81,3 +81,185 @@ def test_the_warm_up_check_names_what_a_built_but_not_warmed_system_has_not_load
     finally:
         system.close()
     assert missing[:4] == ["LLM engine", "sentence encoder", "page workers", "attribute classifier"]
+
+
+# --- the conditions of the 30 s check: each one fails the check on its own ------------------------
+
+
+def outcome(seconds=5.0, questions=8, answered=6, refused=0, cut=0, batch_seconds=None):
+    from tools.check_t4x4 import TaskOutcome
+
+    return TaskOutcome(
+        seconds=[seconds] * questions,
+        batches=[(questions, batch_seconds if batch_seconds is not None else seconds * questions)],
+        answered=answered,
+        refused_for_time=refused,
+        cut=cut,
+    )
+
+
+def outcomes(**changed):
+    """Every profile and task fine, except the (profile, task) entries given as `profile_task=outcome`."""
+    from tools.check_t4x4 import PROFILES
+
+    table = {(name, task): outcome() for name in PROFILES for task in ("task1", "task3")}
+    for key, value in changed.items():
+        name, task = key.rsplit("_", 1)
+        table[(name.replace("_", "-"), task)] = value
+    return table
+
+
+def failures(table):
+    from tools.check_t4x4 import time_result
+
+    result = time_result([], table)
+    return result.passed, [line for line in result.details if not line.endswith("%)")]  # not the shares kept
+
+
+def test_the_time_check_passes_when_every_condition_holds():
+    passed, problems = failures(outcomes())
+    assert passed and problems == []
+
+
+@pytest.mark.parametrize(
+    "changed, message",
+    [
+        ({"slow_task1": outcome(batch_seconds=8 * 30.5)}, "batch(es) over n x 30 s"),
+        ({"nominal_task1": outcome(refused=1)}, "lost reasoning for time"),
+        ({"nominal_task1": outcome(cut=1)}, "cut by the deadline"),
+        ({"slow_task3": outcome(cut=2)}, "cut by the deadline"),
+        ({"slow_task1": outcome(answered=3), "slow_task3": outcome(answered=3)}, "slow keeps too few answers"),
+        ({"very_slow_task1": outcome(answered=1), "very_slow_task3": outcome(answered=1)}, "very-slow keeps too few"),
+        ({"nominal_task1": outcome(answered=0), "nominal_task3": outcome(answered=0)}, "answered nothing"),
+    ],
+)
+def test_each_condition_fails_the_time_check_alone(changed, message):
+    passed, problems = failures(outcomes(**changed))
+    assert not passed
+    assert len(problems) == 1 and message in problems[0]
+
+
+def test_a_question_whose_own_share_is_over_30_s_is_reported_within_a_batch_on_time():
+    within = outcome(batch_seconds=8 * 29.0)
+    within.seconds[-1] = 31.0
+    passed, problems = failures(outcomes(slow_task3=within))
+    assert passed and problems == []
+    assert "over 30 s: 1, batches over n x 30 s: 0" in within.line("slow", "task3")
+
+
+def test_cuts_under_the_very_slow_profile_are_allowed():
+    passed, _ = failures(outcomes(very_slow_task1=outcome(cut=3)))
+    assert passed
+
+
+def test_the_slow_profiles_shares_are_of_what_the_nominal_one_answers():
+    # nominal answers 12; slow 10 (83 %) passes, very-slow 7 (58 %) fails
+    table = outcomes(slow_task1=outcome(answered=4), very_slow_task1=outcome(answered=4), very_slow_task3=outcome(answered=3))
+    passed, problems = failures(table)
+    assert not passed and problems == ["very-slow keeps too few answers"]
+
+
+def test_the_profile_line_keeps_its_fields_and_adds_the_cut_replies():
+    from tools.check_t4x4 import TaskOutcome
+
+    line = TaskOutcome(seconds=[1.0, 2.0, 31.0], batches=[(3, 34.0)], answered=2, refused_for_time=1, cut=1).line("slow", "task1")
+    assert line == (
+        "profile slow task1: 3 questions, max 31.0 s, p95 31.0 s, over 30 s: 1, batches over n x 30 s: 0, "
+        "answered 2, refused for time 1, cut 1"
+    )
+
+
+def test_a_question_is_charged_its_share_of_the_llm_work_not_the_batch_mean():
+    from models.deadline import EngineSpeed
+    from models.llm.base import TokenUsage
+    from models.schema import QuestionTrace
+    from tools.check_t4x4 import question_seconds
+
+    speed = EngineSpeed(call_overhead_s=0.0, prefill_s_per_token=0.01, decode_step_s={1: 0.1, 2: 0.1})
+    long, short = QuestionTrace("long"), QuestionTrace("short")
+    long.timings = {"web": 1.0, "reasoning": 25.0}
+    short.timings = {"web": 1.0, "reasoning": 25.0}
+    long.tokens = {"reasoning": TokenUsage(1, 3000, 100)}  # 30 s of prefill + 100 x 0.05 s
+    short.tokens = {"reasoning": TokenUsage(1, 500, 100)}  # 5 s + 5 s
+    seconds = question_seconds(54.0, [long, short], speed)
+    assert seconds == pytest.approx([1.0 + 50.0 * 35 / 45 + 1.0, 1.0 + 50.0 * 10 / 45 + 1.0])
+    assert sum(seconds) == pytest.approx(54.0)
+    assert max(seconds) > 30.0 > 54.0 / 2  # over 30 s on its own, though the batch's mean is not
+
+
+def test_a_calibration_outside_the_band_of_the_simulated_t4_fails_the_check():
+    from dataclasses import replace
+
+    from models.config import ThroughputModelConfig
+    from models.deadline import EngineSpeed
+    from tools.check_t4x4 import calibration_result
+
+    model = ThroughputModelConfig()
+    steps = {n: model.step_seconds(0, n, n) for n in (1, 8, 24)}
+    good = EngineSpeed(call_overhead_s=0.2, prefill_s_per_token=1 / model.prefill_tokens_per_step_second(512), decode_step_s=steps)
+    assert calibration_result({"nominal": (good, model)}, 512).passed
+    broken = {
+        "prefill": replace(good, prefill_s_per_token=good.prefill_s_per_token * 3),
+        "decode": replace(good, decode_step_s={**steps, 8: steps[8] / 2}),
+        "overhead": replace(good, call_overhead_s=-0.5),
+    }
+    for what, speed in broken.items():
+        result = calibration_result({"nominal": (good, model), "slow": (speed, model)}, 512)
+        assert not result.passed, what
+        assert result.details[0] == "nominal: within the band" and "outside" in result.details[1]
+    assert not calibration_result({}, 512).passed
+
+
+class StopProbeSession:
+    def __init__(self):
+        self.now, self.aborted = 0.0, []
+
+    def clock(self):
+        return self.now
+
+    def forget_prompts(self):
+        pass
+
+
+class StopProbeLLM:
+    """Returns `late` seconds after the call's limit, its replies cut or not, aborting what it cut."""
+
+    def __init__(self, session, late, cuts):
+        self.session, self.late, self.cuts = session, late, cuts
+        self.time_limit = None
+
+    def limited(self, limit):
+        from contextlib import contextmanager
+
+        @contextmanager
+        def block():
+            self.time_limit = limit
+            yield
+            self.time_limit = None
+
+        return block()
+
+    def generate(self, conversations, params):
+        from models.llm.base import Completion
+
+        self.session.now = self.time_limit.at + self.late
+        if self.cuts:
+            self.session.aborted += [f"r{i}" for i in range(len(conversations))]
+        return [Completion(texts=["{"], cut=self.cuts) for _ in conversations]
+
+
+@pytest.mark.parametrize("late, cuts, passed", [(-0.5, True, True), (0.9, True, True), (1.5, True, False), (-0.5, False, False)])
+def test_the_engine_stop_check_fails_a_call_that_returns_late_or_stops_nothing(late, cuts, passed):
+    from types import SimpleNamespace
+
+    from models.config import load_config
+    from tools.check_t4x4 import check_engine_stop
+
+    session = StopProbeSession()
+    schema = {"type": "object", "properties": {"reasoning": {"type": "string"}}}
+    system = SimpleNamespace(
+        llm=StopProbeLLM(session, late, cuts), config=load_config("t4x4"), json_schemas=lambda: [schema]
+    )
+    result = check_engine_stop(session, system)
+    assert result.passed is passed
+    assert len(result.details) == 2

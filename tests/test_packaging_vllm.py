@@ -124,7 +124,8 @@ class FakeEngine:
 
     def __init__(self) -> None:
         self.model_config = types.SimpleNamespace(max_model_len=40)
-        self.cache_config = types.SimpleNamespace(num_gpu_blocks=10, block_size=16)
+        self.cache_config = types.SimpleNamespace(num_gpu_blocks=10, block_size=16, enable_prefix_caching=True)
+        self.scheduler_config = types.SimpleNamespace(max_num_batched_tokens=512)
         self.vllm_config = object()
         self.stat_loggers: dict[str, Any] = {"logging": object(), "prometheus": object()}
         self.calls: list[tuple[list[dict], list[FakeSamplingParams]]] = []
@@ -141,8 +142,18 @@ class FakeEngine:
 
     @property
     def scheduler(self) -> list[Any]:
-        decoding = types.SimpleNamespace(is_prefill=lambda: False)  # a prompt is read in one step here
-        return [types.SimpleNamespace(waiting=list(self.pending), running=[decoding] * len(self.running))]
+        """What the backend reads before a step: waiting prompts, and the running requests' sequences
+        (a prompt is read in one step here, with the first token)."""
+        waiting = [
+            types.SimpleNamespace(is_prefill=lambda: True, get_num_uncomputed_tokens=lambda p=prompt: len(p["prompt_token_ids"]))
+            for prompt, _, _ in self.pending.values()
+        ]
+        running = []
+        for request_id, (prompt, sampling, _) in self.running.items():
+            length = len(prompt["prompt_token_ids"]) + self.generated.get(request_id, 0)
+            sequence = types.SimpleNamespace(get_len=lambda n=length: n, is_finished=lambda: False)
+            running.append(types.SimpleNamespace(is_prefill=lambda: False, get_seqs=lambda s=sequence, k=sampling.n: [s] * k))
+        return [types.SimpleNamespace(waiting=waiting, running=running)]
 
     def add_logger(self, name: str, logger: Any) -> None:
         self.stat_loggers[name] = logger
@@ -373,9 +384,25 @@ def test_decoding_goes_on_until_one_decode_step_no_longer_fits_however_long_pref
     limit = TimeLimit(engine.clock.now + 8.0, engine.clock)
     with backend.limited(limit):
         [completion] = backend.generate([_conversation(2)], GenerationParams(max_tokens=100))
-    # 5 s of prefill, then 12 decode steps of 0.25 s: stopped 0 to 0.25 s before the limit.
-    assert completion.cut and completion.completion_tokens == 13
-    assert limit.at - 0.25 <= engine.clock.now <= limit.at
+    # 5 s of prefill, then 11 decode steps of 0.25 s: stopped once the time left is under a decode
+    # step times llm.step_safety_factor (1.5).
+    assert completion.cut and completion.completion_tokens == 12
+    assert limit.at - 1.5 * 0.25 <= engine.clock.now <= limit.at
+
+
+def test_the_stop_asks_the_cost_model_for_each_step_as_the_scheduler_will_run_it(backend):
+    engine = FakeLLM.instances[0].llm_engine
+    engine.step_seconds, engine.tokens_per_reply = 0.5, 3
+    asked = []
+
+    def predictor(prompt_tokens, sequences, context_tokens):
+        asked.append((prompt_tokens, sequences, context_tokens))
+        return 0.5
+
+    backend.step_predictor = predictor
+    backend.generate([_conversation(2), _conversation(3)], GenerationParams(max_tokens=10, n=2, temperature=0.7))
+    # the prompts (3 + 4 tokens) first; then 2 x 2 sequences reading their prompts and their replies so far
+    assert asked == [(7, 0, 0), (0, 4, 2 * (3 + 1) + 2 * (4 + 1)), (0, 4, 2 * (3 + 2) + 2 * (4 + 2))]
 
 
 def test_a_call_whose_limit_has_passed_runs_no_step(backend):

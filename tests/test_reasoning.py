@@ -9,7 +9,7 @@ from models.calculator import CalculationResult
 from models.config import ReasoningConfig
 from models.knowledge import KnowledgeAnswer
 from models.prompts import PromptLibrary
-from models.reasoning import Reasoner, ReasoningResult
+from models.reasoning import BACKUP_CALL, Reasoner, ReasoningResult
 from models.schema import Evidence, Question
 from tests.doubles import ScriptedLLM
 
@@ -128,6 +128,29 @@ def test_unparsed_replies_get_one_batched_backup_call():
     assert [r.parsed for r in results] == [True, False, False]
     assert results[1].reasoning == "The pages list three albums, so the count is"
     assert [r.usage.calls for r in results] == [1, 2, 2]
+
+
+def test_the_backup_call_runs_for_as_many_replies_as_the_time_left_affords():
+    replies = [
+        '{"reasoning": "The pages list three albums, so the count is',
+        "Some prose without any structure, concluding it was 1998.",
+        "Answer: 3",
+    ]
+    llm = ScriptedLLM(replies)
+    asked = []
+
+    def affordable(stage, prompt_tokens):
+        asked.append((stage, len(prompt_tokens)))
+        return 1
+
+    questions = [Question(f"q{i}", f"question {i}?", QUERY_TIME) for i in range(2)]
+    results = Reasoner(ReasoningConfig(), llm, PromptLibrary()).run(
+        questions, [Evidence(chunks=["c"])] * 2, [[], []], [None, None], [None, None], affordable=affordable
+    )
+    assert asked == [(BACKUP_CALL, 2)]
+    assert len(llm.calls) == 2 and len(llm.calls[1][0]) == 1  # the backup call for the first only
+    assert [r.answer for r in results] == ["3", I_DONT_KNOW]
+    assert results[1].events and "skipped to meet the deadline" in results[1].events[-1].what
 
 
 @pytest.mark.parametrize(

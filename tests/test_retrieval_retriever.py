@@ -7,7 +7,7 @@ from models.config import RetrievalConfig
 from models.llm.base import Completion
 from models.prompts import PromptLibrary
 from models.retrieval import Retriever
-from models.retrieval.retriever import DENSE_STOPPED, RESCORING_SKIPPED
+from models.retrieval.retriever import DENSE_STOPPED, RESCORING_SKIPPED, RESCORING_STOPPED, SHORTLIST_SKIPPED
 from models.retrieval.relevance import yes_probability
 from models.schema import Question, SearchResult
 from tests.doubles import ScriptedLLM
@@ -214,15 +214,64 @@ def test_a_table_scores_at_least_as_well_as_its_best_row():
     assert scores.tolist() == pytest.approx([0.5, 0.9, 0.9])
 
 
+class SteppingClock:
+    """A clock that advances `step` seconds each time it is read."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def test_retrieval_out_of_time_ranks_lexically_and_says_so():
     encoder = BagOfWordsEncoder()
     retriever = Retriever(RetrievalConfig(dense_candidates=8), encoder)
     questions, pages = batch()
-    evidence = retriever.run(questions, pages, seconds=0.0)
+    # the limit (1 s) is read at 0.4 s: both shortlists are made (0.8, 0.96 s), neither is embedded
+    evidence = retriever.run(questions, pages, seconds=1.0, clock=SteppingClock(0.4))
     assert encoder.calls == []
     assert all(item.events == [DENSE_STOPPED] for item in evidence)
     assert "Universal Pictures" in " ".join(evidence[0].chunks)  # BM25 still finds it
     assert not any(item.events for item in retriever.run(questions, pages, seconds=60.0))
+
+
+def test_no_shortlist_starts_after_the_time_is_up():
+    retriever = Retriever(RetrievalConfig(dense_candidates=8), BagOfWordsEncoder())
+    questions, pages = batch()
+    # the limit is read at 0.6 s (stop at 1.6 s); the first shortlist starts at 1.2 s, the second would at 1.8 s
+    evidence = retriever.run(questions, pages, seconds=1.0, clock=SteppingClock(0.6))
+    assert evidence[1].events == [SHORTLIST_SKIPPED] and not evidence[1].references
+    assert evidence[0].events == [DENSE_STOPPED] and evidence[0].references
+    assert all(item.events == [SHORTLIST_SKIPPED] for item in retriever.run(questions, pages, seconds=0.0))
+
+
+def test_a_cross_encoder_stops_between_slices_and_a_question_it_did_not_finish_keeps_the_fused_order():
+    from models.retrieval.relevance import CrossEncoderRelevance
+
+    class SlicedModel:
+        slices: list[int] = []
+
+        def predict(self, inputs, batch_size, activation_fn, show_progress_bar):
+            self.slices.append(len(inputs))
+            return [0.9] * len(inputs)
+
+    config = RetrievalConfig(
+        dense_candidates=8, rerank_candidates=4, embedding_batch_size=3, relevance_estimator="cross_encoder",
+        cross_encoder_model="unused", min_relevance=0.0,
+    )
+    estimator = CrossEncoderRelevance(config)
+    estimator.model, estimator.activation = SlicedModel(), None
+    questions, pages = batch()
+    checks = iter([False, False, True])  # time is up before the third slice
+    probabilities, _ = estimator.score([("q", f"passage {i}") for i in range(8)], stop=lambda: next(checks))
+    assert probabilities == [0.9] * 6 + [None] * 2 and SlicedModel.slices == [3, 3]
+    retriever = Retriever(config, BagOfWordsEncoder(), estimator=estimator)
+    reads = iter([False] * 7 + [True] * 10)  # 2 shortlists, 2 dense scores, the rescoring, 2 of its 3 slices
+    evidence = retriever._hybrid(questions, pages, [], lambda: next(reads))
+    assert evidence[0].events == [] and evidence[1].events == [RESCORING_STOPPED]
+    assert evidence[1].references  # ranked by the fused scores instead
 
 
 def test_rescoring_is_skipped_when_the_dense_scores_used_up_the_time():
@@ -234,7 +283,7 @@ def test_rescoring_is_skipped_when_the_dense_scores_used_up_the_time():
     class Estimator:
         calls = 0
 
-        def score(self, pairs):
+        def score(self, pairs, stop=None):
             Estimator.calls += 1
             return [0.9] * len(pairs), [None] * len(pairs)
 

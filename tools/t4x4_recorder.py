@@ -9,25 +9,32 @@ applying the request's own logits processors to scores that favour a scripted re
 produced. It records every finished request and each guided-decoding grammar's build and
 first-mask time.
 
+Replies: each guided sequence's scripted reply is drawn, by the schema it follows, from the reply
+lengths the end-to-end benchmark measured (`use_reply_lengths`; the free-text fields filled to that
+many tokens, within the schema's caps; a draw beyond the request's max_tokens runs into it).
+
 Time: each step the executor runs is charged what it would take on 4x T4 under the session's
 profile (`ThroughputModelConfig.step_seconds` of the rows the real scheduler put in the step: prompt
-tokens not served by the prefix cache, one row per decoding sequence, one token mask per guided
-sequence). `RecorderSession.clock` is the time a system on that machine would see: wall time outside
-the executor plus the simulated time of the steps (the recorder's own work inside a step does not
-count). The KV cache is sized the way vLLM's worker sizes it: the share of a T4's memory the
-preset gives vLLM, less the weights of Llama-3-70B GPTQ on one of four GPUs, the activations of a
-profiling step and NCCL's buffers.
+tokens not served by the prefix cache and the tokens each attends to, one row per decoding sequence
+and its context's KV cache, one token mask per guided sequence and the matcher of each one on its
+first token). The retrieval models are charged too: each batch of the sentence encoder by its
+tokens, each cross-encoder slice by its pairs (the CPU stand-ins' own time does not count).
+`RecorderSession.clock` is the time a system on that machine would see: wall time outside the
+executor and the retrieval models plus their simulated time. The KV cache is sized the way vLLM's
+worker sizes it: the share of a T4's memory the preset gives vLLM, less the weights of Llama-3-70B
+GPTQ on one of four GPUs, the activations of a profiling step and NCCL's buffers.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import random
 import statistics
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import torch
 import vllm.engine.llm_engine as llm_engine_module
@@ -40,6 +47,7 @@ from vllm.sampling_params import GuidedDecodingParams
 from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
 
 from models.config import ThroughputModelConfig
+from models.embeddings import SentenceEncoder
 from tools.check_t4x4 import EOT_ID, schema_key, scripted_reply
 from tools.t4x4_platform import T4_TOTAL_MEMORY_BYTES
 
@@ -50,6 +58,7 @@ GIB = 1024**3
 # fp16 vectors and the fp16 MLP intermediate (its 1/4 share) per token, exllama's fp16 buffer for the
 # largest dequantized matrix (gate and up projections), and the fp32 logits of up to 256 sequences.
 NCCL_BYTES = int(0.3 * GIB)
+PARALLEL_SAMPLE = "_parallel_sample_"
 HIDDEN_VECTORS_PER_TOKEN = 10
 PROFILED_SEQUENCES = 256
 
@@ -64,6 +73,7 @@ class RecordedRequest:
     prompt_start: str
     text: str
     finish_reason: str | None
+    scripted_tokens: int  # the longest scripted reply of the request's samples, <|eot_id|> included
 
     @property
     def valid_json(self) -> bool:
@@ -93,8 +103,11 @@ class RecorderSession:
         self._build_seconds: dict[int, float] = {}
         self._compile_seconds: dict[str, list[float]] = {}
         self._targets: dict[int, list[int]] = {}
+        self._request_targets: dict[str, int] = {}
         self.mask_seconds: list[float] = []
         self._warm: set[str] | None = None
+        self._reply_lengths: dict[str, list[int]] = {}
+        self._draws = random.Random(0)
 
     # --- installation ---
 
@@ -140,20 +153,55 @@ class RecorderSession:
             self.aborted.extend([request_id] if isinstance(request_id, str) else list(request_id))
             original_abort(engine, request_id)
 
+        from sentence_transformers import CrossEncoder
+
+        original_encode, original_predict = SentenceEncoder.encode, CrossEncoder.predict
+
+        def encode(encoder: SentenceEncoder, texts: list[str]) -> Any:
+            return self._charged(lambda: original_encode(encoder, texts), lambda: self._encoder_seconds(encoder, texts))
+
+        def predict(model: Any, sentences: Any, *args: Any, **kwargs: Any) -> Any:
+            pairs = len(sentences)
+            return self._charged(lambda: original_predict(model, sentences, *args, **kwargs),
+                                 lambda: pairs * self.profile.cross_encoder_pair_s)
+
         LLMEngine._get_executor_cls = classmethod(executor_cls)
         llm_engine_module.get_local_guided_decoding_logits_processor = builder
         LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = add_request, step, abort_request
+        SentenceEncoder.encode, CrossEncoder.predict = encode, predict
         try:
             yield self
         finally:
             LLMEngine._get_executor_cls = classmethod(original_executor_cls)
             llm_engine_module.get_local_guided_decoding_logits_processor = original_builder
             LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = original_add_request, original_step, original_abort
+            SentenceEncoder.encode, CrossEncoder.predict = original_encode, original_predict
+
+    def _charged(self, work: Callable[[], Any], simulated: Callable[[], float]) -> Any:
+        """Run `work` (a CPU stand-in for a model on a T4) and charge `simulated()` seconds for it
+        instead of its own."""
+        started = time.perf_counter()
+        result = work()
+        seconds = simulated()
+        self.charge(time.perf_counter() - started, seconds)
+        return result
+
+    def _encoder_seconds(self, encoder: SentenceEncoder, texts: list[str]) -> float:
+        """Batches of `encoder.batch_size` texts, longest first (as sentence-transformers sorts
+        them), each padded to its longest text's tokens."""
+        model = encoder.model
+        lengths = sorted(
+            (len(ids) for ids in model.tokenizer(list(texts), truncation=True, max_length=model.max_seq_length)["input_ids"]),
+            reverse=True,
+        )
+        size = encoder.batch_size
+        return self.profile.encoder_seconds([lengths[i] * len(lengths[i : i + size]) for i in range(0, len(lengths), size)])
 
     def _record(self, engine: LLMEngine, output: Any) -> None:
         sampling = self._submitted.pop(output.request_id)
         schema = sampling.guided_decoding.json if sampling.guided_decoding is not None else None
         tokenizer = engine.get_tokenizer()
+        scripted = self._request_targets.pop(output.request_id, 0)
         for sample in output.outputs:
             self.requests.append(
                 RecordedRequest(
@@ -165,6 +213,7 @@ class RecorderSession:
                     prompt_start=tokenizer.decode(output.prompt_token_ids[:6]),
                     text=sample.text,
                     finish_reason=sample.finish_reason,
+                    scripted_tokens=scripted,
                 )
             )
 
@@ -179,6 +228,10 @@ class RecorderSession:
     def use_profile(self, profile: ThroughputModelConfig) -> None:
         self.profile = profile
 
+    def use_reply_lengths(self, by_schema: dict[str, list[int]]) -> None:
+        """Reply lengths in tokens to draw from, by the schema key of the replies they are for."""
+        self._reply_lengths = dict(by_schema)
+
     def clock(self) -> float:
         """Seconds a system on the simulated 4x T4 would read: wall time outside the executor plus
         the executor's simulated steps."""
@@ -189,8 +242,11 @@ class RecorderSession:
         self._simulated_seconds += simulated_seconds
 
     def step_seconds(self, metadata_list: list[Any], block_size: int) -> float:
-        """Seconds of one engine step on 4x T4 under the profile, from what the scheduler put in it."""
-        prompt_rows = decode_rows = guided = 0
+        """Seconds of one engine step on 4x T4 under the profile, from what the scheduler put in it:
+        the prompt tokens it computes (the prefix cache's blocks excepted) and the tokens before
+        each, the decoding sequences and their context, the guided sequences sampled and which of
+        them sample their first token (their matcher is built then)."""
+        prompt_rows = prompt_context = decode_rows = context = guided = new_guided = 0
         for metadata in metadata_list:
             is_guided = bool(metadata.sampling_params is not None and metadata.sampling_params.logits_processors)
             for data in metadata.seq_data.values():
@@ -198,11 +254,18 @@ class RecorderSession:
                     computed = data.get_num_computed_tokens()
                     end = min(data.get_len(), computed + metadata.token_chunk_size)
                     cached = len(metadata.computed_block_nums or ()) * block_size
-                    prompt_rows += max(1, end - max(computed, cached))
+                    first = min(max(computed, cached), end - 1)
+                    prompt_rows += end - first
+                    prompt_context += (first + end - 1) * (end - first) // 2
                 else:
                     decode_rows += 1
-                guided += int(is_guided and metadata.do_sample)
-        return self.profile.step_seconds(prompt_rows, decode_rows, guided)
+                    context += data.get_len()
+                sampled = is_guided and metadata.do_sample
+                guided += int(sampled)
+                new_guided += int(sampled and data.get_output_len() == 0)
+        return self.profile.step_seconds(
+            prompt_rows, decode_rows, guided, context_tokens=context, prefill_context=prompt_context, new_guided=new_guided
+        )
 
     # --- what the check reads ---
 
@@ -285,13 +348,23 @@ class RecorderSession:
 
     # --- decoding (called by the executor) ---
 
-    def next_token(self, seq_id: int, prompt_ids: list[int], output_ids: list[int], params: Any) -> int:
+    def next_token(self, request_id: str, seq_id: int, prompt_ids: list[int], output_ids: list[int], params: Any) -> int:
         processors = list(params.logits_processors or [])
         if seq_id not in self._targets or not output_ids:
             keys = [self._processor_schema.get(id(p)) for p in processors]
-            schema = next((self._schemas[key] for key in keys if key is not None), None)
-            reply = self.executor.tokenizer.encode(scripted_reply(schema), add_special_tokens=False)
+            key = next((key for key in keys if key is not None), None)
+            schema = self._schemas[key] if key is not None else None
+            lengths = self._reply_lengths.get(key or "")
+            tokenizer = self.executor.tokenizer
+
+            def count(text: str) -> int:
+                return len(tokenizer.encode(text, add_special_tokens=False))
+
+            length = self._draws.choice(lengths) if lengths else None
+            reply = tokenizer.encode(scripted_reply(schema, length, count), add_special_tokens=False)
             self._targets[seq_id] = list(reply) + [EOT_ID]
+            parent = request_id.split(PARALLEL_SAMPLE)[0]  # V0 runs each of n samples as its own request
+            self._request_targets[parent] = max(self._request_targets.get(parent, 0), len(self._targets[seq_id]))
         target = self._targets[seq_id]
         scores = self._zero_scores()
         scores[target[min(len(output_ids), len(target) - 1)]] = FAVOURED_SCORE
@@ -400,6 +473,7 @@ class RecorderExecutor(ExecutorBase):
             if metadata.do_sample:
                 for seq_id, data in metadata.seq_data.items():
                     token = self.session.next_token(
+                        metadata.request_id,
                         seq_id,
                         list(data.get_prompt_token_ids()),
                         list(data.get_output_token_ids()),

@@ -44,6 +44,11 @@ __all__ = [
 ]  # fmt: skip
 
 
+# Prompt tokens per engine step assumed for the initial prefill speed when llm.max_num_batched_tokens
+# is unset (vLLM's chunked-prefill default).
+DEFAULT_PREFILL_CHUNK = 512
+
+
 def load_config(preset: str | None = None, overrides: dict[str, Any] | None = None) -> CragConfig:
     name = preset or os.environ.get("CRAG_PRESET") or "cpu"
     if name not in PRESETS:
@@ -60,11 +65,14 @@ def finalize(config: CragConfig) -> CragConfig:
     budget = config.budget
     target = budget.target_throughput
     if budget.initial_prefill_tokens_per_s is None:
-        budget.initial_prefill_tokens_per_s = target.prefill_tokens_per_s
+        chunk = config.llm.max_num_batched_tokens or DEFAULT_PREFILL_CHUNK
+        budget.initial_prefill_tokens_per_s = round(target.prefill_tokens_per_step_second(chunk), 1)
     if budget.initial_decode_step_s is None:
         budget.initial_decode_step_s = {n: round(target.step_seconds(0, n, n), 6) for n in budget.calibration_sequences}
     if budget.initial_call_overhead_s is None:
         budget.initial_call_overhead_s = target.call_overhead_s
+    if budget.initial_context_s_per_token is None:
+        budget.initial_context_s_per_token = target.kv_read_s_per_token
     if config.plan.calculator_reference_chars is None:
         shown = config.calculator.max_reference_tokens * config.retrieval.chars_per_token
         config.plan.calculator_reference_chars = int(shown)

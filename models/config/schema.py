@@ -102,9 +102,12 @@ class LLMConfig:
     # between steps. A step cannot be interrupted once it runs.
     enable_chunked_prefill: bool = False
     max_num_batched_tokens: int | None = None
-    # vLLM: the engine stops before a step when the time left is below the longest of the last
-    # this-many steps (one more step would overrun the call's time limit).
+    # vLLM: before each step the engine predicts the step's seconds from the sequences, prompt
+    # tokens and context it will run (the deadline's cost model, corrected by how far it was off on
+    # the last this-many steps) and stops when that, times the safety factor, no longer fits the
+    # call's time limit. llama.cpp: the longest recent token, times the safety factor.
     recent_steps_kept: int = 200
+    step_safety_factor: float = 1.5
 
 
 @dataclass
@@ -443,13 +446,15 @@ class KGConfig:
 
 @dataclass
 class ThroughputModelConfig:
-    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM 0.8.5's V0 engine: the speed the deadline
-    assumes before `calibrate()` measures the real one, the `nominal` profile of the simulated T4
-    engine (`make check-t4x4`) and `--budget-report` (evaluation/time_model.py). Sources and
-    arithmetic: ../shared/docs/T4_FACTS.md figures, models/README.md "The 4x T4 time model"."""
+    """Llama-3-70B-Instruct GPTQ on 4x T4 with vLLM 0.8.5's V0 engine, and the retrieval models on
+    a T4: the speed the deadline assumes before `calibrate()` measures the real one, the `nominal`
+    profile of the simulated T4 engine (`make check-t4x4`) and `--budget-report`
+    (evaluation/time_model.py). Sources and arithmetic: ../shared/docs/T4_FACTS.md figures,
+    models/README.md "The 4x T4 step model"."""
 
-    # Prompt tokens per second of the four GPUs together (compute-bound; estimate, README).
-    prefill_tokens_per_s: float = 350.0
+    # Prompt tokens per second of the four GPUs' matrix multiplications (compute-bound; estimate,
+    # README); the all-reduces and the attention of a prefill step are their own terms below.
+    prefill_tokens_per_s: float = 408.0
     # One pass of the exllama GPTQ kernel over a GPU's 4-bit weights (9.3 GiB at about half of the
     # T4's 320 GB/s); it makes one pass per `rows_per_weight_read` rows of a step, up to
     # `exllama_max_rows` rows (vLLM's csrc/quantization/gptq/q_gemm.cu).
@@ -459,40 +464,98 @@ class ThroughputModelConfig:
     # Above exllama_max_rows, vLLM rewrites each weight matrix in fp16 for cuBLAS, every step:
     # ~35 GB written and read again per GPU at 320 GB/s (estimate).
     dequantize_s: float = 0.25
-    # Every step: 160 all-reduces over PCIe, eager kernel launches, sampling (estimate).
-    step_fixed_s: float = 0.05
+    # Every step: eager kernel launches, sampling, the scheduler's and model runner's Python work (estimate).
+    step_fixed_s: float = 0.04
+    # Tensor parallelism: 2 all-reduces per layer (80 layers), each of a step's rows x 8,192 fp16
+    # values; NCCL's ring moves 2 x (4 - 1) / 4 = 1.5 times that per GPU over PCIe 3.0 without
+    # NVLink (T4_FACTS.md: 12-13 GB/s per direction; ~10 GB/s for the ring, estimate), after a
+    # fixed latency per all-reduce (~60 us over PCIe, estimate).
+    allreduces_per_step: int = 160
+    allreduce_latency_s: float = 6e-5
+    allreduce_bytes_per_row: int = 8192 * 2 * 3 // 2
+    pcie_bytes_per_s: float = 10e9
+    # Attention. A decoding sequence reads its whole context's KV cache every step: 80 layers x 2 KV
+    # heads (of 8, per GPU) x 128 x 2 (K, V) x 2 bytes = 80 KiB per token per GPU at ~160 GB/s (half
+    # the T4's 320 GB/s, as for the weights): 0.5 us per context token. A prompt token computes
+    # 4 x 8,192 x 80 = 2.6 MFLOP per token before it; at the matrix multiplications' rate (2 x 70 B
+    # FLOP x 408 tok/s = 57 TFLOP/s over the four GPUs) that is 0.046 us per (prompt token, token before).
+    kv_read_s_per_token: float = 5e-7
+    prefill_attention_s_per_pair: float = 4.6e-8
     # KV-cache tokens each GPU holds at gpu_memory_utilization 0.85 (under TP every GPU holds its
     # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README). The real engine's
     # figure replaces it at calibration.
     kv_cache_tokens_per_gpu: int = 28_000
-    # vLLM's guidance logits processor on the CPU: a request's matcher (median of the requests after
-    # each schema's first) and one token mask per guided sequence per step (quiet medians
-    # 0.13-0.47 ms measured by `make check-t4x4`; 1 ms allows for a busier CPU).
+    # vLLM's guidance logits processor on the CPU: a request's matcher, built on its first token
+    # (median of the requests after each schema's first), and one token mask per guided sequence
+    # per step (quiet medians 0.13-0.47 ms measured by `make check-t4x4`; 1 ms allows for a busier CPU).
     guided_request_s: float = 0.02
     guided_mask_s: float = 0.001
     # Python work of one generate call: request set-up, scheduling, detokenization (estimate).
     call_overhead_s: float = 0.2
     # Measured seconds of the CPU stages are multiplied by this (1.0: same speed as where measured).
     non_llm_time_scale: float = 1.0
-    # A cross-encoder on a GPU (retrieval.relevance_estimator "cross_encoder" on cuda), per (question,
-    # passage) pair: bge-reranker-v2-m3 in fp16 on a T4 with ~190-token pairs, ~0.6 GFLOP a token
-    # (its ~300M non-embedding parameters) at ~16 TFLOP/s effective (estimate, README). Where the
-    # tokens were recorded it ran as a tiny CPU stand-in, so its measured time leaves this out.
-    cross_encoder_pair_s: float = 0.006
+    # The cross-encoder on a T4 (retrieval.relevance_estimator "cross_encoder" on cuda), per
+    # (question, passage) pair of up to ~200 tokens: bge-reranker-v2-m3 is XLM-RoBERTa-large, BERT-large's
+    # shape (24 layers, 1,024 wide); NVIDIA's BERT-large on a T4, PyTorch fp16: 54 sequences of 384
+    # tokens per second, 18.4 ms each (DeepLearningExamples, PyTorch/LanguageModeling/BERT/triton/large),
+    # ~9.6 ms for 200 tokens. Where the tokens were recorded it ran as a tiny CPU stand-in.
+    cross_encoder_pair_s: float = 0.010
+    # The sentence encoder on a T4 (sentence-t5-large in fp32: T5-large's encoder, BERT-large's shape):
+    # NVIDIA's BERT-large on a T4 in fp32, 30 sequences of 128 tokens per second (DeepLearningExamples,
+    # TensorFlow/LanguageModeling/BERT, inference on T4): 0.26 ms per token; plus the eager launches
+    # of one batch (24 layers, ~4 ms, estimate).
+    encoder_token_s: float = 2.6e-4
+    encoder_batch_s: float = 0.004
 
-    def step_seconds(self, prefill_tokens: int, decode_sequences: int, guided_sequences: int) -> float:
+    def step_seconds(
+        self,
+        prefill_tokens: int,
+        decode_sequences: int,
+        guided_sequences: int,
+        *,
+        context_tokens: int = 0,
+        prefill_context: int = 0,
+        new_guided: int = 0,
+    ) -> float:
         """One engine step (T4_FACTS.md): up to `exllama_max_rows` rows, the exllama kernel reads the
         weights once per `rows_per_weight_read` rows; above, vLLM dequantizes the weights to fp16 for
-        cuBLAS and the step is compute bound. Every step pays the PCIe all-reduces and launches, and
-        one token mask per guided sequence on the CPU."""
+        cuBLAS and the step is compute bound. Every step pays the all-reduces of its rows over PCIe
+        and the launches; the decoding sequences read their `context_tokens` of KV cache, the prompt
+        tokens attend to `prefill_context` tokens in all; the CPU computes one token mask per guided
+        sequence and builds the matcher of each of the `new_guided` on its first token."""
         rows = prefill_tokens + decode_sequences
         if rows <= 0:
             return 0.0
         if rows <= self.exllama_max_rows:
             matmul = self.weight_read_s * math.ceil(rows / self.rows_per_weight_read)
         else:
-            matmul = self.dequantize_s + rows / self.prefill_tokens_per_s
-        return matmul + self.step_fixed_s + self.guided_mask_s * guided_sequences
+            matmul = self.dequantize_s + prefill_tokens / self.prefill_tokens_per_s
+            matmul += decode_sequences / self.prefill_tokens_per_s
+        allreduce = self.allreduces_per_step * (
+            self.allreduce_latency_s + rows * self.allreduce_bytes_per_row / self.pcie_bytes_per_s
+        )
+        attention = context_tokens * self.kv_read_s_per_token + prefill_context * self.prefill_attention_s_per_pair
+        guided = self.guided_mask_s * (guided_sequences - new_guided) + self.guided_request_s * new_guided
+        return matmul + allreduce + attention + self.step_fixed_s + guided
+
+    def prefill_seconds(self, prompts: list[int], chunk: int) -> float:
+        """The steps that read these prompts, `chunk` tokens a step (chunked prefill), each prompt
+        token attending to the tokens before it in its prompt."""
+        total = sum(prompts)
+        if total <= 0:
+            return 0.0
+        full, last = divmod(total, chunk)
+        pairs = sum(tokens * (tokens - 1) // 2 for tokens in prompts)
+        steps = full * self.step_seconds(chunk, 0, 0) + (self.step_seconds(last, 0, 0) if last else 0.0)
+        return steps + pairs * self.prefill_attention_s_per_pair
+
+    def prefill_tokens_per_step_second(self, chunk: int) -> float:
+        """Prompt tokens per second of steps of `chunk` prompt tokens (a short prompt's: attention left out)."""
+        return chunk / self.step_seconds(chunk, 0, 0)
+
+    def encoder_seconds(self, batch_tokens: list[int]) -> float:
+        """The sentence encoder over batches of these (padded) token counts."""
+        return sum(self.encoder_batch_s + tokens * self.encoder_token_s for tokens in batch_tokens)
 
 
 @dataclass
@@ -516,10 +579,19 @@ class BudgetConfig:
     initial_prefill_tokens_per_s: float | None = None
     initial_decode_step_s: dict[int, float] | None = None
     initial_call_overhead_s: float | None = None
+    # Seconds one decode step spends per token of context its sequences read (the KV cache), until
+    # observed steps refine it; None: target_throughput's kv_read_s_per_token.
+    initial_context_s_per_token: float | None = None
     # Weight of the newest batch in the moving averages of a stage's costs...
     cost_smoothing: float = 0.5
     # ...and of one engine step in those of the engine's speed.
     step_smoothing: float = 0.05
+    # A call is planned to decode for as many steps as its longest reply takes: the reply lengths the
+    # stage has measured (the last `reply_window` replies) at the level that covers all of a call's k
+    # replies with probability `reply_coverage` (the quantile reply_coverage ** (1 / k) of one reply);
+    # until the window holds enough replies to tell that quantile, the stage's max_tokens.
+    reply_coverage: float = 0.95
+    reply_window: int = 400
     # The reasoning call takes the first form whose predicted time fits: full replies over each of
     # these shares of the references, then brief replies (the answer alone, reasoning.brief_max_tokens)
     # over each of those; when none fits, the last questions of the batch answer "I don't know".

@@ -118,10 +118,13 @@ class KGClient:
             logger.warning(f"KG API: {late} call(s) not answered by the batch deadline; their evidence is dropped")
         return results
 
-    def is_up(self) -> bool:
-        """One health check (`GET /`), so a batch does not pay for entity reading when the API is down."""
+    def is_up(self, seconds: float | None = None) -> bool:
+        """One health check (`GET /`), so a batch does not pay for entity reading when the API is
+        down; within `seconds` when given (the time its caller has left)."""
+        cap = float("inf") if seconds is None else seconds
+        timeout = httpx.Timeout(min(self.config.timeout_s, cap), connect=min(self.config.connect_timeout_s, cap))
         try:
-            self._http.get("/")
+            self._http.get("/", timeout=timeout)
         except httpx.HTTPError as exc:
             logger.warning(f"KG API at {self.base_url} does not answer ({exc}); continuing without KG evidence")
             self.unreachable = True

@@ -170,7 +170,10 @@ class KnowledgeGraphStage:
         }
         client = KGClient(base_url, self.config)
         try:
-            if states and not client.is_up():
+            if states and seconds_available is not None and seconds_available <= 0:
+                for index in states:
+                    results[index].error = "no time left for the KG API at the batch deadline"
+            elif states and not client.is_up(seconds_available):
                 for index in states:
                     results[index].error = f"KG API at {base_url} does not answer"
             elif states:

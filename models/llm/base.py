@@ -61,11 +61,20 @@ class TokenUsage:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cut: int = 0  # calls whose reply a time limit stopped
 
     def add(self, completion: Completion) -> None:
         self.calls += 1
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
+        self.cut += completion.cut
+
+    def merge(self, other: "TokenUsage") -> None:
+        """Add another call's (or calls') usage to this one."""
+        self.calls += other.calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cut += other.cut
 
 
 @dataclass(frozen=True)
@@ -81,11 +90,17 @@ class TimeLimit:
 
 @dataclass(frozen=True)
 class StepTiming:
-    """One step of the engine: prompt tokens it computed, sequences that got a token, its seconds."""
+    """One step of the engine: prompt tokens it computed, sequences that got a token, its seconds,
+    and the tokens of context those sequences read from the KV cache."""
 
     prompt_tokens: int
     sequences: int
     seconds: float
+    context_tokens: int = 0
+
+
+# The predicted seconds of an engine step: (prompt tokens, decoding sequences, their context tokens).
+StepPredictor = Callable[[int, int, int], float]
 
 
 def cut_by_limit(generated_tokens: int) -> str:
@@ -98,13 +113,15 @@ class LLMBackend(abc.ABC):
     Time: the orchestrator sets `time_limit` around each call (`limited`); a backend stops
     generating when it runs out (between engine steps, between tokens, or by a request timeout)
     and returns what it has, with `Completion.cut` set. It times its steps on `clock` and reports
-    each to `step_observer`, which refines the cost model (models/deadline.py).
+    each to `step_observer`, which refines the cost model (models/deadline.py); an engine that can
+    tell what its next step will run asks `step_predictor` how long that will take.
     """
 
     name: str = "abstract"
     time_limit: TimeLimit | None = None
     clock: Callable[[], float] = staticmethod(time.monotonic)
     step_observer: Callable[[StepTiming], None] | None = None
+    step_predictor: StepPredictor | None = None
 
     @abc.abstractmethod
     def generate(
@@ -144,13 +161,18 @@ class LLMBackend(abc.ABC):
         """Seconds until the current time limit (infinity without one)."""
         return self.time_limit.remaining() if self.time_limit is not None else float("inf")
 
-    def observe_step(self, prompt_tokens: int, sequences: int, seconds: float) -> None:
+    def observe_step(self, prompt_tokens: int, sequences: int, seconds: float, context_tokens: int = 0) -> None:
         if self.step_observer is not None:
-            self.step_observer(StepTiming(prompt_tokens, sequences, seconds))
+            self.step_observer(StepTiming(prompt_tokens, sequences, seconds, context_tokens))
 
     def kv_cache_tokens(self) -> int | None:
         """Tokens the engine's KV cache holds at once (None: not limited that way)."""
         return None
+
+    def recomputed_prompt_tokens(self, prompt_tokens: int) -> int:
+        """The prompt tokens the engine computes when a prompt of `prompt_tokens` tokens it has just
+        run is sent again (an engine with a prefix cache computes only what its cache does not keep)."""
+        return prompt_tokens
 
     def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:  # noqa: B027 - optional hook
         """Prepare everything a first request would otherwise pay for (e.g. compiling the

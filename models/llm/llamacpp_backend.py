@@ -5,8 +5,8 @@ previous prompt and re-evaluates only what differs, so the n samples of one conv
 system prompt shared by consecutive conversations) cost their prompt once.
 
 Replies are streamed, so the backend stops between tokens when the time left is shorter than the
-longest recent token; a prompt evaluation cannot be interrupted, so a conversation whose prompt
-would not be read in time is not started. A logits processor times the prompt (the first token)
+longest recent token times `llm.step_safety_factor`; a prompt evaluation cannot be interrupted, so
+a conversation whose prompt would not be read in time (with the same factor) is not started. A logits processor times the prompt (the first token)
 and every later token.
 """
 
@@ -142,7 +142,7 @@ class LlamaCppBackend(LLMBackend):
                 parts = []
                 for chunk in stream:
                     parts.append(chunk["choices"][0]["delta"].get("content") or "")
-                    if self.seconds_left() < meter.longest_recent_token():
+                    if self.seconds_left() < self.config.step_safety_factor * meter.longest_recent_token():
                         completion.cut = True
                         break
                 stream.close()
@@ -173,7 +173,8 @@ class LlamaCppBackend(LLMBackend):
         if left == float("inf"):
             return True
         tokens = sum(self.count_tokens(message["content"]) for message in conversation)
-        return left > tokens * (statistics.median(self._prompt_speeds) if self._prompt_speeds else 0.0)
+        per_token = statistics.median(self._prompt_speeds) if self._prompt_speeds else 0.0
+        return left > self.config.step_safety_factor * tokens * per_token
 
     def _observe(self, meter: "_TokenMeter", prompt_read: bool) -> None:
         if prompt_read and meter.prompt_tokens and meter.prompt_seconds is not None:

@@ -3,10 +3,13 @@
 All conversations of a `generate` call go to vLLM's engine together, so it batches them (and the n
 samples of each) continuously on the GPUs. The backend drives the V0 `LLMEngine` itself (add the
 requests, step, abort) rather than calling `LLM.generate`, so that no call runs past its time limit:
-before each step it checks the time left against the longest recent step of the same kind (one
-that computes prompt tokens, or one that only decodes), and when that no longer fits it aborts
-what is unfinished and returns the text generated so far (`Completion.cut`). Each
-step's prompt tokens, sequences and seconds go to `step_observer` (vLLM's own per-step statistics).
+before each step it reads from the scheduler what the step will run (the decoding sequences and
+the context they read, the prompt tokens of the next chunk), asks `step_predictor` (the deadline's
+cost model) how long that takes, corrects it by how far the prediction was off on recent steps of
+the same kind, and when that times `llm.step_safety_factor` no longer fits the time left it aborts
+what is unfinished and returns the text generated so far (`Completion.cut`). Without a predictor
+it takes the longest recent step of the same kind. Each step's prompt tokens, sequences, context
+and seconds go to `step_observer` (vLLM's own per-step statistics).
 Prompts are built here with the model's chat template and handed over as token ids, which also
 gives exact prompt token counts.
 
@@ -20,7 +23,9 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import statistics
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from loguru import logger
@@ -103,9 +108,7 @@ class VLLMBackend(LLMBackend):
         self._engine_args = engine_args
         self._llm: Any = None
         self._request_ids = itertools.count()
-        # Seconds of recent steps that computed prompt tokens, and of recent decode-only steps.
-        self._recent_prefill_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
-        self._recent_decode_steps: deque[float] = deque(maxlen=config.recent_steps_kept)
+        self._stop = EngineStop(config.step_safety_factor, config.recent_steps_kept)
         self._step_stats: Any = None
 
     def _engine(self) -> Any:
@@ -184,6 +187,12 @@ class VLLMBackend(LLMBackend):
         cache = self._engine().llm_engine.cache_config
         return int(cache.num_gpu_blocks * cache.block_size) if cache.num_gpu_blocks else None
 
+    def recomputed_prompt_tokens(self, prompt_tokens: int) -> int:
+        """With prefix caching, a prompt sent again computes at most its last, partly filled block
+        (vLLM keeps freed blocks cached until it needs their room)."""
+        cache = self._engine().llm_engine.cache_config
+        return min(prompt_tokens, cache.block_size) if cache.enable_prefix_caching else prompt_tokens
+
     def warm_up(self, json_schemas: Sequence[dict[str, Any]]) -> None:
         """Start the engine and compile each schema's grammar now, outside any question's time."""
         self._engine()
@@ -197,13 +206,11 @@ class VLLMBackend(LLMBackend):
             engine.add_request(request_id, prompt, sampling)
         outputs: dict[str, Any] = {}
         finished: set[str] = set()
-        prefilling = True
+        token_budget = engine.scheduler_config.max_num_batched_tokens
         while engine.has_unfinished_requests():
-            # A kind of step not seen yet may take as long as the other kind.
-            recent = (self._recent_prefill_steps if prefilling else self._recent_decode_steps) or (
-                self._recent_prefill_steps + self._recent_decode_steps
-            )
-            if self.seconds_left() < max(recent, default=0.0):
+            load = next_step_load(engine, token_budget)
+            model = self._model_seconds(load)
+            if self.seconds_left() < self._stop.predicted_seconds(load, model):
                 unfinished = [request_id for request_id in prompts if request_id not in finished]
                 logger.warning(f"vllm: time limit reached; {len(unfinished)} request(s) stopped")
                 self._abort(unfinished)
@@ -213,16 +220,21 @@ class VLLMBackend(LLMBackend):
             step_outputs = engine.step()
             seconds = self.clock() - started
             stats = self._step_stats.last
-            computed_prompt = stats is None or stats.num_prompt_tokens_iter > 0
-            (self._recent_prefill_steps if computed_prompt else self._recent_decode_steps).append(seconds)
-            prefilling = _prompts_pending(engine)
+            computed_prompt = stats.num_prompt_tokens_iter if stats is not None else load.prompt_tokens
+            self._stop.record(computed_prompt > 0, seconds, model)
             if stats is not None:
-                self.observe_step(stats.num_prompt_tokens_iter, stats.num_generation_tokens_iter, seconds)
+                self.observe_step(stats.num_prompt_tokens_iter, stats.num_generation_tokens_iter, seconds, load.context_tokens)
             for output in step_outputs:
                 outputs[output.request_id] = output
                 if output.finished:
                     finished.add(output.request_id)
         return outputs, finished
+
+    def _model_seconds(self, load: "StepLoad") -> float | None:
+        if self.step_predictor is None:
+            return None
+        seconds = self.step_predictor(load.prompt_tokens, load.sequences, load.context_tokens)
+        return seconds if seconds > 0 else None
 
     def _abort(self, request_ids: list[str]) -> None:
         if request_ids and self._llm is not None:
@@ -282,11 +294,61 @@ class VLLMBackend(LLMBackend):
             }
 
 
-def _prompts_pending(engine: Any) -> bool:
-    """Whether the next step may compute prompt tokens: a request waits, or a prompt is part-way."""
-    return any(
-        scheduler.waiting or any(group.is_prefill() for group in scheduler.running) for scheduler in engine.scheduler
-    )
+@dataclass(frozen=True)
+class StepLoad:
+    """What the engine's next step will run: prompt tokens, decoding sequences, their context tokens."""
+
+    prompt_tokens: int
+    sequences: int
+    context_tokens: int
+
+
+class EngineStop:
+    """Whether one more engine step fits the time left: its predicted seconds (the cost model's,
+    times the median ratio of what recent steps of the same kind took to their prediction; without
+    a model, the longest recent step of the kind), times `safety_factor`. The kinds: steps that
+    compute prompt tokens, and steps that only decode."""
+
+    def __init__(self, safety_factor: float, kept: int):
+        self.safety_factor = safety_factor
+        self._seconds: dict[bool, deque[float]] = {kind: deque(maxlen=kept) for kind in (True, False)}
+        self._ratios: dict[bool, deque[float]] = {kind: deque(maxlen=kept) for kind in (True, False)}
+
+    def predicted_seconds(self, load: StepLoad, model: float | None) -> float:
+        """The seconds to allow for the step of `load`, whose model prediction is `model` (None:
+        no model); a kind not seen yet borrows from the other."""
+        kind = load.prompt_tokens > 0
+        if model is not None:
+            ratios = self._ratios[kind] or self._ratios[not kind]
+            seconds = model * (statistics.median(ratios) if ratios else 1.0)
+        else:
+            seconds = max(self._seconds[kind] or self._seconds[not kind], default=0.0)
+        return self.safety_factor * seconds
+
+    def record(self, computed_prompt: bool, seconds: float, model: float | None) -> None:
+        """A step ran: whether it computed prompt tokens, its seconds, what the model predicted."""
+        self._seconds[computed_prompt].append(seconds)
+        if model:
+            self._ratios[computed_prompt].append(seconds / model)
+
+
+def next_step_load(engine: Any, token_budget: int | None) -> StepLoad:
+    """The next step as V0's chunked-prefill scheduler fills it: every running sequence past its
+    prompt decodes one token (reading its whole context), and prompt tokens (part-way prompts
+    first, then waiting ones, none assumed cached) fill the rest of the step's token budget."""
+    sequences = context = pending = 0
+    for scheduler in engine.scheduler:
+        for group in scheduler.running:
+            if group.is_prefill():
+                pending += group.get_num_uncomputed_tokens()
+                continue
+            for sequence in group.get_seqs():
+                if not sequence.is_finished():
+                    sequences += 1
+                    context += sequence.get_len()
+        pending += sum(group.get_num_uncomputed_tokens() for group in scheduler.waiting)
+    room = pending if token_budget is None else max(0, token_budget - sequences)
+    return StepLoad(min(pending, room), sequences, context)
 
 
 def _step_stats_logger(vllm_config: Any) -> Any:

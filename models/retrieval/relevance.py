@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from loguru import logger
 
@@ -20,8 +20,12 @@ RELEVANCE_PROMPT = "retrieval_relevance"
 
 
 class RelevanceEstimator(Protocol):
-    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
-        """P(relevant) per (query, passage) pair (None when unknown) and the LLM completion behind it."""
+    def score(
+        self, pairs: Sequence[tuple[str, str]], stop: Callable[[], bool] | None = None
+    ) -> tuple[list[float | None], list[Completion | None]]:
+        """P(relevant) per (query, passage) pair (None when unknown) and the LLM completion behind it
+        (None for a local model). A local model checks `stop` between slices of pairs and leaves
+        the pairs after it unscored; the LLM's own time limit bounds an LLM estimator."""
 
 
 class LLMRelevanceEstimator:
@@ -30,7 +34,9 @@ class LLMRelevanceEstimator:
         self.llm = llm
         self.prompts = prompts
 
-    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
+    def score(
+        self, pairs: Sequence[tuple[str, str]], stop: Callable[[], bool] | None = None
+    ) -> tuple[list[float | None], list[Completion | None]]:
         if not pairs:
             return [], []
         conversations = [
@@ -98,18 +104,24 @@ class CrossEncoderRelevance:
         )
         self.activation = torch.nn.Sigmoid()
 
-    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[float | None], list[Completion | None]]:
+    def score(
+        self, pairs: Sequence[tuple[str, str]], stop: Callable[[], bool] | None = None
+    ) -> tuple[list[float | None], list[Completion | None]]:
+        """In slices of `embedding_batch_size` pairs, checking `stop` before each."""
         if not pairs:
             return [], []
         self.warm_up()
         inputs = [(query, passage[: self.config.rerank_passage_max_chars]) for query, passage in pairs]
-        probabilities = self.model.predict(
-            inputs,
-            batch_size=self.config.embedding_batch_size,
-            activation_fn=self.activation,
-            show_progress_bar=False,
-        )
-        return [float(p) for p in probabilities], [None] * len(pairs)
+        size = self.config.embedding_batch_size
+        probabilities: list[float | None] = []
+        for start in range(0, len(inputs), size):
+            if stop is not None and stop():
+                break
+            scores = self.model.predict(
+                inputs[start : start + size], batch_size=size, activation_fn=self.activation, show_progress_bar=False
+            )
+            probabilities += [float(p) for p in scores]
+        return probabilities + [None] * (len(inputs) - len(probabilities)), [None] * len(pairs)
 
 
 def create_estimator(

@@ -13,9 +13,10 @@ hybrid mode, per batch:
   6. select  minimum relevance, then the budgets; no sentence shown twice, a sentence shown with the
              neighbours it needs, more units for a question asking for several things (`selection.py`)
 
-With `seconds`, the work is bounded: the dense scores are computed question by question while time
-is left, and the rescoring runs only if time is left after them; a question that misses either is
-ranked without it (lexical order, or the fused one), with a note.
+With `seconds` (on `clock`), the work is bounded: the BM25 shortlists and the dense scores are
+computed question by question while time is left, and the rescoring runs only if time is left
+after them, in slices it stops between; a question that misses a step is ranked without it (no
+references, lexical order, or the fused one), with a note.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 from loguru import logger
@@ -98,9 +100,11 @@ class Retriever:
         pages: Sequence[Sequence[PageContent]],
         extra_references: Sequence[Sequence[str]] | None = None,
         seconds: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> list[Evidence]:
         """One Evidence per question. `extra_references` (e.g. KG lines) compete in the same pool;
-        `seconds` bounds the dense scoring and the rescoring (see the module docstring).
+        `seconds` on `clock` bounds the shortlists, the dense scoring and the rescoring (see the
+        module docstring).
 
         Raises when a step fails (the orchestrator contains and records stage failures).
         """
@@ -110,8 +114,8 @@ class Retriever:
         if self.config.mode == "baseline":
             evidence = baseline_evidence(questions, self.encoder, self.config)
         else:
-            stop_at = None if seconds is None else time.monotonic() + seconds
-            evidence = self._hybrid(questions, pages, extra_references or [], stop_at)
+            stop_at = None if seconds is None else clock() + seconds
+            evidence = self._hybrid(questions, pages, extra_references or [], lambda: stop_at is not None and clock() >= stop_at)
         elapsed = time.perf_counter() - started
         logger.debug(f"retrieval ({self.config.mode}): {len(questions)} questions in {elapsed:.2f}s")
         return evidence
@@ -121,26 +125,33 @@ class Retriever:
         questions: list[Question],
         pages: Sequence[Sequence[PageContent]],
         extra: Sequence[Sequence[str]],
-        stop_at: float | None,
+        passed: Callable[[], bool],
     ) -> list[Evidence]:
-        shortlists = [
-            self._shortlist(question, _item(pages, i), _item(extra, i))
-            for i, question in enumerate(questions)
-        ]
-        notes: list[list[Event]] = [[] for _ in shortlists]
+        shortlists, notes = [], []
+        for i, question in enumerate(questions):
+            if passed():
+                shortlists.append(_Shortlist(question.query, asks_for_several(question.query)))
+                notes.append([SHORTLIST_SKIPPED])
+            else:
+                shortlists.append(self._shortlist(question, _item(pages, i), _item(extra, i)))
+                notes.append([])
         for shortlist, kept in zip(shortlists, notes):
-            if _passed(stop_at):
+            if kept or not shortlist.candidates:
+                continue
+            if passed():
                 kept.append(DENSE_STOPPED)
             else:
                 self._score_dense([shortlist])
         scored = [shortlist for shortlist in shortlists if shortlist.fused is not None]
-        if self.estimator is not None and scored and _passed(stop_at):
+        if self.estimator is not None and scored and passed():
             for shortlist, kept in zip(shortlists, notes):
                 if shortlist.fused is not None:
                     kept.append(RESCORING_SKIPPED)
             scored = []
-        relevance, usages = self._estimate_relevance(scored)
+        relevance, usages, stopped = self._estimate_relevance(scored, passed)
         by_shortlist = {id(shortlist): (found, usage) for shortlist, found, usage in zip(scored, relevance, usages)}
+        for position in stopped:
+            notes[shortlists.index(scored[position])].append(RESCORING_STOPPED)
         evidence = []
         for shortlist, kept in zip(shortlists, notes):
             found, usage = by_shortlist.get(id(shortlist), (None, None))
@@ -192,11 +203,13 @@ class Retriever:
             )
 
     def _estimate_relevance(
-        self, shortlists: list[_Shortlist]
-    ) -> tuple[list[dict[int, float] | None], list[TokenUsage | None]]:
-        """Estimator probabilities for each question's fused top candidates, from one batched call."""
+        self, shortlists: list[_Shortlist], passed: Callable[[], bool]
+    ) -> tuple[list[dict[int, float] | None], list[TokenUsage | None], list[int]]:
+        """Estimator probabilities for each question's fused top candidates, from one batched call
+        that the estimator may stop between slices when time has `passed`; a question not scored
+        in full keeps its fused ranking (None) and is listed last (by position)."""
         if self.estimator is None or not shortlists:
-            return [None] * len(shortlists), [None] * len(shortlists)
+            return [None] * len(shortlists), [None] * len(shortlists), []
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, int]] = []
         for q, shortlist in enumerate(shortlists):
@@ -205,14 +218,18 @@ class Retriever:
                 pairs.append((shortlist.query, shortlist.shown_text(int(index), self.config)))
                 owners.append((q, int(index)))
         usages = [TokenUsage() for _ in shortlists]
-        probabilities, completions = self.estimator.score(pairs)
+        probabilities, completions = self.estimator.score(pairs, stop=passed)
         scores: list[dict[int, float]] = [{} for _ in shortlists]
+        stopped: set[int] = set()
         for (q, index), probability, completion in zip(owners, probabilities, completions):
             if completion is not None:
                 usages[q].add(completion)
             if probability is not None:
                 scores[q][index] = probability
-        return [s or None for s in scores], [*usages]
+            elif completion is None:  # a local estimator stopped before this pair
+                stopped.add(q)
+        relevance = [None if q in stopped else (s or None) for q, s in enumerate(scores)]
+        return relevance, [*usages], sorted(stopped)
 
     def _select(self, shortlist: _Shortlist, estimated: dict[int, float] | None) -> Evidence:
         if not shortlist.candidates:
@@ -235,12 +252,10 @@ class Retriever:
         )
 
 
+SHORTLIST_SKIPPED = Event("degraded", "shortlist skipped to meet the batch deadline", "no references")
 DENSE_STOPPED = Event("degraded", "dense scoring stopped by the batch deadline", "lexical ranking only")
 RESCORING_SKIPPED = Event("degraded", "rescoring skipped to meet the batch deadline", "fused ranking")
-
-
-def _passed(stop_at: float | None) -> bool:
-    return stop_at is not None and time.monotonic() >= stop_at
+RESCORING_STOPPED = Event("degraded", "rescoring stopped by the batch deadline", "fused ranking")
 
 
 def _table_takes_best_row(candidates: list[Candidate], scores: np.ndarray) -> np.ndarray:
