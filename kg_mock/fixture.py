@@ -9,16 +9,11 @@ weeks, and a Premier League season.
 
 from __future__ import annotations
 
-import bz2
-import csv
 import datetime as dt
 import hashlib
-import json
 import os
-import pickle
 import random
 import shutil
-import sqlite3
 import sys
 import tempfile
 import zlib
@@ -27,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from sqlitedict import SqliteDict
 
 from kg_mock import fixture_data as facts
+from kg_mock import formats
 from kg_mock.search import normalize
 
 SEED = 20240310
@@ -41,19 +36,19 @@ NBA_PLAY_BY_PLAY_FROM = "2024-02-26"
 def build(root: Path) -> Path:
     """Write the whole fixture KG under `root` (created if needed); returns `root`."""
     root = Path(root)
-    for domain in ("open", "movie", "finance", "music", "sports"):
-        (root / domain).mkdir(parents=True, exist_ok=True)
-    _write_open(root / "open")
-    _write_movie(root / "movie")
-    _write_finance(root / "finance")
-    _write_music(root / "music")
-    _write_sports(root / "sports")
+    _write_open(root)
+    _write_movie(root)
+    _write_finance(root)
+    _write_music(root)
+    _write_nba(root, random.Random(SEED + 2))
+    _write_soccer(root, random.Random(SEED + 3))
     return root
 
 
 def cached_fixture_dir() -> Path:
     """The fixture KG built once into the temp directory (see `cached_build`)."""
-    sources = [Path(__file__), Path(facts.__file__), Path(__file__).with_name("search.py")]
+    here = Path(__file__)
+    sources = [here, Path(facts.__file__), here.with_name("formats.py"), here.with_name("search.py")]
     return cached_build("kg_mock_fixture", build, sources)
 
 
@@ -77,24 +72,21 @@ def cached_build(prefix: str, builder: Callable[[Path], Path], sources: list[Pat
 # --- open ---------------------------------------------------------------------------------------------
 
 
-def _write_open(folder: Path) -> None:
+def _write_open(root: Path) -> None:
     entities = [
-        [
+        (
             name,
             {"summary_text": text, "summary_structured": structured, "raw_mediawiki": "{{Infobox}} " + text},
-        ]
+        )
         for name, (text, structured) in facts.OPEN_ENTITIES.items()
     ]
-    half = len(entities) // 2
-    for part, chunk in (("kg.0.jsonl.bz2", entities[:half]), ("kg.1.jsonl.bz2", entities[half:])):
-        lines = "\n".join(json.dumps(line, ensure_ascii=False) for line in chunk)  # no trailing blank line
-        (folder / part).write_bytes(bz2.compress(lines.encode("utf-8")))
+    formats.write_open_kg(root, entities)
 
 
 # --- movie --------------------------------------------------------------------------------------------
 
 
-def _write_movie(folder: Path) -> None:
+def _write_movie(root: Path) -> None:
     people = {
         name: {
             "name": name,
@@ -139,49 +131,10 @@ def _write_movie(folder: Path) -> None:
             "crew": [{"name": name, "id": people[name]["id"], "job": job} for name, job in crew],
         }
     awards = [
-        oscar(year, ceremony, category, nominee, film, won)
+        formats.oscar_award(year, ceremony, category, nominee, film, won)
         for film, year, ceremony, category, nominee, won in facts.OSCARS
     ]
-    write_movie_tables(folder, people, movies, awards)
-
-
-def oscar(year: int, ceremony: int, category: str, nominee: str, film: str, won: bool) -> dict[str, Any]:
-    return {
-        "year_ceremony": year,
-        "ceremony": ceremony,
-        "category": category,
-        "name": nominee,
-        "film": film,
-        "winner": won,
-    }
-
-
-def write_movie_tables(
-    folder: Path, people: dict[str, dict], movies: dict[str, dict], awards: list[dict]
-) -> None:
-    """Files each film under its cast and director and its release year, each Oscar under its film and
-    its nominee (when the tables hold them) and its ceremony year; then writes the three tables, keyed
-    by normalised name as in the published tables."""
-    years: dict[str, dict[str, list]] = {}
-    for movie in movies.values():
-        for member in movie["cast"]:
-            people[member["name"]]["acted_movies"].append(movie["id"])
-        for member in movie["crew"]:
-            if member["job"] == "Director":
-                people[member["name"]]["directed_movies"].append(movie["id"])
-        years.setdefault(movie["release_date"][:4], {"movie_list": [], "oscar_awards": []})[
-            "movie_list"
-        ].append(movie["id"])
-    for award in awards:
-        if award["film"] in movies:
-            movies[award["film"]]["oscar_awards"].append(award)
-        if award["name"] in people:
-            people[award["name"]]["oscar_awards"].append(award)
-        entry = years.setdefault(str(award["year_ceremony"]), {"movie_list": [], "oscar_awards": []})
-        entry["oscar_awards"].append(award)
-    _write_json(folder / "person_db.json", {normalize(name): record for name, record in people.items()})
-    _write_json(folder / "movie_db.json", {normalize(title): record for title, record in movies.items()})
-    _write_json(folder / "year_db.json", dict(sorted(years.items())))
+    formats.write_movie_dbs(root, people, movies, awards)
 
 
 # --- finance ------------------------------------------------------------------------------------------
@@ -193,16 +146,6 @@ def _trading_days(first: dt.date, last: dt.date) -> list[dt.date]:
         for n in range((last - first).days + 1)
         if (first + dt.timedelta(days=n)).weekday() < 5
     ]
-
-
-def _bar(open_: float, high: float, low: float, close: float, volume: int) -> dict[str, Any]:
-    return {
-        "Open": round(open_, 2),
-        "High": round(high, 2),
-        "Low": round(low, 2),
-        "Close": round(close, 2),
-        "Volume": int(volume),
-    }
 
 
 def _daily_bars(ticker: str, anchor_close: float, rng: random.Random) -> dict[str, dict[str, Any]]:
@@ -217,13 +160,13 @@ def _daily_bars(ticker: str, anchor_close: float, rng: random.Random) -> dict[st
     for day in reversed(days):
         key = day.isoformat()
         if key in pinned:
-            bars[key] = _bar(*pinned[key])
+            bars[key] = formats.price_bar(*pinned[key])
             close = pinned[key][3]
         else:
             open_ = close * (1 + rng.gauss(0, 0.006))
             high = max(open_, close) * (1 + abs(rng.gauss(0, 0.008)))
             low = min(open_, close) * (1 - abs(rng.gauss(0, 0.008)))
-            bars[key] = _bar(open_, high, low, close, base_volume * rng.uniform(0.6, 1.6))
+            bars[key] = formats.price_bar(open_, high, low, close, base_volume * rng.uniform(0.6, 1.6))
         close = bars[key]["Open"] * (1 + rng.gauss(0, 0.004))  # the previous day's close, near this open
     return {f"{day} 00:00:00 EST": bars[day] for day in sorted(bars)}
 
@@ -245,46 +188,30 @@ def _minute_bars(
             target = day_bar["Open"] + (day_bar["Close"] - day_bar["Open"]) * (minute + 1) / minutes
             close = min(max(target + rng.gauss(0, 0.001) * target, day_bar["Low"]), day_bar["High"])
             if stamp in pinned:
-                bars[stamp + ":00 EST"] = _bar(*pinned[stamp])
+                bars[stamp + ":00 EST"] = formats.price_bar(*pinned[stamp])
                 price = pinned[stamp][3]
                 continue
             high, low = max(price, close) * 1.0004, min(price, close) * 0.9996
-            bars[stamp + ":00 EST"] = _bar(price, high, low, close, rng.randint(800, 40_000))
+            bars[stamp + ":00 EST"] = formats.price_bar(price, high, low, close, rng.randint(800, 40_000))
             price = close
     return bars
 
 
-def _write_finance(folder: Path) -> None:
+def _write_finance(root: Path) -> None:
     rng = random.Random(SEED)
-    with (folder / "company_name.dict").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["", "Name", "Symbol"])
-        names = [(name, ticker) for ticker, (name, _, _) in facts.COMPANIES.items()]
-        names += [(name, ticker) for ticker, name in facts.EXTRA_COMPANY_NAMES.items()]
-        for position, (name, ticker) in enumerate(names):
-            writer.writerow([position, name, ticker])
-    prices, minutes, dividends, caps, infos = {}, {}, {}, {}, {}
+    names = [(name, ticker) for ticker, (name, _, _) in facts.COMPANIES.items()]
+    names += [(name, ticker) for ticker, name in facts.EXTRA_COMPANY_NAMES.items()]
+    formats.write_company_names(root, names)
+    tables = formats.FinanceTables()
     for ticker, (_, anchor_close, info) in facts.COMPANIES.items():
-        prices[ticker] = _daily_bars(ticker, anchor_close, rng)
-        minutes[ticker] = _minute_bars(ticker, prices[ticker], rng)
-        dividends[ticker] = {
+        tables.price[ticker] = _daily_bars(ticker, anchor_close, rng)
+        tables.detailed_price[ticker] = _minute_bars(ticker, tables.price[ticker], rng)
+        tables.dividend[ticker] = {
             f"{day} 00:00:00 EST": amount for day, amount in facts.DIVIDENDS.get(ticker, {}).items()
         }
-        caps[ticker] = facts.MARKET_CAPS[ticker]
-        infos[ticker] = {"symbol": ticker, "currency": "USD", **info}
-    for table, values in (
-        ("price", prices),
-        ("detailed_price", minutes),
-        ("dividend", dividends),
-        ("marketcap", caps),
-        ("info", infos),
-    ):
-        path = folder / f"finance_{table}.sqlite"
-        path.unlink(missing_ok=True)
-        with SqliteDict(str(path), flag="n") as db:
-            for ticker, value in values.items():
-                db[ticker] = value
-            db.commit()
+        tables.marketcap[ticker] = facts.MARKET_CAPS[ticker]
+        tables.info[ticker] = {"symbol": ticker, "currency": "USD", **info}
+    formats.write_finance_tables(root, tables)
 
 
 # --- music --------------------------------------------------------------------------------------------
@@ -433,34 +360,15 @@ def music_tables(
     return artists, works, songs, filler_artists, filler_pairs
 
 
-def _write_music(folder: Path) -> None:
+def _write_music(root: Path) -> None:
     rng = random.Random(SEED + 1)
     artists, works, songs, filler_artists, filler_pairs = music_tables(
         facts.ARTISTS, facts.SONGS, rng, (FILLER_ARTISTS, FILLER_SONGS), (2021, 2023)
     )
     filler_songs = [song for song, _ in filler_pairs]
 
-    charts = _hot100(rng, filler_pairs)
     dates = _saturdays(facts.CHART_FIRST_DATE, facts.CHART_LAST_DATE)
-    rank_dict: dict[str, list[dict[str, str]]] = {str(rank): [] for rank in range(1, 101)}
-    song_hot: dict[str, dict[str, list[str]]] = {}
-    previous: dict[str, int] = {}
-    peaks: dict[str, int] = {}
-    weeks: dict[str, int] = {}
-    for date, chart in zip(dates, charts):
-        current: dict[str, int] = {}
-        for rank, (song, artist) in enumerate(chart, start=1):
-            rank_dict[str(rank)].append({"Date": date, "Song": song, "Artist": artist})
-            peaks[song] = min(peaks.get(song, 101), rank)
-            weeks[song] = weeks.get(song, 0) + 1
-            last_week = previous.get(song)
-            if last_week is None:  # new or re-entry: "-" in the last column, as in the published rows
-                row = [date, song, artist, str(rank), str(peaks[song]), str(weeks[song]), "-"]
-            else:
-                row = [date, song, artist, str(rank), str(last_week), str(peaks[song]), str(weeks[song])]
-            song_hot.setdefault(song, {})[date] = row
-            current[song] = rank
-        previous = current
+    charts = dict(zip(dates, _hot100(rng, filler_pairs)))
 
     grammy_rows = list(facts.GRAMMYS)
     for year in range(1990, 2020):  # filler winners where the hand-written table has none
@@ -483,33 +391,7 @@ def _write_music(folder: Path) -> None:
                         None if category == "Best New Artist" else f"{artist}, songwriter",
                     )
                 )
-    write_music_tables(folder, artists, songs, grammy_rows, rank_dict, song_hot, works)
-
-
-def write_music_tables(
-    folder: Path,
-    artists: dict[str, dict],
-    songs: dict[str, dict],
-    grammy_rows: list[tuple],
-    rank_dict: dict[str, list[dict[str, str]]],
-    song_hot: dict[str, dict[str, list[str]]],
-    works: dict[str, list[str]],
-) -> None:
-    """The six music pickles; Grammy rows (year, category, nominee, artist, workers) become the winners'
-    table, by year and category."""
-    grammy_rows = sorted(grammy_rows, key=lambda row: (row[0], row[1]))
-    grammy = pd.DataFrame(grammy_rows, columns=["year", "category", "nominee", "artist", "workers"])
-    grammy["winner"] = True
-    for file_name, value in (
-        ("artist_dict_simplified.pickle", artists),
-        ("song_dict_simplified.pickle", songs),
-        ("grammy_df.pickle", grammy),
-        ("rank_dict_hot100.pickle", rank_dict),
-        ("song_dict_hot100.pickle", song_hot),
-        ("artist_work_dict.pickle", works),
-    ):
-        with (folder / file_name).open("wb") as file:
-            pickle.dump(value, file, protocol=4)
+    formats.write_music_pickles(root, artists, songs, works, grammy_rows, charts)
 
 
 # --- sports -------------------------------------------------------------------------------------------
@@ -711,7 +593,7 @@ def _team_id(team: str) -> str:
     return "16106127" + str([name for _, name in facts.NBA_TEAMS].index(team)).zfill(2)
 
 
-def _write_nba(path: Path, rng: random.Random) -> None:
+def _write_nba(root: Path, rng: random.Random) -> None:
     abbreviations = {name: abbreviation for abbreviation, name in facts.NBA_TEAMS}
     rosters = _rosters(rng)
     rows, events = [], []
@@ -720,7 +602,7 @@ def _write_nba(path: Path, rng: random.Random) -> None:
         rows.append(nba_game_row(game_id, date, home, away, home_points, away_points, rng))
         if date >= NBA_PLAY_BY_PLAY_FROM or game_id in {g[0] for g in facts.NBA_GAMES}:
             events += _play_by_play(game, rosters, abbreviations, rng)
-    write_nba_tables(path, rows, events)
+    formats.write_nba_sqlite(root, rows, events)
 
 
 def nba_game_row(
@@ -767,14 +649,6 @@ def nba_game_row(
     return row
 
 
-def write_nba_tables(path: Path, games: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
-    path.unlink(missing_ok=True)
-    with sqlite3.connect(str(path)) as connection:
-        pd.DataFrame(games).to_sql("game", connection, index=False)
-        pd.DataFrame(events).to_sql("play_by_play", connection, index=False)
-    connection.close()
-
-
 def _soccer_rounds(rng: random.Random) -> list[tuple[str, list[tuple[str, str]]]]:
     """(matchday, [(home, away)]) by the circle method, with the hand-written games swapped in."""
     teams = list(facts.SOCCER_TEAMS)
@@ -803,7 +677,7 @@ def _soccer_rounds(rng: random.Random) -> list[tuple[str, list[tuple[str, str]]]
     return rounds
 
 
-def _write_soccer(path: Path, rng: random.Random) -> None:
+def _write_soccer(root: Path, rng: random.Random) -> None:
     fixed = {
         (date, home, away): (home_goals, away_goals, referee)
         for date, home, away, home_goals, away_goals, referee in facts.SOCCER_GAMES
@@ -856,19 +730,7 @@ def _write_soccer(path: Path, rng: random.Random) -> None:
                         "Notes": None,
                     }
                 )
-    frame = pd.DataFrame(
-        rows, index=pd.MultiIndex.from_tuples(index, names=["league", "season", "team", "game"])
-    )
-    frame.to_pickle(path, protocol=4)
-
-
-def _write_sports(folder: Path) -> None:
-    _write_nba(folder / "nba.sqlite", random.Random(SEED + 2))
-    _write_soccer(folder / "soccer_team_match_stats.pkl", random.Random(SEED + 3))
-
-
-def _write_json(path: Path, value: Any) -> None:
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=1), encoding="utf-8")
+    formats.write_soccer_match_stats(root, index, rows)
 
 
 def main(argv: Iterable[str] | None = None) -> None:

@@ -9,10 +9,7 @@ so that the music index starts, NBA seasons around the fixed team-months, and th
 
 from __future__ import annotations
 
-import bz2
-import csv
 import datetime as dt
-import json
 import random
 import sys
 import zlib
@@ -21,20 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from sqlitedict import SqliteDict
 
+from kg_mock import formats
 from kg_mock import real_fixture_data as facts
-from kg_mock.fixture import (
-    _bar,
-    _saturdays,
-    cached_build,
-    music_tables,
-    nba_game_row,
-    oscar,
-    write_movie_tables,
-    write_music_tables,
-    write_nba_tables,
-)
+from kg_mock.fixture import _saturdays, cached_build, music_tables, nba_game_row
 from kg_mock.fixture_data import NBA_TEAMS
 
 SEED = 20240315
@@ -45,56 +32,54 @@ FILLER_SONGS = 400
 def build(root: Path) -> Path:
     """Write the whole real-wording KG under `root` (created if needed); returns `root`."""
     root = Path(root)
-    for domain in ("open", "movie", "finance", "music", "sports"):
-        (root / domain).mkdir(parents=True, exist_ok=True)
-    _write_open(root / "open")
-    _write_movie(root / "movie")
-    _write_finance(root / "finance")
-    _write_music(root / "music")
-    _write_nba(root / "sports" / "nba.sqlite")
-    _write_soccer(root / "sports" / "soccer_team_match_stats.pkl")
+    _write_open(root)
+    _write_movie(root)
+    _write_finance(root)
+    _write_music(root)
+    _write_nba(root)
+    _write_soccer(root)
     return root
 
 
 def cached_real_fixture_dir() -> Path:
     here = Path(__file__)
-    sources = [here, Path(facts.__file__), here.with_name("fixture.py"), here.with_name("search.py")]
+    sources = [here, Path(facts.__file__)] + [
+        here.with_name(name) for name in ("fixture.py", "formats.py", "search.py")
+    ]
     return cached_build("kg_mock_real_fixture", build, sources)
 
 
 # --- open: a few entities (the domain must load; no question of the set asks it) ------------------------
 
 
-def _write_open(folder: Path) -> None:
+def _write_open(root: Path) -> None:
     entities = [
-        [
+        (
             "Columbia Sportswear",
             {
                 "summary_text": "Columbia Sportswear is an American outdoor apparel company.",
                 "summary_structured": {"founded": "1938", "headquarters": "Portland, Oregon"},
             },
-        ],
-        [
+        ),
+        (
             "Mavis Staples",
             {"summary_text": "Mavis Staples is an American singer.", "summary_structured": {"born": "1939"}},
-        ],
-        [
+        ),
+        (
             "Old Trafford",
             {
                 "summary_text": "Old Trafford is a football stadium in Greater Manchester.",
                 "summary_structured": {"opened": "1910", "tenant": "Manchester United"},
             },
-        ],
-        [
+        ),
+        (
             "Paul Blart",
             {"summary_text": "Paul Blart is a fictional mall security guard.", "summary_structured": {}},
-        ],
+        ),
     ]
     for entity in entities:
         entity[1]["raw_mediawiki"] = "{{Infobox}} " + entity[1]["summary_text"]
-    for part, chunk in (("kg.0.jsonl.bz2", entities[:2]), ("kg.1.jsonl.bz2", entities[2:])):
-        lines = "\n".join(json.dumps(line, ensure_ascii=False) for line in chunk)
-        (folder / part).write_bytes(bz2.compress(lines.encode("utf-8")))
+    formats.write_open_kg(root, entities)
 
 
 # --- movie --------------------------------------------------------------------------------------------
@@ -108,7 +93,7 @@ def _person_id(name: str, taken: set[int]) -> int:
     return number
 
 
-def _write_movie(folder: Path) -> None:
+def _write_movie(root: Path) -> None:
     names = dict.fromkeys(
         [n for movie in facts.MOVIES for n in movie[7]]
         + [n for movie in facts.MOVIES for n, _ in movie[8]]
@@ -154,9 +139,9 @@ def _write_movie(folder: Path) -> None:
             ],
             "crew": [{"name": name, "id": people[name]["id"], "job": job} for name, job in crew],
         }
-    awards = [oscar(*award) for award in sorted(facts.OSCARS, key=lambda award: award[0])]
+    awards = [formats.oscar_award(*award) for award in sorted(facts.OSCARS, key=lambda award: award[0])]
     # one record per normalised key: a later film of the same normalised title wins
-    write_movie_tables(folder, people, movies, awards)
+    formats.write_movie_dbs(root, people, movies, awards)
 
 
 # --- finance ------------------------------------------------------------------------------------------
@@ -181,7 +166,7 @@ def _walk(ticker: str, anchor: float, days: list[dt.date], rng: random.Random) -
     for day in reversed(days):
         key = day.isoformat()
         if key in pinned:
-            bars[key] = _bar(*pinned[key])
+            bars[key] = formats.price_bar(*pinned[key])
         else:
             open_ = close * (1 + rng.gauss(0, spread / 2))
             high = max(open_, close) * (1 + abs(rng.gauss(0, spread / 2)))
@@ -190,7 +175,7 @@ def _walk(ticker: str, anchor: float, days: list[dt.date], rng: random.Random) -
                 if first <= key <= last:
                     open_, close = (min(max(value, floor), cap) for value in (open_, close))
                     high, low = min(max(high, open_, close), cap), max(min(low, open_, close), floor)
-            bars[key] = _bar(open_, high, low, close, base_volume * rng.uniform(0.6, 1.6))
+            bars[key] = formats.price_bar(open_, high, low, close, base_volume * rng.uniform(0.6, 1.6))
         close = bars[key]["Open"] * (1 + rng.gauss(0, spread / 3))  # the previous day's close, near this open
     return bars
 
@@ -217,7 +202,7 @@ def _down_days(bars: dict[str, dict[str, Any]], days: list[dt.date], rng: random
                 max(open_, new_close) * (1 + rng.uniform(0, 0.01)),
                 min(open_, new_close) * (1 - rng.uniform(0, 0.01)),
             )
-            ticker_bars[day] = _bar(open_, high, low, new_close, rng.randint(600_000, 2_400_000))
+            ticker_bars[day] = formats.price_bar(open_, high, low, new_close, rng.randint(600_000, 2_400_000))
             close = new_close
 
 
@@ -230,40 +215,34 @@ def _minute_bars(daily: dict[str, dict[str, Any]], rng: random.Random) -> dict[s
             stamp = dt.datetime.fromisoformat(key) + dt.timedelta(hours=9, minutes=30 + minute)
             target = day_bar["Open"] + (day_bar["Close"] - day_bar["Open"]) * (minute + 1) / 390
             close = min(max(target * (1 + rng.gauss(0, 0.0008)), day_bar["Low"]), day_bar["High"])
-            bars[f"{stamp:%Y-%m-%d %H:%M}:00 EST"] = _bar(
+            bars[f"{stamp:%Y-%m-%d %H:%M}:00 EST"] = formats.price_bar(
                 price, max(price, close), min(price, close), close, rng.randint(200, 40_000)
             )
             price = close
     return bars
 
 
-def _write_finance(folder: Path) -> None:
+def _write_finance(root: Path) -> None:
     rng = random.Random(SEED)
     last = dt.date.fromisoformat(facts.LAST_TRADING_DAY)
     days = _trading_days(last - dt.timedelta(days=365), last)
-    with (folder / "company_name.dict").open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["", "Name", "Symbol"])
-        rows = [(name, ticker) for ticker, (name, _, _) in facts.COMPANIES.items()]
-        rows += [(name, ticker) for ticker, name in facts.EXTRA_COMPANY_NAMES.items()]
-        for position, (name, ticker) in enumerate(rows):
-            writer.writerow([position, name, ticker])
-    tables: dict[str, dict[str, Any]] = {
-        name: {} for name in ("price", "detailed_price", "dividend", "marketcap", "info")
-    }
+    names = [(name, ticker) for ticker, (name, _, _) in facts.COMPANIES.items()]
+    names += [(name, ticker) for ticker, name in facts.EXTRA_COMPANY_NAMES.items()]
+    formats.write_company_names(root, names)
+    tables = formats.FinanceTables()
     for ticker, (name, anchor, info) in facts.COMPANIES.items():
         bars = _walk(ticker, anchor, days, rng)
         if ticker in facts.DOWN_DAYS:
             _down_days(bars, days, rng)
         daily = {key: bars[key] for key in sorted(bars)}
-        tables["price"][ticker] = {f"{key} 00:00:00 EST": bar for key, bar in daily.items()}
-        tables["detailed_price"][ticker] = _minute_bars(daily, rng)
-        tables["dividend"][ticker] = {
+        tables.price[ticker] = {f"{key} 00:00:00 EST": bar for key, bar in daily.items()}
+        tables.detailed_price[ticker] = _minute_bars(daily, rng)
+        tables.dividend[ticker] = {
             f"{day} 00:00:00 EST": amount for day, amount in facts.DIVIDENDS.get(ticker, {}).items()
         }
         cap = facts.MARKET_CAPS.get(ticker, round(anchor * rng.randint(20, 900) * 1_000_000, 2))
-        tables["marketcap"][ticker] = cap
-        tables["info"][ticker] = {
+        tables.marketcap[ticker] = cap
+        tables.info[ticker] = {
             "symbol": ticker,
             "longName": name,
             "currency": "USD",
@@ -271,13 +250,7 @@ def _write_finance(folder: Path) -> None:
             "previousClose": daily[sorted(daily)[-1]]["Close"],
             **info,
         }
-    for table, values in tables.items():
-        path = folder / f"finance_{table}.sqlite"
-        path.unlink(missing_ok=True)
-        with SqliteDict(str(path), flag="n") as db:
-            for ticker, value in values.items():
-                db[ticker] = value
-            db.commit()
+    formats.write_finance_tables(root, tables)
 
 
 # --- music --------------------------------------------------------------------------------------------
@@ -296,38 +269,16 @@ def _chart_entries() -> dict[str, list[str]]:
     return dict(sorted(charts.items()))
 
 
-def _write_music(folder: Path) -> None:
+def _write_music(root: Path) -> None:
     rng = random.Random(SEED + 1)
     artists, works, songs, filler_artists, filler_pairs = music_tables(
         facts.ARTISTS, facts.SONGS, rng, (FILLER_ARTISTS, FILLER_SONGS), (1995, 2023)
     )
     filler_songs = [song for song, _ in filler_pairs]
 
-    rank_dict: dict[str, list[dict[str, str]]] = {str(rank): [] for rank in range(1, 101)}
-    song_hot: dict[str, dict[str, list[str]]] = {}
-    peaks: dict[str, int] = {}
-    weeks: dict[str, int] = {}
-    charts = _chart_entries()
-    for date, chart in charts.items():
-        previous = charts.get((dt.date.fromisoformat(date) - dt.timedelta(weeks=1)).isoformat(), [])
-        for rank, song in enumerate(chart, start=1):
-            artist = facts.SONGS[song][0]
-            rank_dict[str(rank)].append({"Date": date, "Song": song, "Artist": artist})
-            peaks[song] = min(peaks.get(song, 101), rank)
-            weeks[song] = weeks.get(song, 0) + 1
-            if song in previous:
-                row = [
-                    date,
-                    song,
-                    artist,
-                    str(rank),
-                    str(previous.index(song) + 1),
-                    str(peaks[song]),
-                    str(weeks[song]),
-                ]
-            else:  # new or re-entry: "-" in the last column, as in the published rows
-                row = [date, song, artist, str(rank), str(peaks[song]), str(weeks[song]), "-"]
-            song_hot.setdefault(song, {})[date] = row
+    charts = {
+        date: [(song, facts.SONGS[song][0]) for song in chart] for date, chart in _chart_entries().items()
+    }
 
     grammy_rows = list(facts.GRAMMYS)
     for year in range(1990, 2009):  # earlier winners, invented
@@ -344,7 +295,7 @@ def _write_music(folder: Path) -> None:
         grammy_rows.append(
             (year, "Song Of The Year", song, songs[song]["author"], f"{songs[song]['author']}, songwriter")
         )
-    write_music_tables(folder, artists, songs, grammy_rows, rank_dict, song_hot, works)
+    formats.write_music_pickles(root, artists, songs, works, grammy_rows, charts)
 
 
 # --- NBA ----------------------------------------------------------------------------------------------
@@ -547,7 +498,7 @@ def _play_by_play(
     return rows
 
 
-def _write_nba(path: Path) -> None:
+def _write_nba(root: Path) -> None:
     rng = random.Random(SEED + 2)
     rows, events, numbers = [], [], {}
     for day, home, away, home_points, away_points in _schedule(rng):
@@ -561,7 +512,7 @@ def _write_nba(path: Path) -> None:
         )
         if (day, home) in facts.NBA_ROSTERS:
             events += _play_by_play(game_id, day, home, away, {home: home_points, away: away_points}, rng)
-    write_nba_tables(path, rows, events)
+    formats.write_nba_sqlite(root, rows, events)
 
 
 # --- soccer -------------------------------------------------------------------------------------------
@@ -597,7 +548,7 @@ def _matchweek(date: str) -> int:
     return (dt.date.fromisoformat(date) - dt.date.fromisoformat(facts.SOCCER_FIRST_MATCHDAY)).days // 7 + 1
 
 
-def _write_soccer(path: Path) -> None:
+def _write_soccer(root: Path) -> None:
     rng = random.Random(SEED + 3)
     fixed = {
         (lg, date, home, away): (hg, ag, notes) for lg, date, home, away, hg, ag, notes in facts.SOCCER_GAMES
@@ -663,10 +614,7 @@ def _write_soccer(path: Path) -> None:
                         "Notes": notes,
                     }
                 )
-    frame = pd.DataFrame(
-        rows, index=pd.MultiIndex.from_tuples(index, names=["league", "season", "team", "game"])
-    )
-    frame.to_pickle(path, protocol=4)
+    formats.write_soccer_match_stats(root, index, rows)
 
 
 def main(argv: Iterable[str] | None = None) -> None:
