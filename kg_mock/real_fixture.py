@@ -44,7 +44,7 @@ def build(root: Path) -> Path:
 def cached_real_fixture_dir() -> Path:
     here = Path(__file__)
     sources = [here, Path(facts.__file__)] + [
-        here.with_name(name) for name in ("fixture.py", "formats.py", "search.py")
+        here.with_name(name) for name in ("fixture.py", "fixture_data.py", "formats.py", "search.py")
     ]
     return cached_build("kg_mock_real_fixture", build, sources)
 
