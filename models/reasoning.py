@@ -71,9 +71,11 @@ class Reasoner:
         knowledge: list[KnowledgeAnswer | None],
         brief: bool = False,
         affordable: Affordable | None = None,
+        changing: list[bool] | None = None,
     ) -> list[ReasoningResult]:
         """One reply per question; `brief` asks for the answer without the reasoning text;
-        `affordable` (None: no limit) tells how many backup calls the time left allows."""
+        `affordable` (None: no limit) tells how many backup calls the time left allows; `changing`
+        marks the questions predicted to ask a fact that changes (told to weigh the dates)."""
         count = len(questions)
         lengths = {len(evidence), len(kg_references), len(calculations), len(knowledge)}
         if lengths != {count}:
@@ -86,7 +88,7 @@ class Reasoner:
             ReasoningResult(prompt_references=[*item.references, *kg_lines])
             for item, kg_lines in zip(evidence, kg_references)
         ]
-        conversations = self.conversations(questions, evidence, kg_references, calculations, knowledge)
+        conversations = self.conversations(questions, evidence, kg_references, calculations, knowledge, changing)
         params = GenerationParams(
             max_tokens=self.config.brief_max_tokens if brief else self.config.max_tokens,
             json_schema=self._schema(brief) if self.config.constrained_output else None,
@@ -114,10 +116,12 @@ class Reasoner:
         kg_references: list[list[str]],
         calculations: list[CalculationResult | None],
         knowledge: list[KnowledgeAnswer | None],
+        changing: list[bool] | None = None,
     ) -> list[list[dict[str, str]]]:
+        marks = changing if changing is not None else [False] * len(questions)
         return [
             self._conversation(*inputs)
-            for inputs in zip(questions, evidence, kg_references, calculations, knowledge)
+            for inputs in zip(questions, evidence, kg_references, calculations, knowledge, marks, strict=True)
         ]
 
     def prompt_tokens(self, conversations: list[list[dict[str, str]]]) -> list[int]:
@@ -131,9 +135,11 @@ class Reasoner:
         kg_lines: list[str],
         calculation: CalculationResult | None,
         knowledge: KnowledgeAnswer | None,
+        changing: bool,
     ) -> list[dict[str, str]]:
         """The prompt names a helper only when it ran for the question (the plan or the deadline may
-        skip the calculator and the knowledge extractor) and the KG only when it has facts."""
+        skip the calculator and the knowledge extractor), the KG only when it has facts, and the
+        dates only for a question predicted to change (`reasoning.state_change`)."""
         other_answer = knowledge.answer if knowledge is not None and knowledge.answer != I_DONT_KNOW else ""
         return self.prompts.conversation(
             "reasoning",
@@ -143,6 +149,7 @@ class Reasoner:
             kg=_block(kg_lines) if kg_lines else None,
             calculations=_block(calculation.lines) if calculation is not None else None,
             knowledge=(other_answer or NONE_GIVEN) if knowledge is not None else None,
+            changes="" if changing and self.config.state_change else None,
         )
 
     def _read_reply(self, completion: Completion, result: ReasoningResult) -> bool:

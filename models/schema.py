@@ -105,6 +105,7 @@ class QuestionAttributes(StageResult):
     domain_probabilities: dict[str, float] = field(default_factory=dict)
     dynamism: str = "static"  # static, slow-changing, fast-changing, real-time
     dynamic_probability: float = 0.0  # P(not static)
+    dynamism_probabilities: dict[str, float] = field(default_factory=dict)  # the 4-class estimate
 
 
 @dataclass
@@ -147,6 +148,7 @@ class QuestionTrace:
     # Why the question was answered or refused: "answered", "empty query", "refused: dynamic",
     # "refused: dynamic, no KG evidence", "answered: dynamic, from KG evidence", "refused: out of time".
     route: str = ""
+    routing: str = ""  # the routing policy's reckoning: expected score, the class that decided, its P
     events: list[TraceEvent] = field(default_factory=list)  # routing, skipped stages, degradations, failures
 
     @property
@@ -168,6 +170,7 @@ class QuestionTrace:
             "plan": asdict(self.plan) if self.plan is not None else None,
             "failures": self.failures,
             "route": self.route,
+            "routing": self.routing,
             "events": [asdict(event) for event in self.events],
         }
 

@@ -16,7 +16,7 @@ from typing import Any
 from loguru import logger
 
 from models.answers import I_DONT_KNOW
-from models.attributes import AttributePredictor, should_refuse
+from models.attributes import AttributePredictor, route
 from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig
 from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, ReasoningPlan, StageCosts
@@ -72,14 +72,19 @@ class AttributeStage(Stage[QuestionAttributes]):
             attributes = record.attributes
             if not record.question.query.strip():
                 record.respond(I_DONT_KNOW, route="empty query")
-            elif attributes is not None and should_refuse(attributes, config.attributes):
-                why = f"P(dynamic)={attributes.dynamic_probability:.2f} in {attributes.domain}"
-                if attributes.domain in kg_answers:
-                    record.waits_for_kg = True
-                    record.note(self.name, "routed", "waits for the KG", why)
-                else:
-                    refused = TraceEvent(self.name, "routed", "refused", why)
-                    record.respond(I_DONT_KNOW, route="refused: dynamic", event=refused)
+                continue
+            if attributes is None:
+                continue
+            decision = route(attributes, config.attributes)
+            record.trace.routing = decision.why
+            if not decision.refuse:
+                continue
+            if attributes.domain in kg_answers:
+                record.waits_for_kg = True
+                record.note(self.name, "routed", "waits for the KG", decision.why)
+            else:
+                refused = TraceEvent(self.name, "routed", "refused", decision.why)
+                record.respond(I_DONT_KNOW, route="refused: dynamic", event=refused)
 
 
 class KGStage(Stage[KGResult]):
@@ -407,6 +412,7 @@ class ReasoningStage(Stage[ReasoningResult]):
             [record.knowledge for record in records],
             brief=brief,
             affordable=affordable,
+            changing=[_changing(record) for record in records],
         )
 
     def _prompt_tokens(
@@ -421,8 +427,13 @@ class ReasoningStage(Stage[ReasoningResult]):
             [record.kg_lines if evidence else [] for record in records],
             [record.calculation if helpers else None for record in records],
             [record.knowledge if helpers else None for record in records],
+            [_changing(record) for record in records],
         )
         return self.component.prompt_tokens(conversations)
+
+
+def _changing(record: QuestionRecord) -> bool:
+    return record.attributes is not None and record.attributes.dynamism != "static"
 
 
 STAGES: tuple[type[Stage[Any]], ...] = (

@@ -262,3 +262,25 @@ def test_brief_replies_are_asked_without_the_reasoning_field_and_fewer_tokens():
 def test_both_reply_schemas_are_prepared_at_warm_up():
     schemas = Reasoner(ReasoningConfig(), ScriptedLLM([]), PromptLibrary()).json_schemas()
     assert [schema["required"] for schema in schemas] == [["reasoning", "false_premise", "answer"], ["false_premise", "answer"]]
+
+
+def _system_prompts(changing, config=None):
+    reasoner = Reasoner(config or ReasoningConfig(), ScriptedLLM([]), PromptLibrary())
+    questions = [Question(f"q{i}", "who holds the record?", QUERY_TIME) for i in range(len(changing))]
+    conversations = reasoner.conversations(
+        questions, [Evidence(chunks=["a"])] * len(changing), [[]] * len(changing), [None] * len(changing),
+        [None] * len(changing), changing,
+    )
+    return [conversation[0]["content"] for conversation in conversations]
+
+
+def test_only_a_question_predicted_to_change_is_told_to_weigh_the_dates():
+    static, changing = _system_prompts([False, True])
+    added = [line for line in changing.splitlines() if line not in static.splitlines()]
+    assert len(added) == 1 and added[0].startswith("- The asked fact changes over time")
+    assert changing.replace(added[0] + "\n", "") == static
+
+
+def test_the_date_line_can_be_turned_off_and_a_static_prompt_never_changes():
+    off = ReasoningConfig(state_change=False)
+    assert _system_prompts([True], off) == _system_prompts([False], off) == _system_prompts([False])

