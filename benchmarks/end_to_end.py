@@ -1,9 +1,13 @@
 """End-to-end benchmark: every real CRAG question with pages we have, three setups in one run.
 
     .venv/bin/python benchmarks/end_to_end.py [--out outputs/end_to_end] [--set llm.threads=1] [--limit N]
+        [--questions ID,ID,...] [--compare REF]
+    .venv/bin/python benchmarks/end_to_end.py --answers FILE --compare REF [--questions ID,...] [--data FILE...]
 
 Questions: ../shared/data/crag_dev_10, crag_dev_pages_15 and crag_dev_pages_24 (49 with real pages),
-or --data FILE... Setups, all on the same embedded LLM (loaded once, shared):
+or --data FILE...; --questions keeps those whose interaction id starts with one of the given ids
+(whole ids or prefixes; one that matches nothing is an error), --limit the first N of them.
+Setups, all on the same embedded LLM (loaded once, shared):
 
     baseline   preset `baseline` (the official RAG baseline's retrieval and one answer prompt)
     cpu-all    preset `cpu` with every stage for every question (plan.enabled=false)
@@ -22,7 +26,8 @@ Written to --out and printed (report.md; report.json; the answers in answers/):
     a question refused before any LLM stage counts 0); p50 / p95 seconds per question (each
     question's share of its batch's wall time), and the same in CPU seconds of this process (the
     embedded model computes in it: a measure of the work that the other users of a shared machine
-    disturb far less than the wall time); the questions each optional stage ran for
+    disturb far less than the wall time); the questions each optional stage ran for; the same
+    tally by the gold dynamism class (`static_or_dynamic`) and by question type (`question_type`)
   - cpu-plan against cpu-all: the change of tokens and p50 seconds per question against the
     targets (-35 %, -30 %; the CPU seconds beside), of the score and of the wrong answers
   - the 4x T4 estimate of both cpu setups (evaluation/time_model.py, t4x4 preset) from their tokens
@@ -37,6 +42,17 @@ that), so a change of the rule reruns cpu-plan alone. A rerun reuses the batches
 of the same key; a change of configuration or code gives the setup a new file and computes it afresh
 (older files are kept, never mixed in). The verdicts are always recomputed, so a change of the
 checker needs no rerun.
+
+Comparing (--compare REF): REF is an answers file of an earlier run, or a folder of them (an earlier
+run's answers/, this run's own included), where each setup takes the newest `<setup>-*.jsonl` other
+than its own file of this run; so `--compare outputs/end_to_end/answers` compares each setup with its
+run before the last change of configuration or code. For the questions of this run, both sides'
+verdicts are computed by the same checker and listed where they differ (id, question, dynamism
+class, question type, old → new prediction and verdict), with a count of each change of verdict,
+the score of both sides on the questions they share, and the questions one side lacks. In report.md
+and report.json (`compare`), after the run. With --answers FILE (a finished run's answers file) no
+setup runs and no LLM is loaded: FILE is compared with REF (a folder: its newest file of the setup
+FILE's name starts with), printed and written to compare.md and compare.json under --out.
 """
 
 from __future__ import annotations
@@ -46,11 +62,12 @@ import hashlib
 import json
 import subprocess
 import sys
+import textwrap
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 from loguru import logger
@@ -61,9 +78,11 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from evaluation.answer_match import Verdict, check_answer  # noqa: E402
 from evaluation.data import CragRecord, read_records  # noqa: E402
+from evaluation.reports import BREAKDOWNS, UNLABELLED  # noqa: E402
 from evaluation.runner import answers_from_system, write_atomically  # noqa: E402
 from evaluation.time_model import estimate_budget  # noqa: E402
 from evaluation.truncation import load_truncator  # noqa: E402
+from models.attributes.data import DYNAMISM  # noqa: E402
 from models.config import CragConfig, load_config, parse_overrides, to_dict  # noqa: E402
 from models.crag_system import CragSystem  # noqa: E402
 from models.llm import LLMBackend, create_backend  # noqa: E402
@@ -78,6 +97,11 @@ SETUPS: dict[str, tuple[str, dict[str, str]]] = {
 }
 TARGETS = {"tokens": -0.35, "p50": -0.30}  # cpu-plan against cpu-all
 MARKS = {Verdict.CORRECT: "correct", Verdict.WRONG: "WRONG", Verdict.MISSING: "missing", Verdict.UNSURE: "UNSURE"}
+TALLY_HEADERS = ["n", "correct", "missing", "wrong", "unsure", "score"]
+QUESTION_TYPES = ("simple", "simple_w_condition", "set", "comparison", "aggregation", "multi-hop", "post-processing",
+                  "false_premise")
+# the breakdown tables: gold label -> (title, its values in reading order; others follow, sorted)
+TABLES = {"static_or_dynamic": ("dynamism class", DYNAMISM), "question_type": ("question type", QUESTION_TYPES)}
 
 
 @dataclass
@@ -99,6 +123,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--budget-s", type=float, default=100_000.0,
                         help="budget.seconds_per_question of every setup (high: the deadline left out)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    parser.add_argument("--questions", type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
+                        default=[], metavar="ID,ID,...", help="only the questions of these interaction ids or prefixes")
+    parser.add_argument("--compare", type=Path, metavar="REF",
+                        help="an earlier run's answers file, or a folder of them: list the changed verdicts")
+    parser.add_argument("--answers", type=Path, metavar="FILE",
+                        help="with --compare: compare this finished run's answers file, running nothing")
     parser.add_argument("--tokenizer-dir", type=Path, default=SHARED / "tokenizer",
                         help="the Llama-2 tokenizer for the leaderboard's 75-token cut")
     parser.add_argument("--log-level", default="WARNING")
@@ -142,16 +172,47 @@ def load_setups(names: list[str], overrides: dict[str, str], budget_s: float, ou
         config = load_config(preset, {**overrides, "budget.seconds_per_question": str(budget_s), **own})
         key = setup_key(config)
         path = out / "answers" / f"{name}-{key}.jsonl"
-        lines = {}
-        if path.is_file():
-            for text in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    line = json.loads(text)
-                except json.JSONDecodeError:
-                    continue  # a line cut short by a hard kill; its batch is computed again
-                lines[line["interaction_id"]] = line
-        setups.append(Setup(name, config, key, path, lines))
+        setups.append(Setup(name, config, key, path, read_answers(path) if path.is_file() else {}))
     return setups
+
+
+def read_answers(path: Path) -> dict[str, dict[str, Any]]:
+    lines = {}
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a hard kill; its batch is computed again
+        if isinstance(line, dict) and "interaction_id" in line:
+            lines[line["interaction_id"]] = line
+    return lines
+
+
+def select(records: list[CragRecord], wanted: list[str]) -> list[CragRecord]:
+    """The records whose interaction id starts with one of `wanted` (all when it is empty)."""
+    if not wanted:
+        return records
+    unmatched = [start for start in wanted if not any(r.gold.interaction_id.startswith(start) for r in records)]
+    if unmatched:
+        raise SystemExit(f"--questions: no question's interaction id starts with {', '.join(unmatched)}")
+    return [r for r in records if r.gold.interaction_id.startswith(tuple(wanted))]
+
+
+def setup_of(path: Path) -> str:
+    """The setup an answers file `<setup>-<key>.jsonl` belongs to."""
+    return path.stem.rsplit("-", 1)[0]
+
+
+def reference_file(ref: Path, setup: str, own: Path) -> Path:
+    """REF itself when it is a file; in a folder, the newest answers file of `setup` but `own`."""
+    if ref.is_file():
+        return ref
+    if not ref.is_dir():
+        raise SystemExit(f"--compare {ref}: no such file or folder")
+    candidates = [path for path in ref.glob(f"{setup}-*.jsonl") if path.resolve() != own.resolve()]
+    if not candidates:
+        raise SystemExit(f"--compare {ref}: no answers file {setup}-<key>.jsonl in it (besides {own.name})")
+    return max(candidates, key=lambda path: path.stat().st_mtime)
 
 
 def batches(records: list[CragRecord], size: int) -> list[list[CragRecord]]:
@@ -211,9 +272,40 @@ def tokens_of(line: dict[str, Any]) -> int:
     return sum(int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0)) for usage in usages)
 
 
+def judge(lines: dict[str, dict[str, Any]], records: list[CragRecord], truncator: Any) -> dict[str, Verdict]:
+    """The verdict on each record's stored prediction, cut to 75 tokens as the leaderboard cuts it."""
+    verdicts = {}
+    for record in records:
+        gold = record.gold
+        prediction = truncator.truncate(lines[gold.interaction_id]["prediction"])
+        verdicts[gold.interaction_id] = check_answer(prediction, gold.answer, gold.alternative_answers, question=gold.query)
+    return verdicts
+
+
+def tally(verdicts: Iterable[Verdict]) -> dict[str, Any]:
+    """n, the count of each verdict and score = (correct - wrong) / n."""
+    counts = Counter(verdicts)
+    n = sum(counts.values())
+    return {"n": n, **{v.value: counts[v] for v in Verdict},
+            "score": (counts[Verdict.CORRECT] - counts[Verdict.WRONG]) / n if n else 0.0}
+
+
+def tally_cells(counts: dict[str, Any]) -> list[Any]:
+    return [*(counts[name] for name in TALLY_HEADERS[:-1]), f"{counts['score']:.3f}"]
+
+
+def breakdown(records: list[CragRecord], verdicts: dict[str, Verdict], label: str) -> dict[str, dict[str, Any]]:
+    """The tally of each value of the gold `label` (one of TABLES), in reading order."""
+    groups: dict[str, list[Verdict]] = {}
+    for record in records:
+        groups.setdefault(record.gold.labels.get(label, UNLABELLED), []).append(verdicts[record.gold.interaction_id])
+    order = TABLES[label][1]
+    ranked = sorted(groups, key=lambda value: (order.index(value) if value in order else len(order), value))
+    return {value: tally(groups[value]) for value in ranked}
+
+
 def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdict]) -> dict[str, Any]:
     lines = [setup.lines[r.gold.interaction_id] for r in records]
-    counts = Counter(verdicts.values())
     seconds = np.array([float(line.get("seconds", 0.0)) for line in lines])
     cpu_seconds = np.array([float(line.get("cpu_seconds", np.nan)) for line in lines])
     n = len(lines)
@@ -231,9 +323,8 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
         "setup": setup.name,
         "preset": setup.config.preset,
         "key": setup.key,
-        "n": n,
-        **{MARKS[v].lower(): counts.get(v, 0) for v in Verdict},
-        "score": (counts.get(Verdict.CORRECT, 0) - counts.get(Verdict.WRONG, 0)) / n,
+        **tally(verdicts.values()),
+        **{BREAKDOWNS[label]: breakdown(records, verdicts, label) for label in TABLES},
         "tokens_per_question": float(np.mean([tokens_of(line) for line in lines])),
         "tokens_per_stage": {stage: total / n for stage, total in sorted(stage_tokens.items())},
         "p50_s": float(np.percentile(seconds, 50)),
@@ -252,21 +343,15 @@ def change(new: float, old: float) -> float | None:
     return (new - old) / old if old else None
 
 
-def report(setups: list[Setup], records: list[CragRecord], truncator: Any) -> tuple[str, dict[str, Any]]:
-    verdicts: dict[str, dict[str, Verdict]] = {}
-    for setup in setups:
-        verdicts[setup.name] = {}
-        for record in records:
-            gold = record.gold
-            prediction = truncator.truncate(setup.lines[gold.interaction_id]["prediction"])
-            verdicts[setup.name][gold.interaction_id] = check_answer(
-                prediction, gold.answer, gold.alternative_answers, question=gold.query
-            )
+def report(
+    setups: list[Setup], records: list[CragRecord], truncator: Any, references: dict[str, Path] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """report.md and report.json; `references`: setup name -> the answers file to compare it with."""
+    verdicts = {setup.name: judge(setup.lines, records, truncator) for setup in setups}
     summaries = {setup.name: summarise(setup, records, verdicts[setup.name]) for setup in setups}
-    headers = ["setup", "n", "correct", "missing", "wrong", "unsure", "score", "LLM tokens/q", "p50 s/q", "p95 s/q",
+    headers = ["setup", *TALLY_HEADERS, "LLM tokens/q", "p50 s/q", "p95 s/q",
                "p50 CPU s/q", "p95 CPU s/q", "calculator runs", "knowledge runs"]
-    rows = [[s["setup"], s["n"], s["correct"], s["missing"], s["wrong"], s["unsure"], f"{s['score']:.3f}",
-             f"{s['tokens_per_question']:.0f}", f"{s['p50_s']:.1f}", f"{s['p95_s']:.1f}",
+    rows = [[s["setup"], *tally_cells(s), f"{s['tokens_per_question']:.0f}", f"{s['p50_s']:.1f}", f"{s['p95_s']:.1f}",
              f"{s['cpu_p50_s']:.1f}", f"{s['cpu_p95_s']:.1f}",
              s["stage_runs"]["calculator"], s["stage_runs"]["knowledge"]] for s in summaries.values()]
     parts = [
@@ -283,6 +368,16 @@ def report(setups: list[Setup], records: list[CragRecord], truncator: Any) -> tu
         stages = ", ".join(f"{stage} {tokens:.0f}" for stage, tokens in summary["tokens_per_stage"].items())
         parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; deadline notes: "
                      f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}.")
+    for name, summary in summaries.items():
+        parts.append(f"## `{name}` by dynamism class and by question type\n\n" + "\n\n".join(
+            markdown_table([title, *TALLY_HEADERS], [[value, *tally_cells(counts)]
+                                                     for value, counts in summary[BREAKDOWNS[label]].items()])
+            for label, (title, _) in TABLES.items()
+        ))
+    for name, reference in (references or {}).items():
+        comparison = compare(records, setups_by_name(setups)[name].lines, read_answers(reference), truncator)
+        result.setdefault("compare", {})[name] = {"reference": str(reference), **comparison}
+        parts.append(comparison_text(f"`{name}` against {reference}", comparison))
     unsure = [(name, record) for name in verdicts for record in records
               if verdicts[name][record.gold.interaction_id] is Verdict.UNSURE]
     if unsure:
@@ -342,6 +437,56 @@ def time_estimates(setups: list[Setup], records: list[CragRecord], result: dict[
             + markdown_table(["setup", "p50", "p95", "mean"], rows))
 
 
+def compare(
+    records: list[CragRecord], new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]], truncator: Any
+) -> dict[str, Any]:
+    """The questions of `records` whose verdict differs between the answers `old` and `new`, the count of
+    each change, both sides' tally on the questions they share, and the questions one side lacks."""
+    ids = [r.gold.interaction_id for r in records]
+    common = [r for r in records if r.gold.interaction_id in new and r.gold.interaction_id in old]
+    before, after = judge(old, common, truncator), judge(new, common, truncator)
+    changed = [r.gold for r in common if before[r.gold.interaction_id] is not after[r.gold.interaction_id]]
+    old_tally, new_tally = tally(before.values()), tally(after.values())
+    return {
+        "common": len(common),
+        "only_new": [i for i in ids if i in new and i not in old],
+        "only_reference": [i for i in ids if i in old and i not in new],
+        "transitions": dict(Counter(
+            f"{before[gold.interaction_id].value}→{after[gold.interaction_id].value}" for gold in changed
+        ).most_common()),
+        "reference_tally": old_tally,
+        "new_tally": new_tally,
+        "score_change": new_tally["score"] - old_tally["score"],
+        "changed": [{
+            "interaction_id": gold.interaction_id, "query": gold.query, "gold": gold.answer,
+            **{label: gold.labels.get(label, UNLABELLED) for label in TABLES},
+            "old_prediction": old[gold.interaction_id]["prediction"], "new_prediction": new[gold.interaction_id]["prediction"],
+            "old_verdict": before[gold.interaction_id].value, "new_verdict": after[gold.interaction_id].value,
+        } for gold in changed],
+    }
+
+
+def comparison_text(title: str, comparison: dict[str, Any]) -> str:
+    old, new = comparison["reference_tally"], comparison["new_tally"]
+    lines = [
+        f"## {title}",
+        f"{comparison['common']} questions on both sides, {len(comparison['changed'])} verdicts changed: "
+        + (", ".join(f"{change}: {count}" for change, count in comparison["transitions"].items()) or "none")
+        + f". Score on them {old['score']:.3f} → {new['score']:.3f} ({comparison['score_change']:+.3f}).",
+    ]
+    for side, key in (("the new answers", "only_new"), ("the reference", "only_reference")):
+        if comparison[key]:
+            lines.append(f"Only in {side} ({len(comparison[key])}): {', '.join(comparison[key])}.")
+    if comparison["changed"]:
+        lines.append(markdown_table(
+            ["question id", "question", "dynamism class", "question type", "prediction (old → new)", "verdict"],
+            [[item["interaction_id"], _short(item["query"]), item["static_or_dynamic"], item["question_type"],
+              f"{_short(item['old_prediction'])} → {_short(item['new_prediction'])}",
+              f"{item['old_verdict']} → {item['new_verdict']}"] for item in comparison["changed"]],
+        ))
+    return "\n\n".join(lines)
+
+
 def per_question(setups: list[Setup], records: list[CragRecord], verdicts: dict[str, dict[str, Verdict]]) -> str:
     headers = ["#", "question", "gold", *[f"{s.name}" for s in setups], "plan"]
     rows = []
@@ -366,11 +511,18 @@ def _cell(value: Any) -> str:
     return " ".join(str(value).replace("|", "/").split())[:300]
 
 
+def _short(text: str) -> str:
+    return textwrap.shorten(text, width=80, placeholder=" ...")
+
+
 def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int:
-    """Run the benchmark; `llm` replaces the embedded model (tests script it)."""
+    """Run the benchmark, or only compare two answers files (--answers); `llm` replaces the embedded
+    model (tests script it)."""
     args = parse_args(argv)
     logger.remove()
     logger.add(sys.stderr, level=args.log_level.upper())
+    if args.answers and not args.compare:
+        raise SystemExit("--answers needs --compare REF, the answers to compare it with")
     names = [name.strip() for name in args.setups.split(",") if name.strip()]
     unknown = [name for name in names if name not in SETUPS]
     if unknown or not names:
@@ -378,8 +530,12 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
     missing = [path for path in args.data if not path.is_file()]
     if missing:
         raise SystemExit(f"data files not found: {', '.join(map(str, missing))} (pass --data)")
-    records = [record for path in args.data for record in read_records(path)][: args.limit]
+    records = select([record for path in args.data for record in read_records(path)], args.questions)[: args.limit]
+    if args.answers:
+        compare_files(args.answers, args.compare, records, load_truncator(args.tokenizer_dir), args.out)
+        return 0
     setups = load_setups(names, parse_overrides(args.set), args.budget_s, args.out)
+    references = {s.name: reference_file(args.compare, s.name, s.path) for s in setups} if args.compare else {}
     llm_configs = {json.dumps(asdict(setup.config.llm), sort_keys=True) for setup in setups}
     if len(llm_configs) != 1:
         raise SystemExit("the setups' LLM settings differ; they must share one model")
@@ -389,12 +545,26 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
     finally:
         if llm is None:
             shared.close()
-    text, result = report(setups, records, load_truncator(args.tokenizer_dir))
+    text, result = report(setups, records, load_truncator(args.tokenizer_dir), references)
     write_atomically(args.out / "report.md", text)
     write_atomically(args.out / "report.json", json.dumps(result, indent=2, default=str))
     print(text)
     print(f"Written: {args.out / 'report.md'}, {args.out / 'report.json'}, answers in {args.out / 'answers'}")
     return 0
+
+
+def compare_files(answers: Path, ref: Path, records: list[CragRecord], truncator: Any, out: Path) -> None:
+    """--answers FILE --compare REF: the comparison of two finished runs, printed and written to `out`."""
+    if not answers.is_file():
+        raise SystemExit(f"--answers {answers}: no such file")
+    reference = reference_file(ref, setup_of(answers), answers)
+    comparison = compare(records, read_answers(answers), read_answers(reference), truncator)
+    text = comparison_text(f"{answers} against {reference}", comparison) + "\n"
+    write_atomically(out / "compare.md", text)
+    write_atomically(out / "compare.json", json.dumps({"answers": str(answers), "reference": str(reference),
+                                                       **comparison}, indent=2, ensure_ascii=False))
+    print(text)
+    print(f"Written: {out / 'compare.md'}, {out / 'compare.json'}")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
+
 from benchmarks import end_to_end
+from evaluation.data import read_records
+from evaluation.truncation import ApproximateTruncator
 from tests.doubles import ScriptedLLM
 from tests.test_crag_system import reply_by_output_shape
 
@@ -39,9 +44,12 @@ def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_
     assert again.calls == []  # every answer reused
 
     changed = ScriptedLLM(reply_by_output_shape("canberra"))
-    bench(tmp_path, changed, "--set", "reasoning.max_tokens=100")
+    compared = bench(tmp_path, changed, "--set", "reasoning.max_tokens=100", "--compare", str(tmp_path / "answers"))
     assert changed.calls  # a changed configuration is computed afresh, into files of its own
     assert len(list((tmp_path / "answers").iterdir())) == 4
+    for name in ("cpu-all", "cpu-plan"):  # each setup against its own earlier file, the same replies
+        assert compared["compare"][name]["reference"] == str(tmp_path / "answers" / next(f for f in files if f.startswith(name)))
+        assert (compared["compare"][name]["common"], compared["compare"][name]["changed"]) == (4, [])
 
 
 def test_the_key_follows_config_and_code_and_the_plan_off_leaves_the_rule_out(monkeypatch):
@@ -56,3 +64,106 @@ def test_the_key_follows_config_and_code_and_the_plan_off_leaves_the_rule_out(mo
     assert key(off, "rule a") != key({**off, "reasoning.max_tokens": "100"}, "rule a")
     monkeypatch.undo()
     assert end_to_end.code_fingerprint() != end_to_end.code_fingerprint((end_to_end.PLAN_RULE,))
+
+
+# Synthetic answers of two runs on data/sample.jsonl. The reference lacks sample-07, the new run
+# sample-04; sample-01's prediction changes but not its verdict.
+REFERENCE = {"sample-01-capital": "canberra", "sample-02-medals": "I don't know",
+             "sample-03-false-premise": "invalid question", "sample-04-absent": "$57.32",
+             "sample-05-comparison": "mount kenya", "sample-06-calculation": "10 years",
+             "sample-08-aggregation": "I don't know"}
+NEW = {"sample-01-capital": "Canberra.", "sample-02-medals": "16", "sample-03-false-premise": "invalid question",
+       "sample-05-comparison": "mount kilimanjaro", "sample-06-calculation": "12 years",
+       "sample-07-songwriter": "freddie mercury", "sample-08-aggregation": "3"}
+
+
+def write_answers(path: Path, predictions: dict[str, str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps({"interaction_id": key, "prediction": value}) + "\n"
+                            for key, value in predictions.items()))
+    return path
+
+
+def compare_offline(tmp_path: Path, new: Path, ref: Path, *extra: str) -> dict:
+    argv = ["--data", str(SAMPLE), "--out", str(tmp_path / "out"), "--answers", str(new), "--compare", str(ref), *extra]
+    assert end_to_end.main(argv) == 0
+    return json.loads((tmp_path / "out" / "compare.json").read_text())
+
+
+def test_the_tables_by_dynamism_class_and_question_type_tally_each_label(tmp_path):
+    records = list(read_records(SAMPLE))
+    lines = {key: {"interaction_id": key, "prediction": value}
+             for key, value in {**NEW, "sample-04-absent": "I don't know"}.items()}
+    setup = end_to_end.Setup("baseline", end_to_end.load_config("baseline"), "k", tmp_path / "b.jsonl", lines)
+    text, result = end_to_end.report([setup], records, ApproximateTruncator())
+
+    summary = result["setups"]["baseline"]
+    assert (summary["n"], summary["correct"], summary["missing"], summary["wrong"]) == (8, 6, 1, 1)
+    by_class = summary["by_static_or_dynamic"]
+    assert list(by_class) == ["static", "slow-changing", "real-time"]  # the classes' order, not the alphabet's
+    assert by_class["static"] == {"n": 6, "correct": 5, "wrong": 1, "missing": 0, "unsure": 0, "score": 4 / 6}
+    assert by_class["real-time"] == {"n": 1, "correct": 0, "wrong": 0, "missing": 1, "unsure": 0, "score": 0.0}
+    by_type = summary["by_question_type"]
+    assert list(by_type) == ["simple", "comparison", "aggregation", "post-processing", "false_premise"]
+    assert by_type["simple"] == {"n": 4, "correct": 3, "wrong": 0, "missing": 1, "unsure": 0, "score": 0.75}
+    assert by_type["post-processing"]["score"] == -1.0
+    assert "| static | 6 | 5 | 0 | 1 | 0 | 0.667 |" in text
+    assert "| simple | 4 | 3 | 1 | 0 | 0 | 0.750 |" in text
+
+
+def test_compare_lists_exactly_the_changed_verdicts_and_the_questions_one_side_lacks(tmp_path, capsys):
+    new = write_answers(tmp_path / "new" / "cpu-plan-bbbb.jsonl", NEW)
+    ref = write_answers(tmp_path / "old" / "cpu-plan-aaaa.jsonl", REFERENCE)
+    result = compare_offline(tmp_path, new, ref)
+
+    changes = {item["interaction_id"]: (item["old_verdict"], item["new_verdict"]) for item in result["changed"]}
+    assert changes == {"sample-02-medals": ("missing", "correct"), "sample-05-comparison": ("wrong", "correct"),
+                       "sample-06-calculation": ("correct", "wrong"), "sample-08-aggregation": ("missing", "correct")}
+    assert result["transitions"] == {"missing→correct": 2, "wrong→correct": 1, "correct→wrong": 1}
+    assert result["common"] == 6
+    assert (result["only_new"], result["only_reference"]) == (["sample-07-songwriter"], ["sample-04-absent"])
+    assert result["score_change"] == (5 - 1) / 6 - (3 - 1) / 6
+    item = next(item for item in result["changed"] if item["interaction_id"] == "sample-08-aggregation")
+    assert (item["static_or_dynamic"], item["question_type"]) == ("slow-changing", "aggregation")
+    assert (item["old_prediction"], item["new_prediction"]) == ("I don't know", "3")
+    printed = capsys.readouterr().out
+    assert "| sample-05-comparison | which is taller, mount kilimanjaro or mount kenya? | static | comparison | " \
+           "mount kenya → mount kilimanjaro | wrong → correct |" in printed
+    assert "4 verdicts changed: missing→correct: 2, wrong→correct: 1, correct→wrong: 1." in printed
+    assert "Only in the reference (1): sample-04-absent." in printed
+    assert "sample-01-capital" not in printed  # a new wording, the same verdict
+
+
+def test_questions_restricts_to_ids_and_prefixes_and_rejects_an_id_matching_none(tmp_path):
+    new = write_answers(tmp_path / "cpu-plan-bbbb.jsonl", NEW)
+    ref = write_answers(tmp_path / "old.jsonl", REFERENCE)
+    result = compare_offline(tmp_path, new, ref, "--questions", "sample-02-medals,sample-05")
+    assert result["common"] == 2
+    assert [item["interaction_id"] for item in result["changed"]] == ["sample-02-medals", "sample-05-comparison"]
+    with pytest.raises(SystemExit, match="no question's interaction id starts with nope"):
+        compare_offline(tmp_path, new, ref, "--questions", "sample-02,nope")
+
+
+def test_a_reference_folder_gives_the_newest_answers_of_the_setup_but_its_own(tmp_path):
+    folder = tmp_path / "answers"
+    for age, name in enumerate(["cpu-all-cccc", "cpu-plan-dddd", "cpu-plan-bbbb", "cpu-plan-aaaa"]):
+        path = write_answers(folder / f"{name}.jsonl", REFERENCE)
+        os.utime(path, (1_000_000 - age, 1_000_000 - age))
+    own = folder / "cpu-plan-dddd.jsonl"
+    assert end_to_end.reference_file(folder, "cpu-plan", own) == folder / "cpu-plan-bbbb.jsonl"
+    assert end_to_end.reference_file(folder, "cpu-all", own) == folder / "cpu-all-cccc.jsonl"
+    assert compare_offline(tmp_path, own, folder)["reference"] == str(folder / "cpu-plan-bbbb.jsonl")
+    with pytest.raises(SystemExit, match="no answers file baseline-<key>.jsonl"):
+        end_to_end.reference_file(folder, "baseline", own)
+
+
+def test_a_bad_reference_is_refused_before_any_llm_call(tmp_path):
+    new = write_answers(tmp_path / "cpu-plan-bbbb.jsonl", NEW)
+    with pytest.raises(SystemExit, match=r"--compare .*nowhere: no such file or folder"):
+        compare_offline(tmp_path, new, tmp_path / "nowhere")
+    llm = ScriptedLLM(reply_by_output_shape("canberra"))
+    with pytest.raises(SystemExit, match="no such file or folder"):
+        bench(tmp_path, llm, "--compare", str(tmp_path / "nowhere"))
+    assert llm.calls == []
+    with pytest.raises(SystemExit, match="--answers needs --compare"):
+        end_to_end.main(["--data", str(SAMPLE), "--answers", str(new)])
