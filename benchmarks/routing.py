@@ -24,7 +24,6 @@ from the rule before it.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,8 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from evaluation.answer_match import Verdict, check_answer  # noqa: E402
+from benchmarks.end_to_end import judge, read_answers  # noqa: E402
+from evaluation.answer_match import Verdict  # noqa: E402
 from evaluation.data import CragRecord, read_records  # noqa: E402
 from evaluation.truncation import load_truncator  # noqa: E402
 from models.attributes import AttributePredictor  # noqa: E402
@@ -77,7 +77,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def load_cases(answers: Path, data: list[Path], tokenizer_dir: Path) -> list[Case]:
     if not answers.is_file():
         raise SystemExit(f"{answers} does not exist: pass the answers file of an end-to-end run (its answers/ folder)")
-    lines = {line["interaction_id"]: line for line in map(json.loads, answers.read_text(encoding="utf-8").splitlines()) if line}
+    lines = read_answers(answers)
     refused = sorted(i for i, line in lines.items() if str(line.get("route", "")).startswith("refused: dynamic"))
     if refused:
         raise SystemExit(
@@ -88,17 +88,13 @@ def load_cases(answers: Path, data: list[Path], tokenizer_dir: Path) -> list[Cas
     sourced = [(record, source) for record, source in sourced if record.gold.interaction_id in lines]
     if not sourced:
         raise SystemExit(f"none of the questions of {answers} is in {', '.join(map(str, data))}")
-    truncator = load_truncator(tokenizer_dir)
-    config = load_config("cpu").attributes
-    predictor = AttributePredictor(config, None)
+    verdicts = judge(lines, [record for record, _ in sourced], load_truncator(tokenizer_dir))
+    predictor = AttributePredictor(load_config("cpu").attributes, None)
     questions = [Question(r.gold.interaction_id, r.gold.query, str(r.model_input.get("query_time", ""))) for r, _ in sourced]
-    cases = []
-    for (record, source), attributes in zip(sourced, predictor.run(questions)):
-        gold = record.gold
-        prediction = truncator.truncate(lines[gold.interaction_id]["prediction"])
-        verdict = check_answer(prediction, gold.answer, gold.alternative_answers, question=gold.query)
-        cases.append(Case(record, source, gold.labels.get("static_or_dynamic", "static"), attributes, verdict))
-    return cases
+    return [
+        Case(record, source, record.gold.labels.get("static_or_dynamic", "static"), attributes, verdicts[record.gold.interaction_id])
+        for (record, source), attributes in zip(sourced, predictor.run(questions))
+    ]
 
 
 def fit_scores(cases: list[Case], prior: float) -> dict[str, float]:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import routing  # noqa: E402
-from evaluation.answer_match import Verdict  # noqa: E402
-from evaluation.data import CragRecord, GoldQuestion  # noqa: E402
-from models.schema import QuestionAttributes  # noqa: E402
+from benchmarks import routing
+from evaluation.answer_match import Verdict
+from evaluation.data import CragRecord, GoldQuestion
+from models.schema import QuestionAttributes
 
 
 def case(dynamism: str, verdict: Verdict, dynamic: float, source: str = "a", domain: str = "movie") -> routing.Case:
