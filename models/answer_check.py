@@ -187,6 +187,9 @@ class AnswerChecker:
         self.llm = llm
         self.prompts = prompts
         self.kinds = frozenset(config.kinds)
+        unknown = sorted(self.kinds - set(CONSTRAINT_KINDS))
+        if unknown:
+            raise ValueError(f"answer_check.kinds names unknown kinds {unknown}; the kinds are {list(CONSTRAINT_KINDS)}")
 
     @property
     def retries(self) -> bool:

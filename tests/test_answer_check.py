@@ -149,6 +149,8 @@ def test_only_the_configured_kinds_are_checked():
     checker = AnswerChecker(config, None, PromptLibrary())
     assert checker.check("how many grammys has adele won?", "canberra") is None
     assert checker.check(BOLT, "carl lewis") == (OPTIONS, "names none of the options")
+    with pytest.raises(ValueError, match=r"unknown kinds \['colour'\]"):
+        AnswerChecker(load_config("cpu", {"answer_check.kinds": "number,colour"}).answer_check, None, PromptLibrary())
 
 
 # --- The stage ----------------------------------------------------------------------------------------
