@@ -15,6 +15,7 @@ from typing import Any
 
 from loguru import logger
 
+from models.answer_check import AnswerChecker, RetriedAnswer, Violation, violates
 from models.answers import I_DONT_KNOW
 from models.attributes import AttributePredictor, route
 from models.calculator import CalculationResult, Calculator
@@ -31,6 +32,9 @@ from models.web import PageExtractor
 from models.web.page import WebPages
 
 REPLY_CUT = "reply cut by the deadline"
+WRONG_FORM_ASKED_AGAIN = "answer of the wrong form asked again"
+WRONG_FORM_REFUSED = "answer of the wrong form refused"
+WRONG_FORM_ROUTE = "refused: answer of the wrong form"
 
 
 class AttributeStage(Stage[QuestionAttributes]):
@@ -432,6 +436,73 @@ class ReasoningStage(Stage[ReasoningResult]):
         return self.component.prompt_tokens(conversations)
 
 
+class AnswerCheckStage(Stage[RetriedAnswer]):
+    """The form each answer must take, read from its question (models/answer_check.py) and checked
+    without the LLM, whose reasoning prompt never states it. The answers that break it are asked
+    again in one short call for the batch, for as many as the time left affords; an answer not asked
+    again, or asked again and still breaking it, becomes `I don't know`."""
+
+    name = "answer check"
+    seed_seconds = 0.0
+    seed_prompt_tokens = 600.0
+
+    @classmethod
+    def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
+        check = config.answer_check
+        if not (check.enabled and check.retry):
+            return {}
+        return {cls.name: LLMStageShape(1, check.max_tokens, check.constrained_output, "answer_check")}
+
+    def __init__(self, parts: Parts) -> None:
+        super().__init__(parts)
+        check = parts.config.answer_check
+        self.component: AnswerChecker | None = AnswerChecker(check, parts.llm, parts.prompts) if check.enabled else None
+
+    def select(self, records: list[QuestionRecord]) -> list[QuestionRecord]:
+        """The answered questions whose answer breaks their constraint."""
+        return [record for record in records if self._violation(record) is not None]
+
+    def plan_call(self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]) -> StageCall | None:
+        assert self.component is not None
+        checker = self.component
+        violations = [violation for record in records if (violation := self._violation(record)) is not None]
+        conversations = checker.conversations(violations) if checker.retries else []
+        count = 0
+        if conversations:
+            seconds = deadline.seconds_left() - deadline.reserve(later)
+            count = deadline.affordable(self.name, checker.prompt_tokens(conversations), seconds)
+        why_not = "no time left" if checker.retries else "no retry"
+        for record, violation in zip(records[count:], violations[count:]):
+            self._refuse(record, f"{violation.why}, {why_not}")
+        kept, asked = records[:count], conversations[:count]
+        return StageCall(self.name, kept, lambda limit: checker.run(asked)) if kept else None
+
+    def write(self, record: QuestionRecord, result: RetriedAnswer | None) -> None:
+        violation = self._violation(record)
+        assert violation is not None
+        record.note(self.name, "fallback", WRONG_FORM_ASKED_AGAIN, violation.why)
+        if result is None or result.error:
+            self._refuse(record, f"{violation.why}, the retry failed")
+        elif (why := violates(violation.constraint, result.answer)) is not None:
+            self._refuse(record, f"{why}, again")
+        else:
+            record.respond(result.answer)
+
+    def _violation(self, record: QuestionRecord) -> Violation | None:
+        if self.component is None or record.answer is None:
+            return None
+        broken = self.component.check(record.question.query, record.answer)
+        if broken is None:
+            return None
+        reasoning = record.reasoning
+        references = reasoning.prompt_references if reasoning is not None else []
+        return Violation(record.question, *broken, record.answer, references, reasoning.reasoning if reasoning else "")
+
+    def _refuse(self, record: QuestionRecord, detail: str) -> None:
+        refused = TraceEvent(self.name, "routed", WRONG_FORM_REFUSED, detail)
+        record.respond(I_DONT_KNOW, route=WRONG_FORM_ROUTE, event=refused)
+
+
 def _changing(record: QuestionRecord) -> bool:
     return record.attributes is not None and record.attributes.dynamism != "static"
 
@@ -445,6 +516,7 @@ STAGES: tuple[type[Stage[Any]], ...] = (
     CalculatorStage,
     KnowledgeStage,
     ReasoningStage,
+    AnswerCheckStage,
 )
 
 

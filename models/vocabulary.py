@@ -222,6 +222,63 @@ NOT_NAME_WORDS = frozenset(
 # 2015"): its relation, not a search, finds the entity.
 DESCRIBED_ENTITY = r"\b(?:who|whom|whose|that|which|where)\b"
 
+# --- The form an answer must take, read from its question (models/answer_check.py) --------------
+
+# A polite wrapper around the question itself ("can you tell me", "do you know"): no yes/no question.
+POLITE_REQUEST = (
+    r"^(?:(?:(?:can|could|would|will|do) you|are you able to) (?:please |possibly |happen to )*(?:tell|name|list|provide|give|identify|"
+    r"let|share|show|find|help|say|explain|describe|know|now|recall|remember|suggest|recommend|confirm|clarify|"
+    r"inform|mention|point|check|look|get|see)\b(?: (?:me|us))?(?: (?:with|about|know))?"
+    r"|i(?:'m| am) (?:curious|wondering)\b|please\b)"
+)
+# A question opening with an auxiliary verb ("is ...", "did ...", "hasn't ..."): yes or no is asked.
+AUXILIARY_OPENING = (
+    r"^(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must|"
+    r"isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't|can't|won't|wouldn't|shouldn't)\b"
+)
+# "Is there ...": CRAG words some questions that ask for a name so ("was there an original language x
+# came in?" -> "en"), so it asks for no yes or no.
+EXISTENTIAL_OPENING = r"^(?:is|was|are|were) there\b"
+# A question's words that name a thing (options are named after them, not by them).
+WH_WORD = r"\b(?:which|who|whom|whose|what|where|when)\b"
+# "which of the two stars, procyon or arcturus, is brighter": options named in the middle.
+WHICH_OF_GROUP = r"\bwhich (?:one )?of (?:the|these|those) (?:two|three|four|following)\b"
+# "..., was it home or away?": the words before the options that are no part of them.
+OPTIONS_LEAD = r"^(?:either|(?:is|was|are|were) (?:it|they)) "
+# The "or" between options ("a or b", "a, b, or c").
+OPTIONS_OR = r"(?:^|\s)or\s+"
+# Words that join or frame options, and articles: no part of an option's own words.
+OPTION_FILLERS = frozenset("a an the and or of in on at to for by with vs versus either".split())
+# An answer that names no single option yet answers a choice: a tie, both, neither.
+TIE_ANSWER = r"\b(?:both|neither|nor|same|equal|equally|tie|tied|identical|none)\b"
+# A yes/no answer: yes, no or their like first.
+YES_NO_ANSWER = (
+    r"^\W*(?:yes|no|yeah|yep|nope|nah|not|true|false|correct|incorrect|right|wrong|indeed|never|none|"
+    r"absolutely|definitely|certainly|of course)\b"
+)
+# A comparison asked ("is x higher than y?") may be answered by the other comparative ("lower").
+COMPARISON_ASKED = r"\bthan\b"
+# An answer that nothing happened: the year or date asked for has none.
+NO_EVENT_ANSWER = r"^\W*(?:none|never|no|not|nothing)\b"
+# A year asked: "what year", "in which year", "the year ..." (a question opening so).
+YEAR_ASKED = r"^(?:in |during |by )?(?:what|which|the) (?:birth )?year\b(?!-)"
+# A date asked: "what date", "on which date", "when was x born", "what is x's birthday".
+DATE_ASKED = (
+    r"^(?:on )?(?:what|which|the) (?:exact )?date\b(?!-)|^when (?:was|were|is) .+ born\W*$"
+    r"|^(?:what(?:'s| is| was) )?(?:the |[\w .'-]+'s? )?(?:date of birth|birth ?date|birthday)\b"
+)
+# A number asked: "how many", "how much", "what percentage".
+NUMBER_ASKED = r"^how (?:many|much)\b|^what (?:percentage|percent)\b"
+# An answer that writes a year (digits: "1990", "the 1990s", "476 ad").
+YEAR_IN_ANSWER = r"\d"
+# An answer that writes a date: digits or a month ("may" included: an answer names it as a month).
+DATE_IN_ANSWER = rf"\d|\b{MONTH}\b"
+# An answer that writes a number: digits, a number word, or a count of none or some.
+NUMBER_IN_ANSWER = (
+    rf"\d|\b(?:{'|'.join([*NUMBER_WORDS, *TIMES_WORDS, *NUMBER_IN_WORDS])}|none|no|never|several|few|dozens|"
+    r"hundreds|thousands|millions|billions|half|quarter|single|couple|free)\b"
+)
+
 # --- Phrases the answer checker reads a comparison in ("more than one year" = "over one year") -----
 
 MORE_THAN = r"more than|longer than|greater than|in excess of"

@@ -77,7 +77,7 @@ def test_overrides_follow_the_declared_types():
         ("attributes.answer_score.static=high", "expects a number"),
         ("attributes.answer_score=0.5", "expects a JSON object"),
         ('kg.domain_sources={"open": 1}', "expects text"),
-        ("nosuch.option=1", "Unknown config section 'nosuch'.*known: attributes, budget"),
+        ("nosuch.option=1", "Unknown config section 'nosuch'.*known: answer_check, attributes, budget"),
         ("retrieval.nosuch=1", "Unknown config option 'retrieval.nosuch'.*top_k_chunks"),
         ("budget.target_throughput=1", "is a section"),
         ("llm.threads.x=1", "is an option, not a section"),
@@ -131,7 +131,8 @@ def test_seeds_are_the_stages_own_unless_the_budget_overrides_them():
     config = load_config("t4x4")
     costs = stage_costs(config)
     assert costs.other_seconds["kg"] == 0.5 and costs.other_seconds["calculator"] == 0.0  # preset, then stage
-    assert costs.prompt_tokens == {"kg": 410.0, "calculator": 430.0, "knowledge": 200.0, "reasoning": 1800.0}
+    assert costs.prompt_tokens == {"kg": 410.0, "calculator": 430.0, "knowledge": 200.0, "reasoning": 1800.0,
+                                   "answer check": 600.0}
     config.budget.initial_stage_seconds["rerank"] = 1.0
     with pytest.raises(ValueError, match="unknown stages \\['rerank'\\]"):
         stage_costs(config)

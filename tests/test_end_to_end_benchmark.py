@@ -35,7 +35,9 @@ def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_
     assert result["plan_against_all"]["tokens_change"] < 0
     listing = (tmp_path / "report.md").read_text()
     assert "| 1 | what is the capital city of australia? | canberra | canberra [correct] | canberra [correct] |" in listing
-    assert result["verdicts"]["sample-02-medals"]["cpu-plan"] == {"prediction": "canberra", "verdict": "unsure"}
+    assert result["verdicts"]["sample-04-absent"]["cpu-plan"] == {"prediction": "canberra", "verdict": "unsure"}
+    # The answer check refuses "canberra" where a number is asked.
+    assert result["verdicts"]["sample-02-medals"]["cpu-plan"] == {"prediction": "I don't know", "verdict": "missing"}
     files = sorted(p.name for p in (tmp_path / "answers").iterdir())
     assert len(files) == 2
 

@@ -260,6 +260,12 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
             ),
             "knowledge": config.knowledge.answer_max_chars / prose if config.knowledge.enabled else 0,
         },
+        "answer check": {  # the options are the query's own words
+            "options": QUERY_TOKENS,
+            "references": config.answer_check.max_reference_tokens,
+            "reasoning": config.answer_check.max_reasoning_tokens,
+            "answer": config.reasoning.answer_max_tokens,
+        },
     }
     rows = []
 

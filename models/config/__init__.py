@@ -21,6 +21,7 @@ from models.config.presets import PRESETS, baseline_preset, cpu_preset, t4x4_pre
 from models.config.schema import (
     PROMPTS_DIR,
     REPO_ROOT,
+    AnswerCheckConfig,
     AttributesConfig,
     BudgetConfig,
     CalculatorConfig,
@@ -37,7 +38,7 @@ from models.config.schema import (
 )
 
 __all__ = [
-    "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
+    "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
     "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "ReasoningConfig", "RetrievalConfig",
     "ThroughputModelConfig", "WebConfig", "baseline_preset", "cpu_preset", "default_cache_dir", "finalize",
     "load_config", "parse_overrides", "set_option", "t4x4_preset", "to_dict",

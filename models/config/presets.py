@@ -112,6 +112,7 @@ def baseline_preset() -> CragConfig:
     config.calculator.enabled = False
     config.knowledge.enabled = False
     config.reasoning.false_premise_detection = False
+    config.answer_check.enabled = False
     return config
 
 

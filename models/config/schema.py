@@ -385,6 +385,27 @@ class ReasoningConfig:
 
 
 @dataclass
+class AnswerCheckConfig:
+    """The form an answer must take, read from the question (its options, yes/no, a year, a date, a
+    number: models/answer_check.py) and checked after the reasoning, whose prompt never states it.
+    A violating answer is asked again in one short call for the batch when `retry` is on and time
+    is left; otherwise, or when the answer asked again still violates, it becomes "I don't know"."""
+
+    enabled: bool = True
+    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS).
+    kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
+    retry: bool = True
+    max_tokens: int = 32
+    constrained_output: bool = True
+    # Length cap written into the JSON schema so a constrained reply usually closes within max_tokens.
+    answer_max_chars: int = 80
+    # The reasoning prompt's references and the reasoning's own text, restated in the retry prompt
+    # cut to these many tokens.
+    max_reference_tokens: int = 300
+    max_reasoning_tokens: int = 80
+
+
+@dataclass
 class KGConfig:
     enabled: bool = True
     api_url_env: str = "CRAG_MOCK_API_URL"
@@ -627,5 +648,6 @@ class CragConfig:
     knowledge: KnowledgeConfig = field(default_factory=KnowledgeConfig)
     plan: PlanConfig = field(default_factory=PlanConfig)
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
+    answer_check: AnswerCheckConfig = field(default_factory=AnswerCheckConfig)
     kg: KGConfig = field(default_factory=KGConfig)
     budget: BudgetConfig = field(default_factory=BudgetConfig)
