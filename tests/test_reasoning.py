@@ -275,7 +275,7 @@ def _system_prompts(changing, config=None):
 
 
 def test_only_a_question_predicted_to_change_is_told_to_weigh_the_dates():
-    static, changing = _system_prompts([False, True])
+    static, changing = _system_prompts([False, True], ReasoningConfig(state_change=True))
     added = [line for line in changing.splitlines() if line not in static.splitlines()]
     assert len(added) == 1 and added[0].startswith("- The asked fact changes over time")
     assert changing.replace(added[0] + "\n", "") == static
@@ -283,4 +283,5 @@ def test_only_a_question_predicted_to_change_is_told_to_weigh_the_dates():
 
 def test_the_date_line_can_be_turned_off_and_a_static_prompt_never_changes():
     off = ReasoningConfig(state_change=False)
-    assert _system_prompts([True], off) == _system_prompts([False], off) == _system_prompts([False])
+    on = ReasoningConfig(state_change=True)
+    assert _system_prompts([True], off) == _system_prompts([False], off) == _system_prompts([False], on)

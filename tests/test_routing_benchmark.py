@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchmarks import routing
 from evaluation.answer_match import Verdict
 from evaluation.data import CragRecord, GoldQuestion
+from models.config import load_config
 from models.schema import QuestionAttributes
 
 
@@ -67,3 +69,16 @@ def test_a_run_that_refused_for_dynamism_is_refused_with_the_fix(tmp_path: Path)
 def test_a_missing_answers_file_is_named(tmp_path: Path):
     with pytest.raises(SystemExit, match="does not exist"):
         routing.load_cases(tmp_path / "nope.jsonl", [], tmp_path)
+
+
+def test_the_shipped_worths_answer_exactly_what_the_rule_before_answered():
+    rng = np.random.default_rng(1)
+    shipped = load_config("cpu").attributes.answer_score
+    for _ in range(2000):
+        domain = str(rng.choice(["finance", "sports", "music", "movie", "open"]))
+        dynamic = float(rng.uniform())
+        shares = dict(zip(["slow-changing", "fast-changing", "real-time"], map(float, rng.dirichlet([1, 1, 1]))))
+        attributes = QuestionAttributes(domain=domain, dynamic_probability=dynamic, dynamism_probabilities=shares)
+        record = CragRecord(GoldQuestion("id", "q?", "a"), {})
+        one = routing.Case(record, "a", "static", attributes, Verdict.CORRECT)
+        assert routing.answered_by_scores(one, shipped) == routing.answered_by_rule_before(one), (domain, dynamic)

@@ -252,9 +252,16 @@ class AttributesConfig:
     # The worth of an answer, P(correct) - P(wrong), per dynamism class (a "domain/class" key
     # overrides its class in that domain; a class missing here counts 0). A question is answered
     # when the sum over classes of P(class) x worth is at least `refuse_below`, else refused
-    # ("I don't know"). Chosen by `benchmarks/routing.py` from an end-to-end run (models/attributes/policy.py).
+    # ("I don't know"); models/attributes/policy.py. These values answer exactly the questions the
+    # P(dynamic) thresholds before them answered (0.7; 0.5 in finance and sports, whose changing
+    # questions are mostly real-time): worths fitted per class on the 49 real questions did worse
+    # held out (`benchmarks/routing.py`, tools/attributes/README.md).
     answer_score: dict[str, float] = field(
-        default_factory=lambda: {"static": 0.2, "slow-changing": 0.0, "fast-changing": -0.3, "real-time": -0.4}
+        default_factory=lambda: {
+            "static": 0.7, "slow-changing": -0.3, "fast-changing": -0.3, "real-time": -0.3,
+            **{f"{domain}/{label}": worth for domain in ("finance", "sports") for label, worth in (
+                ("static", 0.5), ("slow-changing", -0.5), ("fast-changing", -0.5), ("real-time", -0.5))},
+        }
     )
     refuse_below: float = 0.0
     # Domains whose likely-dynamic questions wait for the KG stage (Tasks 2-3): answered when the KG
@@ -380,8 +387,9 @@ class ReasoningConfig:
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: int = 300
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
-    # from the most recent dated reference and to refuse when it may have changed since.
-    state_change: bool = True
+    # from the most recent dated reference and to refuse when it may have changed since. Off: on the
+    # 12 such questions of the 49, all answered, it turned 3 refusals into wrong answers (README).
+    state_change: bool = False
 
 
 @dataclass
