@@ -208,7 +208,7 @@ class AnswerChecker:
 
     def prompt_tokens(self, conversations: list[Conversation]) -> list[int]:
         assert self.llm is not None
-        return [sum(self.llm.count_tokens(message["content"]) for message in c) for c in conversations]
+        return [self.llm.conversation_tokens(c) for c in conversations]
 
     def run(self, conversations: list[Conversation]) -> list[RetriedAnswer]:
         assert self.llm is not None

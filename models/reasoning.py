@@ -125,8 +125,8 @@ class Reasoner:
         ]
 
     def prompt_tokens(self, conversations: list[list[dict[str, str]]]) -> list[int]:
-        """Each conversation's prompt tokens (its messages' text; the chat template adds a few)."""
-        return [sum(self.llm.count_tokens(message["content"]) for message in c) for c in conversations]
+        """Each conversation's prompt tokens."""
+        return [self.llm.conversation_tokens(c) for c in conversations]
 
     def _conversation(
         self,

@@ -134,6 +134,10 @@ class LLMBackend(abc.ABC):
     def count_tokens(self, text: str) -> int:
         """Tokens `text` takes in this model's tokenizer."""
 
+    def conversation_tokens(self, conversation: Conversation) -> int:
+        """A conversation's prompt tokens: its messages' text (the chat template adds a few)."""
+        return sum(self.count_tokens(message["content"]) for message in conversation)
+
     def truncate_to_tokens(self, text: str, max_tokens: int) -> str:
         """Longest prefix of `text` (cut at a word boundary) within `max_tokens` tokens."""
         if self.count_tokens(text) <= max_tokens:

@@ -172,7 +172,7 @@ class LlamaCppBackend(LLMBackend):
         left = self.seconds_left()
         if left == float("inf"):
             return True
-        tokens = sum(self.count_tokens(message["content"]) for message in conversation)
+        tokens = self.conversation_tokens(conversation)
         per_token = statistics.median(self._prompt_speeds) if self._prompt_speeds else 0.0
         return left > self.config.step_safety_factor * tokens * per_token
 
