@@ -5,6 +5,7 @@ soccer team only in the row key, `[null, null]`, year windows, HTTP 500 with a p
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -23,7 +24,15 @@ from models.kg.entities import (
     refile_for_domain,
 )
 from models.kg.formatting import column_rows, is_empty, number
-from models.kg.matching import CompanyDirectory, best_company, match_team, nba_team_names, search_key, written_match
+from models.kg.matching import (
+    CompanyDirectory,
+    best_company,
+    match_team,
+    nba_team_names,
+    numbered_title,
+    search_key,
+    written_match,
+)
 from models.kg.routes import ApiCall
 from models.kg.stage import budget, call_cost
 from models.prompts import PromptLibrary
@@ -502,6 +511,36 @@ def test_a_hit_the_question_writes_in_full_stands_for_a_name_read_short_or_long(
     assert written_match("spielberg directed", ["Steven Spielberg"], "films steven spielberg directed") == "Steven Spielberg"
     assert written_match("dark", ["Dark Waters"], "who directed the dark knight?") is None  # not written in the question
     assert written_match("knight", ["Dark Waters", "Jaws"], "is jaws older than dark waters?") is None  # no shared word
+
+
+MATRIX = [("The Matrix", "1999-03-30"), ("Toy Story 2", "1999-10-30"), ("The Matrix Revolutions", "2003-11-05"),
+          ("The Matrix Reloaded", "2003-05-15")]
+TOY_STORY = [("Toy Story 4", "2019-06-19"), ("Toy Story", "1995-10-30"), ("Toy Story of Terror!", "2013-10-15"), ("Toy Story 2", "1999-10-30")]
+
+
+def test_a_title_read_with_a_number_is_the_series_film_of_that_number():
+    assert numbered_title("matrix 1", MATRIX) == "The Matrix"  # titles without numbers: by release date
+    assert numbered_title("matrix 2", MATRIX) == "The Matrix Reloaded"  # "Toy Story 2" is no Matrix film
+    assert numbered_title("matrix 4", MATRIX) is None  # more than the series holds
+    assert numbered_title("toy story 2", TOY_STORY) == "Toy Story 2"  # a numbered series: by its numbers
+    assert numbered_title("toy story 1", TOY_STORY) == "Toy Story"  # 1: the one without a number
+    assert numbered_title("toy story 3", TOY_STORY) is None  # not the third by date ("Toy Story of Terror!")
+    assert numbered_title("toy story", TOY_STORY) is None and numbered_title("the matrix", MATRIX) is None  # no number read
+
+
+def test_a_numbered_title_the_kg_does_not_spell_so_is_found_and_no_other_number_stands_for_it(fake_api, monkeypatch):
+    def films(route, body):
+        hits = {"matrix": MATRIX, "toy story": TOY_STORY}
+        key = next((k for k in hits if k in search_key(body.get("query", ""))), None)
+        return [{"title": t, "id": i, "release_date": d} for i, (t, d) in enumerate(hits[key])] if route == "movie_get_movie_info" and key else []
+
+    monkeypatch.setattr(sys.modules[__name__], "official", films)
+    matrix, toys = run_stage([("how long between matrix 1 and matrix 2?", "movie", KGEntities(movies=["matrix 1", "matrix 2"])),
+                              ("what did toy story 1 and toy story 3 gross?", "movie", KGEntities(movies=["toy story 1", "toy story 3"]))])
+    assert "The Matrix / release date: 1999-03-30" in evidence(matrix) and "The Matrix Reloaded / release date: 2003-05-15" in evidence(matrix)
+    assert "title read with a number taken as the series' film: 'matrix 2' -> 'The Matrix Reloaded'" in map(str, matrix.events)
+    assert "Toy Story / release date: 1995-10-30" in evidence(toys)
+    assert "Toy Story 4" not in evidence(toys) and "No movie titled 'toy story 3'" in evidence(toys)  # "Toy Story 4" looks alike
 
 
 def test_a_name_the_llm_filed_under_the_wrong_kind_is_searched_as_the_other_only_on_a_miss(fake_api):

@@ -76,6 +76,33 @@ def written_match(name: str, candidates: list[str], question: str) -> str | None
     return max(written, key=lambda c: len(loose_key(c)), default=None)
 
 
+def trailing_number(name: str) -> int | None:
+    """The number a name ends with ("Toy Story 2": 2), else None."""
+    words = loose_key(name).split()
+    return int(words[-1]) if len(words) > 1 and words[-1].isdigit() and len(words[-1]) <= 2 else None
+
+
+def numbered_title(name: str, hits: list[tuple[str, str]]) -> str | None:
+    """The film a title read with a number names when no hit is spelt so ("matrix 2", "toy story 1"):
+    among the hits (title, release date) that hold the title's other words, in a series whose titles
+    carry numbers the one with that number (1: the one without), else the n-th by release date."""
+    number = trailing_number(name)
+    if number is None or number < 1:
+        return None
+    series = " ".join(loose_key(name).split()[:-1])
+    members = []  # (release date, title, the words after the series' own)
+    for title, date in hits:
+        parts = f" {loose_key(title)} ".split(f" {series} ", 1)
+        if len(parts) == 2:
+            members.append((date or "~", title, parts[1].strip()))
+    numbered = {int(rest): title for _, title, rest in members if rest.isdigit()}
+    if numbered:
+        plain = [title for _, title, rest in members if not rest]
+        return numbered.get(number) or (plain[0] if number == 1 and plain else None)
+    ordered = [title for _, title, _ in sorted(members)]
+    return ordered[number - 1] if number <= len(ordered) else None
+
+
 def company_key(name: str) -> str:
     return " ".join(_COMPANY_NOISE.sub(" ", loose_key(name)).split())
 

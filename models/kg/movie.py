@@ -18,9 +18,10 @@ from typing import Any
 
 from models.config import KGConfig
 from models.kg.formatting import is_empty, number, plain
-from models.kg.matching import best_match, search_key, written_match
+from models.kg.matching import best_match, numbered_title, search_key, trailing_number, written_match
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
+from models.schema import Event
 from models import vocabulary
 from models.vocabulary import NOMINEES, asked
 
@@ -245,21 +246,29 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     return calls + [ApiCall(BY_ID, {"query": i}) for i in _followup_ids(state, config)]
 
 
-def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) -> dict | None:
-    """The record named `name` among search hits: same search key, else the most similar name, else
-    one the question writes in full (`written_match`)."""
+def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) -> tuple[dict | None, bool]:
+    """(the record named `name` among search hits: same search key, else for a title read with a
+    number the series' film of that number (`numbered_title`), else the most similar name with the
+    same number or none, else one the question writes in full (`written_match`); whether it was the
+    series' film)."""
     named = [r for r in records if isinstance(r, dict) and isinstance(r.get(key), str)] if isinstance(records, list) else []
     same = [r for r in named if search_key(r[key]) == search_key(name)]
     if same:
-        return same[0]
-    names = [r[key] for r in named]
+        return same[0], False
+    if key == "title" and (film := numbered_title(name, [(r[key], str(r.get("release_date") or "")) for r in named])):
+        return next(r for r in named if r[key] == film), True
+    # "Toy Story 1" is not "Toy Story 4", however alike the spellings
+    names = [r[key] for r in named if trailing_number(r[key]) == trailing_number(name)]
     match = best_match(name, names, config.min_name_similarity) or written_match(name, names, question)
-    return next((r for r in named if r[key] == match), None) if match else None
+    return next((r for r in named if r[key] == match), None) if match else None, False
 
 
 def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dict | None:
     key = "title" if route == MOVIE_SEARCH else "name"
-    return _pick(state.answer(route, query=name)[1], key, name, config, state.query)
+    record, numbered = _pick(state.answer(route, query=name)[1], key, name, config, state.query)
+    if numbered and record is not None:
+        state.events.append(Event("fallback", "title read with a number taken as the series' film", f"{name!r} -> {record[key]!r}"))
+    return record
 
 
 def _without_award_names(text: str) -> str:
