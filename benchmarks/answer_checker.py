@@ -11,9 +11,9 @@ Pairs, each checked as prediction against gold with the gold question:
   - labelled: hand-written predictions for real validation questions, each labelled correct or wrong
     as the CRAG judge would, before the checker ran on it (answer_checker_labels.jsonl: the question's
     interaction_id_prefix, the prediction, the label, its kind, its part and its batch; the query and the
-    gold answer are read from the data folder). Its tune part is what the rules were adjusted on (batch 2
-    was added to it later); the held-out part (questions whose prefix, read as hex, is divisible by 3)
-    was not. Targets: no wrong prediction judged correct, at most 3% of the correct ones judged wrong,
+    gold answer are read from the data folder). Its tune part is what the rules were adjusted on (batches
+    2 and 3 were added to it later); the held-out part (questions whose prefix, read as hex, is divisible
+    by 3) was not. Targets: no wrong prediction judged correct, at most 3% of the correct ones judged wrong,
     at most 15% unsure.
 Printed: verdict counts per set and kind, the false-correct rate, the share left unsure, the same for
 the previous rules judge (normalised exact match, which never says unsure), the false-correct pairs

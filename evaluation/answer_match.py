@@ -13,8 +13,10 @@ articles dropped, lower case; numbers as values with their unit and sign ("$61.8
 "61,800,000,000 dollars", "82.61%" = "82.61 percent", "-$1.15" = "negative 1.15", "83 cents" = "$0.83",
 "part ii" = "part 2"; a unit on one side only is fine); dates in any written form, partial ones too
 ("1973-07-17" = "July 17, 1973" = "17 Jul 1973"; "March 1993" states "1993", "1993" does not state
-"March 1993"; "March 3 and March 4, 2024" gives both days the year). The kind of gold answer decides
-the rule:
+"March 1993"; "March 3 and March 4, 2024" gives both days the year). The prediction's initial before a
+surname is the gold's given name before it when that is the only one starting with it ("L. Messi" =
+"lionel messi"; not "K. Messi", nor "J. Smith" beside "john smith" and "jane smith"). The kind of gold
+answer decides the rule:
 
 - "invalid question": only the prediction "invalid question" (which is unsure against a free-text
   gold that denies the question's premise).
@@ -29,7 +31,8 @@ the rule:
   "melbourne, australia"): every item and nothing else, in any order; an item left out or one added is
   wrong. Items match whole or by a distinctive part ("Browns" for "Cleveland Browns"), not without
   their number ("Shrek" for "shrek 2") nor inside a longer name ("West Berlin" for "berlin") unless
-  every item is expanded alike.
+  every item is expanded alike; a part two items share names neither ("Williams" beside "venus
+  williams" and "serena williams": unsure; in a sentence's list too).
 - a phrase (a name, a title): the prediction contains it ("He played for the Denver Broncos") or names
   it by a distinctive part ("Djokovic", "Mayon" for "Mayon Volcano"); a gold that names a thing, then
   where it is ("los angeles, usa", "ps 41 in greenwich village") is named by its head. Naming other
@@ -68,7 +71,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from models import vocabulary
 
@@ -514,18 +517,44 @@ _DECLINE = re.compile(
 @dataclass(frozen=True)
 class Prediction:
     text: str
-    tokens: tuple[Token, ...]
+    tokens: tuple[Token, ...]  # initials read as the gold's given names (`_given_names`)
     hedged: bool  # hedges or offers alternatives: at best unsure
     negated: bool
 
     @classmethod
-    def read(cls, text: str) -> Prediction:
+    def read(cls, text: str, gold: Sequence[Token] = ()) -> Prediction:
         lowered = text.lower().replace("’", "'")
-        return cls(text, tokens(text), bool(_HEDGE.search(lowered)), bool(_NEGATION.search(lowered)))
+        said = _given_names(tokens(text), gold)
+        return cls(text, said, bool(_HEDGE.search(lowered)), bool(_NEGATION.search(lowered)))
 
-    @property
+    @cached_property
     def words(self) -> tuple[Token, ...]:
-        return words(self.text)
+        return tuple(t for t in self.tokens if t not in BREAKS)
+
+
+def _given_names(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Token, ...]:
+    """The prediction with an initial before a surname read as the gold's given name before that surname
+    ("L. Messi" for "lionel messi") when exactly one of the gold's given names before it starts with the
+    initial. An initial that none of them fits names someone else ("K. Messi", "S. Messi") and stays a word
+    the gold lacks (written "s.", so that it is no function word such as "s" or "t"); one that several
+    fit ("J. Smith" beside "john smith" and "jane smith") stays as written."""
+    result = list(said)
+    for i, (initial, surname) in enumerate(zip(said, said[1:])):
+        if not (
+            isinstance(initial, str) and len(initial) == 1 and initial.isalpha() and _distinctive(surname)
+        ):
+            continue
+        given = {
+            name
+            for name, after in zip(wanted, wanted[1:])
+            if after == surname and isinstance(name, str) and name not in FUNCTION_WORDS
+        }
+        fits = {name for name in given if name[0] == initial}
+        if len(fits) == 1:
+            result[i] = fits.pop()
+        elif given and not fits:
+            result[i] = initial + "."
+    return tuple(result)
 
 
 class Kind(enum.Enum):
@@ -557,7 +586,8 @@ def answer_kind(gold: str, question: str = "") -> Kind:
 
 
 def _check(prediction: str, gold: str, question: str) -> Verdict:
-    said, wanted, gold_words = Prediction.read(prediction), tokens(gold), words(gold)
+    wanted, gold_words = tokens(gold), words(gold)
+    said = Prediction.read(prediction, wanted)
     kind = answer_kind(gold, question)
     if kind is Kind.INVALID:
         return Verdict.CORRECT if said.words == INVALID else _unsure_if(said.words[:2] == INVALID)
@@ -866,9 +896,22 @@ def _names_part(said: Sequence[Token], wanted: Sequence[Token], either_end: bool
     return False
 
 
-def _item_agreement(said: Sequence[Token], wanted: Sequence[Token], asked: Sequence[Token] = ()) -> Agreement:
+def _shared(part: Sequence[Token], others: Sequence[Sequence[Token]]) -> bool:
+    """Whether another name shares a distinctive word of a part of a name, which then names neither for
+    sure ("Williams" beside "venus williams" and "serena williams", "Bieber" beside "justin bieber" and
+    "hailey bieber")."""
+    return any(_stated_in(t, other) for other in others for t in part if _distinctive(t))
+
+
+def _item_agreement(
+    said: Sequence[Token],
+    wanted: Sequence[Token],
+    asked: Sequence[Token] = (),
+    others: Sequence[Sequence[Token]] = (),
+) -> Agreement:
     """How a prediction's list item names a gold item: SAME, NEAR (inside a longer name: "West Berlin"
-    for "berlin", "Cleveland Browns" for "browns"; or a rounded value) or UNRELATED. Words of the question
+    for "berlin", "Cleveland Browns" for "browns"; by a part one of the `others` shares: "Williams" for
+    "venus williams" beside "serena williams"; or a rounded value) or UNRELATED. Words of the question
     beside it are no part of a name ("low $246.46", asked for the low and high prices)."""
     found, start = _find_run(said, wanted)
     if found is Agreement.SAME:
@@ -876,7 +919,7 @@ def _item_agreement(said: Sequence[Token], wanted: Sequence[Token], asked: Seque
         longer = any((_distinctive(t) or _title_number(t)) and not _stated_in(t, asked) for t in beside)
         return Agreement.NEAR if longer else Agreement.SAME
     if _names_part(said, wanted, either_end=True):
-        return Agreement.SAME
+        return Agreement.NEAR if _shared(said, others) else Agreement.SAME
     spelled = len(said) == len(wanted) and all(
         s == w or (isinstance(s, str) and isinstance(w, str) and _spelled_alike(s, w))
         for s, w in zip(said, wanted)
@@ -887,7 +930,10 @@ def _item_agreement(said: Sequence[Token], wanted: Sequence[Token], asked: Seque
 def _list_verdict(said: Prediction, gold_items: Sequence[Sequence[Token]], question: str = "") -> Verdict:
     said_items = _items(said.tokens)
     asked = words(question)
-    agreements = [{_item_agreement(s, g, asked) for s in said_items} for g in gold_items]
+    agreements = [
+        {_item_agreement(s, g, asked, [o for o in gold_items if o != g]) for s in said_items}
+        for g in gold_items
+    ]
     if all(Agreement.NEAR in a and Agreement.SAME not in a for a in agreements) and all(
         any(_find(s, g) is Agreement.SAME and s[-len(g) :] == tuple(g) for s in said_items)
         for g in gold_items
@@ -1209,6 +1255,13 @@ def _sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, ques
         ):
             # part of a list: of the answer when the question asks for several things
             return _unsure_if(not _ASKS_FOR_SEVERAL.search(question.lower()))
+        if not wants_value and any(
+            _names_span(said.tokens, span)
+            and not _names_span(said.tokens, span, [o for o in group if o != span])
+            for group in covered
+            for span in group
+        ):  # "Williams" for "venus williams and serena williams are ...": which one?
+            return Verdict.UNSURE
         if not _gives_what_is_asked(said, wanted, groups, covered, question):
             return Verdict.UNSURE  # one fact of several, maybe not the one asked for
         if _direction_verdict(said, wanted, question) is not None:
@@ -1286,7 +1339,7 @@ def _position(text: Sequence[Token], option: Sequence[Token], other: Sequence[To
         return min(i for i, t in enumerate(text) if _stated_in(t, key))
     for n in range(1, len(option)):
         for part in (option[:n], option[-n:]):
-            if _names_part(part, option) and not any(_stated_in(t, other) for t in part if _distinctive(t)):
+            if _names_part(part, option) and not _shared(part, [other]):
                 found, start = _find_run(text, part)
                 beside = [text[i] for i in (start - 1, start + n) if 0 <= i < len(text)]
                 if found is Agreement.SAME and not any(map(_distinctive, beside)):  # not "Del Harris"
@@ -1358,15 +1411,16 @@ def _covers(said: Prediction, span: Sequence[Token]) -> bool:
     return any(_stated_in(t, said.words) for t in key)
 
 
-def _names_span(said: Sequence[Token], span: Sequence[Token]) -> bool:
+def _names_span(said: Sequence[Token], span: Sequence[Token], others: Sequence[Sequence[Token]] = ()) -> bool:
     """Whether `said` names `span` whole, or by a distinctive part of it (`_names_part`) that is no part
-    of a longer name there ("forward" of "small forward" does not name "power forward")."""
+    of a longer name there ("forward" of "small forward" does not name "power forward") and that none of
+    the `others` shares ("Williams" beside "venus williams" and "serena williams")."""
     if _find(said, span) is Agreement.SAME:
         return True
     for n in range(1, len(span)):
         for part in (tuple(span[:n]), tuple(span[-n:])):
             found, start = _find_run(said, part)
-            if found is not Agreement.SAME or not _names_part(part, span):
+            if found is not Agreement.SAME or not _names_part(part, span) or _shared(part, others):
                 continue
             beside = [said[i] for i in (start - 1, start + n) if 0 <= i < len(said)]
             if not any(map(_distinctive, beside)):

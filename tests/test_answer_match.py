@@ -424,6 +424,57 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
         ("He had no deputy.", "none", "who was his deputy?", UNSURE),
         ("none", "0", "how many titles did she win?", UNSURE),
         ("none", "2", "how many titles did she win?", WRONG),
+        # an initial before a surname is the gold's given name: only one letter, the same surname, the one
+        # given name of the gold that fits, a name word after it, a given name that is no function word
+        ("B. Lind", "bo lind", "who won the race?", CORRECT),
+        ("K. Lind", "bo lind", "who won the race?", UNSURE),  # another initial: as "Roma Shakespeare"
+        ("Bo Lind", "bob lind", "who won the race?", UNSURE),  # a shorter name, no initial
+        ("B. Lund", "bo lind", "who won the race?", WRONG),
+        ("B. Lind, E. Ruiz", "bo lind, eva ruiz", "who were the two winners?", CORRECT),
+        ("B. Lind, C. Ruiz", "bo lind, eva ruiz", "who were the two winners?", WRONG),
+        ("B. Lind", "bo lind, eva ruiz", "who were the two winners?", WRONG),  # one left out
+        ("B. Lind, E. Ruiz, C. Tan", "bo lind, eva ruiz", "who were the two winners?", WRONG),  # one added
+        ("J. Lind, J. Lind", "jo lind, jan lind", "who were the two winners?", WRONG),  # which one?
+        ("J. Lind", "jo lind beat jan lind in the final.", "who won the final?", UNSURE),  # which one?
+        ("E. Lind, B. Ruiz", "bo lind and eva ruiz were the winners.", "who were the winners?", WRONG),
+        ("S. Lind, E. Ruiz", "bo lind and eva ruiz were the winners.", "who were the winners?", WRONG),  # "s"
+        (
+            "Bulls, Nuggets, Spurs",
+            "chicago bulls, denver nuggets, san antonio spurs",
+            "",
+            CORRECT,
+        ),  # "," no initial
+        ("Bo Lind, R, Cy Tan", "bo lind, ana ruiz, cy tan", "who were the three winners?", WRONG),
+        (
+            "W. Lind, E. Ruiz",
+            "bo lind and eva ruiz were the winners; ruiz played with lind.",
+            "who were the winners?",
+            WRONG,
+        ),  # "with" is no given name
+        ("B. Lind, E. Ruiz", "bo lind and eva ruiz were the winners.", "who were the winners?", CORRECT),
+        # a surname two items share names neither of them
+        ("Lind", "jo lind and eva lind", "who were the two winners?", UNSURE),
+        ("Lind, Lind, Tan", "jo lind, eva lind, cy tan", "who were the winners?", UNSURE),
+        ("Lind, Eva Lind, Tan", "jo lind, eva lind, cy tan", "who were the winners?", UNSURE),
+        ("Lind, Tan", "jo lind, eva lind, cy tan", "who were the winners?", UNSURE),
+        ("Lind, Lind, Bo Ek", "jo lind, eva lind, cy tan", "who were the winners?", WRONG),  # one added
+        ("J. Lind, E. Lind, Tan", "jo lind, eva lind, cy tan", "who were the winners?", CORRECT),
+        ("Lind, Ruiz, Tan", "jo lind, eva ruiz, cy tan", "who were the winners?", CORRECT),
+        ("Lind, Lind", "jo lind and eva lind were the winners in 2020.", "who were the winners?", UNSURE),
+        ("Lind, Eva Lind", "jo lind and eva lind were the winners in 2020.", "who were the winners?", UNSURE),
+        ("Lind", "jo lind, eva lind and cy tan were the winners.", "who were the winners?", WRONG),  # no tan
+        (
+            "Seven, including Album of the Year",
+            "bo lind won 7 awards for the album, including album of the year and song of the year.",
+            "how many awards did bo lind win for the album?",
+            CORRECT,
+        ),  # asked for a value: "year" beside two awards is no name to tell apart
+        (
+            "J. Lind, E. Lind",
+            "jo lind and eva lind were the winners in 2020.",
+            "who were the winners?",
+            CORRECT,
+        ),
     ],
 )
 def test_never_wrongly_lenient(prediction, gold, question, expected):
@@ -504,6 +555,11 @@ REAL = [
     (VALIDATION, "d723ccf3", "Argo, Good Will Hunting and Gone Baby Gone", CORRECT),
     (VALIDATION, "05100ff4", "Messi, Ronaldo, Zarra and Benzema", CORRECT),
     (VALIDATION, "05100ff4", "Messi, Ronaldo, Zarra and Raúl", WRONG),
+    (VALIDATION, "05100ff4", "L. Messi, C. Ronaldo, Zarra, K. Benzema", CORRECT),  # initials, a surname
+    (VALIDATION, "05100ff4", "L. Messi, C. Ronaldo, Zarra, R. Benzema", WRONG),  # another initial
+    (VALIDATION, "05100ff4", "S. Messi, C. Ronaldo, Zarra, K. Benzema", WRONG),
+    (VALIDATION, "05100ff4", "L. Messi, C. Ronaldo, K. Benzema", WRONG),  # one left out
+    (VALIDATION, "05100ff4", "L. Messi, C. Ronaldo, Zarra, K. Benzema, R. Lewandowski", WRONG),
     (VALIDATION, "d096182d", "Gary Oldman (Darkest Hour)", CORRECT),
     (VALIDATION, "d096182d", "Timothée Chalamet", WRONG),
     (VALIDATION, "144bd3d2", "Toghon Temur", CORRECT),  # toghon temür
