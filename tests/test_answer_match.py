@@ -59,7 +59,8 @@ CORRECT, WRONG, MISSING, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.MISSIN
         ("It had 7 wins in 2023.", "7", CORRECT),  # a year beside a count is not another count
         ("5 or 6", "5", WRONG),
         ("Brady has 7 rings to Manning's 2.", "7", UNSURE),  # which number is the answer?
-        ("none", "0", UNSURE),
+        ("none", "0", CORRECT),  # zero said in words
+        ("none of them", "2", WRONG),
         # name lists as sets
         ("Marge, Homer, Lisa, Maggie and Bart", "homer, marge, bart, lisa and maggie", CORRECT),
         ("Homer, Marge, Bart and Lisa", "homer, marge, bart, lisa and maggie", WRONG),  # one left out
@@ -86,7 +87,8 @@ CORRECT, WRONG, MISSING, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.MISSIN
         ("Shah Jahan", "jahan shah", UNSURE),  # the same words, another person
         ("Talons of the Eagle", "the eagle", UNSURE),  # the gold is only part of another title
         ("New York Yankees", "new york", UNSURE),
-        ("Man City", "manchester city", UNSURE),
+        ("Man City", "manchester city", CORRECT),  # a club's short form (evaluation/names.py)
+        ("Man City", "manchester utd", WRONG),  # another club
         ("English", "en", CORRECT),
         # yes / no
         ("Yes.", "yes", CORRECT),
@@ -243,9 +245,10 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
         ("a 20% increase", "a -20% decrease", "", WRONG),
         ("12 fewer", "12 less or a -30% change", "", CORRECT),  # a gold giving one change two ways
         # units it does not know; cents
-        ("512 cubic feet", "512 square feet", "what is the floor area?", UNSURE),
+        ("512 cubic feet", "512 square feet", "what is the floor area?", WRONG),  # a volume, not an area
         ("512 square feet", "512 square feet", "what is the floor area?", CORRECT),
-        ("512 square feet", "512 square meters", "what is the floor area?", UNSURE),
+        ("512 square feet", "512 square meters", "what is the floor area?", WRONG),  # the same number in another unit
+        ("512 ft²", "512 sq ft", "what is the floor area?", CORRECT),
         ("45 cents", "$0.45", "", CORRECT),
         ("45 cents", "$0.54", "", WRONG),
         # a number that belongs to a title
@@ -415,14 +418,17 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
             "which teams won?",
             UNSURE,
         ),
-        # "unsure" where the rules cannot know: abbreviations, initials, codes, spellings, none
+        # "unsure" where the rules cannot know: abbreviations, initials, codes, spellings
         ("GLXH", "galaxhold", "", UNSURE),
-        ("United Kingdom", "uk", "which country is she from?", UNSURE),
         ("Aldorian Institute of Technology", "ait", "", UNSURE),
-        ("Spain", "es", "which country is she from?", UNSURE),
         ("Bo Lindt", "bo lind", "", UNSURE),
-        ("He had no deputy.", "none", "who was his deputy?", UNSURE),
-        ("none", "0", "how many titles did she win?", UNSURE),
+        # a country's code and its names (country_converter), a zero said in words
+        ("United Kingdom", "uk", "which country is she from?", CORRECT),
+        ("Spain", "es", "which country is she from?", CORRECT),
+        ("Portugal", "es", "which country is she from?", WRONG),
+        ("He had no deputy.", "none", "who was his deputy?", CORRECT),
+        ("No, it was Ada Lind.", "none", "who was his deputy?", UNSURE),  # says none, then names someone
+        ("none", "0", "how many titles did she win?", CORRECT),
         ("none", "2", "how many titles did she win?", WRONG),
         # an initial before a surname is the gold's given name: only one letter, the same surname, the one
         # given name of the gold that fits, a name word after it, a given name that is no function word
