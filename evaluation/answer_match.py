@@ -127,6 +127,17 @@ class Quantity:
     value: Decimal
     unit: str = ""  # a canonical unit ("usd", "%", "m", "year", ...) or "" when none is written
     precision: Decimal = Decimal(1)  # the place of the last written digit, scaled ("35.8" -> 0.1)
+    scaled: bool = field(default=False, compare=False)  # written with a scale word ("1.4 billion")
+
+    @property
+    def rounded(self) -> bool:
+        """Whether the number is written rounded: with decimals or a scale word ("191.7", "1.4 billion")."""
+        return self.scaled or self.precision < 1
+
+    @property
+    def digits(self) -> int:
+        """Its significant digits as written ("55.1 billion": 3)."""
+        return (abs(self.value) / self.precision).adjusted() + 1 if self.value else 1
 
 
 @dataclass(frozen=True)
@@ -289,7 +300,7 @@ def _quantity(raw: str, currency: str) -> Quantity:
 
 
 def _with_unit(quantity: Quantity, unit: str) -> Quantity:
-    return Quantity(quantity.value, unit, quantity.precision)
+    return Quantity(quantity.value, unit, quantity.precision, quantity.scaled)
 
 
 def _add_word(result: list[Token], word: str, currency: str) -> None:
@@ -297,7 +308,7 @@ def _add_word(result: list[Token], word: str, currency: str) -> None:
     if isinstance(previous, Quantity):
         if word in vocabulary.SCALES or (word == "m" and previous.unit in CURRENCY_SYMBOLS.values()):
             scale = vocabulary.SCALES.get(word, 10**6)
-            result[-1] = Quantity(previous.value * scale, previous.unit, previous.precision * scale)
+            result[-1] = Quantity(previous.value * scale, previous.unit, previous.precision * scale, True)
             return
         if word in UNITS and (not previous.unit or UNIT_KINDS[previous.unit] == "money" == UNITS[word][1]):
             result[-1] = _with_unit(previous, UNITS[word][0])
@@ -377,6 +388,10 @@ def _agree_quantities(said: Quantity, wanted: Quantity) -> Agreement:
     if said.value == wanted.value:
         return Agreement.SAME
     if abs(said.value - wanted.value) <= max(said.precision, wanted.precision) / 2:
+        if said.precision < wanted.precision and wanted.rounded:
+            return Agreement.SAME  # "$191.67 million" for "$191.7 million": the gold rounds it
+        if said.precision > wanted.precision and said.scaled and said.digits >= ROUNDED_DIGITS:
+            return Agreement.SAME  # "$55.1 billion" for "$55,098,173,903.27": rounded as large sums are
         return Agreement.NEAR  # one is the other rounded
     return Agreement.CONFLICT
 
@@ -475,6 +490,8 @@ LANGUAGE_CODES = {
     "te": "telugu", "th": "thai", "cn": "chinese", "fi": "finnish", "el": "greek", "he": "hebrew",
 }  # fmt: skip
 INVALID = ("invalid", "question")
+MISSPELT_MIN_LETTERS = 5  # a word this long that the gold spells one letter otherwise may be misspelt there
+ROUNDED_DIGITS = 3  # a sum written with a scale word and this many digits may round the gold's
 MAX_EXTRA_WORDS = 2  # content words a correct prediction may add to the gold and the question
 ZERO_EXTRA_WORDS = 1  # ... when it says there is none ("they didn't score"; not "no, it was levi morton")
 SHORT_ITEM_WORDS = 4  # a candidate answer in a prediction has at most this many words
@@ -493,6 +510,7 @@ _HEDGE = re.compile(
 _ASKS_FOR_VALUE = re.compile(
     r"\b(?:how (?:many|much|old|long|tall|big|far|often|high|large)|when|what (?:year|date)|number of"
     r"|total|average|percent(?:age)?|price|ratio|rate|volume|eps|earnings|revenue|market cap\w*|worth|score"
+    r"|budget|cost|salary"
     r"|points|date|count)\b"
 )
 # The kind of value a question asks for; the first of them in the question decides.
@@ -535,6 +553,7 @@ class Prediction:
     def read(cls, text: str, gold: Sequence[Token] = ()) -> Prediction:
         lowered = text.lower().replace("’", "'")
         said = _known_names(_given_names(tokens(text), gold), text, tuple(gold))
+        said = _gold_spellings(said, gold)
         return cls(text, said, bool(_HEDGE.search(lowered)), bool(_NEGATION.search(lowered)))
 
     @cached_property
@@ -565,6 +584,42 @@ def _given_names(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Toke
         elif given and not fits:
             result[i] = initial + "."
     return tuple(result)
+
+
+def _gold_spellings(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Token, ...]:
+    """The prediction with a name's word that the gold spells one letter otherwise written as the gold
+    writes it, when a word beside it is the gold's word beside it: "Washington Redskins" for "washinton
+    redskins", "The Bourne Supremacy" for "the bourne supremecy", a surname's last letter ("Alan
+    Shearer" for "alan sheare"); not a given name's last letter ("Daniela Smith" for "daniel smith")."""
+    result = list(said)
+    for i, word in enumerate(said):
+        if not _distinctive(word) or len(str(word)) < MISSPELT_MIN_LETTERS or _stated_in(word, wanted):
+            continue
+        for j, gold_word in enumerate(wanted):
+            edit = _one_edit(str(word), str(gold_word)) if _distinctive(gold_word) else None
+            if edit is None:
+                continue
+            before = i > 0 and j > 0 and said[i - 1] == wanted[j - 1] and _distinctive(said[i - 1])
+            after = (
+                i + 1 < len(said) and j + 1 < len(wanted) and said[i + 1] == wanted[j + 1] and _distinctive(said[i + 1])
+            )
+            at_end = edit >= min(len(str(word)), len(str(gold_word))) - 1
+            if (before or after) and (before or not at_end):
+                result[i] = gold_word
+                break
+    return tuple(result)
+
+
+def _one_edit(a: str, b: str) -> int | None:
+    """Where two words differ by one letter added, dropped or changed, after the same first letter; None
+    when they do not."""
+    if a == b or a[0] != b[0] or abs(len(a) - len(b)) > 1:
+        return None
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return at if a[at + 1 :] == b[at + 1 :] else None
+    shorter, longer = (a, b) if len(a) < len(b) else (b, a)
+    return at if shorter[at:] == longer[at + 1 :] else None
 
 
 @lru_cache(maxsize=1)
@@ -850,7 +905,9 @@ def _value_verdict(said: Prediction, gold_words: Sequence[Token], question: str)
 
 
 def _magnitude(token: Token) -> Token:
-    return Quantity(abs(token.value), token.unit, token.precision) if isinstance(token, Quantity) else token
+    if isinstance(token, Quantity):
+        return Quantity(abs(token.value), token.unit, token.precision, token.scaled)
+    return token
 
 
 def _direction(text: Sequence[Token]) -> str | None:
@@ -1180,6 +1237,8 @@ def _inside_longer_name(said: Sequence[Token], gold_words: Sequence[Token], ques
     after = said[end] if end < len(said) else STOP
     before = said[start - 1] if start > 0 else STOP
     asked = words(question)
+    if not any(isinstance(t, str) for t in gold_words):
+        return isinstance(after, (Quantity, Date))  # values ("56-26"): no name a word makes longer
     return (
         (_distinctive(after) and not _stated_in(after, asked))
         or isinstance(after, (Quantity, Date))
@@ -1497,9 +1556,13 @@ def _states_all(text: Sequence[Token], option: Sequence[Token]) -> bool:
 
 def _in_gold(item: Sequence[Token], wanted: Sequence[Token]) -> bool:
     """Whether the gold states a prediction's list item: its values when it has some ("$89 million
-    international"), else its words."""
+    international"), else its words, perhaps spelled one letter otherwise ("shearer" for "sheare")."""
     values = [t for t in item if isinstance(t, (Quantity, Date))]
-    return all(_stated_in(t, wanted) for t in values or [t for t in item if _content(t)])
+    return all(
+        _stated_in(t, wanted)
+        or (_distinctive(t) and any(_one_edit(str(t), str(w)) is not None for w in wanted if _distinctive(w)))
+        for t in values or [t for t in item if _content(t)]
+    )
 
 
 def _covers(said: Prediction, span: Sequence[Token], wanted: Sequence[Token] = ()) -> bool:

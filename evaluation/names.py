@@ -13,7 +13,8 @@
 
 `NameIndex.find(words, ...)` finds the names in a text's words: the longest run of words that names
 exactly one of them, standing alone (no distinctive word right before or after it: "West Germany" and
-"Indiana Fever" name neither Germany nor the Pacers).
+"Indiana Fever" name neither Germany nor the Pacers), unless it is a team's full name ("the golden
+state warriors won").
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ FOOTBALL_CLUBS: dict[str, tuple[str, ...]] = {
     "Strasbourg": ("rc strasbourg", "rc strasbourg alsace", "racing strasbourg"),
     "Toulouse": ("toulouse fc",),
 }
+# Common names of countries that country_converter's patterns do not read: ISO3 -> the name.
+COUNTRY_NAMES = {"USA": "america"}
 LONGEST_NAME = 8  # words: "united kingdom of great britain and northern ireland"
 CODE_LETTERS = 3  # a country code: "us", "usa"
 PATTERN_WORDS = 4  # a country's pattern is tried on runs of at most this many words
@@ -202,15 +205,20 @@ class NameIndex:
 
     def __init__(self, read: Callable[[str], Iterable[object]]):
         teams: dict[tuple[object, ...], set[str]] = {}  # and countries
+        self.full: set[tuple[object, ...]] = set()  # names that stand in a longer phrase too
         for names, others in NBA_TEAMS.items():
+            self.full |= {_words(read(name)) for name in names}
             for alias in (*names, *others):
                 teams.setdefault(_words(read(alias)), set()).add(f"team:{names[0]}")
         for club, others in FOOTBALL_CLUBS.items():
             for alias in (club, *others):
                 teams.setdefault(_words(read(alias)), set()).add(f"team:{club}")
+                if len(_words(read(alias))) > 1:
+                    self.full.add(_words(read(alias)))
         data = _country_data()
-        for iso3, short, official in zip(data["ISO3"], data["name_short"], data["name_official"]):
-            for alias in (short, official):  # "russian federation", "commonwealth of australia"
+        names = zip(data["ISO3"], data["name_short"], data["name_official"])
+        for iso3, *aliases in [*names, *COUNTRY_NAMES.items()]:
+            for alias in aliases:  # "russian federation", "commonwealth of australia"
                 teams.setdefault(_words(read(alias)), set()).add(f"country:{iso3}")
         # a name two of them share ("los angeles") names neither
         self.exact = {alias: keys.pop() for alias, keys in teams.items() if len(keys) == 1 and alias}
@@ -239,11 +247,12 @@ class NameIndex:
         distinctive: Callable[[object], bool],
         codes: Callable[[str], bool],
     ) -> Name | None:
-        if start > 0 and distinctive(tokens[start - 1]):
-            return None
+        after_word = start > 0 and distinctive(tokens[start - 1])
         for end in range(min(len(tokens), start + LONGEST_NAME), start, -1):
             run = tuple(tokens[start:end])
-            if end < len(tokens) and distinctive(tokens[end]):
+            if run in self.full and run in self.exact:  # "the golden state warriors won"
+                return Name(start, end, self.exact[run])
+            if after_word or (end < len(tokens) and distinctive(tokens[end])):
                 continue
             if run in self.exact:
                 return Name(start, end, self.exact[run])

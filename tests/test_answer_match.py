@@ -412,12 +412,16 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
             "what is the count of goals of the top scorer?",
             CORRECT,
         ),
+        # a word spelled one letter otherwise beside the gold's own word: the gold's word, misspelt
         (
             "Orel Browns, Tamar Lions, San Fransisco Texans",
             "orel browns, tamar lions, san francisco texans",
             "which teams won?",
-            UNSURE,
+            CORRECT,
         ),
+        ("Ada Lindermann", "ada linderman", "who won the race?", CORRECT),  # a surname's last letter
+        ("Daniela Lind", "daniel lind", "who won the race?", UNSURE),  # a given name's last letter: another name
+        ("Fransisco", "francisco", "who won the race?", UNSURE),  # nothing beside it to tell
         # "unsure" where the rules cannot know: abbreviations, initials, codes, spellings
         ("GLXH", "galaxhold", "", UNSURE),
         ("Aldorian Institute of Technology", "ait", "", UNSURE),
