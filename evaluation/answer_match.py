@@ -388,7 +388,7 @@ def _agree_quantities(said: Quantity, wanted: Quantity) -> Agreement:
     if said.value == wanted.value:
         return Agreement.SAME
     if abs(said.value - wanted.value) <= max(said.precision, wanted.precision) / 2:
-        if said.precision < wanted.precision and wanted.rounded:
+        if said.precision < wanted.precision and wanted.rounded and wanted.digits >= ROUNDED_DIGITS:
             return Agreement.SAME  # "$191.67 million" for "$191.7 million": the gold rounds it
         if said.precision > wanted.precision and said.scaled and said.digits >= ROUNDED_DIGITS:
             return Agreement.SAME  # "$55.1 billion" for "$55,098,173,903.27": rounded as large sums are
@@ -491,7 +491,7 @@ LANGUAGE_CODES = {
 }  # fmt: skip
 INVALID = ("invalid", "question")
 MISSPELT_MIN_LETTERS = 5  # a word this long that the gold spells one letter otherwise may be misspelt there
-ROUNDED_DIGITS = 3  # a sum written with a scale word and this many digits may round the gold's
+ROUNDED_DIGITS = 3  # digits of a rounded number that another may round to ("191.7"; not "0.4")
 MAX_EXTRA_WORDS = 2  # content words a correct prediction may add to the gold and the question
 ZERO_EXTRA_WORDS = 1  # ... when it says there is none ("they didn't score"; not "no, it was levi morton")
 SHORT_ITEM_WORDS = 4  # a candidate answer in a prediction has at most this many words
@@ -592,11 +592,14 @@ def _gold_spellings(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[T
     redskins", "The Bourne Supremacy" for "the bourne supremecy", a surname's last letter ("Alan
     Shearer" for "alan sheare"); not a given name's last letter ("Daniela Smith" for "daniel smith")."""
     result = list(said)
+    gold_words = _by_first_letter(tuple(wanted))
     for i, word in enumerate(said):
-        if not _distinctive(word) or len(str(word)) < MISSPELT_MIN_LETTERS or _stated_in(word, wanted):
+        if not isinstance(word, str) or len(word) < MISSPELT_MIN_LETTERS or not _distinctive(word):
             continue
-        for j, gold_word in enumerate(wanted):
-            edit = _one_edit(str(word), str(gold_word)) if _distinctive(gold_word) else None
+        if word in wanted:
+            continue
+        for j, gold_word in gold_words.get(word[0], ()):
+            edit = _one_edit(word, gold_word)
             if edit is None:
                 continue
             before = i > 0 and j > 0 and said[i - 1] == wanted[j - 1] and _distinctive(said[i - 1])
@@ -608,6 +611,16 @@ def _gold_spellings(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[T
                 result[i] = gold_word
                 break
     return tuple(result)
+
+
+@lru_cache(maxsize=65536)
+def _by_first_letter(wanted: tuple[Token, ...]) -> dict[str, list[tuple[int, str]]]:
+    """The gold's distinctive words, by their first letter, with where they stand."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for j, word in enumerate(wanted):
+        if isinstance(word, str) and _distinctive(word):
+            found.setdefault(word[0], []).append((j, word))
+    return found
 
 
 def _one_edit(a: str, b: str) -> int | None:
@@ -642,14 +655,21 @@ def _known_names(said: tuple[Token, ...], text: str, wanted: tuple[Token, ...]) 
     if not gold_names:
         return said
 
-    def written_in_capitals(code: str) -> bool:
-        return bool(re.search(r"\b" + r"\.?".join(code.upper()) + r"\b", text))
-
     result = list(said)
-    for name in reversed(_name_index().find(said, _distinctive, written_in_capitals)):
+    for name in reversed(_prediction_names(said, text)):
         if name.key in gold_names:
             result[name.start : name.end] = gold_names[name.key]
     return tuple(result)
+
+
+@lru_cache(maxsize=65536)
+def _prediction_names(said: tuple[Token, ...], text: str) -> tuple[Name, ...]:
+    """The known names of a prediction; a country code counts written in capitals ("US", "U.S.")."""
+
+    def written_in_capitals(code: str) -> bool:
+        return bool(re.search(r"\b" + r"\.?".join(code.upper()) + r"\b", text))
+
+    return tuple(_name_index().find(said, _distinctive, written_in_capitals))
 
 
 def _other_name(said: Prediction, wanted: Sequence[Token]) -> bool:
@@ -717,7 +737,7 @@ def _check(prediction: str, gold: str, question: str) -> Verdict:
         return _value_verdict(said, gold_words, question)
     result = _result(gold_words)
     if result is not None:
-        return _result_verdict(said, result)
+        return _result_verdict(said, result, question)
     alternatives = _value_alternatives(gold)
     if alternatives:  # "78.7 million less or a -66.7% decrease"
         return best(_check(prediction, alternative, question) for alternative in alternatives)
@@ -811,9 +831,18 @@ def _result(gold_words: Sequence[Token]) -> str | None:
     return vocabulary.RESULT_CODES.get(gold_words[0]) or vocabulary.RESULT_WORDS.get(gold_words[0])
 
 
-def _result_verdict(said: Prediction, result: str) -> Verdict:
+def _result_verdict(said: Prediction, result: str, question: str) -> Verdict:
     """A match result: the prediction's one result ("Marseille won 2-1", "a draw", "L") is correct when it
-    is the gold's, wrong when it is another; unsure when it gives none or several, or negates."""
+    is the gold's, wrong when it is another; unsure when it gives none or several, negates, or says more
+    than a little besides the question ("Chelsea have won five titles")."""
+    asked = words(question)
+    extra = [
+        t for t in said.words
+        if isinstance(t, str) and _content(t) and t not in vocabulary.RESULT_WORDS and not _stated_in(t, asked)
+    ]  # fmt: skip
+    values = [t for t in said.words if isinstance(t, (Quantity, Date))]
+    if len(extra) > MAX_EXTRA_WORDS or len(values) not in (0, 2):  # a score is two numbers
+        return Verdict.UNSURE
     if len(said.words) == 1 and said.words[0] in vocabulary.RESULT_CODES:
         stated = {vocabulary.RESULT_CODES[str(said.words[0])]}
     else:
@@ -1334,6 +1363,7 @@ def _spelled_alike(a: str, b: str) -> bool:
 # --- sentences
 
 
+@lru_cache(maxsize=65536)
 def _stem(token: Token) -> Token:
     """A crude stem, enough to match "released" with "release" and "plays" with "play"."""
     if not isinstance(token, str) or len(token) <= 4:
@@ -1353,8 +1383,13 @@ def _stated_in(token: Token, text: Sequence[Token]) -> bool:
     """Whether `text` states `token`: the same word (stemmed) or value, or a more specific date ("feb
     14, 2024" states "2024"; "2024" does not state "feb 14, 2024")."""
     if isinstance(token, str):
-        return _stem(token) in {_stem(t) for t in text if isinstance(t, str)}
+        return _stem(token) in _stems(tuple(text))
     return any(agree(t, token) is Agreement.SAME for t in text)
+
+
+@lru_cache(maxsize=65536)
+def _stems(text: tuple[Token, ...]) -> frozenset[Token]:
+    return frozenset(_stem(t) for t in text if isinstance(t, str))
 
 
 def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tuple[Token, ...]]]:
@@ -1595,11 +1630,13 @@ def _names_span(
     if _find(said, span) is Agreement.SAME:
         return True
     for n in range(1, len(span)):
-        found, start = _find_run(said, span[:n])
-        if found is Agreement.SAME and _surname_follows(said, start + n, span[n:]) and not _shared(span[:n], others):
+        first, last = tuple(span[:n]), tuple(span[-n:])
+        runs = {first: _find_run(said, first), last: _find_run(said, last)}
+        found, start = runs[first]
+        if found is Agreement.SAME and _surname_follows(said, start + n, span[n:]) and not _shared(first, others):
             return True  # "Jared" of "Jared and Matthew Followill" for "jared followill"
-        for part in (tuple(span[:n]), tuple(span[-n:])):
-            found, start = _find_run(said, part)
+        for part in (first, last):
+            found, start = runs[part]
             if found is not Agreement.SAME or not _names_part(part, span) or _shared(part, others):
                 continue
             before = said[start - 1] if start > 0 else STOP

@@ -491,6 +491,81 @@ def test_never_wrongly_lenient(prediction, gold, question, expected):
     assert check_answer(prediction, gold, question=question) is expected
 
 
+MATCH = "what was the outcome of their last match? did they win or lose?"
+BAND = "who were the members of the band?"
+
+
+@pytest.mark.parametrize(
+    "prediction, gold, question, expected",
+    [
+        # the same number at another scale; a capital letter after a number is a scale, a small "m" metres
+        ("2.1M employees", "2.1 million employees", "", CORRECT),
+        ("$0.075 billion", "$75 million", "", CORRECT),
+        ("$75 billion", "$75 million", "", WRONG),
+        ("2.1 m", "2.1 million", "", WRONG),
+        # zero said in words, and the reverse; a zero that names other values or people stays unsure
+        ("He never won it.", "0", "how many titles did he win?", CORRECT),
+        ("They didn't score.", "0", "how many goals did they get?", CORRECT),
+        ("0", "none", "how many titles did he win?", CORRECT),
+        ("She won none of her 3 nominations.", "0", "how many awards did she win?", UNSURE),
+        ("He won it once.", "none", "how many titles did he win?", WRONG),
+        # a match result as a one-letter code
+        ("Marseille won 2-1.", "w", MATCH, CORRECT),
+        ("a draw", "d", MATCH, CORRECT),
+        ("L", "w", MATCH, WRONG),
+        ("They lost.", "w", MATCH, WRONG),
+        ("They did not lose.", "w", MATCH, UNSURE),
+        ("Chelsea have won five league titles.", "w", MATCH, UNSURE),  # another fact with a result word
+        # teams and countries by their other names; another one of the gold's kind is wrong
+        ("the Cavs", "cleveland cavaliers", "", CORRECT),
+        ("Cleveland", "cleveland cavaliers", "", CORRECT),
+        ("the Indiana Fever", "indiana pacers", "", WRONG),  # a city's other team
+        ("the Hawks", "denver nuggets", "", WRONG),
+        ("Paris Saint-Germain", "paris s-g", "", CORRECT),
+        ("AC Milan", "inter", "", WRONG),
+        ("Great Britain", "the united kingdom", "", CORRECT),
+        ("USA", "united states", "", CORRECT),
+        ("Austria", "australia", "", WRONG),
+        ("West Germany", "germany", "", UNSURE),  # a name inside a longer one
+        ("He told us so.", "united states", "", WRONG),  # a code counts written in capitals
+        # dates: day first when the day cannot be a month; either way when both can be
+        ("19/12/2023", "2023-12-19", "", CORRECT),
+        ("21.11.1944", "1944-11-21", "", CORRECT),
+        ("10/03/2024", "2024-03-10", "", UNSURE),
+        ("2024/03/09", "2024-03-09", "", CORRECT),
+        # units written another way are the same unit; another unit of the kind is wrong
+        ("39.3 ft³", "39.3 cubic feet", "", CORRECT),
+        ("39.3 cu ft", "39.3 cubic feet", "", CORRECT),
+        ("39.3 cubic meters", "39.3 cubic feet", "", WRONG),
+        ("2.0 L", "2.0 litres", "", CORRECT),
+        ("18.89 °F", "18.89 degrees celsius", "", WRONG),
+        # quarters and win-loss records written out
+        ("Q4", "the fourth quarter", "", CORRECT),
+        ("Q3", "the fourth quarter", "", WRONG),
+        ("56 wins and 26 losses", "56-26", "", CORRECT),
+        ("They went 56–26.", "56-26", "what was their record?", CORRECT),
+        ("55-27", "56-26", "", WRONG),
+        # rounding: a more precise prediction of a rounded gold of 3 digits or more; a sum with a scale
+        # word rounding the gold to 3 digits or more; less is unsure
+        ("$191.67 million", "$191.7 million", "", CORRECT),
+        ("$191.2 million", "$191.7 million", "", WRONG),
+        ("$0.42", "0.4", "", UNSURE),
+        ("$55.1 billion", "$55,098,173,903.27", "", CORRECT),
+        ("$55 billion", "$55,098,173,903.27", "", UNSURE),
+        ("about $409.5", "409.49", "", UNSURE),
+        # a sentence's list of given names with their relations, against full names
+        ("Barry Gibb, Robin Gibb and Maurice Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, CORRECT),
+        ("Barry, Robin and Maurice Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, CORRECT),
+        ("Barry Gibb and Robin Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, WRONG),
+        ("Barry, Robin and Andy Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, WRONG),
+        # "one" after "the last" is a pronoun, not a number
+        ("52,500,000 viewers", "the finale, the last one, was watched by 52.5 million viewers.", "how many people watched the finale?", CORRECT),
+    ],
+)
+def test_kinds_read_as_the_judge_reads_them(prediction, gold, question, expected):
+    assert check_answer(prediction, gold, question=question) is expected
+
+
 def test_alternative_answers_count():
     assert check_answer("over a year", "more than one year", ["a year or more"]) is UNSURE
     assert (
