@@ -44,6 +44,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +82,7 @@ def answers_agree(a: str, b: str) -> bool:
     first = [re.match(r"\W*(yes|no)\b", text.lower()) for text in (a, b)]
     if all(first):
         return first[0][1] == first[1][1]
-    if all(re.match(r"\W*(?:none|never|0)\b", text.lower()) for text in (a, b)):
+    if all(re.match(r"\W*(?:none|never|0(?!\.\d))\b", text.lower()) for text in (a, b)):
         return True
     names = [_whole_name(text) for text in (a, b)]
     if names[0] is not None and names[0] == names[1]:
@@ -103,27 +104,31 @@ def answers_agree(a: str, b: str) -> bool:
 SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 
 
-def _written_values(text: str) -> list[tuple[Decimal, Decimal]]:
+@lru_cache(maxsize=None)
+def _written_values(text: str) -> tuple[tuple[Decimal, Decimal], ...]:
     """Each number of `text` with its scale word, as (value, the place of its last digit)."""
     found = re.findall(
         r"(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion))?",
         re.sub(r"(?<=\d),(?=\d{3})", "", text.lower()),
     )
-    return [
+    return tuple(
         (
             Decimal(n).scaleb(SCALE_WORDS.get(s, 0)),
             Decimal(1).scaleb(Decimal(n).as_tuple().exponent + SCALE_WORDS.get(s, 0)),
         )
         for n, s in found
-    ]
+    )
 
 
 def _rounds_to(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
-    """Whether the less precise of two numbers is the other rounded to its last digit."""
+    """Whether the less precise of two numbers, of 3 digits or more, is the other rounded to its last
+    digit ("191.7 million", "191,671,856"; not "4" and "4.3")."""
     (coarse, place), (fine, _) = sorted([a, b], key=lambda value: value[1], reverse=True)
-    return coarse != fine and abs(coarse - fine) <= place / 2
+    digits = len(str(int(abs(coarse) / place))) if coarse else 1
+    return digits >= 3 and coarse != fine and abs(coarse - fine) <= place / 2
 
 
+@lru_cache(maxsize=None)
 def _whole_name(text: str) -> str | None:
     """The team or country a whole answer names, or None."""
     from evaluation.answer_match import _distinctive, _name_index, words

@@ -11,21 +11,35 @@ correct when it agrees with the gold answer or an alternative, and wrong when it
 them (they state one fact). Both texts are read alike into words, values and phrase breaks: accents and
 articles dropped, lower case; numbers as values with their unit and sign ("$61.8 billion" =
 "61,800,000,000 dollars", "82.61%" = "82.61 percent", "-$1.15" = "negative 1.15", "83 cents" = "$0.83",
-"part ii" = "part 2"; a unit on one side only is fine); dates in any written form, partial ones too
-("1973-07-17" = "July 17, 1973" = "17 Jul 1973"; "March 1993" states "1993", "1993" does not state
-"March 1993"; "March 3 and March 4, 2024" gives both days the year). The prediction's initial before a
-surname is the gold's given name before it when that is the only one starting with it ("L. Messi" =
-"lionel messi"; not "K. Messi", nor "J. Smith" beside "john smith" and "jane smith"). The kind of gold
-answer decides the rule:
+"part ii" = "part 2", "2.1M" = "2.1 million"; a unit on one side only is fine; units written other
+ways are one unit: "ft³" = "cu ft" = "cubic feet", "litres" = "L", "°C"; a quarter "Q4" = "fourth
+quarter"; a record "56 wins and 26 losses" = "56-26"); dates in any written form, partial ones too
+("1973-07-17" = "July 17, 1973" = "17 Jul 1973" = "17/07/1973" = "17.07.1973"; "10/03/2024", month or
+day first, is near March 10; "March 1993" states "1993", "1993" does not state "March 1993"; "March 3
+and March 4, 2024" gives both days the year). A more precise number states a rounded gold of 3 digits
+or more ("$191.67 million" for "$191.7 million"), and so does a sum with a scale word that rounds the
+gold to 3 digits or more ("$55.1 billion" for "$55,098,173,903"); other roundings are near. Teams and
+countries are read by their other names (evaluation/names.py: "Cavs" and "Cleveland" = "cleveland
+cavaliers", "PSG" = "paris s-g", "USA" = "united states", "Great Britain" = "the united kingdom"), and
+naming another one of the gold's kind is wrong ("the Hawks" for "denver nuggets", "Austria" for
+"australia"). The prediction's initial before a surname is the gold's given name before it when that
+is the only one starting with it ("L. Messi" = "lionel messi"; not "K. Messi", nor "J. Smith" beside
+"john smith" and "jane smith"); a word the gold spells one letter otherwise, beside the gold's own word,
+is the gold's word ("Washington Redskins" for "washinton redskins"; a surname's last letter too, not a
+given name's). A gold that says there is none ("0", "none", "never") is stated by a prediction that
+says so ("none", "never won", "they didn't score", "0") and adds little; a gold match result "w", "d"
+or "l" by a short answer with one result ("Marseille won 2-1", "a draw"). The kind of gold answer
+decides the rule:
 
 - "invalid question": only the prediction "invalid question" (which is unsure against a free-text
   gold that denies the question's premise).
 - yes/no ("yes", "no, ..."): the prediction's leading yes or no.
 - one value ("1973-07-17", "5 times", "$45 million"): a value of the prediction equals it. A rounded or
   less specific value ("$35.8" for "$35.78", "2013" for "October 17, 2013"), another unit of the same
-  kind ("1,201 feet" for "366 m"), other words for its unit ("cubic" for "square metres") or other
-  values beside it are unsure; only other values: wrong. A change the other way is wrong ("rose by
-  $1.15" for "-$1.15"; "lost $9 billion", asked how much it gained); "none" for zero is unsure.
+  kind ("1,201 feet" for "366 m"), other words for its unit or other values beside it are unsure; only
+  other values, or the same number in another unit of its kind ("366 feet", "39.3 cubic meters" for
+  "39.3 cubic feet"): wrong. A change the other way is wrong ("rose by $1.15" for "-$1.15"; "lost $9
+  billion", asked how much it gained).
 - a list ("solid, liquid and gas"; titles with joining words when the question asks for several
   things; a gold with one comma only when its two parts are parallel: "lenny kravitz, lisa bonet", not
   "melbourne, australia"): every item and nothing else, in any order; an item left out or one added is
@@ -43,7 +57,8 @@ answer decides the rule:
   spelling ("MSFT", "United States" for "us", "Ferrell" for "Farrell") is unsure; sharing nothing is
   wrong.
 - a sentence ("the rolling stones have released a total of 31 studio albums."): a prediction that says
-  nothing the sentence and the question do not is correct when it gives the key fact, one the question
+  nothing the sentence and the question do not (but the surname of a list of given names: "Barry Gibb"
+  for "the brothers barry, robin and maurice gibb") is correct when it gives the key fact, one the question
   does not already contain: for a question asking for a value, the sentence's value of the kind asked
   for (a count, a date, money), the one counting what the question asks about when there are several
   ("76" of "76 victories out of 114 matches"), not every number in it; for any other question, the
