@@ -18,6 +18,7 @@ from loguru import logger
 from tqdm import tqdm
 
 from evaluation.data import CragRecord, GoldQuestion, to_batch
+from evaluation.jobs import TaskFailed, run_jobs
 from models.schema import QuestionTrace
 
 IDK = "I don't know"
@@ -128,25 +129,72 @@ def run_questions(
     return golds
 
 
+def run_questions_in_jobs(
+    records: Iterable[CragRecord],
+    store: PredictionStore,
+    batch_size: int,
+    setup: Callable[[int], Callable[[list[CragRecord]], list[dict[str, Any]]]],
+    jobs: int,
+    total: int | None,
+    description: str,
+) -> list[GoldQuestion]:
+    """`run_questions` spread over `jobs` processes (evaluation/jobs.py): `setup(job)` builds, in the
+    job's process, the function that turns a batch into its lines (`answer_lines`). This process
+    stores each batch's lines as it ends; a batch whose jobs died is stored as failed."""
+    golds: list[GoldQuestion] = []
+    pending: list[CragRecord] = []
+    for record in records:
+        golds.append(record.gold)
+        if record.gold.interaction_id not in store:
+            pending.append(record)
+    groups = [pending[start : start + _clamp(batch_size)] for start in range(0, len(pending), _clamp(batch_size))]
+    with tqdm(total=total, initial=len(golds) - len(pending), desc=f"{description} ({jobs} jobs)", unit="q") as progress:
+
+        def done(index: int, lines: list[dict[str, Any]] | TaskFailed) -> None:
+            if isinstance(lines, TaskFailed):
+                lines = [_line(record, groups[index], _error_result(lines.error), 0.0) for record in groups[index]]
+            store.append(lines)
+            progress.update(len(lines))
+
+        run_jobs(groups, jobs, setup, done)
+    return golds
+
+
+def answer_lines(
+    records: list[CragRecord], answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The stored line of each record of the batch: its result, seconds, batch and gold fields."""
+    return [
+        _line(record, records, result, seconds)
+        for record, result, seconds in _answer_isolating_failures(records, answer_batch)
+    ]
+
+
+def _line(record: CragRecord, batch: list[CragRecord], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+    return {
+        "interaction_id": record.gold.interaction_id,
+        "query": record.gold.query,
+        **result,
+        "seconds": seconds,
+        "batch_id": batch[0].gold.interaction_id,
+        "batch_size": len(batch),
+        **gold_fields(record.gold),
+    }
+
+
+def _error_result(error: str) -> dict[str, Any]:
+    return {"prediction": IDK, "references": [], "error": error}
+
+
 def _answer_and_store(
     records: list[CragRecord],
     store: PredictionStore,
     answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]],
     progress: tqdm,
 ) -> None:
-    batch_id = records[0].gold.interaction_id
-    for record, result, seconds in _answer_isolating_failures(records, answer_batch):
-        line = {
-            "interaction_id": record.gold.interaction_id,
-            "query": record.gold.query,
-            **result,
-            "seconds": seconds,
-            "batch_id": batch_id,
-            "batch_size": len(records),
-            **gold_fields(record.gold),
-        }
-        store.append([line])
-        progress.update(1)
+    lines = answer_lines(records, answer_batch)
+    store.append(lines)
+    progress.update(len(lines))
 
 
 def _answer_isolating_failures(
@@ -173,7 +221,7 @@ def _answer_isolating_failures(
             (result,) = answer_batch([record])
         except Exception as error:
             logger.exception(f"Question {record.gold.interaction_id} failed: {error}")
-            result = {"prediction": IDK, "references": [], "error": f"{type(error).__name__}: {error}"}
+            result = _error_result(f"{type(error).__name__}: {error}")
         yield record, result, time.perf_counter() - start
 
 
