@@ -267,21 +267,22 @@ def run(setups: list[Setup], records: list[CragRecord], jobs: int, make_llm: LLM
         return
     configs = {setup.name: setup.config for setup in setups if any(s is setup for s, _ in todo)}
     tasks = [(setup.name, group) for setup, group in todo]
+    jobs = min(jobs, len(tasks))
     with tqdm(total=len(todo), desc=f"batches ({jobs} job{'s' * (jobs > 1)})", unit="batch") as progress:
 
-        def done(index: int, lines: list[dict[str, Any]] | TaskFailed) -> None:
-            setup, group = todo[index]
+        def done(task: tuple[str, list[CragRecord]], lines: list[dict[str, Any]] | TaskFailed) -> None:
+            name, group = task
             if isinstance(lines, TaskFailed):
                 lines = failed_lines(group, lines.error)
-            store(setup, lines)
-            progress.set_postfix_str(setup.name)
+            store(setups_by_name(setups)[name], lines)
+            progress.set_postfix_str(name)
             progress.update(1)
 
         if jobs == 1:
             answer = BatchAnswerer(configs, make_llm)
             try:
-                for index, task in enumerate(tasks):
-                    done(index, answer(task))
+                for task in tasks:
+                    done(task, answer(task))
             finally:
                 answer.close()
         else:

@@ -1,8 +1,8 @@
 """`--jobs N`: a run's batches spread over N worker processes, its results merged in the parent.
 
 Each job is a process of its own (spawned: it inherits no threads and no loaded model), built by
-`setup(job)` into a function that answers one task; the parent deals out the tasks, one at a time
-to each job, and hands every result to `done` as it arrives, so that the parent alone writes the
+`setup(job)` into a function that answers one task; the parent deals out the tasks (read from an
+iterable as jobs are free for them), one at a time to each job, and hands every result to `done` as it arrives, so that the parent alone writes the
 results and draws the one progress bar. A job that dies while on a task (killed, out of memory, a
 crash in native code) costs that task one attempt: it is dealt again, to a fresh job, once; when that
 dies too, `done` gets a `TaskFailed` saying so. A task that raises comes back as a `TaskFailed` at once
@@ -15,6 +15,7 @@ starts at its own.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
@@ -22,7 +23,7 @@ import traceback
 from collections import Counter, deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from loguru import logger
 
@@ -71,21 +72,53 @@ class _Job:
     process: Any  # multiprocessing's SpawnProcess
     connection: Connection
     ready: bool = False
-    task: int | None = None
+    task: int | None = None  # the number of the task it is on
+
+
+class _Deal(Generic[T]):
+    """The tasks still to deal, by number: those dealt again after a death first, then the next of
+    the iterable (read one ahead, so that a long run holds only the tasks in work)."""
+
+    def __init__(self, tasks: Iterable[T]):
+        self._fresh = iter(tasks)
+        self._again: deque[int] = deque()
+        self._numbers = itertools.count()
+        self.held: dict[int, T] = {}
+        self._ahead = self._pull()
+
+    def _pull(self) -> int | None:
+        for task in self._fresh:
+            number = next(self._numbers)
+            self.held[number] = task
+            return number
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self._again) or self._ahead is not None
+
+    def take(self) -> int:
+        if self._again:
+            return self._again.popleft()
+        number, self._ahead = self._ahead, self._pull()
+        assert number is not None, "take() from an empty deal"
+        return number
+
+    def again(self, number: int) -> None:
+        self._again.appendleft(number)
 
 
 def run_jobs(
-    tasks: Sequence[T],
+    tasks: Iterable[T],
     jobs: int,
     setup: Callable[[int], Callable[[T], R]],
-    done: Callable[[int, R | TaskFailed], None],
+    done: Callable[[T, R | TaskFailed], None],
 ) -> None:
-    """Run every task in one of `jobs` processes; `done(index, result)` in this process as each ends.
+    """Run every task in one of `jobs` processes; `done(task, result)` in this process as each ends.
     `setup` must pickle (a module-level function, or a functools.partial of one)."""
-    if not tasks:
+    deal = _Deal(tasks)
+    if not deal:
         return
     context = multiprocessing.get_context("spawn")
-    queue = deque(range(len(tasks)))
     deaths: Counter[int] = Counter()
     running: list[_Job] = []
     failed_starts = 0
@@ -97,36 +130,40 @@ def run_jobs(
         theirs.close()
         running.append(_Job(index, process, ours))
 
-    def finish(job: _Job, reason: str) -> None:
+    def end(number: int, result: Any) -> None:
+        done(deal.held.pop(number), result)
+
+    def finish(job: _Job) -> None:
+        """The job ended (its pipe closed, or its process exited)."""
         nonlocal failed_starts
         running.remove(job)
         job.connection.close()
         job.process.join(timeout=5)
+        reason = _death(job.process.exitcode)
         if job.task is not None:
             deaths[job.task] += 1
             if deaths[job.task] > RETRIES_AFTER_DEATH:
                 logger.error(f"job {job.index} {reason} on task {job.task}, as did the one before: recorded as failed")
-                done(job.task, TaskFailed(f"its job {reason}, twice"))
+                end(job.task, TaskFailed(f"its job {reason}, twice"))
             else:
                 logger.warning(f"job {job.index} {reason} on task {job.task}; dealing it again")
-                queue.appendleft(job.task)
+                deal.again(job.task)
         elif not job.ready:
             failed_starts += 1
             if failed_starts > jobs:
                 raise JobsCannotStart(f"the jobs die before they start (the last {reason})")
-        if queue and len(running) < jobs:
+        if deal and len(running) < jobs:
             start(job.index)
 
     try:
-        for index in range(min(jobs, len(tasks))):
+        for index in range(jobs):
             start(index)
         while running:
             for job in running:
-                if job.ready and job.task is None and queue:
-                    job.task = queue.popleft()
-                    job.connection.send((job.task, tasks[job.task]))
-            idle = [job for job in running if job.ready and job.task is None]
-            if not queue and len(idle) == len(running):
+                if job.ready and job.task is None and deal:
+                    job.task = deal.take()
+                    job.connection.send((job.task, deal.held[job.task]))
+            if not deal and all(job.ready and job.task is None for job in running):
                 break
             ready = wait([job.connection for job in running] + [job.process.sentinel for job in running])
             for job in list(running):
@@ -134,12 +171,11 @@ def run_jobs(
                     try:
                         message = job.connection.recv()
                     except (EOFError, OSError):
-                        job.process.join(timeout=5)
-                        finish(job, _death(job.process.exitcode))
+                        finish(job)
                         continue
-                    _receive(job, message, done)
+                    _receive(job, message, end)
                 elif job.process.sentinel in ready:
-                    finish(job, _death(job.process.exitcode))
+                    finish(job)
     finally:
         for job in running:
             try:
@@ -154,7 +190,7 @@ def run_jobs(
             job.connection.close()
 
 
-def _receive(job: _Job, message: tuple[Any, ...], done: Callable[[int, Any], None]) -> None:
+def _receive(job: _Job, message: tuple[Any, ...], end: Callable[[int, Any], None]) -> None:
     kind = message[0]
     if kind == "ready":
         job.ready = True
@@ -163,7 +199,7 @@ def _receive(job: _Job, message: tuple[Any, ...], done: Callable[[int, Any], Non
     else:
         _, task, result = message
         job.task = None
-        done(task, TaskFailed(result) if kind == "raised" else result)
+        end(task, TaskFailed(result) if kind == "raised" else result)
 
 
 def _death(exitcode: int | None) -> str:

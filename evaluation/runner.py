@@ -114,19 +114,32 @@ def run_questions(
     """
     golds: list[GoldQuestion] = []
     with tqdm(total=total, desc=description, unit="q") as progress:
-        pending: list[CragRecord] = []
-        for record in records:
-            golds.append(record.gold)
-            if record.gold.interaction_id in store:
-                progress.update(1)
-                continue
-            pending.append(record)
-            if len(pending) >= _clamp(batch_size()):
-                _answer_and_store(pending, store, answer_batch, progress)
-                pending = []
-        if pending:
-            _answer_and_store(pending, store, answer_batch, progress)
+        for batch in _pending_batches(records, store, batch_size, golds, progress):
+            _answer_and_store(batch, store, answer_batch, progress)
     return golds
+
+
+def _pending_batches(
+    records: Iterable[CragRecord],
+    store: PredictionStore,
+    batch_size: Callable[[], int],
+    golds: list[GoldQuestion],
+    progress: tqdm,
+) -> Iterator[list[CragRecord]]:
+    """The batches of the records not yet in `store` (counted as done on `progress`), each record's
+    gold data appended to `golds` as it is read."""
+    pending: list[CragRecord] = []
+    for record in records:
+        golds.append(record.gold)
+        if record.gold.interaction_id in store:
+            progress.update(1)
+            continue
+        pending.append(record)
+        if len(pending) >= _clamp(batch_size()):
+            yield pending
+            pending = []
+    if pending:
+        yield pending
 
 
 def run_questions_in_jobs(
@@ -142,21 +155,18 @@ def run_questions_in_jobs(
     job's process, the function that turns a batch into its lines (`answer_lines`). This process
     stores each batch's lines as it ends; a batch whose jobs died is stored as failed."""
     golds: list[GoldQuestion] = []
-    pending: list[CragRecord] = []
-    for record in records:
-        golds.append(record.gold)
-        if record.gold.interaction_id not in store:
-            pending.append(record)
-    groups = [pending[start : start + _clamp(batch_size)] for start in range(0, len(pending), _clamp(batch_size))]
-    with tqdm(total=total, initial=len(golds) - len(pending), desc=f"{description} ({jobs} jobs)", unit="q") as progress:
+    size = _clamp(batch_size)
+    if total is not None:  # no more jobs than batches
+        jobs = max(1, min(jobs, -(-total // size)))
+    with tqdm(total=total, desc=f"{description} ({jobs} jobs)", unit="q") as progress:
 
-        def done(index: int, lines: list[dict[str, Any]] | TaskFailed) -> None:
+        def done(batch: list[CragRecord], lines: list[dict[str, Any]] | TaskFailed) -> None:
             if isinstance(lines, TaskFailed):
-                lines = [_line(record, groups[index], _error_result(lines.error), 0.0) for record in groups[index]]
+                lines = [_line(record, batch, _error_result(lines.error), 0.0) for record in batch]
             store.append(lines)
             progress.update(len(lines))
 
-        run_jobs(groups, jobs, setup, done)
+        run_jobs(_pending_batches(records, store, lambda: size, golds, progress), jobs, setup, done)
     return golds
 
 

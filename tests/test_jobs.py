@@ -48,14 +48,15 @@ def _broken_setup(job: int):
 
 
 def _run(tasks, jobs, setup):
+    """Each task's result, by the task's position."""
     results: dict[int, object] = {}
     order: list[int] = []
 
-    def done(index, result):
-        order.append(index)
-        results[index] = result
+    def done(task, result):
+        order.append(tasks.index(task))
+        results[tasks.index(task)] = result
 
-    run_jobs(tasks, jobs, setup, done)
+    run_jobs(iter(tasks), jobs, setup, done)
     assert sorted(order) == list(range(len(tasks)))  # each task ended once: none lost, none twice
     return results
 
