@@ -260,7 +260,8 @@ class StageCosts:
         self, speed: EngineSpeed, stage: str, seconds: float, usages: Sequence[TokenUsage | None]
     ) -> None:
         """What `stage` took for its questions (`usages`: each one's LLM tokens, None when it used
-        none). A reply a time limit cut counts as long as max_tokens (its length is unknown)."""
+        none). A reply a time limit cut counts as long as max_tokens (its length is unknown). Replies
+        from the reply cache count for the prompt and reply lengths, but took no model time."""
         questions = len(usages)
         if questions <= 0:
             return
@@ -274,9 +275,12 @@ class StageCosts:
             ]
             window = self.replies.setdefault(stage, deque(maxlen=self.reply_window))
             window.extend(min(1.0, reply / shape.max_tokens) for reply in replies)
-            steps = max(1, math.ceil(max(replies)))
             self._average(self.prompt_tokens, self._base(stage), sum(prompts) / len(prompts))
-            llm_seconds = speed.call_seconds(int(sum(prompts) * shape.samples), len(used) * shape.samples, steps)
+            computed = [(prompt, reply) for prompt, reply, usage in zip(prompts, replies, used) if usage.cached < usage.calls]
+            if computed:
+                steps = max(1, math.ceil(max(reply for _, reply in computed)))
+                prompt_total = sum(prompt for prompt, _ in computed)
+                llm_seconds = speed.call_seconds(int(prompt_total * shape.samples), len(computed) * shape.samples, steps)
         self._average(self.other_seconds, self._base(stage), max(0.0, seconds - llm_seconds) / questions)
 
     def _base(self, stage: str) -> str:

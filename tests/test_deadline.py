@@ -246,6 +246,19 @@ def test_stage_costs_learn_prompt_sizes_reply_lengths_and_other_seconds():
     assert costs.other_seconds["web"] == pytest.approx(0.75)
 
 
+def test_cached_replies_count_for_their_sizes_but_take_no_model_time():
+    costs, model = costs_for(samples=1, max_tokens=48), speed(prefill_tps=100.0, steps={1: 0.1, 24: 0.1})
+    cached = [TokenUsage(calls=1, prompt_tokens=200, completion_tokens=12, cached=1) for _ in range(2)]
+    costs.observe(model, "calculator", 1.0, cached)  # the whole second was the stage's own work
+    assert costs.prompt_tokens["calculator"] == pytest.approx(300.0)
+    assert list(costs.replies["calculator"]) == [0.25, 0.25]
+    assert costs.other_seconds["calculator"] == pytest.approx(0.5)
+    # one of the two computed: only its call's model time is taken out of the stage's seconds
+    mixed = [TokenUsage(calls=1, prompt_tokens=200, completion_tokens=12), cached[0]]
+    costs.observe(model, "knowledge", model.call_seconds(200, 1, 12) + 1.0, mixed)
+    assert costs.other_seconds["knowledge"] == pytest.approx(0.5)
+
+
 def test_a_call_is_planned_for_its_longest_reply_at_a_high_quantile_not_the_mean():
     costs, model = costs_for(), speed()
     lengths = [0.3] * 90 + [0.5] * 9 + [0.9]  # tokens / max_tokens of 100 measured replies

