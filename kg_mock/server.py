@@ -281,7 +281,7 @@ def running_server(
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         try:
-            _wait_until_up(process, url, startup_timeout_s, log)
+            wait_until_up(process, url, startup_timeout_s, log)
             yield url
         finally:
             process.terminate()
@@ -292,7 +292,9 @@ def running_server(
                 process.wait()
 
 
-def _wait_until_up(process: subprocess.Popen, url: str, timeout_s: float, log: Any) -> None:
+def wait_until_up(process: subprocess.Popen, url: str, timeout_s: float, log: Any) -> None:
+    """Until the server `process` started answers `GET /` on `url`; raises, with the end of its
+    `log`, when it exits or stays silent for `timeout_s`."""
     give_up = time.monotonic() + timeout_s
     while True:
         if process.poll() is not None:

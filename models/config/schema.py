@@ -624,6 +624,9 @@ class BudgetConfig:
     cost_smoothing: float = 0.5
     # ...and of one engine step in those of the engine's speed.
     step_smoothing: float = 0.05
+    # One engine step counts as at most this many times slower (or faster) than predicted when it
+    # refines the speeds: a stall (a host pause, an all-reduce retried) is not the engine's speed.
+    step_outlier_factor: float = 2.0
     # A call is planned to decode for as many steps as its longest reply takes: the reply lengths the
     # stage has measured (the last `reply_window` replies) at the level that covers all of a call's k
     # replies with probability `reply_coverage` (the quantile reply_coverage ** (1 / k) of one reply);
