@@ -28,6 +28,9 @@ Written to --out and printed (report.md; report.json; the answers in answers/):
     embedded model computes in it: a measure of the work that the other users of a shared machine
     disturb far less than the wall time); the questions each optional stage ran for; the same
     tally by the gold dynamism class (`static_or_dynamic`) and by question type (`question_type`)
+  - per setup, where the seconds go (evaluation/reports.stage_seconds): per stage and question, its
+    seconds, and for its LLM calls the prompt tokens evaluated and those reused from a cached prefix
+    with the seconds to the first token, and the decoded tokens with their seconds
   - cpu-plan against cpu-all: the change of tokens and p50 seconds per question against the
     targets (-35 %, -30 %; the CPU seconds beside), of the score and of the wrong answers
   - the 4x T4 estimate of both cpu setups (evaluation/time_model.py, t4x4 preset) from their tokens
@@ -95,7 +98,9 @@ from evaluation.reports import (  # noqa: E402
     BREAKDOWNS,
     UNLABELLED,
     describe_reply_cache,
+    markdown_stage_seconds,
     reply_cache_counts,
+    stage_seconds,
     timing_basis,
     uncached_lines,
 )
@@ -417,6 +422,7 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
         **{BREAKDOWNS[label]: breakdown(records, verdicts, label) for label in TABLES},
         "tokens_per_question": float(np.mean([tokens_of(line) for line in lines])),
         "tokens_per_stage": {stage: total / n for stage, total in sorted(stage_tokens.items())},
+        "seconds_per_stage": stage_seconds(lines),
         "reply_cache": reply_cache_counts(lines),
         "timings_rest_on": timing_basis(timed),
         "p50_s": float(np.percentile(seconds, 50)),
@@ -463,6 +469,10 @@ def report(
                      f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}; "
                      f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
                      f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls).")
+    for name, summary in summaries.items():
+        if summary["seconds_per_stage"]:
+            parts.append(f"`{name}`: where the seconds go, per question (batches without cached replies)\n\n"
+                         + markdown_stage_seconds(summary["seconds_per_stage"]))
     for name, summary in summaries.items():
         parts.append(f"## `{name}` by dynamism class and by question type\n\n" + "\n\n".join(
             markdown_table([title, *TALLY_HEADERS], [[value, *tally_cells(counts)]
