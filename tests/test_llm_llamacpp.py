@@ -239,8 +239,7 @@ def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_
 @pytest.mark.model
 def test_greedy_json_replies_keep_their_identity_with_the_sampler_chain(embedded_llm, monkeypatch):
     """Greedy decoding under a grammar checks the most likely token first: the same tokens as the
-    sampler chain, which checks the whole vocabulary (here a JSON schema, whose structure refuses the
-    most likely token at times)."""
+    sampler chain, which checks the whole vocabulary against the grammar (here a JSON schema's)."""
     from llama_cpp import Llama
 
     from models.llm.llamacpp_backend import ChunkAlignedLlama
