@@ -66,6 +66,7 @@ def build_report(
         "events_by_kind": event_kind_counts(lines),
         "stages": stage_summary(lines),
         "plan": plan_summary(lines),
+        "pages": page_summary(lines),
     }
     return report
 
@@ -155,6 +156,19 @@ def stage_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         for stage, kind in {(event["stage"], event["kind"]) for event in _events(line)}:
             summary.setdefault(stage, Counter())[kind] += 1
     return {stage: dict(counts) for stage, counts in sorted(summary.items())}
+
+
+def page_summary(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """The questions' pages (each question's trace `pages`): read in full or not, and those whose
+    candidates reached the shortlist and the references."""
+    pages = [page for line in lines for page in line.get("pages") or []]
+    return {
+        "pages": len(pages),
+        "read": sum(bool(page.get("read")) for page in pages),
+        "not read": sum(not page.get("read") for page in pages),
+        "shortlisted": sum(page.get("shortlisted", 0) > 0 for page in pages),
+        "in references": sum(page.get("kept", 0) > 0 for page in pages),
+    }
 
 
 def plan_summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
@@ -270,6 +284,12 @@ def markdown_report(report: dict[str, Any]) -> str:
         stages = ", ".join(f"{stage} {count}" for stage, count in plan["stages"].items())
         signals = ", ".join(f"{signal} {count}" for signal, count in plan["signals"].items())
         parts.append(f"Plan of {plan['planned']} questions, stages planned: {stages}. Signals: {signals}.")
+    pages = report.get("pages") or {}
+    if pages.get("pages"):
+        parts.append(
+            f"Pages: {pages['pages']}, read {pages['read']}, not read {pages['not read']}; with candidates "
+            f"shortlisted {pages['shortlisted']}, in the references {pages['in references']}."
+        )
     latency = report["seconds_per_question"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."

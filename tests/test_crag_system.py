@@ -131,9 +131,9 @@ def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(ma
     system = make_system(ScriptedLLM(reply_by_output_shape()), **{"web.max_page_chars": 2_000})
     extract = system.pages.run
 
-    def with_a_timed_out_page(questions, seconds=None):
+    def with_a_timed_out_page(questions, seconds=None, choices=None):
         return [pages + [Page("a slow page", error="timed out after 3 s; kept the fulltext result")]
-                for pages in extract(questions, seconds)]
+                for pages in extract(questions, seconds, choices)]
 
     system.pages.run = with_a_timed_out_page
     batch = sample_batch(1)

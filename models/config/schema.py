@@ -149,6 +149,14 @@ class WebConfig:
     # A batch whose distinct pages total at most this many chars runs its fast extraction in the
     # calling process (no inter-process copying); slow fallbacks still go to the workers.
     inprocess_max_total_chars: int = 1_000_000
+    # Many pages (Task 3): the pages of a question with more than `read_all_up_to` pages are ranked
+    # before any parse by BM25 of the query over each page's title, URL words, snippet and the
+    # visible text of its first `first_pass_chars` characters of HTML (models/retrieval/pages.py);
+    # the batch's pages are parsed best first, and only a question's `read_pages` best (0 = all);
+    # the pages not read still show their snippets.
+    read_all_up_to: int = 5
+    read_pages: int = 0
+    first_pass_chars: int = 100_000
 
 
 @dataclass
@@ -198,6 +206,14 @@ class RetrievalConfig:
     # Sparse pre-filter: only the lexical top-n candidates of a question are embedded (0 = embed all);
     # the encoder reads the candidate itself (a sentence, not its window).
     dense_candidates: int = 48
+    # Pages (models/retrieval/pages.py): each page of a question is scored by BM25 of the query over
+    # its card (title, URL words, snippet, its text's first `page_card_chars` characters); a
+    # candidate's lexical score is multiplied by (its page's score / the best page's) ** page_weight
+    # (0 = off), before the shortlist: with many pages (Task 3), the pages about the question lead,
+    # and a long page about something else cannot fill the shortlist. Chosen by cross-validation at
+    # 5 and 50 pages (benchmarks/retrieval.py --pages 50); a cap per page on the shortlist did worse.
+    page_card_chars: int = 2000
+    page_weight: float = 2.0
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
