@@ -49,4 +49,3 @@ def diverse_order(scores: np.ndarray, vectors: np.ndarray, relevance_weight: flo
         placed[best] = True
         closest = np.maximum(closest, vectors @ vectors[best])
     return order
-
