@@ -88,12 +88,13 @@ def two_pages() -> tuple[Question, list[FakePage]]:
 
 def test_the_pages_about_the_question_lead_the_shortlist():
     question, pages = two_pages()
-    config = RetrievalConfig(dense_candidates=1, use_snippets=False, min_similarity=-1.0)
+    config = RetrievalConfig(dense_candidates=1, use_snippets=False, min_similarity=-1.0, weigh_pages_above=1)
     weighed = Retriever(config, BagOfWordsEncoder()).run([question], [pages])[0]
     assert [use.shortlisted for use in weighed.pages] == [0, 1]
     assert weighed.chunks == ["The last eruption of it was in the year 2018."]
-    unweighed = Retriever(replace(config, page_weight=0.0), BagOfWordsEncoder()).run([question], [pages])[0]
-    assert [use.shortlisted for use in unweighed.pages] == [1, 0]
+    for unweighed in (replace(config, page_weight=0.0), replace(config, weigh_pages_above=2)):
+        evidence = Retriever(unweighed, BagOfWordsEncoder()).run([question], [pages])[0]
+        assert [use.shortlisted for use in evidence.pages] == [1, 0]
 
 
 def test_each_page_says_what_it_gave_retrieval():
@@ -101,7 +102,7 @@ def test_each_page_says_what_it_gave_retrieval():
     pages.append(FakePage("Page three"))
     pages[-1].read = False  # type: ignore[attr-defined]
     pages.insert(0, FakePage("Long", chunks=[f"Gardening tip {i} for the last eruption season." for i in range(30)]))
-    config = RetrievalConfig(dense_candidates=4, use_snippets=False, min_similarity=-1.0, top_k_chunks=2)
+    config = RetrievalConfig(dense_candidates=4, use_snippets=False, min_similarity=-1.0, top_k_chunks=2, weigh_pages_above=1)
     uses = Retriever(config, BagOfWordsEncoder()).run([question], [pages])[0].pages
     assert [use.name for use in uses] == ["Long", "Page one", "Page two", "Page three"]
     assert [use.read for use in uses] == [True, True, True, False]

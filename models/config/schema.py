@@ -212,10 +212,14 @@ class RetrievalConfig:
     # its card (title, URL words, snippet, its text's first `page_card_chars` characters); a
     # candidate's lexical score is multiplied by (its page's score / the best page's) ** page_weight
     # (0 = off), before the shortlist: with many pages (Task 3), the pages about the question lead,
-    # and a long page about something else cannot fill the shortlist. Chosen by cross-validation at
-    # 5 and 50 pages (benchmarks/retrieval.py --pages 50); a cap per page on the shortlist did worse.
+    # and a long page about something else cannot fill the shortlist. On the 50-page benchmark
+    # (benchmarks/retrieval.py --pages 50) 1 and 2 held the same answers' evidence, 0 four fewer
+    # (reading every page); a cap per page on the shortlist instead did worse.
+    # The weight applies to a question with more than `weigh_pages_above` pages: on 5 pages (Tasks
+    # 1-2) it found the same answers' evidence as none, so their references stay as they were.
     page_card_chars: int = 2000
     page_weight: float = 2.0
+    weigh_pages_above: int = 5
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).

@@ -170,7 +170,7 @@ class Retriever:
         pool = build_pool(question, pages, extra, self.config)
         candidates = pool.candidates
         lexical = lexical_scores(question.query, pool, self.config)
-        if self.config.page_weight and len(pages) > 1:
+        if self.config.page_weight and len(pages) > max(1, self.config.weigh_pages_above):
             factor = self._page_factors(question, pages)
             lexical = lexical * np.array([factor[c.page] if c.page is not None else 1.0 for c in candidates])
         sparse = _table_takes_best_row(candidates, lexical)
