@@ -74,6 +74,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks import kg_real  # noqa: E402
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
 from evaluation.answer_match import Verdict, check_answer, is_refusal, states  # noqa: E402
 from kg_mock.real_fixture import cached_real_fixture_dir  # noqa: E402
 from kg_mock.server import free_port, running_server  # noqa: E402
@@ -286,7 +287,9 @@ def main() -> None:
     parser.add_argument("--system", action="store_true",
                         help="run the whole CragSystem on the dynamic finance and sports questions instead")
     parser.add_argument("--system-limit", type=int, default=None, metavar="N", help="with --system, N questions spread evenly over the file")
+    add_reply_cache_options(parser)
     args = parser.parse_args()
+    args.set += [f"{option}={value}" for option, value in reply_cache_override(args).items()]
     if args.system:
         run_system_benchmark(args)
         return

@@ -67,6 +67,7 @@ from evaluation.evidence_recall import (  # noqa: E402
     normalize,
     spans_key,
 )
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
 from models.config import CragConfig, RetrievalConfig, default_cache_dir, load_config, parse_overrides  # noqa: E402
 from models.embeddings import SentenceEncoder  # noqa: E402
 from models.prompts import PromptLibrary  # noqa: E402
@@ -492,11 +493,12 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=8, help="questions timed from raw HTML (default 8; 0: none)")
     parser.add_argument("--cache", type=Path, default=default_cache_dir() / "benchmarks" / "retrieval", help="where pages and embeddings are kept between runs")
     parser.add_argument("--no-cache", action="store_true", help="keep nothing on disk")
+    add_reply_cache_options(parser)
     args = parser.parse_args()
     paths = [path for path in (args.data or [args.shared / "data" / name for name in DATA_FILES]) if path.is_file()]
     if not paths:
         sys.exit(f"no dev file found (looked for {', '.join(DATA_FILES)} in {args.shared / 'data'}): nothing to benchmark")
-    overrides = parse_overrides(args.set)
+    overrides = {**parse_overrides(args.set), **reply_cache_override(args)}
     grid = {} if args.no_cv else parse_grid(GRID if args.pages <= 5 else GRID_MANY, args.grid)
     combos = [dict(zip(grid, values)) for values in itertools.product(*grid.values())] if grid else []
 

@@ -68,15 +68,13 @@ def baseline_evidence(
         per_question = [question_sentences(question, config) for question in questions]
     else:
         per_question = [distinct_sentences(pages) for pages in page_sentences]
-    flat = [sentence for sentences in per_question for sentence in sentences]
-    sentence_vectors = embed_distinct(encoder, flat)
-    query_vectors = encoder.encode([question.query for question in questions])
     evidence = []
-    start = 0
-    for sentences, query_vector in zip(per_question, query_vectors):
-        vectors = sentence_vectors[start : start + len(sentences)]
-        start += len(sentences)
-        scores = vectors @ query_vector
+    for question, sentences in zip(questions, per_question):
+        # One encode call per question: an embedding shifts in its last bits with the texts it is
+        # padded beside, and near-equal scores would then swap with the batch a question is in.
+        vectors = embed_distinct(encoder, [question.query, *sentences])
+        scores = vectors[1:] @ vectors[0]
+        # Equal scores keep the sentences' page order.
         top = np.argsort(-scores, kind="stable")[: config.baseline_top_k]
         chunks = cut_references([sentences[i] for i in top], config.baseline_references_max_chars)
         evidence.append(Evidence(chunks=chunks, top_relevance=float(scores[top[0]]) if len(top) else None))
