@@ -27,6 +27,7 @@ from models.llm.base import TimeLimit
 from models.pipeline import OUT_OF_TIME, Parts, QuestionRecord, Stage, StageCall
 from models.reasoning import BACKUP_CALL, Affordable, Reasoner, ReasoningResult
 from models.retrieval import Retriever
+from models.retrieval.pages import PageTriage
 from models.schema import Evidence, QuestionAttributes, QuestionPlan, TraceEvent
 from models.web import PageExtractor
 from models.web.page import WebPages
@@ -144,10 +145,13 @@ class WebStage(Stage[WebPages]):
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
         self.component: PageExtractor | None = PageExtractor(parts.config.web)
+        self.triage = PageTriage(parts.config.web, parts.config.retrieval)
 
     def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[WebPages]:
         assert self.component is not None
-        pages = self.component.run([record.question for record in records], seconds=limit.remaining())
+        questions = [record.question for record in records]
+        choices = self.triage.choose(questions)
+        pages = self.component.run(questions, seconds=limit.remaining(), choices=choices)
         return [WebPages.of(question_pages) for question_pages in pages]
 
     def fallback(self) -> WebPages:

@@ -152,6 +152,16 @@ class WebConfig:
     # A batch whose distinct pages total at most this many chars runs its fast extraction in the
     # calling process (no inter-process copying); slow fallbacks still go to the workers.
     inprocess_max_total_chars: int = 1_000_000
+    # Many pages (Task 3): the pages of a question with more than `read_all_up_to` pages are ranked
+    # before any parse by BM25 of the query over each page's title, URL words, snippet and the
+    # visible text of its first `first_pass_chars` characters of HTML (models/retrieval/pages.py);
+    # the batch's pages are parsed best first, and only a question's `read_pages` best (0 = all);
+    # the pages not read still show their snippets. 10, 20 and all 50 found the same answers'
+    # evidence on the 50-page benchmark (benchmarks/retrieval.py --pages 50), whose distractors
+    # are other questions' pages; 20 keeps a margin for search results that are all on the topic.
+    read_all_up_to: int = 5
+    read_pages: int = 20
+    first_pass_chars: int = 100_000
 
 
 @dataclass
@@ -201,6 +211,18 @@ class RetrievalConfig:
     # Sparse pre-filter: only the lexical top-n candidates of a question are embedded (0 = embed all);
     # the encoder reads the candidate itself (a sentence, not its window).
     dense_candidates: int = 48
+    # Pages (models/retrieval/pages.py): each page of a question is scored by BM25 of the query over
+    # its card (title, URL words, snippet, its text's first `page_card_chars` characters); a
+    # candidate's lexical score is multiplied by (its page's score / the best page's) ** page_weight
+    # (0 = off), before the shortlist: with many pages (Task 3), the pages about the question lead,
+    # and a long page about something else cannot fill the shortlist. On the 50-page benchmark
+    # (benchmarks/retrieval.py --pages 50) 1 and 2 held the same answers' evidence, 0 four fewer
+    # (reading every page); a cap per page on the shortlist instead did worse.
+    # The weight applies to a question with more than `weigh_pages_above` pages: on 5 pages (Tasks
+    # 1-2) it found the same answers' evidence as none, so their references stay as they were.
+    page_card_chars: int = 2000
+    page_weight: float = 2.0
+    weigh_pages_above: int = 5
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
