@@ -97,6 +97,7 @@ class QuestionRecord:
         trace.attributes, trace.plan = self.attributes, self.plan
         if self.reasoning is not None:
             trace.references = list(self.reasoning.prompt_references)
+            trace.reasoning = self.reasoning.reasoning
         return trace
 
 

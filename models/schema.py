@@ -150,6 +150,7 @@ class QuestionTrace:
     route: str = ""
     routing: str = ""  # the routing policy's reckoning: expected score, the class that decided, its P
     events: list[TraceEvent] = field(default_factory=list)  # routing, skipped stages, degradations, failures
+    reasoning: str = ""  # the reasoning reply's own words (why it answered so), "" when it did not run
 
     @property
     def failures(self) -> dict[str, str]:
@@ -172,6 +173,7 @@ class QuestionTrace:
             "route": self.route,
             "routing": self.routing,
             "events": [asdict(event) for event in self.events],
+            "reasoning": self.reasoning,
         }
 
 
