@@ -16,7 +16,7 @@ from typing import Any
 from loguru import logger
 
 from models.answer_check import AnswerChecker, RetriedAnswer, Violation, violates
-from models.answers import I_DONT_KNOW
+from models.answers import I_DONT_KNOW, INVALID_QUESTION
 from models.attributes import AttributePredictor, route
 from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig
@@ -35,6 +35,8 @@ REPLY_CUT = "reply cut by the deadline"
 WRONG_FORM_ASKED_AGAIN = "answer of the wrong form asked again"
 WRONG_FORM_REFUSED = "answer of the wrong form refused"
 WRONG_FORM_ROUTE = "refused: answer of the wrong form"
+FALSE_PREMISE_OVERRULED = "false premise overruled: the KG's facts answer the question"
+NOT_IN_KG_ROUTE = "refused: asked entity not in the KG, no other evidence"
 
 
 class AttributeStage(Stage[QuestionAttributes]):
@@ -196,6 +198,15 @@ class RetrievalStage(Stage[Evidence]):
         # Pooled KG lines live in the evidence, ranked with the web's; else they keep their own section.
         pooled = self.config.retrieval.pool_kg_references
         record.kg_lines = _kg_references(record) if kg_only or not pooled else []
+
+    def finish(self, records: list[QuestionRecord]) -> None:
+        """A question about a name the KG has no record of, with no KG facts and no web evidence, is
+        answered "I don't know": no answer it could get would rest on anything but the model's guess."""
+        for record in records:
+            kg = record.kg
+            if record.is_open and kg is not None and kg.unmatched and not kg.has_evidence and not record.evidence.references:
+                refused = TraceEvent(self.name, "routed", "refused", f"not in the KG: {', '.join(map(repr, kg.unmatched))}")
+                record.respond(I_DONT_KNOW, route=NOT_IN_KG_ROUTE, event=refused)
 
 
 class PlanStage(Stage[QuestionPlan]):
@@ -361,7 +372,7 @@ class ReasoningStage(Stage[ReasoningResult]):
             record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
         else:
             backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
-            record.respond(result.answer, event=backup)
+            record.respond(_premise_checked(record, result.answer), event=backup)
 
     def _recovery(self, form: ReasoningForm) -> Planned | None:
         """The brief pass over the questions of a full `form` (None for a brief one): their prompts
@@ -501,6 +512,18 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
     def _refuse(self, record: QuestionRecord, detail: str) -> None:
         refused = TraceEvent(self.name, "routed", WRONG_FORM_REFUSED, detail)
         record.respond(I_DONT_KNOW, route=WRONG_FORM_ROUTE, event=refused)
+
+
+def _premise_checked(record: QuestionRecord, answer: str) -> str:
+    """`answer`, unless it calls the premise false while the KG's facts answer the question and
+    none of them contradicts it: then the answer the facts decide (the computed one), else
+    "I don't know"."""
+    kg = record.kg
+    if answer != INVALID_QUESTION or kg is None or not kg.has_evidence or kg.contradicts:
+        return answer
+    overruled = kg.computed.value if kg.computed is not None else I_DONT_KNOW
+    record.note(ReasoningStage.name, "fallback", FALSE_PREMISE_OVERRULED, overruled)
+    return overruled
 
 
 def _changing(record: QuestionRecord) -> bool:

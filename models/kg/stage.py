@@ -37,6 +37,7 @@ from models.config import KGConfig
 from models.kg import finance, movie, music
 from models.kg import open as open_domain
 from models.kg import sports
+from models.kg.answer import ComputedAnswer, compute
 from models.kg.client import CallResult, KGClient
 from models.kg.entities import (
     KGEntities,
@@ -71,11 +72,17 @@ class KGResult(StageResult):
     """`error`: API down, unreadable LLM reply, failed API calls; `events`: names the KG lacks, calls
     left out."""
 
-    references: list[str] = field(default_factory=list)  # rendered evidence, capped per config
+    references: list[str] = field(default_factory=list)  # rendered evidence, capped per config; the computed answer first
     calls: list[str] = field(default_factory=list)  # "route(arguments)" of every API call answered for it
     has_evidence: bool = False  # the KG returned facts about the asked entity and time
     failed_calls: list[str] = field(default_factory=list)  # "route(arguments): error" per failed API call
     seconds: float = 0.0  # this question's share of the stage's wall time
+    # The answer the facts decide, computed from the asked attribute's rows (models/kg/answer.py).
+    computed: ComputedAnswer | None = None
+    # The facts say that what the question assumes did not happen (no game that day, no trading that
+    # day, the song not on that chart): the one evidence of a false premise the KG gives.
+    contradicts: bool = False
+    unmatched: list[str] = field(default_factory=list)  # asked names the KG has no record of
 
 
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
@@ -307,6 +314,11 @@ class KnowledgeGraphStage:
             evidence.extend(module.render(state, context))
         limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
+        if evidence.found:
+            result.computed = compute(next((t for m in domains_of(state) if (t := m.asked_table(state, context))), None), state.query)
+        if result.computed is not None:
+            result.references.append(result.computed.line())
+            left -= len(result.references[0])
         for block in evidence.blocks[: config.max_references]:
             room = min(limit, left)
             if len(block) > room and room < MIN_BLOCK_CHARS:
@@ -315,6 +327,8 @@ class KnowledgeGraphStage:
             result.references.append(block)
             left -= len(block)
         result.has_evidence = evidence.found
+        result.contradicts = evidence.contradicts
+        result.unmatched = list(evidence.unmatched)
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
         if result.failed_calls:
