@@ -78,6 +78,7 @@ def test_several_names_are_totalled_only_when_no_comparison_is_asked():
     (FactTable("P/E ratio", [Fact("TDCX", 6.5), Fact("GOOD", 6.5)]), "which has the higher p/e ratio, tdcx or good?"),  # a tie
     (MEMBERS, "what year was the black keys formed?"),  # a year asked: names are no year
     (HIGHS, "what were asan's prices this week?"),  # several rows, no aggregate asked
+    (CLOSE, "what was sfwl's average closing price across its listings?"),  # an average of one row: rows are missing
 ])
 def test_nothing_is_computed_when_the_rows_do_not_settle_the_question(table, question):
     assert compute(table, question) is None
@@ -92,3 +93,9 @@ def test_a_unit_follows_numbers_and_values_are_written_as_answers_are():
 def test_the_answer_line_names_how_it_was_computed():
     answer = compute(VOLUMES, "what was the total trading volume of met this week?")
     assert answer.line() == "Computed answer (sum of 3 shares traded, 2024-03-04 to 2024-03-06): 400"
+
+
+def test_several_names_items_are_compared_by_their_counts():
+    bands = FactTable("members", MEMBERS.facts + [Fact("Westlife", name) for name in ("Shane", "Mark", "Kian")])
+    assert compute(bands, "which band has more members, the black keys or westlife?").value == "Westlife"
+    assert compute(bands, "who are the members of the black keys and westlife?").kind == "set"

@@ -225,3 +225,18 @@ def test_a_title_no_search_of_its_own_finds_is_found_by_the_questions_words_or_r
     assert "movie_get_movie_info(query='directed copper meridan')" in misread.calls
     absent = ask("Who directed Midnight in Kyoto?", "movie", KGEntities(movies=["Midnight in Kyoto"]))
     assert absent.unmatched == ["Midnight in Kyoto"] and not absent.has_evidence and absent.computed is None
+
+
+def test_an_entitys_one_fact_the_wording_names_is_the_computed_answer(ask):
+    result = ask("What is the population of Tromsvik?", "open", KGEntities(entities=["Tromsvik"]))
+    assert result.computed is not None and result.computed.kind == "lookup" and "14,300" in result.computed.value
+
+
+def test_no_answer_is_computed_over_rows_some_calls_of_which_were_left_out(ask, kg_url, monkeypatch):
+    monkeypatch.setenv("CRAG_MOCK_API_URL", kg_url)
+    tight = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent", max_calls_per_question=1, calls_per_question=1,
+                                         calls_per_operand=1), ScriptedLLM([]), PromptLibrary())
+    question = "Which is worth more on the market, Tessellate Semiconductor or Northwind Robotics?"
+    [result] = tight.run([Question("q", question, SUNDAY)], [QuestionAttributes(domain="finance")],
+                         [KGEntities(companies=["Tessellate Semiconductor", "Northwind Robotics"])])
+    assert "calls left out" in map(lambda e: e.what, result.events) and result.computed is None

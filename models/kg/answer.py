@@ -84,7 +84,13 @@ def compute(table: FactTable | None, question: str) -> ComputedAnswer | None:
     subjects = list(dict.fromkeys(f.subject for f in facts))
     constraint = read_constraint(_LEADING_CLAUSE.sub("", text))
     yes_no = constraint is not None and constraint.kind == "yes_no"
-    if len(subjects) > 1 and not all(isinstance(f.value, str) for f in facts):
+    items = all(isinstance(f.value, str) for f in facts)
+    if len(subjects) > 1 and items and bool(_MORE.search(text)) != bool(_LESS.search(text)):
+        # several names' items compared ("who has more members?"): their counts are (a superlative
+        # among items is an award's name as often: "best new artist")
+        table = FactTable(f"count of {table.attribute}", [Fact(s, float(len({f.value for f in facts if f.subject == s}))) for s in subjects])
+        facts, items = table.facts, False
+    if len(subjects) > 1 and not items:
         answer = _compare(table, facts, _in_question_order(subjects, text), text, yes_no)
         if answer is None and _direction(facts, text) is None:
             answer = _about_all(table, facts, text)
@@ -121,6 +127,8 @@ def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer
         return ComputedAnswer("set", ", ".join(items), f"the {len(items)} {name}")
     if len(facts) == 1:
         fact = facts[0]
+        if _AVERAGE.search(text) or (_TOTAL.search(text) and not table.additive):
+            return None  # an average (a total) over rows the table does not hold ("each film of the series")
         if _WHEN.search(text) and fact.when is not None and not isinstance(fact.value, date):
             return ComputedAnswer("lookup", fact.when.isoformat(), f"the day of the {name} {shown(fact.value)}")
         return ComputedAnswer("lookup", shown(fact.value, table.unit), f"{name} of {fact.subject}" + _on(fact))
@@ -162,7 +170,8 @@ def _extreme(facts: list[Fact], text: str) -> tuple[ComputedKind, str, Fact] | N
 def _direction(facts: list[Fact], text: str) -> bool | None:
     """True when the wording asks for the highest value (the latest date), False for the lowest
     (the earliest), None when it asks for neither or both."""
-    if all(isinstance(f.value, date) for f in facts if not isinstance(f.value, str)):
+    values = [f.value for f in facts if not isinstance(f.value, str)]
+    if values and all(isinstance(v, date) for v in values):
         earlier, later = bool(_EARLIER.search(text)), bool(_LATER.search(text))
         return None if earlier == later else later
     more = bool(_MORE.search(text) or _HIGHEST.search(text))

@@ -598,6 +598,7 @@ def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
 # --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
 
 COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
+AWARD_YEARS = re.compile(r"\bwhen\b|\byears?\b")
 UP_TO = re.compile(r"\b(?:until|till|up to|through|by|before)\b")
 CAREER = re.compile(r"\bcareer\b|\bactive\b|\bperform\w* for\b|how long")
 CURRENT = re.compile(r"\b(?:current(?:ly)?|now|present|still|today)\b")
@@ -647,8 +648,8 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
         subjects += [spelling for f in followed for spelling in _followed_spellings(state, f, config)[0]]
     route = next((r for pattern, r in ASKED_ROUTES if re.search(pattern, GRAMMY_AWARD_NAMES.sub(" ", text))
                   and any(state.answer(r, query=s)[0] for s in subjects)), None)
-    if route == "music_grammy_get_award_date_by_artist" and len(subjects) > 1:
-        route = "music_grammy_get_award_count_by_artist"  # several artists compared: their award counts
+    if route == "music_grammy_get_award_date_by_artist" and not state.spans() and not AWARD_YEARS.search(text):
+        route = "music_grammy_get_award_count_by_artist"  # neither the years nor a span asked: the award count
     if route is None:
         return None
     return _route_table(state, route, subjects, text)

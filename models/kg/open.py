@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from models.kg.formatting import cap, plain
-from models.kg.answer import FactTable
+from models.kg.answer import Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 
@@ -137,4 +137,17 @@ def _lines(state: QuestionState, spelling: str, context: PlanContext) -> list[st
 
 
 def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
-    return None
+    """The one structured fact of each named entity that the wording names ("the population of X"),
+    when the question follows no fact to another entity."""
+    if _followups(state, context):
+        return None
+    words = list(re.finditer(r"[a-z]+", state.wording))
+    found, _ = _spellings(state, state.entities.entities, context)
+    facts, keys = [], set()
+    for spelling in found.values():
+        structured = (_entity(state, spelling) or {}).get("summary_structured")
+        named = [key for key in structured if _naming(words, state.wording, str(key))] if isinstance(structured, dict) else []
+        if len(named) == 1 and isinstance(structured[named[0]], (str, int, float)):
+            facts.append(Fact(spelling, str(structured[named[0]])))
+            keys.add(str(named[0]).replace("_", " "))
+    return FactTable(keys.pop(), facts) if len(keys) == 1 else None

@@ -59,6 +59,7 @@ from models.schema import Event, Question, QuestionAttributes, StageResult
 from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
+CALLS_LEFT_OUT = "calls left out"
 _OPERANDS = re.compile(OPERAND_WORDS)
 # A block cut shorter than this says too little to be worth its place.
 MIN_BLOCK_CHARS = 80
@@ -295,7 +296,7 @@ class KnowledgeGraphStage:
             for state in states.values():
                 left = len(self._wanted(state, context))
                 if left:
-                    state.events.append(Event("degraded", "calls left out", f"{left}, by the call budget or the batch deadline"))
+                    state.events.append(Event("degraded", CALLS_LEFT_OUT, f"{left}, by the call budget or the batch deadline"))
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
@@ -314,7 +315,8 @@ class KnowledgeGraphStage:
             evidence.extend(module.render(state, context))
         limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
-        if evidence.found:
+        complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
+        if evidence.found and complete:
             result.computed = compute(next((t for m in domains_of(state) if (t := m.asked_table(state, context))), None), state.query)
         if result.computed is not None:
             result.references.append(result.computed.line())
