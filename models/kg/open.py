@@ -146,7 +146,9 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     facts, keys = [], set()
     for spelling in found.values():
         structured = (_entity(state, spelling) or {}).get("summary_structured")
-        named = [key for key in structured if _naming(words, state.wording, str(key))] if isinstance(structured, dict) else []
+        if not isinstance(structured, dict):
+            continue
+        named = [key for key in structured if _naming(words, state.wording, str(key))]
         if len(named) == 1 and isinstance(structured[named[0]], (str, int, float)):
             facts.append(Fact(spelling, str(structured[named[0]])))
             keys.add(str(named[0]).replace("_", " "))
