@@ -11,7 +11,8 @@ Printed per split (tune, held-out, all; tune on "tune", report both):
     (evaluation/answer_match.check_answer on the prediction cut to 75 Llama-2 tokens, as the leaderboard
     cuts it);
   - over the questions whose facts the stage finds: the same tally as shares (the target: at least 80 %
-    answered right, at most 10 % wrong), how often the false-premise judgement fired ("invalid question"),
+    answered right, at most 10 % wrong), how often the false-premise judgement fired (the reasoning called
+    the premise false) and, in brackets, how often "invalid question" was kept as the answer,
     and why each "I don't know" happened: the route the system recorded (refused by the routing before
     the KG, refused for want of KG evidence, out of time, an answer of the wrong form) or the reasoning's
     own reply (the prompt), with the KG stage's deadline skips counted;
@@ -50,6 +51,7 @@ from evaluation.truncation import load_truncator
 from models.answers import INVALID_QUESTION
 from models.config import CragConfig, load_config, parse_overrides
 from models.kg import KGResult
+from models.stages import FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 VERDICTS = (Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE)
@@ -60,6 +62,7 @@ ROUTE_CAUSES = {
     "refused: dynamic, no KG evidence": "routing: no KG evidence",
     "refused: out of time": "deadline",
     "refused: answer of the wrong form": "answer check",
+    NOT_IN_KG_ROUTE: "asked name not in the KG",
 }
 PROMPT_CAUSE = "reasoning reply (prompt)"
 # A budget this high leaves the deadline out.
@@ -83,6 +86,11 @@ class Row:
     @property
     def invalid(self) -> bool:
         return self.line["prediction"].strip().lower() == INVALID_QUESTION.lower()
+
+    @property
+    def premise_judged_false(self) -> bool:
+        """The reasoning called the premise false, whether or not the KG's facts then overruled it."""
+        return self.invalid or any(e.get("what") == FALSE_PREMISE_OVERRULED for e in self.line.get("events", []))
 
     @property
     def cause(self) -> str:
@@ -182,7 +190,7 @@ def _shares(rows: list[Row]) -> str:
 
 def report(rows: list[Row], show_misses: bool) -> None:
     header = (f"{'split':<9} {'n':>3} | {'correct wrong missing unsure':<29} {'score':>7} | {'stage facts found':>17} | "
-              f"{'of those: correct wrong missing unsure':<42} | {'invalid question: found / all':>29}")
+              f"{'of those: correct wrong missing unsure':<42} | {'false premise judged (kept), found / all':>42}")
     print(header)
     print("-" * len(header))
     for split in SPLITS:
@@ -190,9 +198,10 @@ def report(rows: list[Row], show_misses: bool) -> None:
         if not picked:
             continue
         found = [r for r in picked if r.stage_found]
-        invalid = f"{sum(r.invalid for r in found)}/{len(found)} / {sum(r.invalid for r in picked)}/{len(picked)}"
+        invalid = (f"{sum(r.premise_judged_false for r in found)} ({sum(r.invalid for r in found)})/{len(found)} / "
+                   f"{sum(r.premise_judged_false for r in picked)} ({sum(r.invalid for r in picked)})/{len(picked)}")
         print(f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = {len(found) / len(picked):3.0%} | "
-              f"{_shares(found):<42} | {invalid:>29}")
+              f"{_shares(found):<42} | {invalid:>42}")
     print("\n\"I don't know\" on questions whose facts the stage finds, by cause (KG stage skipped for time among them):")
     for split in SPLITS:
         refused = [r for r in rows if split in ("all", r.case.split) and r.stage_found and r.refused]
