@@ -602,11 +602,13 @@ def _points(rows: list[dict]) -> int:
 
 def _asked_games(state: QuestionState, config: KGConfig) -> list[str]:
     """The fetched games the question asks about: those of its teams in its span (or their last
-    one); every fetched game when it names no team the rows know."""
+    one); every fetched game when it names no team."""
     events = _game_events(state)
-    ids = [g.game_id for team in _teams_asked(state, "nba") if team for g in _relevant(state, "nba", team, config)]
-    asked = [game_id for game_id in dict.fromkeys(ids) if game_id in events]
-    return asked or list(events)
+    teams = [team for team in _teams_asked(state, "nba") if team]
+    if not teams:
+        return list(events)
+    ids = [g.game_id for team in teams for g in _relevant(state, "nba", team, config)]
+    return [game_id for game_id in dict.fromkeys(ids) if game_id in events]
 
 
 def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
