@@ -240,3 +240,10 @@ def test_no_answer_is_computed_over_rows_some_calls_of_which_were_left_out(ask, 
     [result] = tight.run([Question("q", question, SUNDAY)], [QuestionAttributes(domain="finance")],
                          [KGEntities(companies=["Tessellate Semiconductor", "Northwind Robotics"])])
     assert "calls left out" in map(lambda e: e.what, result.events) and result.computed is None
+
+
+def test_the_current_members_asked_get_no_computed_answer_and_the_list_is_said_to_be_every_member(ask):
+    current = ask("Who are the current members of Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]))
+    every = ask("Who are the members of Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]))
+    assert current.computed is None and "the KG does not say who left" in text(current)
+    assert every.computed is not None and every.computed.kind == "set" and "who left" not in text(every)

@@ -435,8 +435,16 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
 
 
 def _fact_lines(state: QuestionState, spelling: str, config: KGConfig) -> list[str]:
-    return [_fact_line(spelling, r.call.route, r.result, config) for r in state.results.values()
-            if r.ok and r.call.body.get("query") == spelling and r.call.route in FACT_LABELS]
+    """The facts of `spelling`; a band's members, asked about as its current ones, said to be all it
+    ever had (the KG does not mark who left)."""
+    lines = []
+    for r in state.results.values():
+        if r.ok and r.call.body.get("query") == spelling and r.call.route in FACT_LABELS:
+            line = _fact_line(spelling, r.call.route, r.result, config)
+            if r.call.route == "music_get_members" and CURRENT.search(state.wording) and not is_empty(r.result):
+                line += " (every member the band ever had: the KG does not say who left)"
+            lines.append(line)
+    return lines
 
 
 def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str:
