@@ -578,8 +578,10 @@ def _game_events(state: QuestionState) -> dict[str, list[dict]]:
     """Every fetched play-by-play event by game, each once, in the table's order."""
     games: dict[str, dict[tuple, dict]] = {}
     for result in state.answered(PLAY_BY_PLAY):
+        asked = result.call.body.get("game_ids") or []
         for _, row in column_rows(result.result):
-            events = games.setdefault(str(row.get("game_id")), {})
+            # a row without its game's id is of the one game the call asked for
+            events = games.setdefault(str(row.get("game_id") or (asked[0] if len(asked) == 1 else "")), {})
             events.setdefault((row.get("eventnum"), row.get("period"), row.get("pctimestring"), _description(row)), row)
     return {game_id: list(events.values()) for game_id, events in games.items()}
 
