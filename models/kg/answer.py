@@ -124,7 +124,7 @@ def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer
             return ComputedAnswer("count", str(len(items)), f"count of the {len(items)} {name}")
         if len(items) == 1:
             return ComputedAnswer("lookup", items[0], name)
-        return ComputedAnswer("set", ", ".join(items), f"the {len(items)} {name}")
+        return ComputedAnswer("set", ", ".join(items), f"every one of the {name}")  # no count: a count is no list
     if len(facts) == 1:
         fact = facts[0]
         if _AVERAGE.search(text) or (_TOTAL.search(text) and not table.additive):
