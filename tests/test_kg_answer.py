@@ -92,7 +92,9 @@ def test_a_unit_follows_numbers_and_values_are_written_as_answers_are():
 
 def test_the_answer_line_names_how_it_was_computed():
     answer = compute(VOLUMES, "what was the total trading volume of met this week?")
-    assert answer.line() == "Computed answer (sum of 3 shares traded, 2024-03-04 to 2024-03-06): 400"
+    assert answer.line() == "Computed answer: 400 (sum of 3 shares traded, 2024-03-04 to 2024-03-06)"
+    ranked = compute(PE, "which company has higher p/e ratio, tdcx or good?")
+    assert ranked.line() == "Computed answer: GOOD (GOOD has the highest P/E ratio: GOOD 28.94, TDCX 6.51)"
 
 
 def test_several_names_items_are_compared_by_their_counts():

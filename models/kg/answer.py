@@ -68,7 +68,8 @@ class ComputedAnswer:
     how: str  # what was computed from which rows
 
     def line(self) -> str:
-        return f"Computed answer ({self.how}): {self.value}"
+        """The answer first (a small model copies what it reads first), then how it was reached."""
+        return f"Computed answer: {self.value} ({self.how})"
 
 
 def compute(table: FactTable | None, question: str) -> ComputedAnswer | None:
@@ -130,7 +131,7 @@ def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer
         if _AVERAGE.search(text) or (_TOTAL.search(text) and not table.additive):
             return None  # an average (a total) over rows the table does not hold ("each film of the series")
         if _WHEN.search(text) and fact.when is not None and not isinstance(fact.value, date):
-            return ComputedAnswer("lookup", fact.when.isoformat(), f"the day of the {name} {shown(fact.value)}")
+            return ComputedAnswer("lookup", fact.when.isoformat(), f"the day of {fact.subject}'s {name} {shown(fact.value)}")
         return ComputedAnswer("lookup", shown(fact.value, table.unit), f"{name} of {fact.subject}" + _on(fact))
     numbers = [f for f in facts if isinstance(f.value, (int, float))]
     span = _span(facts)
@@ -146,9 +147,11 @@ def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer
     if picked is None:
         return None
     kind, which, fact = picked
+    if kind != "extreme":
+        span = ""  # the earliest row's day beside the span's last day misleads: the span is left out
     if _WHEN.search(text) and fact.when is not None and not isinstance(fact.value, date):
-        return ComputedAnswer(kind, fact.when.isoformat(), f"the day of the {which} {name}{span}: {shown(fact.value)}")
-    return ComputedAnswer(kind, shown(fact.value, table.unit), f"the {which} of {len(facts)} {name}{span}" + _on(fact))
+        return ComputedAnswer(kind, fact.when.isoformat(), f"the day of the {which} of the {len(facts)} {name}{span}, {shown(fact.value)}")
+    return ComputedAnswer(kind, shown(fact.value, table.unit), f"the {which} of the {len(facts)} {name}{span}" + _on(fact))
 
 
 def _extreme(facts: list[Fact], text: str) -> tuple[ComputedKind, str, Fact] | None:
@@ -198,14 +201,16 @@ def _compare(table: FactTable, facts: list[Fact], subjects: list[str], text: str
     highest = _direction(facts, text)
     if highest is None or len(set(values.values())) < len(values):
         return None
-    winner = sorted(values, key=lambda s: _sort_key(values[s]), reverse=highest)[0]
+    ranked = sorted(values, key=lambda s: _sort_key(values[s]), reverse=highest)
+    winner = ranked[0]
     dates = all(isinstance(v, date) for v in values.values())
-    how = (f"{'highest' if highest else 'lowest'} {table.attribute}"
-           f"{(' (latest date)' if highest else ' (earliest date)') if dates else ''}: {facts_line}")
+    which = ("latest" if highest else "earliest") if dates else ("highest" if highest else "lowest")
+    ranking = ", ".join(f"{subject} {shown(values[subject], table.unit)}" for subject in ranked)
+    how = f"{winner} has the {which} {table.attribute}: {ranking}"
     if yes_no:
-        return ComputedAnswer("comparison", "yes" if winner == subjects[0] else "no", f"is {subjects[0]} the {how}")
+        return ComputedAnswer("comparison", "yes" if winner == subjects[0] else "no", how)
     if _WHEN.search(text):
-        return ComputedAnswer("comparison", shown(values[winner], table.unit), f"{how}; the value of {winner}")
+        return ComputedAnswer("comparison", shown(values[winner], table.unit), how)
     return ComputedAnswer("comparison", winner, how)
 
 
