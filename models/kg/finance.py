@@ -423,6 +423,9 @@ MONEY_SPENT, SHARES_BOUGHT = re.compile(vocabulary.MONEY_AMOUNT), re.compile(voc
 CHANGE = re.compile(vocabulary.CHANGE)
 PRICE_WORD = re.compile(r"\bprices?\b|\bclos(?:e|ed|ing)\b|\bopening\b")
 SHARES_TRADED = re.compile(r"\bshares\b.*\btrad\w*|\btrad\w*\b.*\bshares\b|\bchanged hands\b")
+# A column's daily values, as a computed answer names them.
+ROW_NAMES = {"Open": "opening price", "High": "daily high price", "Low": "daily low price", "Close": "closing price",
+             "Volume": "shares traded"}
 DAYS_ASKED = re.compile(r"\bdays?\b|\bdates?\b|\bwhen\b|\bhow many times\b")
 # Several days asked about with no span read: their figure is not the latest day's.
 MANY_DAYS = re.compile(rf"{vocabulary.TOTAL_ASKED}|{vocabulary.AVERAGE_ASKED}|\bdays\b|\bsessions\b")
@@ -546,7 +549,7 @@ def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
         return FactTable(f"whole shares {money_spent.group(0)} buys at the closing price", facts)
     if moved:
         return FactTable(f"days that closed {'below' if CLOSED_LOWER.search(text) else 'above'} the close before", facts)
-    return FactTable(_PRICE_NAMES.get(column, COLUMN_NAMES.get(column, column)), facts, additive=column == "Volume")
+    return FactTable(ROW_NAMES[column], facts, additive=column == "Volume")
 
 
 def _moved_days(ticker: str, days: list[tuple[date, dict]], inside: list[tuple[date, dict]], lower: bool) -> list[Fact]:
