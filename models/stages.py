@@ -37,6 +37,7 @@ WRONG_FORM_REFUSED = "answer of the wrong form refused"
 WRONG_FORM_ROUTE = "refused: answer of the wrong form"
 FALSE_PREMISE_OVERRULED = "false premise overruled: the KG's facts answer the question"
 NOT_IN_KG_ROUTE = "refused: asked entity not in the KG, no other evidence"
+COMPUTED_ROUTE = "answered: the KG's computed answer, no time for the reasoning"
 
 
 class AttributeStage(Stage[QuestionAttributes]):
@@ -358,7 +359,8 @@ class ReasoningStage(Stage[ReasoningResult]):
                 record.note(self.name, "degraded", "reduced to meet the deadline", form.describe())
         for record in records[plan.answerable :]:
             no_time = TraceEvent(self.name, "skipped", "no time left")
-            record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
+            if not _answer_computed(record, no_time):
+                record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
         return StageCall(form.stage, kept, lambda limit: self._reason(kept, plan, limit, deadline))
 
     def write(self, record: QuestionRecord, result: ReasoningResult | None) -> None:
@@ -366,8 +368,8 @@ class ReasoningStage(Stage[ReasoningResult]):
         if result is None:
             record.respond(I_DONT_KNOW)
         elif result.cut and not result.parsed:
-            cut = TraceEvent(self.name, "fallback", REPLY_CUT, I_DONT_KNOW)
-            record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=cut)
+            if not _answer_computed(record, TraceEvent(self.name, "fallback", REPLY_CUT, "the KG's computed answer")):
+                record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=TraceEvent(self.name, "fallback", REPLY_CUT, I_DONT_KNOW))
         elif result.recovered:
             record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
         else:
@@ -512,6 +514,15 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
     def _refuse(self, record: QuestionRecord, detail: str) -> None:
         refused = TraceEvent(self.name, "routed", WRONG_FORM_REFUSED, detail)
         record.respond(I_DONT_KNOW, route=WRONG_FORM_ROUTE, event=refused)
+
+
+def _answer_computed(record: QuestionRecord, why: TraceEvent) -> bool:
+    """A question the reasoning cannot answer in time gets the answer its KG facts decide, if they
+    decide one (True then)."""
+    if record.kg is None or record.kg.computed is None:
+        return False
+    record.respond(record.kg.computed.value, route=COMPUTED_ROUTE, event=why)
+    return True
 
 
 def _premise_checked(record: QuestionRecord, answer: str) -> str:

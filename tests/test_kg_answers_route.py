@@ -78,3 +78,35 @@ def test_a_name_the_kg_lacks_with_nothing_else_to_go_on_is_answered_i_dont_know(
 ])
 def test_the_question_stays_open_with_evidence_or_without_an_unmatched_name(kg, references):
     assert retrieved(kg, references).is_open
+
+
+def test_a_question_the_reasoning_has_no_time_for_gets_the_kgs_computed_answer():
+    from models.stages import COMPUTED_ROUTE, REPLY_CUT
+
+    cut = ReasoningResult(cut=True, parsed=False)
+    with_computed = QuestionRecord(Question("q", "on what date did imppp start distributing dividends?", "03/11/2024, 15:00:00 PT"))
+    with_computed.kg = KGResult(has_evidence=True, computed=COMPUTED)
+    without = QuestionRecord(Question("r", "who won?", "03/11/2024, 15:00:00 PT"))
+    stage = ReasoningStage(parts())
+    stage.write(with_computed, cut)
+    stage.write(without, cut)
+    assert with_computed.answer == "2021-12-23" and with_computed.trace.route == COMPUTED_ROUTE
+    assert [e.what for e in with_computed.trace.events] == [REPLY_CUT]
+    assert without.answer == I_DONT_KNOW and without.trace.route == "refused: out of time"
+
+
+def test_a_question_no_reasoning_form_fits_gets_the_kgs_computed_answer_without_a_call():
+    import time
+
+    from models.deadline import BatchDeadline, EngineSpeed
+    from models.stages import COMPUTED_ROUTE, stage_costs
+
+    config = load_config("cpu", {"budget.seconds_per_question": "0.001"})
+    stage = ReasoningStage(Parts(config, ScriptedLLM([]), PromptLibrary(), SentenceEncoder(config.retrieval.embedding_model), planner=None))  # type: ignore[arg-type]
+    computed, bare = (QuestionRecord(Question(i, "on what date did imppp start distributing dividends?", "03/11/2024")) for i in "ab")
+    computed.kg = KGResult(has_evidence=True, computed=COMPUTED)
+    deadline = BatchDeadline(2, config.budget, stage_costs(config), EngineSpeed.initial(config.budget), time.monotonic)
+    call = stage.plan_call([computed, bare], deadline, [])
+    assert not call.records
+    assert computed.answer == "2021-12-23" and computed.trace.route == COMPUTED_ROUTE
+    assert bare.answer == I_DONT_KNOW and bare.trace.route == "refused: out of time"
