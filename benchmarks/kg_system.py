@@ -51,7 +51,7 @@ from evaluation.truncation import load_truncator
 from models.answers import INVALID_QUESTION
 from models.config import CragConfig, load_config, parse_overrides
 from models.kg import KGResult
-from models.stages import FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
+from models.stages import COMPUTED_KEPT, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 VERDICTS = (Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE)
@@ -91,6 +91,14 @@ class Row:
     def premise_judged_false(self) -> bool:
         """The reasoning called the premise false, whether or not the KG's facts then overruled it."""
         return self.invalid or any(e.get("what") == FALSE_PREMISE_OVERRULED for e in self.line.get("events", []))
+
+    @property
+    def computed(self) -> bool:
+        """The KG's lines in the prompt open with an answer the facts decide."""
+        return any(line.startswith("Computed answer:") for line in self.line.get("references", []))
+
+    def noted(self, what: str) -> bool:
+        return any(e.get("what") == what for e in self.line.get("events", []))
 
     @property
     def cause(self) -> str:
@@ -202,6 +210,13 @@ def report(rows: list[Row], show_misses: bool) -> None:
                    f"{sum(r.premise_judged_false for r in picked)} ({sum(r.invalid for r in picked)})/{len(picked)}")
         print(f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = {len(found) / len(picked):3.0%} | "
               f"{_shares(found):<42} | {invalid:>42}")
+    print("\nthe answer the facts decide: questions with one in the prompt, the model's answer replaced by it, "
+          "declined (\"I don't know\"); all, then those the checker judged correct")
+    for split in SPLITS:
+        picked = [r for r in rows if split in ("all", r.case.split) and r.computed]
+        if picked:
+            print(f"  {split:<9} {len(picked):>3} computed, {sum(r.noted(COMPUTED_KEPT) for r in picked):>3} replaced, "
+                  f"{sum(r.refused for r in picked):>3} declined; correct {sum(r.verdict is Verdict.CORRECT for r in picked)}")
     print("\n\"I don't know\" on questions whose facts the stage finds, by cause (KG stage skipped for time among them):")
     for split in SPLITS:
         refused = [r for r in rows if split in ("all", r.case.split) and r.stage_found and r.refused]

@@ -9,6 +9,7 @@ its place in `--budget-report` and `tools/validate.py` follow from the entry.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -29,6 +30,7 @@ from models.reasoning import BACKUP_CALL, Affordable, Reasoner, ReasoningResult
 from models.retrieval import Retriever
 from models.schema import Evidence, QuestionAttributes, QuestionPlan, TraceEvent
 from models.web import PageExtractor
+from models.vocabulary import NUMBER_VALUE
 from models.web.page import WebPages
 
 REPLY_CUT = "reply cut by the deadline"
@@ -36,6 +38,7 @@ WRONG_FORM_ASKED_AGAIN = "answer of the wrong form asked again"
 WRONG_FORM_REFUSED = "answer of the wrong form refused"
 WRONG_FORM_ROUTE = "refused: answer of the wrong form"
 FALSE_PREMISE_OVERRULED = "false premise overruled: the KG's facts answer the question"
+COMPUTED_KEPT = "the KG's computed answer kept over the model's"
 NOT_IN_KG_ROUTE = "refused: asked entity not in the KG, no other evidence"
 COMPUTED_ROUTE = "answered: the KG's computed answer, no time for the reasoning"
 
@@ -374,7 +377,7 @@ class ReasoningStage(Stage[ReasoningResult]):
             record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
         else:
             backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
-            record.respond(_premise_checked(record, result.answer), event=backup)
+            record.respond(_facts_checked(record, result.answer, self.config.reasoning.computed_answer_final), event=backup)
 
     def _recovery(self, form: ReasoningForm) -> Planned | None:
         """The brief pass over the questions of a full `form` (None for a brief one): their prompts
@@ -525,16 +528,33 @@ def _answer_computed(record: QuestionRecord, why: TraceEvent) -> bool:
     return True
 
 
-def _premise_checked(record: QuestionRecord, answer: str) -> str:
-    """`answer`, unless it calls the premise false while the KG's facts answer the question and
-    none of them contradicts it: then the answer the facts decide (the computed one), else
-    "I don't know"."""
+def _facts_checked(record: QuestionRecord, answer: str, computed_final: bool) -> str:
+    """`answer`, held to what the question's KG facts decide. "invalid question" while the facts
+    answer the question and none contradicts it becomes the computed answer, else "I don't know".
+    With `computed_final`, an answer other than "I don't know" that does not state the computed
+    answer is replaced by it: the model may decline the facts' answer, not overturn their arithmetic."""
     kg = record.kg
-    if answer != INVALID_QUESTION or kg is None or not kg.has_evidence or kg.contradicts:
+    if kg is None or not kg.has_evidence:
         return answer
-    overruled = kg.computed.value if kg.computed is not None else I_DONT_KNOW
-    record.note(ReasoningStage.name, "fallback", FALSE_PREMISE_OVERRULED, overruled)
-    return overruled
+    computed = kg.computed
+    if answer == INVALID_QUESTION:
+        if kg.contradicts:
+            return answer
+        overruled = computed.value if computed is not None else I_DONT_KNOW
+        record.note(ReasoningStage.name, "fallback", FALSE_PREMISE_OVERRULED, overruled)
+        return overruled
+    if computed_final and computed is not None and answer != I_DONT_KNOW and not _states(answer, computed.value):
+        record.note(ReasoningStage.name, "fallback", COMPUTED_KEPT, answer)
+        return computed.value
+    return answer
+
+
+def _states(answer: str, value: str) -> bool:
+    """`answer` writes every word and number of `value` (case, signs and thousands commas aside)."""
+    def words(text: str) -> set[str]:
+        return {word.replace(",", "") for word in re.findall(rf"{NUMBER_VALUE}|[^\W\d_]+", text.lower())}
+
+    return words(value) <= words(answer)
 
 
 def _changing(record: QuestionRecord) -> bool:

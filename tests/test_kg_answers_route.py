@@ -15,21 +15,21 @@ from models.pipeline import Parts, QuestionRecord
 from models.prompts import PromptLibrary
 from models.reasoning import ReasoningResult
 from models.schema import Evidence, Question, TraceEvent
-from models.stages import FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE, ReasoningStage, RetrievalStage
+from models.stages import COMPUTED_KEPT, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE, ReasoningStage, RetrievalStage, _states
 from tests.doubles import ScriptedLLM
 
 COMPUTED = ComputedAnswer("lookup", "2021-12-23", "the day of the earliest dividends paid")
 
 
-def parts() -> Parts:
-    config = load_config("cpu")
+def parts(**overrides: str) -> Parts:
+    config = load_config("cpu", overrides)
     return Parts(config, ScriptedLLM([]), PromptLibrary(), SentenceEncoder(config.retrieval.embedding_model), planner=None)  # type: ignore[arg-type]
 
 
-def reasoned(answer: str, kg: KGResult | None) -> QuestionRecord:
+def reasoned(answer: str, kg: KGResult | None, **overrides: str) -> QuestionRecord:
     record = QuestionRecord(Question("q", "on what date did imppp start distributing dividends?", "03/11/2024, 15:00:00 PT"))
     record.kg = kg
-    ReasoningStage(parts()).write(record, ReasoningResult(answer=answer, parsed=True))
+    ReasoningStage(parts(**overrides)).write(record, ReasoningResult(answer=answer, parsed=True))
     return record
 
 
@@ -53,8 +53,22 @@ def test_invalid_question_stands_without_kg_facts_or_with_facts_that_contradict_
     assert record.answer == INVALID_QUESTION and not record.trace.events
 
 
-def test_an_answer_that_is_no_false_premise_is_left_alone():
-    assert reasoned("2022-01-01", KGResult(has_evidence=True, computed=COMPUTED)).answer == "2022-01-01"
+def test_the_model_may_decline_the_computed_answer_but_not_overturn_it():
+    facts = KGResult(has_evidence=True, computed=COMPUTED)
+    overturned = reasoned("2022-01-01", facts)
+    assert overturned.answer == "2021-12-23"
+    assert TraceEvent("reasoning", "fallback", COMPUTED_KEPT, "2022-01-01") in overturned.trace.events
+    assert reasoned("I don't know", facts).answer == I_DONT_KNOW  # declined
+    stated = reasoned("IMPPP first paid on 2021-12-23.", facts)  # states it: the model's words stay
+    assert stated.answer == "IMPPP first paid on 2021-12-23." and not stated.trace.events
+    assert reasoned("2022-01-01", facts, **{"reasoning.computed_answer_final": "false"}).answer == "2022-01-01"
+    assert reasoned("2022-01-01", KGResult(has_evidence=True)).answer == "2022-01-01"  # nothing computed
+
+
+def test_an_answer_states_a_computed_value_up_to_case_signs_and_thousands_commas():
+    assert _states("27,965,800 shares", "27965800") and _states("$1.76", "1.76") and _states("CASI", "casi")
+    assert not _states("TDCX", "good") and not _states("1.7", "1.76") and not _states("D", "D (draw)")
+    assert not _states("27,965", "27965800") and not _states("2021-12-24", "2021-12-23")
 
 
 def retrieved(kg: KGResult | None, references: list[str]) -> QuestionRecord:

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from benchmarks.kg_system import PROMPT_CAUSE, Row, report
 from evaluation.answer_match import Verdict
-from models.stages import FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
+from models.stages import COMPUTED_KEPT, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
 
 
 def row(prediction: str, verdict: Verdict, route: str = "answered", events: list[dict] | None = None, found: bool = True,
@@ -43,3 +43,12 @@ def test_the_report_tallies_the_found_questions_apart_by_split(capsys):
     held_out = next(line for line in lines if line.startswith("held-out "))
     assert "2/3   = 67%" in tune and "1 ( 50%)   1 ( 50%)   0 (  0%)" in tune and "1 (1)/2 / 1 (1)/3" in tune
     assert "1/1   = 100%" in held_out
+
+
+def test_a_computed_answer_in_the_prompt_and_its_replacement_are_counted(capsys):
+    replaced = row("good", Verdict.CORRECT, events=[{"stage": "reasoning", "kind": "fallback", "what": COMPUTED_KEPT}])
+    replaced.line["references"] = ["Computed answer: good (good has the highest P/E ratio)", "GOOD / P/E ratio: 28.94"]
+    plain = row("x", Verdict.WRONG)
+    assert replaced.computed and replaced.noted(COMPUTED_KEPT) and not plain.computed
+    report([replaced, plain], show_misses=False)
+    assert "  tune        1 computed,   1 replaced,   0 declined; correct 1" in capsys.readouterr().out

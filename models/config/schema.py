@@ -388,6 +388,10 @@ class ReasoningConfig:
     answer_max_chars: int = 150
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: int = 300
+    # A computed answer of the KG's facts (models/kg/answer.py) that the model does not decline ("I
+    # don't know") is the answer, whatever else the model wrote: the embedded model misreads the very
+    # comparisons and sums it was computed for (benchmarks/kg.py --real --system). Off: the model's.
+    computed_answer_final: bool = True
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
     # from the most recent dated reference and to refuse when it may have changed since. Off: on the
     # 12 such questions of the 49, all answered, it turned 3 refusals into wrong answers (README).
