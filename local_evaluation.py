@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from loguru import logger
 
 from models.config import REPO_ROOT, CragConfig, LLMConfig, load_config, parse_overrides
 from evaluation.time_model import estimate_budget, markdown_budget
 from evaluation.charts import breakdown_charts, comparison_chart
-from evaluation.data import GoldQuestion, count_questions, read_records
+from evaluation.data import CragRecord, GoldQuestion, count_questions, read_records
+from evaluation.jobs import JobsCannotStart, default_jobs, share_cores
 from evaluation.judges import (
     BackendJudge,
     CachedJudge,
@@ -55,9 +57,11 @@ from evaluation.runner import (
     PredictionStore,
     RunManifest,
     RunMismatch,
+    answer_lines,
     answers_from_system,
     references_from_system,
     run_questions,
+    run_questions_in_jobs,
     write_atomically,
 )
 from evaluation.scoring import score_predictions
@@ -127,8 +131,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--restart", action="store_true", help="discard earlier predictions in the output folder"
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="processes sharing the batches and the cores, each with its own LLM backend (default: one per "
+        "core); with the openai backend they share the servers llm.base_url lists",
+    )
     parser.add_argument("--log-level", default="INFO", help="loguru level on stderr (DEBUG shows every stage)")
     args = parser.parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     args.judges = [name.strip() for name in args.judge.split(",") if name.strip()]
     unknown = [name for name in args.judges if name not in JUDGES]
     if unknown or not args.judges or len(set(args.judges)) != len(args.judges):
@@ -141,10 +154,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int:
-    """Run the evaluation; `llm` replaces the configured backend of every preset (tests script it)."""
+    """Run the evaluation; `llm` replaces the configured backend of every preset (tests script it), in
+    this process (--jobs 1)."""
     args = parse_args(argv)
     logger.remove()
     logger.add(sys.stderr, level=args.log_level.upper())
+    if not Path(args.data).is_file():
+        logger.error(
+            f"No data file {Path(args.data).resolve()}: pass --data with a CRAG questions file (.jsonl or "
+            f".jsonl.bz2), e.g. the bundled {DEFAULT_DATA.relative_to(REPO_ROOT)}"
+        )
+        return 2
+    if llm is not None and (args.jobs or 1) > 1:
+        logger.error("--jobs above 1 builds a backend in each job: a backend passed in runs with --jobs 1")
+        return 2
+    args.jobs = args.jobs or (1 if llm is not None else default_jobs())
     try:
         overrides = parse_overrides(args.set)
         configs = load_configs(args, overrides)
@@ -183,7 +207,7 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
             }
         if len(reports) > 1:
             write_comparison(reports, out)
-    except (RunMismatch, JudgeUnavailable, KitUnreadable) as error:
+    except (RunMismatch, JudgeUnavailable, KitUnreadable, JobsCannotStart) as error:
         logger.error(str(error))
         return 2
     except KeyboardInterrupt:
@@ -217,18 +241,33 @@ class Scoring:
 def run_preset(
     args: argparse.Namespace, config: CragConfig, backends: BackendPool, folder: Path, total: int
 ) -> tuple[list[dict[str, Any]], list[GoldQuestion]]:
-    """Answer (or only retrieve for) every question not yet saved in `folder`."""
-    system = LazySystem(config, backends, load_llm=not args.references_only)
-    if args.references_only:
-        store, work = PredictionStore(folder / "references.jsonl"), references_from_system(system)
-    else:
-        store, work = PredictionStore(folder / "predictions.jsonl"), answers_from_system(system)
+    """Answer (or only retrieve for) every question not yet saved in `folder`, in `args.jobs` processes."""
+    store = PredictionStore(folder / ("references.jsonl" if args.references_only else "predictions.jsonl"))
     records = read_records(args.data, args.limit)
+    if args.jobs > 1:
+        setup = functools.partial(start_job, config, args.references_only, args.jobs, args.log_level)
+        golds = run_questions_in_jobs(records, store, config.batch_size, setup, args.jobs, total, config.preset)
+        return [store.lines[gold.interaction_id] for gold in golds], golds
+    system = LazySystem(config, backends, load_llm=not args.references_only)
+    work = references_from_system(system) if args.references_only else answers_from_system(system)
     try:
         golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
     finally:
         system.close()
     return [store.lines[gold.interaction_id] for gold in golds], golds
+
+
+def start_job(
+    config: CragConfig, references_only: bool, jobs: int, log_level: str, job: int
+) -> Callable[[list[CragRecord]], list[dict[str, Any]]]:
+    """One job of --jobs (evaluation/jobs.py): the system on its share of the cores (and its turn of
+    the servers), built on its first batch; a batch in, its stored lines out."""
+    logger.remove()
+    logger.add(sys.stderr, level=log_level.upper())
+    share_cores(config, jobs, job)
+    system = LazySystem(config, BackendPool(None), load_llm=not references_only)
+    work = references_from_system(system) if references_only else answers_from_system(system)
+    return functools.partial(answer_lines, answer_batch=work)
 
 
 def score_preset(

@@ -13,13 +13,24 @@ Pairs, each checked as prediction against gold with the gold question:
     interaction_id_prefix, the prediction, the label, its kind, its part and its batch; the query and the
     gold answer are read from the data folder). Its tune part is what the rules were adjusted on (batches
     2 and 3 were added to it later); the held-out part (questions whose prefix, read as hex, is divisible
-    by 3) was not. Targets: no wrong prediction judged correct, at most 3% of the correct ones judged wrong,
-    at most 15% unsure.
+    by 3) was not. Batch 4 (issue 41: numbers at another scale, zero in words, result codes, teams,
+    countries, a sentence's list with relations, rounding, dates, units, misspelled golds, quarters,
+    win-loss records) adds golds written in CRAG's style where the validation set has none of a kind
+    (an entry with its own "query" and "gold"; its id is the first 8 hex digits of the query's sha1),
+    and splits per kind: its questions ordered by the sha1 of their id, the first of every three held
+    out. Targets: no wrong prediction judged correct, at most 3% of the correct ones judged wrong, at
+    most 15% unsure.
 Printed: verdict counts per set and kind, the false-correct rate, the share left unsure, the same for
 the previous rules judge (normalised exact match, which never says unsure), the false-correct pairs
 themselves, the checker's speed, and the labelled set's measures per part with its misjudged cases.
 
+`--judge local` asks the embedded model (`--judge local` of local_evaluation.py: prompts/judge.txt) about
+the labelled predictions the checker is unsure of, and prints its agreement with the labels beside
+that of counting them wrong (what `--judge rules` does), per part, and its seconds per prediction. It
+loads the model: run it under the model lock (DEVELOPERS.md).
+
     .venv/bin/python benchmarks/answer_checker.py [--data-dir ../shared/data] [--show 20]
+    flock /work/locks/model.lock .venv/bin/python benchmarks/answer_checker.py --labelled-only --judge local
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -62,11 +74,22 @@ NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twe
 
 
 def answers_agree(a: str, b: str) -> bool:
-    """Two answers that say the same thing by a test independent of the checker: the same leading yes
-    or no, or the same numbers written ("4" and "four times", "$0.40" and "0.4")."""
+    """Two answers that say the same thing by a test independent of the checker's rules: the same
+    leading yes or no; both say there is none ("none", "none of the days", "0"); the whole of both
+    names the same team or country (evaluation/names.py: "manchester utd", "manchester united"); or the
+    same numbers written ("4" and "four times", "$0.40" and "0.4"), or one number each, the one the
+    other rounded ("$191.7 million" and "$191,671,856")."""
     first = [re.match(r"\W*(yes|no)\b", text.lower()) for text in (a, b)]
     if all(first):
         return first[0][1] == first[1][1]
+    if all(re.match(r"\W*(?:none|never|0(?!\.\d))\b", text.lower()) for text in (a, b)):
+        return True
+    names = [_whole_name(text) for text in (a, b)]
+    if names[0] is not None and names[0] == names[1]:
+        return True
+    values = [_written_values(text) for text in (a, b)]
+    if all(len(v) == 1 for v in values) and _rounds_to(*values[0], *values[1]):
+        return True
 
     def numbers(text: str) -> set[Decimal]:
         text = re.sub(r"(?<=\d),(?=\d{3})", "", text.lower())
@@ -76,6 +99,43 @@ def answers_agree(a: str, b: str) -> bool:
         }
 
     return bool(numbers(a)) and numbers(a) == numbers(b)
+
+
+SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+
+
+@lru_cache(maxsize=None)
+def _written_values(text: str) -> tuple[tuple[Decimal, Decimal], ...]:
+    """Each number of `text` with its scale word, as (value, the place of its last digit)."""
+    found = re.findall(
+        r"(\d+(?:\.\d+)?)(?:\s*(thousand|million|billion|trillion))?",
+        re.sub(r"(?<=\d),(?=\d{3})", "", text.lower()),
+    )
+    return tuple(
+        (
+            Decimal(n).scaleb(SCALE_WORDS.get(s, 0)),
+            Decimal(1).scaleb(Decimal(n).as_tuple().exponent + SCALE_WORDS.get(s, 0)),
+        )
+        for n, s in found
+    )
+
+
+def _rounds_to(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
+    """Whether the less precise of two numbers, of 3 digits or more, is the other rounded to its last
+    digit ("191.7 million", "191,671,856"; not "4" and "4.3")."""
+    (coarse, place), (fine, _) = sorted([a, b], key=lambda value: value[1], reverse=True)
+    digits = len(str(int(abs(coarse) / place))) if coarse else 1
+    return digits >= 3 and coarse != fine and abs(coarse - fine) <= place / 2
+
+
+@lru_cache(maxsize=None)
+def _whole_name(text: str) -> str | None:
+    """The team or country a whole answer names, or None."""
+    from evaluation.answer_match import _distinctive, _name_index, words
+
+    tokens = words(text)
+    found = _name_index().find(tokens, _distinctive, lambda code: False)
+    return found[0].key if len(found) == 1 and (found[0].start, found[0].end) == (0, len(tokens)) else None
 
 
 @dataclass(frozen=True)
@@ -98,10 +158,13 @@ def labelled_cases(data_dir: Path) -> list[LabelledCase]:
     cases = []
     for line in LABELS.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
-        gold = golds[entry["question"]]
+        query, answer = (
+            (entry["query"], entry["gold"]) if "gold" in entry else
+            (golds[entry["question"]].query, golds[entry["question"]].answer)
+        )  # fmt: skip
         cases.append(
             LabelledCase(
-                entry["question"], gold.query, gold.answer, entry["prediction"], Verdict(entry["label"]),
+                entry["question"], query, answer, entry["prediction"], Verdict(entry["label"]),
                 entry["kind"], entry["part"],
             )
         )  # fmt: skip
@@ -190,9 +253,18 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=REPO_ROOT.parent / "shared" / "data")
     parser.add_argument("--show", type=int, default=20, help="false-correct pairs to print")
     parser.add_argument("--labelled-only", action="store_true", help="only the labelled predictions")
+    parser.add_argument(
+        "--judge",
+        choices=("rules", "local"),
+        default="rules",
+        help="local: also ask the embedded model about the labelled predictions the checker is unsure of",
+    )
     args = parser.parse_args()
     if args.labelled_only:
-        return report_labelled(args.data_dir)
+        report_labelled(args.data_dir)
+        if args.judge == "local":
+            report_local_judge(args.data_dir)
+        return
     validation = load(args.data_dir / VALIDATION)
     questions = validation + [q for name in DEV_FILES for q in load(args.data_dir / name)]
 
@@ -257,6 +329,49 @@ def main() -> None:
         print(f"  false correct [{kind}]: {prediction!r} for {gold!r} ({query!r})")
 
     report_labelled(args.data_dir)
+    if args.judge == "local":
+        report_local_judge(args.data_dir)
+
+
+def report_local_judge(data_dir: Path) -> None:
+    """The embedded model as the judge of the labelled predictions the checker is unsure of, against
+    counting them wrong: agreement with the labels per part, and seconds per prediction."""
+    from evaluation.judges import BackendJudge, JudgeRequest
+    from evaluation.settings import EvaluationSettings
+    from models.config import LLMConfig
+    from models.llm import create_backend
+    from models.prompts import PromptLibrary
+
+    unsure = [case for case in labelled_cases(data_dir) if case.verdict() is Verdict.UNSURE]
+    backend = create_backend(LLMConfig())
+    try:
+        judge = BackendJudge(backend, "embedded", PromptLibrary(), EvaluationSettings().judge_max_tokens)
+        began = time.perf_counter()
+        verdicts = judge.judge([JudgeRequest(c.query, (c.gold,), c.prediction) for c in unsure])
+        seconds = time.perf_counter() - began
+    finally:
+        backend.close()
+    print(
+        f"\nThe local judge (embedded model) on the {len(unsure)} labelled predictions the checker is unsure of\n"
+    )
+    rows = []
+    for part in (*PARTS, "all"):
+        chosen = [(c, v) for c, v in zip(unsure, verdicts) if part in (c.part, "all")]
+        local = sum((c.label is Verdict.CORRECT) == v.correct for c, v in chosen)
+        as_wrong = sum(c.label is Verdict.WRONG for c, _ in chosen)
+        errors = sum(v.error is not None for _, v in chosen)
+        n = max(len(chosen), 1)
+        rows.append(
+            [part, len(chosen), f"{local} ({local / n:.0%})", f"{as_wrong} ({as_wrong / n:.0%})", errors]
+        )
+    headers = ["part", "unsure", "local judge agrees", "counting them wrong agrees", "judge errors"]
+    print(markdown_table(headers, rows))
+    print(f"\n{seconds / max(len(unsure), 1):.1f} s per prediction ({seconds:.0f} s for {len(unsure)})")
+    for case, verdict in zip(unsure, verdicts):
+        said = "correct" if verdict.correct else "wrong"
+        print(
+            f"  [{case.part}] labelled {case.label.value}, local judge {said}: {case.prediction!r} for {case.gold!r}"
+        )
 
 
 def report_labelled(data_dir: Path) -> None:

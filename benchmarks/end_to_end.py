@@ -1,7 +1,7 @@
 """End-to-end benchmark: every real CRAG question with pages we have, three setups in one run.
 
     .venv/bin/python benchmarks/end_to_end.py [--out outputs/end_to_end] [--set llm.threads=1] [--limit N]
-        [--questions ID,ID,...] [--compare REF]
+        [--questions ID,ID,...] [--compare REF] [--jobs N] [--reply-cache PATH | --no-reply-cache]
     .venv/bin/python benchmarks/end_to_end.py --answers FILE --compare REF [--questions ID,...] [--data FILE...]
 
 Questions: ../shared/data/crag_dev_10, crag_dev_pages_15 and crag_dev_pages_24 (49 with real pages),
@@ -33,15 +33,25 @@ Written to --out and printed (report.md; report.json; the answers in answers/):
   - the 4x T4 estimate of both cpu setups (evaluation/time_model.py, t4x4 preset) from their tokens
   - per question: the gold answer, the three predictions with their verdicts and the plan's signals
 
+Processes (--jobs N, default one per core): the batches are spread over N processes that share the
+cores and the reply cache (evaluation/jobs.py); this process stores each batch's answers as it ends.
+A batch whose process died is run again once, else stored as failed with the reason.
+
+The reply cache (models/llm/reply_cache.py; --reply-cache PATH, default $CRAG_CACHE_DIR/replies.sqlite;
+--no-reply-cache): a request the model answered before, in any run, is answered from it. The report
+counts its hits and misses by stage, and takes the seconds per question only from the batches that
+took no cached reply, saying how many questions and LLM calls they rest on.
+
 Resuming: each setup's answers go to answers/<setup>-<key>.jsonl, a batch at a time. The key is a
-hash of the setup's resolved configuration (every option, overrides included) and of the content
+hash of the setup's resolved configuration (every option, overrides included, the reply cache's
+file aside) and of the content
 of every tracked file under models/ and prompts/ but the Markdown notes (uncommitted edits included).
 A setup with the plan off leaves out models/plan.py and the plan's options other than `enabled`:
 the plan off is every stage for every question, whatever the rule (tests/test_plan.py holds it to
 that), so a change of the rule reruns cpu-plan alone. A rerun reuses the batches already in the file
 of the same key; a change of configuration or code gives the setup a new file and computes it afresh
-(older files are kept, never mixed in). The verdicts are always recomputed, so a change of the
-checker needs no rerun.
+(older files are kept, never mixed in), its requests the same as before answered from the reply
+cache. The verdicts are always recomputed, so a change of the checker needs no rerun.
 
 Comparing (--compare REF): REF is an answers file of an earlier run, or a folder of them (an earlier
 run's answers/, this run's own included), where each setup takes the newest `<setup>-*.jsonl` other
@@ -58,6 +68,7 @@ FILE's name starts with), printed and written to compare.md and compare.json und
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import subprocess
@@ -67,7 +78,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 from loguru import logger
@@ -76,14 +87,23 @@ from tqdm import tqdm
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
 from evaluation.answer_match import Verdict, check_answer  # noqa: E402
 from evaluation.data import CragRecord, read_records  # noqa: E402
-from evaluation.reports import BREAKDOWNS, UNLABELLED  # noqa: E402
+from evaluation.jobs import TaskFailed, default_jobs, run_jobs, share_cores  # noqa: E402
+from evaluation.reports import (  # noqa: E402
+    BREAKDOWNS,
+    UNLABELLED,
+    describe_reply_cache,
+    reply_cache_counts,
+    timing_basis,
+    uncached_lines,
+)
 from evaluation.runner import answers_from_system, write_atomically  # noqa: E402
 from evaluation.time_model import estimate_budget  # noqa: E402
 from evaluation.truncation import load_truncator  # noqa: E402
 from models.attributes.data import DYNAMISM  # noqa: E402
-from models.config import CragConfig, load_config, parse_overrides, to_dict  # noqa: E402
+from models.config import CragConfig, LLMConfig, load_config, parse_overrides, to_dict  # noqa: E402
 from models.crag_system import CragSystem  # noqa: E402
 from models.llm import LLMBackend, create_backend  # noqa: E402
 from models.markdown import markdown_table  # noqa: E402
@@ -131,8 +151,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="with --compare: compare this finished run's answers file, running nothing")
     parser.add_argument("--tokenizer-dir", type=Path, default=SHARED / "tokenizer",
                         help="the Llama-2 tokenizer for the leaderboard's 75-token cut")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="processes sharing the batches and the cores (default: one per core)")
+    add_reply_cache_options(parser)
     parser.add_argument("--log-level", default="WARNING")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    return args
 
 
 PLAN_RULE = "models/plan.py"
@@ -156,8 +182,13 @@ def code_fingerprint(leave_out: tuple[str, ...] = ()) -> str:
     return digest.hexdigest()
 
 
+# Options that change how a run goes, not what it answers: left out of the key.
+RUN_ONLY = ("reply_cache",)
+
+
 def setup_key(config: CragConfig) -> str:
     settings = to_dict(config)
+    settings["llm"] = {name: value for name, value in settings["llm"].items() if name not in RUN_ONLY}
     leave_out: tuple[str, ...] = ()
     if not config.plan.enabled:
         settings["plan"], leave_out = {"enabled": False}, (PLAN_RULE,)
@@ -219,50 +250,108 @@ def batches(records: list[CragRecord], size: int) -> list[list[CragRecord]]:
     return [records[start : start + size] for start in range(0, len(records), size)]
 
 
-def run(setups: list[Setup], records: list[CragRecord], llm: LLMBackend) -> None:
-    """Answer every batch each setup has not stored yet, the setups taking turns batch by batch."""
+def run(setups: list[Setup], records: list[CragRecord], jobs: int, make_llm: LLMFactory, log_level: str) -> None:
+    """Answer every batch each setup has not stored yet, the setups taking turns batch by batch, in
+    `jobs` processes (1: in this one); each batch's lines are stored here as it ends."""
     sizes = {setup.config.batch_size for setup in setups}
     if len(sizes) != 1:
         raise ValueError(f"the setups' batch sizes differ ({sorted(sizes)}); set batch_size alike")
     groups = batches(records, sizes.pop())
     todo = [
-        (index, setup)
+        (setup, groups[index])
         for index, group in enumerate(groups)
         for setup in setups[index % len(setups):] + setups[: index % len(setups)]
         if not all(record.gold.interaction_id in setup.lines for record in group)
     ]
     if not todo:
         return
-    systems: dict[str, CragSystem] = {}
-    try:
-        for setup in setups:
-            if any(s is setup for _, s in todo):
-                systems[setup.name] = CragSystem(setup.config, llm=llm)
-                systems[setup.name].warm_up()
-        with tqdm(total=len(todo), desc="batches", unit="batch") as progress:
-            for index, setup in todo:
-                progress.set_postfix_str(f"batch {index + 1}/{len(groups)}: {setup.name}")
-                answer_batch(setup, systems[setup.name], groups[index])
-                progress.update(1)
-    finally:
-        for system in systems.values():
+    configs = {setup.name: setup.config for setup in setups if any(s is setup for s, _ in todo)}
+    tasks = [(setup.name, group) for setup, group in todo]
+    jobs = min(jobs, len(tasks))
+    with tqdm(total=len(todo), desc=f"batches ({jobs} job{'s' * (jobs > 1)})", unit="batch") as progress:
+
+        def done(task: tuple[str, list[CragRecord]], lines: list[dict[str, Any]] | TaskFailed) -> None:
+            name, group = task
+            if isinstance(lines, TaskFailed):
+                lines = failed_lines(group, lines.error)
+            store(setups_by_name(setups)[name], lines)
+            progress.set_postfix_str(name)
+            progress.update(1)
+
+        if jobs == 1:
+            answer = BatchAnswerer(configs, make_llm)
+            try:
+                for task in tasks:
+                    done(task, answer(task))
+            finally:
+                answer.close()
+        else:
+            run_jobs(tasks, jobs, functools.partial(start_job, configs, make_llm, jobs, log_level), done)
+
+
+LLMFactory = Callable[[LLMConfig], LLMBackend]
+
+
+class BatchAnswerer:
+    """One process's work: the setups' systems on one shared LLM (built on first need), each batch
+    answered into its answers lines."""
+
+    def __init__(self, configs: dict[str, CragConfig], make_llm: LLMFactory):
+        self.configs = configs
+        self.make_llm = make_llm
+        self.llm: LLMBackend | None = None
+        self.systems: dict[str, CragSystem] = {}
+
+    def __call__(self, task: tuple[str, list[CragRecord]]) -> list[dict[str, Any]]:
+        name, group = task
+        if name not in self.systems:
+            if self.llm is None:
+                self.llm = self.make_llm(self.configs[name].llm)
+            self.systems[name] = CragSystem(self.configs[name], llm=self.llm)
+            self.systems[name].warm_up()
+        return answer_batch(name, self.systems[name], group)
+
+    def close(self) -> None:
+        for system in self.systems.values():
             system.close()
+        if self.llm is not None:
+            self.llm.close()
 
 
-def answer_batch(setup: Setup, system: CragSystem, group: list[CragRecord]) -> None:
+def start_job(
+    configs: dict[str, CragConfig], make_llm: LLMFactory, jobs: int, log_level: str, job: int
+) -> BatchAnswerer:
+    """A job's answerer (evaluation/jobs.py), its setups given its share of the cores."""
+    logger.remove()
+    logger.add(sys.stderr, level=log_level.upper())
+    for config in configs.values():
+        share_cores(config, jobs, job)
+    return BatchAnswerer(configs, make_llm)
+
+
+def answer_batch(name: str, system: CragSystem, group: list[CragRecord]) -> list[dict[str, Any]]:
     started, cpu_started = time.perf_counter(), time.process_time()
     try:
         results = answers_from_system(system)(group)
     except Exception as error:  # a crash of the system is a result of the benchmark, not its end
-        logger.exception(f"{setup.name}: the batch at {group[0].gold.interaction_id} failed")
+        logger.exception(f"{name}: the batch at {group[0].gold.interaction_id} failed")
         results = [{"prediction": "I don't know", "error": f"{type(error).__name__}: {error}"} for _ in group]
     share = (time.perf_counter() - started) / len(group)
     cpu_share = (time.process_time() - cpu_started) / len(group)
+    return [{"interaction_id": record.gold.interaction_id, **result, "seconds": share, "cpu_seconds": cpu_share,
+             "batch": [r.gold.interaction_id for r in group]} for record, result in zip(group, results)]
+
+
+def failed_lines(group: list[CragRecord], error: str) -> list[dict[str, Any]]:
+    """The lines of a batch whose job did not finish it (evaluation/jobs.py): no answer, the reason."""
+    return [{"interaction_id": record.gold.interaction_id, "prediction": "I don't know", "error": error,
+             "batch": [r.gold.interaction_id for r in group]} for record in group]
+
+
+def store(setup: Setup, lines: list[dict[str, Any]]) -> None:
     setup.path.parent.mkdir(parents=True, exist_ok=True)
     with setup.path.open("a", encoding="utf-8") as stream:
-        for record, result in zip(group, results):
-            line = {"interaction_id": record.gold.interaction_id, **result, "seconds": share, "cpu_seconds": cpu_share,
-                    "batch": [r.gold.interaction_id for r in group]}
+        for line in lines:
             stream.write(json.dumps(line, ensure_ascii=False) + "\n")
             setup.lines[line["interaction_id"]] = line
 
@@ -306,8 +395,9 @@ def breakdown(records: list[CragRecord], verdicts: dict[str, Verdict], label: st
 
 def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdict]) -> dict[str, Any]:
     lines = [setup.lines[r.gold.interaction_id] for r in records]
-    seconds = np.array([float(line.get("seconds", 0.0)) for line in lines])
-    cpu_seconds = np.array([float(line.get("cpu_seconds", np.nan)) for line in lines])
+    timed = uncached_lines(lines)
+    seconds = np.array([float(line.get("seconds", np.nan)) for line in timed] or [np.nan])
+    cpu_seconds = np.array([float(line.get("cpu_seconds", np.nan)) for line in timed] or [np.nan])
     n = len(lines)
     notes = Counter(
         f"{event['stage']} {event['what']}"
@@ -327,6 +417,8 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
         **{BREAKDOWNS[label]: breakdown(records, verdicts, label) for label in TABLES},
         "tokens_per_question": float(np.mean([tokens_of(line) for line in lines])),
         "tokens_per_stage": {stage: total / n for stage, total in sorted(stage_tokens.items())},
+        "reply_cache": reply_cache_counts(lines),
+        "timings_rest_on": timing_basis(timed),
         "p50_s": float(np.percentile(seconds, 50)),
         "p95_s": float(np.percentile(seconds, 95)),
         "cpu_p50_s": float(np.percentile(cpu_seconds, 50)),
@@ -366,8 +458,11 @@ def report(
         parts.append(time_estimates([s for s in setups if s.name in ("cpu-all", "cpu-plan")], records, result))
     for name, summary in summaries.items():
         stages = ", ".join(f"{stage} {tokens:.0f}" for stage, tokens in summary["tokens_per_stage"].items())
+        cache, basis = summary["reply_cache"], summary["timings_rest_on"]
         parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; deadline notes: "
-                     f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}.")
+                     f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}; "
+                     f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
+                     f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls).")
     for name, summary in summaries.items():
         parts.append(f"## `{name}` by dynamism class and by question type\n\n" + "\n\n".join(
             markdown_table([title, *TALLY_HEADERS], [[value, *tally_cells(counts)]
@@ -515,9 +610,10 @@ def _short(text: str) -> str:
     return textwrap.shorten(text, width=80, placeholder=" ...")
 
 
-def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int:
-    """Run the benchmark, or only compare two answers files (--answers); `llm` replaces the embedded
-    model (tests script it)."""
+def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int:
+    """Run the benchmark, or only compare two answers files (--answers); `llm` builds the backend in
+    place of `create_backend` (tests script it): in this process unless --jobs says more (then it
+    must pickle)."""
     args = parse_args(argv)
     logger.remove()
     logger.add(sys.stderr, level=args.log_level.upper())
@@ -534,17 +630,13 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
     if args.answers:
         compare_files(args.answers, args.compare, records, load_truncator(args.tokenizer_dir), args.out)
         return 0
-    setups = load_setups(names, parse_overrides(args.set), args.budget_s, args.out)
+    setups = load_setups(names, {**parse_overrides(args.set), **reply_cache_override(args)}, args.budget_s, args.out)
     references = {s.name: reference_file(args.compare, s.name, s.path) for s in setups} if args.compare else {}
     llm_configs = {json.dumps(asdict(setup.config.llm), sort_keys=True) for setup in setups}
     if len(llm_configs) != 1:
         raise SystemExit("the setups' LLM settings differ; they must share one model")
-    shared = llm or create_backend(setups[0].config.llm)
-    try:
-        run(setups, records, shared)
-    finally:
-        if llm is None:
-            shared.close()
+    jobs = args.jobs or (1 if llm is not None else default_jobs())
+    run(setups, records, jobs, llm or create_backend, args.log_level)
     text, result = report(setups, records, load_truncator(args.tokenizer_dir), references)
     write_atomically(args.out / "report.md", text)
     write_atomically(args.out / "report.json", json.dumps(result, indent=2, default=str))

@@ -79,6 +79,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks import kg_real, kg_system  # noqa: E402
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
 from evaluation.answer_match import Verdict, check_answer, is_refusal, states  # noqa: E402
 from kg_mock.real_fixture import cached_real_fixture_dir  # noqa: E402
 from kg_mock.server import free_port, running_server  # noqa: E402
@@ -298,7 +299,9 @@ def main() -> None:
                         default=[], metavar="KEY,...", help="with --real --system, only these questions of the set")
     parser.add_argument("--compare", type=Path, default=None, metavar="ANSWERS",
                         help="with --real --system, list the verdicts changed against an earlier answers file")
+    add_reply_cache_options(parser)
     args = parser.parse_args()
+    args.set += [f"{option}={value}" for option, value in reply_cache_override(args).items()]
     if args.system and args.real:
         if not kg_real.VALIDATION.is_file():
             print(f"{kg_real.VALIDATION} is absent: the real-wording set reads its questions from it; nothing to run")

@@ -46,6 +46,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from evaluation.data import GoldQuestion, open_text, parse_record  # noqa: E402
 from evaluation.evidence_recall import AnswerKey, answer_key, match, spans_key  # noqa: E402
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
 from models.config import CragConfig, RetrievalConfig, load_config, parse_overrides  # noqa: E402
 from models.embeddings import SentenceEncoder  # noqa: E402
 from models.prompts import PromptLibrary  # noqa: E402
@@ -382,11 +383,12 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions of each file")
     parser.add_argument("--skip-fifty", action="store_true", help="skip the 50-page question")
     parser.add_argument("--baseline-fifty", action="store_true", help="also time the baseline on 50 pages")
+    add_reply_cache_options(parser)
     args = parser.parse_args()
     paths = [path for path in (args.data or [args.shared / "data" / name for name in DATA_FILES]) if path.is_file()]
     if not paths:
         sys.exit(f"no dev file found (looked for {', '.join(DATA_FILES)} in {args.shared / 'data'}): nothing to benchmark")
-    overrides = parse_overrides(args.set)
+    overrides = {**parse_overrides(args.set), **reply_cache_override(args)}
     grid = {} if args.no_cv else parse_grid(args.grid)
     combos = [dict(zip(grid, values)) for values in itertools.product(*grid.values())] if grid else []
 

@@ -11,21 +11,35 @@ correct when it agrees with the gold answer or an alternative, and wrong when it
 them (they state one fact). Both texts are read alike into words, values and phrase breaks: accents and
 articles dropped, lower case; numbers as values with their unit and sign ("$61.8 billion" =
 "61,800,000,000 dollars", "82.61%" = "82.61 percent", "-$1.15" = "negative 1.15", "83 cents" = "$0.83",
-"part ii" = "part 2"; a unit on one side only is fine); dates in any written form, partial ones too
-("1973-07-17" = "July 17, 1973" = "17 Jul 1973"; "March 1993" states "1993", "1993" does not state
-"March 1993"; "March 3 and March 4, 2024" gives both days the year). The prediction's initial before a
-surname is the gold's given name before it when that is the only one starting with it ("L. Messi" =
-"lionel messi"; not "K. Messi", nor "J. Smith" beside "john smith" and "jane smith"). The kind of gold
-answer decides the rule:
+"part ii" = "part 2", "2.1M" = "2.1 million"; a unit on one side only is fine; units written other
+ways are one unit: "ft³" = "cu ft" = "cubic feet", "litres" = "L", "°C"; a quarter "Q4" = "fourth
+quarter"; a record "56 wins and 26 losses" = "56-26"); dates in any written form, partial ones too
+("1973-07-17" = "July 17, 1973" = "17 Jul 1973" = "17/07/1973" = "17.07.1973"; "10/03/2024", month or
+day first, is near March 10; "March 1993" states "1993", "1993" does not state "March 1993"; "March 3
+and March 4, 2024" gives both days the year). A more precise number states a rounded gold of 3 digits
+or more ("$191.67 million" for "$191.7 million"), and so does a sum with a scale word that rounds the
+gold to 3 digits or more ("$55.1 billion" for "$55,098,173,903"); other roundings are near. Teams and
+countries are read by their other names (evaluation/names.py: "Cavs" and "Cleveland" = "cleveland
+cavaliers", "PSG" = "paris s-g", "USA" = "united states", "Great Britain" = "the united kingdom"), and
+naming another one of the gold's kind is wrong ("the Hawks" for "denver nuggets", "Austria" for
+"australia"). The prediction's initial before a surname is the gold's given name before it when that
+is the only one starting with it ("L. Messi" = "lionel messi"; not "K. Messi", nor "J. Smith" beside
+"john smith" and "jane smith"); a word the gold spells one letter otherwise, beside the gold's own word,
+is the gold's word ("Washington Redskins" for "washinton redskins"; a surname's last letter too, not a
+given name's). A gold that says there is none ("0", "none", "never") is stated by a prediction that
+says so ("none", "never won", "they didn't score", "0") and adds little; a gold match result "w", "d"
+or "l" by a short answer with one result ("Marseille won 2-1", "a draw"). The kind of gold answer
+decides the rule:
 
 - "invalid question": only the prediction "invalid question" (which is unsure against a free-text
   gold that denies the question's premise).
 - yes/no ("yes", "no, ..."): the prediction's leading yes or no.
 - one value ("1973-07-17", "5 times", "$45 million"): a value of the prediction equals it. A rounded or
   less specific value ("$35.8" for "$35.78", "2013" for "October 17, 2013"), another unit of the same
-  kind ("1,201 feet" for "366 m"), other words for its unit ("cubic" for "square metres") or other
-  values beside it are unsure; only other values: wrong. A change the other way is wrong ("rose by
-  $1.15" for "-$1.15"; "lost $9 billion", asked how much it gained); "none" for zero is unsure.
+  kind ("1,201 feet" for "366 m"), other words for its unit or other values beside it are unsure; only
+  other values, or the same number in another unit of its kind ("366 feet", "39.3 cubic meters" for
+  "39.3 cubic feet"): wrong. A change the other way is wrong ("rose by $1.15" for "-$1.15"; "lost $9
+  billion", asked how much it gained).
 - a list ("solid, liquid and gas"; titles with joining words when the question asks for several
   things; a gold with one comma only when its two parts are parallel: "lenny kravitz, lisa bonet", not
   "melbourne, australia"): every item and nothing else, in any order; an item left out or one added is
@@ -43,7 +57,8 @@ answer decides the rule:
   spelling ("MSFT", "United States" for "us", "Ferrell" for "Farrell") is unsure; sharing nothing is
   wrong.
 - a sentence ("the rolling stones have released a total of 31 studio albums."): a prediction that says
-  nothing the sentence and the question do not is correct when it gives the key fact, one the question
+  nothing the sentence and the question do not (but the surname of a list of given names: "Barry Gibb"
+  for "the brothers barry, robin and maurice gibb") is correct when it gives the key fact, one the question
   does not already contain: for a question asking for a value, the sentence's value of the kind asked
   for (a count, a date, money), the one counting what the question asks about when there are several
   ("76" of "76 victories out of 114 matches"), not every number in it; for any other question, the
@@ -67,12 +82,13 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
 
+from evaluation.names import Name, NameIndex
 from models import vocabulary
 
 
@@ -126,6 +142,17 @@ class Quantity:
     value: Decimal
     unit: str = ""  # a canonical unit ("usd", "%", "m", "year", ...) or "" when none is written
     precision: Decimal = Decimal(1)  # the place of the last written digit, scaled ("35.8" -> 0.1)
+    scaled: bool = field(default=False, compare=False)  # written with a scale word ("1.4 billion")
+
+    @property
+    def rounded(self) -> bool:
+        """Whether the number is written rounded: with decimals or a scale word ("191.7", "1.4 billion")."""
+        return self.scaled or self.precision < 1
+
+    @property
+    def digits(self) -> int:
+        """Its significant digits as written ("55.1 billion": 3)."""
+        return (abs(self.value) / self.precision).adjusted() + 1 if self.value else 1
 
 
 @dataclass(frozen=True)
@@ -133,6 +160,7 @@ class Date:
     year: int | None
     month: int | None = None
     day: int | None = None
+    swappable: bool = field(default=False, compare=False)  # "03/10/2024": may be day first as well
 
 
 Token = str | Quantity | Date
@@ -141,8 +169,9 @@ STOP = "."  # sentence ends, colons and brackets: where phrases break, but not l
 BREAKS = frozenset({COMMA, STOP})
 
 # Months, number words, scale words and "more than" are read as models/vocabulary.py writes them for the
-# stages. The other lists here are the checker's own: no stage reads units, signs, hedges or directions
-# of change in an answer; and its question cues (_ASKED_KINDS, _ASKS_FOR_SEVERAL) were set on the
+# stages, and so are what only the checker reads in answers: units, zero words, match results, quarters
+# and win-loss records. The other lists here are the checker's own: no stage reads signs, hedges or
+# directions of change in an answer; and its question cues (_ASKED_KINDS, _ASKS_FOR_SEVERAL) were set on the
 # labelled predictions of benchmarks/answer_checker.py, the stages' alike cues (DATE_CUES, LIST_CUES)
 # on their own benchmarks: one list for both would move one side's measured figures.
 VALUE_WORDS = vocabulary.NUMBER_WORDS | vocabulary.TIMES_WORDS  # words read as a number: "three", "twice"
@@ -174,34 +203,24 @@ ROMAN_NUMERALS = {
     )
     if numeral != "_"
 }
-# unit word -> (canonical unit, kind); units of one kind may be conversions of each other
-UNITS = {
-    "%": ("%", "percent"), "percent": ("%", "percent"), "pct": ("%", "percent"),
-    "usd": ("usd", "money"), "dollar": ("usd", "money"), "dollars": ("usd", "money"),
-    "eur": ("eur", "money"), "euro": ("eur", "money"), "euros": ("eur", "money"),
-    "gbp": ("gbp", "money"), "jpy": ("jpy", "money"), "yen": ("jpy", "money"),
-    "ft": ("ft", "length"), "foot": ("ft", "length"), "feet": ("ft", "length"),
-    "m": ("m", "length"), "meter": ("m", "length"), "meters": ("m", "length"), "metre": ("m", "length"),
-    "metres": ("m", "length"), "km": ("km", "length"), "kilometers": ("km", "length"),
-    "kilometres": ("km", "length"), "mi": ("mi", "length"), "mile": ("mi", "length"),
-    "miles": ("mi", "length"), "cm": ("cm", "length"), "inches": ("in", "length"),
-    "kg": ("kg", "weight"), "kilograms": ("kg", "weight"), "lb": ("lb", "weight"), "lbs": ("lb", "weight"),
-    "pound": ("lb", "weight"), "pounds": ("lb", "weight"), "tons": ("t", "weight"),
-    "year": ("year", "time"), "years": ("year", "time"), "yrs": ("year", "time"),
-    "month": ("month", "time"), "months": ("month", "time"), "week": ("week", "time"),
-    "weeks": ("week", "time"), "day": ("day", "time"), "days": ("day", "time"),
-    "hour": ("hour", "time"), "hours": ("hour", "time"), "minute": ("minute", "time"),
-    "minutes": ("minute", "time"),
-}  # fmt: skip
+UNITS = vocabulary.UNITS
 UNIT_KINDS = {unit: kind for unit, kind in UNITS.values()} | {
     code: "money" for code in CURRENCY_SYMBOLS.values()
 }
 ARTICLES = frozenset({"the", "a", "an"})
 LIST_JOINTS = frozenset({"and", "&", "or", "to"})  # what may stand between the dates of a list or range
-# Comparison phrases written several ways ("more than one year" = "over one year").
-PHRASES = [
+# Phrases written several ways, each read as one: comparisons ("more than one year" = "over one
+# year"), units ("ft³" = "cu ft" = "cubic feet"), quarters ("Q4" = "fourth quarter" = "quarter 4") and
+# win-loss records ("56 wins and 26 losses" = "56-26").
+PHRASES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(rf"\b(?:{vocabulary.MORE_THAN})\b"), "over"),
     (re.compile(rf"\b(?:{vocabulary.LESS_THAN})\b"), "under"),
+    *((re.compile(pattern), f" {word}") for pattern, word in vocabulary.UNIT_SPELLINGS.items()),
+    (
+        re.compile(vocabulary.QUARTER),
+        lambda m: f"quarter {m['q'] or vocabulary.ORDINAL_WORDS[m['n']]}",
+    ),
+    (re.compile(vocabulary.WIN_LOSS), lambda m: f"{m['w'] or m['w2']}-{m['l'] or m['l2']}"),
 ]
 
 # Words whose period is no sentence stop ("mr. smith", "warner bros. discovery").
@@ -211,8 +230,9 @@ _NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{word})" for word in ABBREVIATIONS)
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _PIECE = re.compile(
     rf"""
-      (?P<iso>(?<![\d.])\d{{4}}-\d{{1,2}}-\d{{1,2}}(?!\d))
+      (?P<iso>(?<![\d.])\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}(?!\d))
     | (?P<us>(?<![\d.])\d{{1,2}}/\d{{1,2}}/\d{{4}}(?!\d))
+    | (?P<dotted>(?<![\d.])\d{{1,2}}\.\d{{1,2}}\.\d{{4}}(?![\d.]\d))
     | (?P<mdy>\b{vocabulary.MONTH}\.?\s+{_DAY}(?:,?\s+\d{{4}})?(?!\d))
     | (?P<dmy>(?<![\d.]){_DAY}\s+(?:of\s+)?{vocabulary.MONTH}\b\.?(?:,?\s+\d{{4}}(?!\d))?)
     | (?P<my>\b{vocabulary.MONTH}\.?,?\s+\d{{4}}(?!\d))
@@ -226,6 +246,8 @@ _PIECE = re.compile(
     re.VERBOSE,
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_SCALE_LETTER = re.compile(vocabulary.SCALE_LETTER)
+_NUMBER_DASH = re.compile(r"(?<=\d)[\u2012\u2013\u2014](?=\d)")
 # A minus written as a word or before the currency symbol: "negative 4.55" -> "-4.55", "-$1.15" -> "$-1.15".
 _SIGN_WORD = re.compile(rf"\b(?:{'|'.join(SIGN_WORDS)})\s+(?=[$€£¥]?\d)")
 _SIGN_BEFORE_SYMBOL = re.compile(r"(?<![\w.])-([$€£¥])(?=\d)")
@@ -235,9 +257,11 @@ _POSSESSIVE = re.compile(r"(?<=[^\W\d_])'(?:s|re|ve|ll|m|d)\b")  # "bob's", "the
 @lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[Token, ...]:
     """`text` as words, values and phrase breaks (articles dropped)."""
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    plain = _SCALE_LETTER.sub(lambda m: " " + vocabulary.SCALE_LETTERS[m[1]], text)  # "2.1M": not metres
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", plain) if not unicodedata.combining(ch))
     plain = plain.translate(LETTERS)
     plain = plain.lower().replace("’", "'").replace("\u2212", "-").replace(" & ", " and ")
+    plain = _NUMBER_DASH.sub("-", plain)  # "56–26"
     plain = _THOUSANDS.sub("", _POSSESSIVE.sub("", plain))
     plain = _SIGN_BEFORE_SYMBOL.sub(r"\1-", _SIGN_WORD.sub("-", plain))
     for pattern, word in PHRASES:
@@ -291,7 +315,7 @@ def _quantity(raw: str, currency: str) -> Quantity:
 
 
 def _with_unit(quantity: Quantity, unit: str) -> Quantity:
-    return Quantity(quantity.value, unit, quantity.precision)
+    return Quantity(quantity.value, unit, quantity.precision, quantity.scaled)
 
 
 def _add_word(result: list[Token], word: str, currency: str) -> None:
@@ -299,7 +323,7 @@ def _add_word(result: list[Token], word: str, currency: str) -> None:
     if isinstance(previous, Quantity):
         if word in vocabulary.SCALES or (word == "m" and previous.unit in CURRENCY_SYMBOLS.values()):
             scale = vocabulary.SCALES.get(word, 10**6)
-            result[-1] = Quantity(previous.value * scale, previous.unit, previous.precision * scale)
+            result[-1] = Quantity(previous.value * scale, previous.unit, previous.precision * scale, True)
             return
         if word in UNITS and (not previous.unit or UNIT_KINDS[previous.unit] == "money" == UNITS[word][1]):
             result[-1] = _with_unit(previous, UNITS[word][0])
@@ -310,7 +334,7 @@ def _add_word(result: list[Token], word: str, currency: str) -> None:
             return
     if word in ROMAN_NUMERALS and isinstance(previous, str) and previous not in BREAKS:
         result.append(Quantity(Decimal(ROMAN_NUMERALS[word])))
-    elif word in VALUE_WORDS:
+    elif word in VALUE_WORDS and not (word == "one" and previous in vocabulary.ONE_AS_PRONOUN_AFTER):
         result.append(Quantity(Decimal(VALUE_WORDS[word]), currency))
     elif word not in ARTICLES:
         result.append(word)
@@ -320,10 +344,14 @@ def _date(kind: str, raw: str) -> Date | str:
     numbers = [int(n) for n in re.findall(r"\d+", raw)]
     month_name = re.search(vocabulary.MONTH, raw)
     month = vocabulary.MONTH_NUMBERS[month_name.group()] if month_name else None
+    swappable = False
     if kind == "iso":
         year, month, day = numbers
-    elif kind == "us":
-        month, day, year = numbers
+    elif kind == "us":  # month first, unless it cannot be ("19/12/2023"); both may be the month
+        month, day, year = numbers if numbers[0] <= 12 else (numbers[1], numbers[0], numbers[2])
+        swappable = month != day and max(month, day) <= 12
+    elif kind == "dotted":  # day first ("21.11.1944")
+        day, month, year = numbers
     elif kind == "ym":
         (year, month), day = numbers, None
     elif kind == "my":
@@ -332,7 +360,7 @@ def _date(kind: str, raw: str) -> Date | str:
         day, year = numbers[0], (numbers[1] if len(numbers) > 1 else None)
     if not (month and 1 <= month <= 12 and (day is None or 1 <= day <= 31)):
         return raw  # "2019-20" is a season, not a month
-    return Date(year, month, day)
+    return Date(year, month, day, swappable)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,10 +381,18 @@ def agree(said: Token, wanted: Token) -> Agreement:
     if isinstance(said, Date) and isinstance(wanted, Date):
         fields = [(s, w) for s, w in zip(_fields(said), _fields(wanted)) if s is not None and w is not None]
         if any(s != w for s, w in fields):
+            if (said.swappable and agree(_swapped(said), wanted) is Agreement.SAME) or (
+                wanted.swappable and agree(said, _swapped(wanted)) is Agreement.SAME
+            ):
+                return Agreement.NEAR  # "10/03/2024" for March 10: day first, perhaps
             return Agreement.CONFLICT
         missing = any(s is None and w is not None for s, w in zip(_fields(said), _fields(wanted)))
         return Agreement.NEAR if missing else Agreement.SAME
     return Agreement.SAME if said == wanted else Agreement.UNRELATED
+
+
+def _swapped(date: Date) -> Date:
+    return Date(date.year, date.day, date.month)
 
 
 def _agree_quantities(said: Quantity, wanted: Quantity) -> Agreement:
@@ -367,6 +403,10 @@ def _agree_quantities(said: Quantity, wanted: Quantity) -> Agreement:
     if said.value == wanted.value:
         return Agreement.SAME
     if abs(said.value - wanted.value) <= max(said.precision, wanted.precision) / 2:
+        if said.precision < wanted.precision and wanted.rounded and wanted.digits >= ROUNDED_DIGITS:
+            return Agreement.SAME  # "$191.67 million" for "$191.7 million": the gold rounds it
+        if said.precision > wanted.precision and said.scaled and said.digits >= ROUNDED_DIGITS:
+            return Agreement.SAME  # "$55.1 billion" for "$55,098,173,903.27": rounded as large sums are
         return Agreement.NEAR  # one is the other rounded
     return Agreement.CONFLICT
 
@@ -457,7 +497,6 @@ OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a q
 RELATIVES = frozenset({"who", "whom", "whose", "which", "that"})
 CLAUSE_VERBS = COPULAS | {"has", "have", "had", "been", "will", "would"}
 LOCATIVES = frozenset({"in", "at"})  # "ps 41 in greenwich village": the name, then where it is
-NONE_WORDS = frozenset({"none", "nobody", "nothing", "never", "zero", "neither", "no"})
 POLARITY = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
 LANGUAGE_CODES = {
     "en": "english", "fr": "french", "es": "spanish", "de": "german", "it": "italian", "ja": "japanese",
@@ -466,7 +505,10 @@ LANGUAGE_CODES = {
     "te": "telugu", "th": "thai", "cn": "chinese", "fi": "finnish", "el": "greek", "he": "hebrew",
 }  # fmt: skip
 INVALID = ("invalid", "question")
+MISSPELT_MIN_LETTERS = 5  # a word this long that the gold spells one letter otherwise may be misspelt there
+ROUNDED_DIGITS = 3  # digits of a rounded number that another may round to ("191.7"; not "0.4")
 MAX_EXTRA_WORDS = 2  # content words a correct prediction may add to the gold and the question
+ZERO_EXTRA_WORDS = 1  # ... when it says there is none ("they didn't score"; not "no, it was levi morton")
 SHORT_ITEM_WORDS = 4  # a candidate answer in a prediction has at most this many words
 SHORT_NAME_WORDS = 3  # a span of a gold sentence this short is a name: stated whole or by a distinctive part
 LIST_ITEM_MAX_WORDS = 5  # an item of a gold list too
@@ -483,6 +525,7 @@ _HEDGE = re.compile(
 _ASKS_FOR_VALUE = re.compile(
     r"\b(?:how (?:many|much|old|long|tall|big|far|often|high|large)|when|what (?:year|date)|number of"
     r"|total|average|percent(?:age)?|price|ratio|rate|volume|eps|earnings|revenue|market cap\w*|worth|score"
+    r"|budget|cost|salary"
     r"|points|date|count)\b"
 )
 # The kind of value a question asks for; the first of them in the question decides.
@@ -524,7 +567,8 @@ class Prediction:
     @classmethod
     def read(cls, text: str, gold: Sequence[Token] = ()) -> Prediction:
         lowered = text.lower().replace("’", "'")
-        said = _given_names(tokens(text), gold)
+        said = _known_names(_given_names(tokens(text), gold), text, tuple(gold))
+        said = _gold_spellings(said, gold)
         return cls(text, said, bool(_HEDGE.search(lowered)), bool(_NEGATION.search(lowered)))
 
     @cached_property
@@ -555,6 +599,105 @@ def _given_names(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Toke
         elif given and not fits:
             result[i] = initial + "."
     return tuple(result)
+
+
+def _gold_spellings(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Token, ...]:
+    """The prediction with a name's word that the gold spells one letter otherwise written as the gold
+    writes it, when a word beside it is the gold's word beside it: "Washington Redskins" for "washinton
+    redskins", "The Bourne Supremacy" for "the bourne supremecy", a surname's last letter ("Alan
+    Shearer" for "alan sheare"); not a given name's last letter ("Daniela Smith" for "daniel smith")."""
+    result = list(said)
+    gold_words = _by_first_letter(tuple(wanted))
+    for i, word in enumerate(said):
+        if not isinstance(word, str) or len(word) < MISSPELT_MIN_LETTERS or not _distinctive(word):
+            continue
+        if word in wanted:
+            continue
+        for j, gold_word in gold_words.get(word[0], ()):
+            edit = _one_edit(word, gold_word)
+            if edit is None:
+                continue
+            before = i > 0 and j > 0 and said[i - 1] == wanted[j - 1] and _distinctive(said[i - 1])
+            after = (
+                i + 1 < len(said) and j + 1 < len(wanted) and said[i + 1] == wanted[j + 1] and _distinctive(said[i + 1])
+            )
+            at_end = edit >= min(len(str(word)), len(str(gold_word))) - 1
+            if (before or after) and (before or not at_end):
+                result[i] = gold_word
+                break
+    return tuple(result)
+
+
+@lru_cache(maxsize=65536)
+def _by_first_letter(wanted: tuple[Token, ...]) -> dict[str, list[tuple[int, str]]]:
+    """The gold's distinctive words, by their first letter, with where they stand."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for j, word in enumerate(wanted):
+        if isinstance(word, str) and _distinctive(word):
+            found.setdefault(word[0], []).append((j, word))
+    return found
+
+
+def _one_edit(a: str, b: str) -> int | None:
+    """Where two words differ by one letter added, dropped or changed, after the same first letter; None
+    when they do not."""
+    if a == b or a[0] != b[0] or abs(len(a) - len(b)) > 1:
+        return None
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return at if a[at + 1 :] == b[at + 1 :] else None
+    shorter, longer = (a, b) if len(a) < len(b) else (b, a)
+    return at if shorter[at:] == longer[at + 1 :] else None
+
+
+@lru_cache(maxsize=1)
+def _name_index() -> NameIndex:
+    return NameIndex(words)
+
+
+@lru_cache(maxsize=65536)
+def _gold_names(wanted: tuple[Token, ...]) -> tuple[Name, ...]:
+    """The known names of a gold answer; a country code counts only as the whole answer ("us")."""
+    whole = "".join(t for t in wanted if isinstance(t, str) and t not in BREAKS)
+    return tuple(_name_index().find(wanted, _distinctive, lambda code: code == whole))
+
+
+def _known_names(said: tuple[Token, ...], text: str, wanted: tuple[Token, ...]) -> tuple[Token, ...]:
+    """The prediction with each name it gives of a team or country the gold names, written as the gold
+    writes it ("Cavs" and "Cleveland" for "cleveland cavaliers", "USA" for "united states", "Great
+    Britain" for "the united kingdom"). A country code counts written in capitals ("US", "U.S.")."""
+    gold_names = {name.key: wanted[name.start : name.end] for name in reversed(_gold_names(wanted))}
+    if not gold_names:
+        return said
+
+    result = list(said)
+    for name in reversed(_prediction_names(said, text)):
+        if name.key in gold_names:
+            result[name.start : name.end] = gold_names[name.key]
+    return tuple(result)
+
+
+@lru_cache(maxsize=65536)
+def _prediction_names(said: tuple[Token, ...], text: str) -> tuple[Name, ...]:
+    """The known names of a prediction; a country code counts written in capitals ("US", "U.S.")."""
+
+    def written_in_capitals(code: str) -> bool:
+        return bool(re.search(r"\b" + r"\.?".join(code.upper()) + r"\b", text))
+
+    return tuple(_name_index().find(said, _distinctive, written_in_capitals))
+
+
+def _other_name(said: Prediction, wanted: Sequence[Token]) -> bool:
+    """Whether the gold is one known name and the prediction names another of its kind, not it ("the
+    Hawks" for "denver nuggets", "Austria" for "australia", "AC Milan" for "inter")."""
+    gold_names = _gold_names(tuple(wanted))
+    if len(gold_names) != 1:
+        return False
+    gold = gold_names[0]
+    if any(_distinctive(t) for t in [*wanted[: gold.start], *wanted[gold.end :]]):
+        return False
+    named = {name.key for name in _name_index().find(said.tokens, _distinctive, lambda code: False)}
+    return gold.key not in named and any(other.kind == gold.kind for other in map(Name.of, named))
 
 
 class Kind(enum.Enum):
@@ -601,10 +744,15 @@ def _check(prediction: str, gold: str, question: str) -> Verdict:
         return Verdict.WRONG  # declining is not an answer
     if kind is Kind.POLARITY:
         return _polarity_verdict(said, _polarity(wanted))
+    if _says_none(gold_words):
+        zero = _zero_verdict(said, gold_words, question)
+        if zero is not None:
+            return zero
     if kind is Kind.VALUE:
         return _value_verdict(said, gold_words, question)
-    if _says_none(gold_words) and said.negated:
-        return Verdict.UNSURE  # "he had no vice president" for "none": the rules cannot tell
+    result = _result(gold_words)
+    if result is not None:
+        return _result_verdict(said, result, question)
     alternatives = _value_alternatives(gold)
     if alternatives:  # "78.7 million less or a -66.7% decrease"
         return best(_check(prediction, alternative, question) for alternative in alternatives)
@@ -643,6 +791,8 @@ def _check(prediction: str, gold: str, question: str) -> Verdict:
         verdict = head if head is Verdict.WRONG else best([verdict, head])
     if verdict is Verdict.UNSURE and len(gold_words) >= SENTENCE_MIN_WORDS:  # "played for the barons in 1993"
         return _sentence_verdict(said, wanted, gold, question)
+    if verdict is Verdict.UNSURE and _other_name(said, wanted):
+        return Verdict.WRONG
     return verdict
 
 
@@ -659,7 +809,62 @@ def _says_none(gold_words: Sequence[Token]) -> bool:
     """A gold answer that says there is none: "none", "0", "none of the days", "never"."""
     first = gold_words[0]
     zero = isinstance(first, Quantity) and first.value == 0
-    return len(gold_words) <= SHORT_ITEM_WORDS and (first in NONE_WORDS or zero)
+    return len(gold_words) <= SHORT_ITEM_WORDS and (first in vocabulary.ZERO_WORDS or zero)
+
+
+def _says_zero(said: Prediction) -> bool:
+    """Whether a prediction says there is none: a zero word ("none", "never", "nil"), 0, or a negation
+    ("they didn't score", "Tesla does not pay a dividend")."""
+    return said.negated or any(
+        t in vocabulary.ZERO_WORDS or (isinstance(t, Quantity) and t.value == 0) for t in said.words
+    )
+
+
+def _zero_verdict(said: Prediction, gold_words: Sequence[Token], question: str) -> Verdict | None:
+    """For a gold answer that says there is none ("0", "none", "never"): correct when the prediction says
+    so and states no other value and little besides the gold and the question ("He didn't make any free
+    throws", "PMCB has never paid dividends"); None when it does not say so (the other rules read it)."""
+    if not _says_zero(said):
+        return None
+    asked = words(question)
+    values = [t for t in said.words if isinstance(t, (Quantity, Date)) and not _stated_in(t, asked)]
+    if any(not (isinstance(t, Quantity) and t.value == 0) for t in values):
+        return Verdict.UNSURE  # "none of her 3 nominations": which number answers?
+    negations = {t for t, after in zip(said.words, said.words[1:]) if after == "t" and str(t).endswith("n")}
+    extra = [
+        t for t in said.words
+        if _content(t) and t not in vocabulary.ZERO_WORDS | negations and not _NEGATION.fullmatch(str(t))
+        and not _stated_in(t, [*gold_words, *asked])
+    ]  # fmt: skip  # "didn" of "didn't" is a negation
+    return Verdict.UNSURE if said.hedged or len(extra) > ZERO_EXTRA_WORDS else Verdict.CORRECT
+
+
+def _result(gold_words: Sequence[Token]) -> str | None:
+    """The match result a gold answer gives as a one-letter code or one word ("w", "draw"), or None."""
+    if len(gold_words) != 1 or not isinstance(gold_words[0], str):
+        return None
+    return vocabulary.RESULT_CODES.get(gold_words[0]) or vocabulary.RESULT_WORDS.get(gold_words[0])
+
+
+def _result_verdict(said: Prediction, result: str, question: str) -> Verdict:
+    """A match result: the prediction's one result ("Marseille won 2-1", "a draw", "L") is correct when it
+    is the gold's, wrong when it is another; unsure when it gives none or several, negates, or says more
+    than a little besides the question ("Chelsea have won five titles")."""
+    asked = words(question)
+    extra = [
+        t for t in said.words
+        if isinstance(t, str) and _content(t) and t not in vocabulary.RESULT_WORDS and not _stated_in(t, asked)
+    ]  # fmt: skip
+    values = [t for t in said.words if isinstance(t, (Quantity, Date))]
+    if len(extra) > MAX_EXTRA_WORDS or len(values) not in (0, 2):  # a score is two numbers
+        return Verdict.UNSURE
+    if len(said.words) == 1 and said.words[0] in vocabulary.RESULT_CODES:
+        stated = {vocabulary.RESULT_CODES[str(said.words[0])]}
+    else:
+        stated = {vocabulary.RESULT_WORDS[t] for t in said.words if isinstance(t, str) and t in vocabulary.RESULT_WORDS}
+    if len(stated) != 1 or said.negated:
+        return Verdict.UNSURE
+    return _capped(said) if stated == {result} else Verdict.WRONG
 
 
 def _value_alternatives(gold: str) -> list[str]:
@@ -738,13 +943,15 @@ def _value_verdict(said: Prediction, gold_words: Sequence[Token], question: str)
         agree(_magnitude(t), value) is Agreement.SAME for t in stated
     ):
         return Verdict.UNSURE  # "-$5" for "$5", asked how much it fell
-    if not stated and said.words[0] in NONE_WORDS and value != Quantity(Decimal(0)):
+    if not stated and said.words[0] in vocabulary.ZERO_WORDS and value != Quantity(Decimal(0)):
         return Verdict.WRONG  # "none" for "1"
     return _unsure_if(not stated)  # another value, or another kind of value ("5%" for "$5")
 
 
 def _magnitude(token: Token) -> Token:
-    return Quantity(abs(token.value), token.unit, token.precision) if isinstance(token, Quantity) else token
+    if isinstance(token, Quantity):
+        return Quantity(abs(token.value), token.unit, token.precision, token.scaled)
+    return token
 
 
 def _direction(text: Sequence[Token]) -> str | None:
@@ -1074,6 +1281,8 @@ def _inside_longer_name(said: Sequence[Token], gold_words: Sequence[Token], ques
     after = said[end] if end < len(said) else STOP
     before = said[start - 1] if start > 0 else STOP
     asked = words(question)
+    if not any(isinstance(t, str) for t in gold_words):
+        return isinstance(after, (Quantity, Date))  # values ("56-26"): no name a word makes longer
     return (
         (_distinctive(after) and not _stated_in(after, asked))
         or isinstance(after, (Quantity, Date))
@@ -1169,6 +1378,7 @@ def _spelled_alike(a: str, b: str) -> bool:
 # --- sentences
 
 
+@lru_cache(maxsize=65536)
 def _stem(token: Token) -> Token:
     """A crude stem, enough to match "released" with "release" and "plays" with "play"."""
     if not isinstance(token, str) or len(token) <= 4:
@@ -1188,8 +1398,13 @@ def _stated_in(token: Token, text: Sequence[Token]) -> bool:
     """Whether `text` states `token`: the same word (stemmed) or value, or a more specific date ("feb
     14, 2024" states "2024"; "2024" does not state "feb 14, 2024")."""
     if isinstance(token, str):
-        return _stem(token) in {_stem(t) for t in text if isinstance(t, str)}
+        return _stem(token) in _stems(tuple(text))
     return any(agree(t, token) is Agreement.SAME for t in text)
+
+
+@lru_cache(maxsize=65536)
+def _stems(text: tuple[Token, ...]) -> frozenset[Token]:
+    return frozenset(_stem(t) for t in text if isinstance(t, str))
 
 
 def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tuple[Token, ...]]]:
@@ -1231,7 +1446,7 @@ def _sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, ques
     asked = words(question)
     groups = _key_spans(wanted, asked)
     said_content = [t for t in said.words if _content(t)]
-    covered = [group for group in groups if any(_covers(said, span) for span in group)]
+    covered = [group for group in groups if any(_covers(said, span, wanted) for span in group)]
     wants_value = _asks_for_value(question) and bool(_key_values(wanted, question)[0])
     if wants_value:
         kind = _asked_kind(question)
@@ -1250,7 +1465,7 @@ def _sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, ques
         if not covered:
             return Verdict.UNSURE  # only what the question says
         if any(
-            _is_gold_list(group) and not all(_covers(said, span) for span in _named(group))
+            _is_gold_list(group) and not all(_covers(said, span, wanted) for span in _named(group))
             for group in covered
         ):
             # part of a list: of the answer when the question asks for several things
@@ -1391,15 +1606,21 @@ def _states_all(text: Sequence[Token], option: Sequence[Token]) -> bool:
 
 def _in_gold(item: Sequence[Token], wanted: Sequence[Token]) -> bool:
     """Whether the gold states a prediction's list item: its values when it has some ("$89 million
-    international"), else its words."""
+    international"), else its words, perhaps spelled one letter otherwise ("shearer" for "sheare")."""
     values = [t for t in item if isinstance(t, (Quantity, Date))]
-    return all(_stated_in(t, wanted) for t in values or [t for t in item if _content(t)])
+    return all(
+        _stated_in(t, wanted)
+        or (_distinctive(t) and any(_one_edit(str(t), str(w)) is not None for w in wanted if _distinctive(w)))
+        for t in values or [t for t in item if _content(t)]
+    )
 
 
-def _covers(said: Prediction, span: Sequence[Token]) -> bool:
+def _covers(said: Prediction, span: Sequence[Token], wanted: Sequence[Token] = ()) -> bool:
     """Whether the prediction states a span of the gold sentence: one of its values; a short name whole
-    or by a distinctive part ("Foy" for "claire foy"; not "The Fame" for "the fame monster"); a
-    distinctive word of a longer run; or all of a span without any ("m.a.a.d city")."""
+    or by a distinctive part ("Foy" for "claire foy"; not "The Fame" for "the fame monster"), perhaps
+    followed by a surname the gold sentence writes elsewhere ("Barry Gibb" for "barry" of "the brothers
+    barry, robin and maurice gibb"); a distinctive word of a longer run; or all of a span without any
+    ("m.a.a.d city")."""
     values = [t for t in span if isinstance(t, (Quantity, Date))]
     if any(_stated_in(t, said.words) for t in values):
         return True
@@ -1407,24 +1628,52 @@ def _covers(said: Prediction, span: Sequence[Token]) -> bool:
     if not key:
         return not values and all(_stated_in(t, said.words) for t in span if _content(t))
     if sum(map(_content, span)) <= SHORT_NAME_WORDS:
-        return _names_span(said.tokens, span)
+        return _names_span(said.tokens, span, family=wanted)
     return any(_stated_in(t, said.words) for t in key)
 
 
-def _names_span(said: Sequence[Token], span: Sequence[Token], others: Sequence[Sequence[Token]] = ()) -> bool:
+def _names_span(
+    said: Sequence[Token],
+    span: Sequence[Token],
+    others: Sequence[Sequence[Token]] = (),
+    family: Sequence[Token] = (),
+) -> bool:
     """Whether `said` names `span` whole, or by a distinctive part of it (`_names_part`) that is no part
-    of a longer name there ("forward" of "small forward" does not name "power forward") and that none of
-    the `others` shares ("Williams" beside "venus williams" and "serena williams")."""
+    of a longer name there ("forward" of "small forward" does not name "power forward"; a word of the
+    `family` after it may be: a surname its list shares) and that none of the `others` shares
+    ("Williams" beside "venus williams" and "serena williams")."""
     if _find(said, span) is Agreement.SAME:
         return True
     for n in range(1, len(span)):
-        for part in (tuple(span[:n]), tuple(span[-n:])):
-            found, start = _find_run(said, part)
+        first, last = tuple(span[:n]), tuple(span[-n:])
+        runs = {first: _find_run(said, first), last: _find_run(said, last)}
+        found, start = runs[first]
+        if found is Agreement.SAME and _surname_follows(said, start + n, span[n:]) and not _shared(first, others):
+            return True  # "Jared" of "Jared and Matthew Followill" for "jared followill"
+        for part in (first, last):
+            found, start = runs[part]
             if found is not Agreement.SAME or not _names_part(part, span) or _shared(part, others):
                 continue
-            beside = [said[i] for i in (start - 1, start + n) if 0 <= i < len(said)]
-            if not any(map(_distinctive, beside)):
+            before = said[start - 1] if start > 0 else STOP
+            after = said[start + n] if start + n < len(said) else STOP
+            if not _distinctive(before) and not (_distinctive(after) and not _stated_in(after, family)):
                 return True
+    return False
+
+
+def _surname_follows(said: Sequence[Token], at: int, surname: Sequence[Token]) -> bool:
+    """Whether the given names of a list starting at `at` end with `surname` ("and Matthew Followill"
+    after "Jared"): only list joints and one-word names stand between."""
+    for i in range(at, min(len(said), at + LIST_ITEM_MAX_WORDS * 2)):
+        if tuple(said[i : i + len(surname)]) == tuple(surname) and i > at:
+            return any(_distinctive(t) for t in surname)
+        token = said[i]
+        if not (token == COMMA or token in SEPARATORS or _distinctive(token)):
+            return False
+        if _distinctive(token) and i + 1 < len(said) and _distinctive(said[i + 1]) and (
+            tuple(said[i + 1 : i + 1 + len(surname)]) != tuple(surname)
+        ):
+            return False  # a two-word name of its own between
     return False
 
 

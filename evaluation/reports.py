@@ -59,7 +59,10 @@ def build_report(
         "truncation": truncation,
         "truncation_exact": truncation_exact,
         "errors": sum(bool(line.get("error")) for line in lines),
-        "seconds_per_question": latency_summary(lines),
+        "reply_cache": reply_cache_counts(lines),
+        # from the batches that took nothing from the reply cache alone
+        "seconds_per_question": latency_summary(uncached_lines(lines)),
+        "timings_rest_on": timing_basis(uncached_lines(lines)),
         "tokens_per_stage": token_summary(lines),
         "failures_by_stage": failure_counts(lines),
         "degradations": degradation_counts(lines),
@@ -77,6 +80,41 @@ def _breakdown(scored: list[ScoredQuestion], label: str) -> dict[str, dict[str, 
     for item in scored:
         tallies.setdefault(item.labels.get(label, UNLABELLED), Tally()).add(item)
     return {name: tallies[name].as_dict() for name in sorted(tallies)}
+
+
+def reply_cache_counts(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """LLM calls of the questions served from the reply cache (hits) and run by the model (misses),
+    in all and by stage."""
+    by_stage: dict[str, Counter] = {}
+    for line in lines:
+        for stage, usage in (line.get("tokens") or {}).items():
+            cached = int(usage.get("cached", 0))
+            by_stage.setdefault(stage, Counter()).update({"hits": cached, "misses": int(usage.get("calls", 0)) - cached})
+    return {
+        "hits": sum(counts["hits"] for counts in by_stage.values()),
+        "misses": sum(counts["misses"] for counts in by_stage.values()),
+        "by_stage": {stage: {"hits": counts["hits"], "misses": counts["misses"]} for stage, counts in sorted(by_stage.items())},
+    }
+
+
+def describe_reply_cache(counts: dict[str, Any]) -> str:
+    stages = ", ".join(f"{stage} {c['hits']} of {c['hits'] + c['misses']}" for stage, c in counts["by_stage"].items())
+    return f"{counts['hits']} hits, {counts['misses']} misses" + (f" (cached by stage: {stages})" if stages else "")
+
+
+def uncached_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions of the batches that took no reply from the reply cache: a cached reply takes no
+    model time, so only these batches' seconds say how long the work takes."""
+    def batch(line: dict[str, Any]) -> str:
+        return str(line.get("batch_id") or (line.get("batch") or [line.get("interaction_id")])[0])
+
+    cached = {batch(line) for line in lines if reply_cache_counts([line])["hits"]}
+    return [line for line in lines if batch(line) not in cached]
+
+
+def timing_basis(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """What the timings of `lines` (the uncached ones) rest on: questions and LLM calls."""
+    return {"questions": len(lines), "uncached_calls": reply_cache_counts(lines)["misses"]}
 
 
 def latency_summary(lines: list[dict[str, Any]]) -> dict[str, float]:
@@ -99,13 +137,14 @@ def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     for line in lines:
         for stage, usage in (line.get("tokens") or {}).items():
             totals.setdefault(stage, Counter()).update(
-                {key: int(usage.get(key, 0)) for key in ("calls", "prompt_tokens", "completion_tokens", "cut")}
+                {key: int(usage.get(key, 0)) for key in ("calls", "prompt_tokens", "completion_tokens", "cut", "cached")}
             )
     n = max(len(lines), 1)
     return {
         stage: {
             "calls": counts["calls"],
             "cut": counts["cut"],
+            "cached": counts["cached"],
             "prompt_tokens": counts["prompt_tokens"],
             "completion_tokens": counts["completion_tokens"],
             "mean_prompt_tokens": counts["prompt_tokens"] / n,
@@ -270,9 +309,12 @@ def markdown_report(report: dict[str, Any]) -> str:
         stages = ", ".join(f"{stage} {count}" for stage, count in plan["stages"].items())
         signals = ", ".join(f"{signal} {count}" for signal, count in plan["signals"].items())
         parts.append(f"Plan of {plan['planned']} questions, stages planned: {stages}. Signals: {signals}.")
-    latency = report["seconds_per_question"]
+    latency, basis = report["seconds_per_question"], report["timings_rest_on"]
+    cache = report["reply_cache"]
     parts.append(
-        f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f}."
+        f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f} "
+        f"(on {basis['questions']} questions of batches without cached replies, {basis['uncached_calls']} LLM calls). "
+        f"Reply cache: {describe_reply_cache(cache)}."
     )
     if report["tokens_per_stage"]:
         rows = [

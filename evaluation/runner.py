@@ -18,6 +18,7 @@ from loguru import logger
 from tqdm import tqdm
 
 from evaluation.data import CragRecord, GoldQuestion, to_batch
+from evaluation.jobs import TaskFailed, run_jobs
 from models.schema import QuestionTrace
 
 IDK = "I don't know"
@@ -113,19 +114,86 @@ def run_questions(
     """
     golds: list[GoldQuestion] = []
     with tqdm(total=total, desc=description, unit="q") as progress:
-        pending: list[CragRecord] = []
-        for record in records:
-            golds.append(record.gold)
-            if record.gold.interaction_id in store:
-                progress.update(1)
-                continue
-            pending.append(record)
-            if len(pending) >= _clamp(batch_size()):
-                _answer_and_store(pending, store, answer_batch, progress)
-                pending = []
-        if pending:
-            _answer_and_store(pending, store, answer_batch, progress)
+        for batch in _pending_batches(records, store, batch_size, golds, progress):
+            _answer_and_store(batch, store, answer_batch, progress)
     return golds
+
+
+def _pending_batches(
+    records: Iterable[CragRecord],
+    store: PredictionStore,
+    batch_size: Callable[[], int],
+    golds: list[GoldQuestion],
+    progress: tqdm,
+) -> Iterator[list[CragRecord]]:
+    """The batches of the records not yet in `store` (counted as done on `progress`), each record's
+    gold data appended to `golds` as it is read."""
+    pending: list[CragRecord] = []
+    for record in records:
+        golds.append(record.gold)
+        if record.gold.interaction_id in store:
+            progress.update(1)
+            continue
+        pending.append(record)
+        if len(pending) >= _clamp(batch_size()):
+            yield pending
+            pending = []
+    if pending:
+        yield pending
+
+
+def run_questions_in_jobs(
+    records: Iterable[CragRecord],
+    store: PredictionStore,
+    batch_size: int,
+    setup: Callable[[int], Callable[[list[CragRecord]], list[dict[str, Any]]]],
+    jobs: int,
+    total: int | None,
+    description: str,
+) -> list[GoldQuestion]:
+    """`run_questions` spread over `jobs` processes (evaluation/jobs.py): `setup(job)` builds, in the
+    job's process, the function that turns a batch into its lines (`answer_lines`). This process
+    stores each batch's lines as it ends; a batch whose jobs died is stored as failed."""
+    golds: list[GoldQuestion] = []
+    size = _clamp(batch_size)
+    if total is not None:  # no more jobs than batches
+        jobs = max(1, min(jobs, -(-total // size)))
+    with tqdm(total=total, desc=f"{description} ({jobs} jobs)", unit="q") as progress:
+
+        def done(batch: list[CragRecord], lines: list[dict[str, Any]] | TaskFailed) -> None:
+            if isinstance(lines, TaskFailed):
+                lines = [_line(record, batch, _error_result(lines.error), 0.0) for record in batch]
+            store.append(lines)
+            progress.update(len(lines))
+
+        run_jobs(_pending_batches(records, store, lambda: size, golds, progress), jobs, setup, done)
+    return golds
+
+
+def answer_lines(
+    records: list[CragRecord], answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The stored line of each record of the batch: its result, seconds, batch and gold fields."""
+    return [
+        _line(record, records, result, seconds)
+        for record, result, seconds in _answer_isolating_failures(records, answer_batch)
+    ]
+
+
+def _line(record: CragRecord, batch: list[CragRecord], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+    return {
+        "interaction_id": record.gold.interaction_id,
+        "query": record.gold.query,
+        **result,
+        "seconds": seconds,
+        "batch_id": batch[0].gold.interaction_id,
+        "batch_size": len(batch),
+        **gold_fields(record.gold),
+    }
+
+
+def _error_result(error: str) -> dict[str, Any]:
+    return {"prediction": IDK, "references": [], "error": error}
 
 
 def _answer_and_store(
@@ -134,19 +202,9 @@ def _answer_and_store(
     answer_batch: Callable[[list[CragRecord]], list[dict[str, Any]]],
     progress: tqdm,
 ) -> None:
-    batch_id = records[0].gold.interaction_id
-    for record, result, seconds in _answer_isolating_failures(records, answer_batch):
-        line = {
-            "interaction_id": record.gold.interaction_id,
-            "query": record.gold.query,
-            **result,
-            "seconds": seconds,
-            "batch_id": batch_id,
-            "batch_size": len(records),
-            **gold_fields(record.gold),
-        }
-        store.append([line])
-        progress.update(1)
+    lines = answer_lines(records, answer_batch)
+    store.append(lines)
+    progress.update(len(lines))
 
 
 def _answer_isolating_failures(
@@ -173,7 +231,7 @@ def _answer_isolating_failures(
             (result,) = answer_batch([record])
         except Exception as error:
             logger.exception(f"Question {record.gold.interaction_id} failed: {error}")
-            result = {"prediction": IDK, "references": [], "error": f"{type(error).__name__}: {error}"}
+            result = _error_result(f"{type(error).__name__}: {error}")
         yield record, result, time.perf_counter() - start
 
 

@@ -281,7 +281,7 @@ def running_server(
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         try:
-            _wait_until_up(process, url, startup_timeout_s, log)
+            wait_until_up(process, url, startup_timeout_s, log)
             yield url
         finally:
             process.terminate()
@@ -292,7 +292,9 @@ def running_server(
                 process.wait()
 
 
-def _wait_until_up(process: subprocess.Popen, url: str, timeout_s: float, log: Any) -> None:
+def wait_until_up(process: subprocess.Popen, url: str, timeout_s: float, log: Any) -> None:
+    """Until the server `process` started answers `GET /` on `url`; raises, with the end of its
+    `log`, when it exits or stays silent for `timeout_s`."""
     give_up = time.monotonic() + timeout_s
     while True:
         if process.poll() is not None:
@@ -308,7 +310,7 @@ def _wait_until_up(process: subprocess.Popen, url: str, timeout_s: float, log: A
         time.sleep(0.1)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -318,8 +320,17 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--delay-s", type=float, default=float(os.getenv("KG_MOCK_DELAY_S", "0")))
-    args = parser.parse_args()
-    kg = KnowledgeGraph(args.data_dir)
+    args = parser.parse_args(argv)
+    make_one = (
+        "build one with `python -m kg_mock.fixture DIR`, or point --data-dir (or env KG_BASE_DIRECTORY) "
+        "at the official KG data"
+    )
+    if not args.data_dir.is_dir():
+        raise SystemExit(f"No KG data folder {args.data_dir.resolve()}: {make_one}")
+    try:
+        kg = KnowledgeGraph(args.data_dir)
+    except FileNotFoundError as error:
+        raise SystemExit(f"The KG data folder {args.data_dir.resolve()} lacks {error.filename}: {make_one}") from None
     logger.info(
         f"Serving the KG in {args.data_dir} on http://{args.host}:{args.port} ({args.delay_s:g} s per call)"
     )

@@ -2,7 +2,7 @@
 
 The scorer counts any prediction containing "i don't know" as missing (0 points) and only the exact
 `invalid question` as right on false-premise questions, so every stage's free text passes through
-`normalize_answer` before it becomes a prediction.
+`normalize_answer` before it becomes a prediction; a text without a letter or digit is no answer.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def normalize_answer(text: str) -> str:
     text = " ".join(text.split())
     if text.endswith(".") and ". " not in text:
         text = text[:-1].rstrip(_WRAPPERS)
-    if not text or _DONT_KNOW.search(text):
+    # A reply with no letter or digit ("," or "...") is degenerate: no answer, whatever caused it.
+    if not any(character.isalnum() for character in text) or _DONT_KNOW.search(text):
         return I_DONT_KNOW
     if _INVALID.match(text) or _INVALID_PHRASE.search(text):
         return INVALID_QUESTION

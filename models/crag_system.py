@@ -106,7 +106,8 @@ class CragSystem:
         if self.llm is None:
             return
         try:
-            self.speed = calibrate(self.llm, self.config.budget)
+            # The engine itself: a reply cache in front would answer the calibration in no time.
+            self.speed = calibrate(self.llm.engine, self.config.budget)
             self.calibration_error = None
         except Exception as error:
             self.calibration_error = f"{type(error).__name__}: {error}"

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -65,6 +66,8 @@ class EngineSpeed:
     smoothing: float = 0.05
     decode_scale: float = 1.0  # learned factor on the decode steps
     context_s_per_token: float = 0.0  # per decode step, per token of context its sequences read
+    outlier_factor: float = 2.0  # a step counts as at most this many times off its prediction
+    engine_seconds: float = 0.0  # the observed steps' seconds in all
 
     @classmethod
     def initial(cls, budget: BudgetConfig) -> "EngineSpeed":
@@ -74,7 +77,7 @@ class EngineSpeed:
         if overhead is None or prefill is None or steps is None or context is None:
             raise ValueError("budget.initial_* are derived when the configuration loads: use models.config.load_config")
         return cls(call_overhead_s=overhead, prefill_s_per_token=1.0 / prefill, decode_step_s=dict(steps),
-                   smoothing=budget.step_smoothing, context_s_per_token=context)
+                   smoothing=budget.step_smoothing, context_s_per_token=context, outlier_factor=budget.step_outlier_factor)
 
     def step_seconds(self, sequences: int, context_tokens: int = 0) -> float:
         """A decode step of `sequences` sequences reading `context_tokens` tokens of KV cache in all:
@@ -116,13 +119,17 @@ class EngineSpeed:
         )
 
     def observe(self, step: StepTiming) -> None:
+        """Refine the speeds from one engine step, off its prediction by at most `outlier_factor`."""
+        self.engine_seconds += step.seconds
         decode = self.step_seconds(step.sequences, step.context_tokens) if step.sequences else 0.0
-        weight = self.smoothing
+        weight, bound = self.smoothing, self.outlier_factor
         if step.prompt_tokens > 0:
             per_token = max(0.0, step.seconds - decode) / step.prompt_tokens
+            per_token = min(max(per_token, self.prefill_s_per_token / bound), self.prefill_s_per_token * bound)
             self.prefill_s_per_token += weight * (per_token - self.prefill_s_per_token)
         elif decode > 0:
-            self.decode_scale *= 1.0 + weight * (step.seconds / decode - 1.0)
+            ratio = min(max(step.seconds / decode, 1.0 / bound), bound)
+            self.decode_scale *= 1.0 + weight * (ratio - 1.0)
 
     def describe(self) -> str:
         steps = ", ".join(f"{n} seq {self.step_seconds(n) * 1000:.0f} ms" for n in sorted(self.decode_step_s))
@@ -143,17 +150,26 @@ def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
     """Measure `llm` on `llm.clock`: a short prompt with one token (the call's own cost), a
     reasoning-sized prompt with one token (prefill), then guided replies of
     `calibration_decode_tokens` tokens for each of `calibration_sequences` sequences at once (the
-    first token comes with the prefill; the others are decode steps). Every prompt is unique, so
-    that no prefix cache hides its cost."""
+    first token comes with the prefill; the others are decode steps). A decode step of n sequences
+    is the median of the engine's own reports of its steps that only decoded those n (their
+    context's reads taken off), when it reports steps; else the call's time past its prompts over
+    its decode steps. Every prompt is unique, so that no prefix cache hides its cost."""
     run, prompts = next(_calibration_runs), itertools.count()
+    context_s = budget.initial_context_s_per_token or 0.0
+    steps_seen: list[StepTiming] = []
 
     def prompt(words: str) -> list[dict[str, str]]:
         return [{"role": "user", "content": f"Calibration {run}.{next(prompts)}. {words}"}]
 
     def timed(conversations: list[list[dict[str, str]]], params: GenerationParams) -> tuple[float, list[Completion]]:
+        steps_seen.clear()
+        observer, llm.step_observer = llm.step_observer, steps_seen.append
         started = llm.clock()
-        with llm.limited(None):
-            completions = llm.generate(conversations, params)
+        try:
+            with llm.limited(None):
+                completions = llm.generate(conversations, params)
+        finally:
+            llm.step_observer = observer
         failed = [c.error for c in completions if c.error]
         if failed:
             raise RuntimeError(f"calibration request failed: {failed[0]}")
@@ -168,6 +184,14 @@ def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
     decode = GenerationParams(max_tokens=budget.calibration_decode_tokens, json_schema=CALIBRATION_SCHEMA)
     for sequences in budget.calibration_sequences:
         seconds, replies = timed([prompt(short) for _ in range(sequences)], decode)
+        reported = [
+            step.seconds - step.context_tokens * context_s
+            for step in steps_seen
+            if step.prompt_tokens == 0 and step.sequences == sequences
+        ]
+        if reported:
+            table[sequences] = statistics.median(reported)
+            continue
         steps = max(reply.completion_tokens for reply in replies) - 1
         more_prompt = sum(reply.prompt_tokens for reply in replies) - base_reply.prompt_tokens
         table[sequences] = max(0.0, seconds - base - more_prompt * prefill) / max(1, steps)
@@ -178,7 +202,8 @@ def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
         decode_step_s=table,
         kv_cache_tokens=llm.kv_cache_tokens(),
         smoothing=budget.step_smoothing,
-        context_s_per_token=budget.initial_context_s_per_token or 0.0,
+        context_s_per_token=context_s,
+        outlier_factor=budget.step_outlier_factor,
     )
     speed.check()
     logger.info(f"Calibration of the {llm.name} engine: {speed.describe()}")
@@ -257,10 +282,20 @@ class StageCosts:
         return max(1, min(shape.max_tokens, math.ceil(share * shape.max_tokens)))
 
     def observe(
-        self, speed: EngineSpeed, stage: str, seconds: float, usages: Sequence[TokenUsage | None]
+        self,
+        speed: EngineSpeed,
+        stage: str,
+        seconds: float,
+        usages: Sequence[TokenUsage | None],
+        engine_seconds: float = 0.0,
     ) -> None:
         """What `stage` took for its questions (`usages`: each one's LLM tokens, None when it used
-        none). A reply a time limit cut counts as long as max_tokens (its length is unknown)."""
+        none; `engine_seconds`: what the engine's steps took in it, when it reports them). A reply a
+        time limit cut counts as long as max_tokens (its length is unknown). Replies from the reply
+        cache count for the prompt and reply lengths, but took no model time. Of the stage's time,
+        the LLM's is the longer of its prediction and the engine's steps, the rest its other seconds:
+        an engine slower than predicted (a stall) is the engine's, which the steps teach
+        `EngineSpeed`, not the stage's work."""
         questions = len(usages)
         if questions <= 0:
             return
@@ -274,9 +309,13 @@ class StageCosts:
             ]
             window = self.replies.setdefault(stage, deque(maxlen=self.reply_window))
             window.extend(min(1.0, reply / shape.max_tokens) for reply in replies)
-            steps = max(1, math.ceil(max(replies)))
             self._average(self.prompt_tokens, self._base(stage), sum(prompts) / len(prompts))
-            llm_seconds = speed.call_seconds(int(sum(prompts) * shape.samples), len(used) * shape.samples, steps)
+            computed = [(prompt, reply) for prompt, reply, usage in zip(prompts, replies, used) if usage.cached < usage.calls]
+            if computed:
+                steps = max(1, math.ceil(max(reply for _, reply in computed)))
+                prompt_total = sum(prompt for prompt, _ in computed)
+                llm_seconds = speed.call_seconds(int(prompt_total * shape.samples), len(computed) * shape.samples, steps)
+        llm_seconds = max(llm_seconds, engine_seconds)
         self._average(self.other_seconds, self._base(stage), max(0.0, seconds - llm_seconds) / questions)
 
     def _base(self, stage: str) -> str:

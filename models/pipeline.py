@@ -247,7 +247,7 @@ class BatchRun:
         raises is recorded as failed for all its questions (None: they get its fallback); a result
         carrying an `error` marks its own question only."""
         limit = self.deadline.limit(later)
-        started = self.clock()
+        started, engine_before = self.clock(), self.deadline.speed.engine_seconds
         try:
             with self.llm.limited(limit) if self.llm is not None else nullcontext():
                 results = list(call.work(limit))
@@ -257,9 +257,9 @@ class BatchRun:
             logger.exception(f"Stage {call.name} failed for {len(call.records)} questions; they go on without it")
             for record in call.records:
                 record.note(call.name, "failed", STAGE_FAILED, f"{type(error).__name__}: {error}")
-            self._timed(call.name, call.records, started, [None] * len(call.records))
+            self._timed(call.name, call.records, started, [None] * len(call.records), engine_before)
             return None
-        self._timed(call.name, call.records, started, [result.usage for result in results])
+        self._timed(call.name, call.records, started, [result.usage for result in results], engine_before)
         for record, result in zip(call.records, results):
             if result.usage.calls:
                 record.trace.tokens[call.name] = result.usage
@@ -269,8 +269,11 @@ class BatchRun:
                 record.note(call.name, "failed", STAGE_FAILED, result.error)
         return results
 
-    def _timed(self, name: str, records: list[QuestionRecord], started: float, usages: list[TokenUsage | None]) -> None:
+    def _timed(
+        self, name: str, records: list[QuestionRecord], started: float, usages: list[TokenUsage | None], engine_before: float
+    ) -> None:
         seconds = self.clock() - started
-        self.deadline.costs.observe(self.deadline.speed, name, seconds, usages)
+        engine = self.deadline.speed.engine_seconds - engine_before  # what the engine's steps took in the call
+        self.deadline.costs.observe(self.deadline.speed, name, seconds, usages, engine)
         for record in records:
             record.trace.timings[name] = seconds / len(records)

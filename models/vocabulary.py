@@ -42,9 +42,13 @@ ORDINAL_WORDS: dict[str, int] = {
 }  # fmt: skip
 # Scale words and their abbreviations after a number ("3 bn", "1.2 million") -> factor.
 SCALES: dict[str, int] = {
-    "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "mln": 10**6,
-    "billion": 10**9, "bn": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12,
+    "thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "mln": 10**6, "mio": 10**6,
+    "billion": 10**9, "bn": 10**9, "bln": 10**9, "b": 10**9, "trillion": 10**12, "tn": 10**12,
 }  # fmt: skip
+# A capital letter right after a number is a scale ("2.1M", "5.4T"; a small "m" is metres): the
+# letter -> its scale word. Matched on the text as written.
+SCALE_LETTERS: dict[str, str] = {"K": "thousand", "M": "million", "B": "billion", "T": "trillion"}
+SCALE_LETTER = r"(?<=\d) ?([KMBT])\b"
 # A count of things written out ("three songs", "top 5").
 COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)"
 # Words that write a number in a sentence (a sentence holding one may state a "how many" answer).
@@ -341,10 +345,69 @@ NUMBER_IN_ANSWER = (
     r"hundreds|thousands|millions|billions|half|quarter|single|couple|free)\b"
 )
 
-# --- Phrases the answer checker reads a comparison in ("more than one year" = "over one year") -----
+# --- What the answer checker reads in answers (evaluation/answer_match.py) -------------------------
 
+# Phrases of a comparison ("more than one year" = "over one year").
 MORE_THAN = r"more than|longer than|greater than|in excess of"
 LESS_THAN = r"less than|fewer than|shorter than"
+# Words after which "one" is a pronoun, not a number ("the last one", "this one", "no one").
+ONE_AS_PRONOUN_AFTER = frozenset("last first next this that which each every no any another other only same".split())
+# Words that say there is none: "none", "never won", "nil" (a zero answer said in words).
+ZERO_WORDS = frozenset({"none", "nobody", "nothing", "never", "zero", "nil", "neither", "no"})
+# A match result written as a one-letter code (a gold "w", "d" or "l") -> the result.
+RESULT_CODES: dict[str, str] = {"w": "win", "d": "draw", "l": "loss"}
+# Words that tell a match's result -> the result ("beat" and "defeated" left out: "X beat Y" is a win
+# for X and a loss for Y, and "were defeated" a loss).
+RESULT_WORDS: dict[str, str] = {
+    "win": "win", "wins": "win", "won": "win", "victory": "win", "victorious": "win",
+    "draw": "draw", "draws": "draw", "drew": "draw", "drawn": "draw", "tie": "draw", "tied": "draw",
+    "loss": "loss", "lost": "loss", "lose": "loss", "defeat": "loss", "beaten": "loss",
+}  # fmt: skip
+# A quarter of a year written "Q4", "4th quarter" or "fourth (fiscal) quarter": the quarter's number
+# (a digit, or an ordinal of ORDINAL_WORDS) is the group named "n".
+QUARTER = r"\bq(?P<q>[1-4])\b|\b(?P<n>first|second|third|fourth|1st|2nd|3rd|4th)(?: fiscal)? quarter\b"
+# A win-loss record written out ("56 wins and 26 losses", "won 73 games and lost 9"): wins, losses.
+WIN_LOSS = (
+    r"\b(?P<w>\d+) (?:wins?|victories),? (?:and )?(?P<l>\d+) (?:losses|defeats)\b"
+    r"|\bwon (?P<w2>\d+)(?: games| matches)?,? and lost (?P<l2>\d+)\b"
+)
+# Units written in several ways (symbols, abbreviations, two words) -> the one word the checker reads
+# (matched after Unicode compatibility decomposition, which writes "ft³" as "ft3").
+UNIT_SPELLINGS: dict[str, str] = {
+    r"\bft[³3]|\bcu\.? ?ft\b\.?|\bcubic f(?:ee|oo)t\b": "cubicfeet",
+    r"(?<=\d) ?m[³3]\b|(?<=\d) ?cu\.? ?m\b\.?|\bcubic met(?:er|re)s?\b": "cubicmeters",
+    r"\bmi[²2]\b|\bsq\.? ?mi\b\.?|\bsquare miles?\b": "squaremiles",
+    r"\bkm[²2]\b|\bsq\.? ?km\b\.?|\bsquare kilomet(?:er|re)s?\b": "squarekilometers",
+    r"\bft[²2]\b|\bsq\.? ?ft\b\.?|\bsquare f(?:ee|oo)t\b": "squarefeet",
+    r"(?<=\d) ?m[²2]\b|(?<=\d) ?sq\.? ?m\b\.?|\bsquare met(?:er|re)s?\b": "squaremeters",
+    r"° ?c\b|\bdegrees? (?:c\b|celsius\b)|\bcelsius\b": "celsius",
+    r"° ?f\b|\bdegrees? (?:f\b|fahrenheit\b)|\bfahrenheit\b": "fahrenheit",
+    r"(?<=\d) ?l\b|\blit(?:er|re)s?\b": "liters",
+    r"\b(?:us )?gal(?:lon)?s?\b\.?": "gallons",
+}
+# Unit words after a number -> (canonical unit, kind); units of one kind may be conversions of each other.
+UNITS: dict[str, tuple[str, str]] = {
+    "%": ("%", "percent"), "percent": ("%", "percent"), "pct": ("%", "percent"),
+    "usd": ("usd", "money"), "dollar": ("usd", "money"), "dollars": ("usd", "money"),
+    "eur": ("eur", "money"), "euro": ("eur", "money"), "euros": ("eur", "money"),
+    "gbp": ("gbp", "money"), "jpy": ("jpy", "money"), "yen": ("jpy", "money"),
+    "ft": ("ft", "length"), "foot": ("ft", "length"), "feet": ("ft", "length"),
+    "m": ("m", "length"), "meter": ("m", "length"), "meters": ("m", "length"), "metre": ("m", "length"),
+    "metres": ("m", "length"), "km": ("km", "length"), "kilometers": ("km", "length"),
+    "kilometres": ("km", "length"), "mi": ("mi", "length"), "mile": ("mi", "length"),
+    "miles": ("mi", "length"), "cm": ("cm", "length"), "inches": ("in", "length"),
+    "kg": ("kg", "weight"), "kilograms": ("kg", "weight"), "lb": ("lb", "weight"), "lbs": ("lb", "weight"),
+    "pound": ("lb", "weight"), "pounds": ("lb", "weight"), "tons": ("t", "weight"),
+    "year": ("year", "time"), "years": ("year", "time"), "yrs": ("year", "time"),
+    "month": ("month", "time"), "months": ("month", "time"), "week": ("week", "time"),
+    "weeks": ("week", "time"), "day": ("day", "time"), "days": ("day", "time"),
+    "hour": ("hour", "time"), "hours": ("hour", "time"), "minute": ("minute", "time"),
+    "minutes": ("minute", "time"),
+    "cubicfeet": ("ft3", "volume"), "cubicmeters": ("m3", "volume"), "liters": ("l", "volume"),
+    "gallons": ("gal", "volume"), "squaremiles": ("mi2", "area"), "squarekilometers": ("km2", "area"),
+    "squarefeet": ("ft2", "area"), "squaremeters": ("m2", "area"), "acres": ("acre", "area"),
+    "celsius": ("c", "temperature"), "fahrenheit": ("f", "temperature"),
+}  # fmt: skip
 
 
 def asked(text: str, vocabulary: dict[str, str]) -> list[str]:

@@ -115,6 +115,9 @@ class _Behaviour(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers.get("content-length") or 0))
         type(self).respond(self)
 
+    def do_GET(self):
+        type(self).respond(self)
+
     def log_message(self, *args):
         pass
 
@@ -128,7 +131,7 @@ class _Behaviour(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def broken_api():
-    """Starts loopback HTTP servers whose every POST is answered by the given function."""
+    """Starts loopback HTTP servers whose every request (GET or POST) is answered by the given function."""
     servers = []
 
     def start(respond: Callable[[_Behaviour], None]) -> str:

@@ -52,6 +52,9 @@ class ScriptedLLM(LLMBackend):
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
+    def model_identity(self) -> str:
+        return "scripted"
+
 
 def fake_kg_api(monkeypatch, answer: Callable[[str, dict], object]) -> list:
     """Serves every KG API call of the stage from `answer(route, body)` through the real scheduler,

@@ -27,6 +27,11 @@ from tests.doubles import ScriptedLLM
         ("Inc. and Co. were both founded in 1990.", "Inc. and Co. were both founded in 1990."),
         ("", I_DONT_KNOW),
         ("   \n ", I_DONT_KNOW),
+        (",", I_DONT_KNOW),  # degenerate: no letter or digit
+        ("...", I_DONT_KNOW),
+        ("\"—\"", I_DONT_KNOW),
+        ("7", "7"),
+        ("東京", "東京"),
         ("I don't know", I_DONT_KNOW),
         ("i don't know.", I_DONT_KNOW),
         ("I DO NOT KNOW the answer", I_DONT_KNOW),

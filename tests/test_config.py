@@ -97,7 +97,9 @@ def test_derived_options_follow_the_overrides_they_derive_from():
     # steps of 512 prompt tokens at the overridden speed, each also paying its all-reduces and fixed work
     assert budget.initial_prefill_tokens_per_s == pytest.approx(target.prefill_tokens_per_step_second(512), abs=0.1)
     assert budget.initial_prefill_tokens_per_s < 200.0 and budget.initial_call_overhead_s == target.call_overhead_s
-    assert budget.initial_decode_step_s == {n: pytest.approx(target.step_seconds(0, n, n), abs=1e-6) for n in (1, 8, 24)}
+    assert budget.initial_decode_step_s == {
+        n: pytest.approx(target.step_seconds(0, n, n), abs=1e-6) for n in budget.calibration_sequences
+    }
     allreduce = target.allreduces_per_step * (target.allreduce_latency_s + target.allreduce_bytes_per_row / target.pcie_bytes_per_s)
     assert budget.initial_decode_step_s[1] == pytest.approx(0.14 + allreduce + target.step_fixed_s + target.guided_mask_s, abs=1e-6)
     assert config.plan.calculator_reference_chars == 400 * config.retrieval.chars_per_token

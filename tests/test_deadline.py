@@ -146,12 +146,35 @@ def test_observed_steps_move_the_speeds_toward_what_they_took():
     model = speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1})
     model.observe(StepTiming(prompt_tokens=100, sequences=0, seconds=2.0))  # 50 tok/s
     assert model.prefill_s_per_token == pytest.approx(0.015)  # half way from 0.01 to 0.02
-    model.observe(StepTiming(prompt_tokens=0, sequences=4, seconds=0.3))  # 3x the table
-    assert model.step_seconds(4) == pytest.approx(0.2)
+    model.observe(StepTiming(prompt_tokens=0, sequences=4, seconds=0.2))  # 2x the table
+    assert model.step_seconds(4) == pytest.approx(0.15)
     # A step that both prefills and decodes: the decode part is taken from the table.
     before = model.prefill_s_per_token
-    model.observe(StepTiming(prompt_tokens=100, sequences=1, seconds=0.2 + 100 * before))
+    model.observe(StepTiming(prompt_tokens=100, sequences=1, seconds=model.step_seconds(1) + 100 * before))
     assert model.prefill_s_per_token == pytest.approx(before)
+
+
+def test_a_stalled_step_moves_the_speeds_no_more_than_one_outlier_factor_allows():
+    model = speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1})
+    model.observe(StepTiming(prompt_tokens=0, sequences=4, seconds=176.0))  # a stall, 1760x the table
+    assert model.step_seconds(4) == pytest.approx(0.1 * 1.5)  # counted as 2x, at smoothing 0.5
+    model.observe(StepTiming(prompt_tokens=100, sequences=0, seconds=60.0))
+    assert model.prefill_s_per_token == pytest.approx(0.015)
+    model.observe(StepTiming(prompt_tokens=0, sequences=4, seconds=0.0))  # nor a step of no time
+    assert model.step_seconds(4) == pytest.approx(0.15 * 0.75)
+    assert model.engine_seconds == pytest.approx(236.0)  # the steps' own seconds, all of them
+
+
+def test_a_stage_slowed_by_a_stalled_engine_learns_no_other_seconds():
+    costs = StageCosts(shapes={"reasoning": llm_shapes(load_config("t4x4"))["reasoning"]}, smoothing=0.5)
+    engine = speed(prefill_tps=1000.0, steps={1: 0.1, 8: 0.1})
+    usage = [TokenUsage(calls=1, prompt_tokens=2000, completion_tokens=100)] * 8
+    costs.observe(engine, "reasoning", 30.0, usage, engine_seconds=29.5)
+    assert costs.other_seconds["reasoning"] == pytest.approx(0.5 / 8)
+    costs.observe(engine, "reasoning", 200.0, usage, engine_seconds=199.5)  # the engine stalled for 170 s
+    assert costs.other_seconds["reasoning"] == pytest.approx(0.5 / 8)
+    costs.observe(engine, "reasoning", 200.0, usage)  # an engine that reports no steps: its prediction only
+    assert costs.other_seconds["reasoning"] > 10.0
 
 
 # --- calibration ---------------------------------------------------------------------------------
@@ -185,6 +208,49 @@ def test_calibration_recovers_the_engine_speed_it_measures():
     for sequences, seconds in {1: 0.1, 8: 0.12, 24: 0.3}.items():
         assert measured.decode_step_s[sequences] == pytest.approx(seconds, rel=0.05)
     assert measured.call_overhead_s == pytest.approx(0.3, abs=0.01)
+
+
+class SteppingLLM(TimedLLM):
+    """A TimedLLM that reports its steps as an engine does: the first token's step (the prompts and
+    each sequence's guided matcher, `first_step_s`), then one step per round of tokens."""
+
+    def __init__(self, clock: FakeClock, step_s: dict[int, float], first_step_s: float):
+        super().__init__(clock, prefill_s=0.001, step_s=step_s, overhead=0.2)
+        self.first_step_s = first_step_s
+
+    def generate(self, conversations, params):
+        completions = super().generate(conversations, params)
+        sequences = len(conversations)
+        self.clock.now += self.first_step_s * sequences  # the matchers' set-up, which the steps do not repeat
+        self.observe_step(sum(c.prompt_tokens for c in completions), sequences, self.first_step_s * sequences)
+        for _ in range(max(c.completion_tokens for c in completions) - 1):
+            self.observe_step(0, sequences, self.step_s[sequences], context_tokens=1000)
+        return completions
+
+
+def test_calibration_takes_decode_steps_from_the_engines_own_step_reports():
+    clock = FakeClock()
+    steps = {1: 0.12, 8: 0.13, 9: 0.2}
+    llm = SteppingLLM(clock, steps, first_step_s=0.02)
+    budget = BudgetConfig(calibration_prompt_tokens=500, calibration_decode_tokens=16, calibration_sequences=(1, 8, 9))
+    budget.initial_context_s_per_token = 1e-5
+    measured = calibrate(llm, budget)
+    for sequences, seconds in steps.items():
+        # the context's reads taken off; the first token's matchers not spread over the steps
+        assert measured.decode_step_s[sequences] == pytest.approx(seconds - 1000 * 1e-5)
+    assert llm.step_observer is None  # the engine's own observer is back
+
+
+@pytest.mark.parametrize("profile_name", ["nominal", "slow", "very-slow"])
+def test_the_t4x4_calibration_predicts_every_decode_step_from_1_to_64_sequences_within_15_percent(profile_name):
+    from tools.check_t4x4 import profile
+
+    config = load_config("t4x4")
+    model = profile(profile_name, config.budget.target_throughput)
+    measured = {n: model.step_seconds(0, n, n) for n in config.budget.calibration_sequences}
+    predicted = EngineSpeed(call_overhead_s=0.1, prefill_s_per_token=0.003, decode_step_s=measured)
+    for sequences in range(1, 65):
+        assert predicted.step_seconds(sequences) == pytest.approx(model.step_seconds(0, sequences, sequences), rel=0.15), sequences
 
 
 def test_calibration_prompts_are_unique_so_no_prefix_cache_hides_their_cost():
@@ -244,6 +310,19 @@ def test_stage_costs_learn_prompt_sizes_reply_lengths_and_other_seconds():
     assert costs.other_seconds["calculator"] == pytest.approx(0.5)
     costs.observe(model, "web", 3.0, [None, None, None])
     assert costs.other_seconds["web"] == pytest.approx(0.75)
+
+
+def test_cached_replies_count_for_their_sizes_but_take_no_model_time():
+    costs, model = costs_for(samples=1, max_tokens=48), speed(prefill_tps=100.0, steps={1: 0.1, 24: 0.1})
+    cached = [TokenUsage(calls=1, prompt_tokens=200, completion_tokens=12, cached=1) for _ in range(2)]
+    costs.observe(model, "calculator", 1.0, cached)  # the whole second was the stage's own work
+    assert costs.prompt_tokens["calculator"] == pytest.approx(300.0)
+    assert list(costs.replies["calculator"]) == [0.25, 0.25]
+    assert costs.other_seconds["calculator"] == pytest.approx(0.5)
+    # one of the two computed: only its call's model time is taken out of the stage's seconds
+    mixed = [TokenUsage(calls=1, prompt_tokens=200, completion_tokens=12), cached[0]]
+    costs.observe(model, "knowledge", model.call_seconds(200, 1, 12) + 1.0, mixed)
+    assert costs.other_seconds["knowledge"] == pytest.approx(0.5)
 
 
 def test_a_call_is_planned_for_its_longest_reply_at_a_high_quantile_not_the_mean():

@@ -11,6 +11,7 @@ import pytest
 from benchmarks import end_to_end
 from evaluation.data import read_records
 from evaluation.truncation import ApproximateTruncator
+from models.llm import with_reply_cache
 from tests.doubles import ScriptedLLM
 from tests.test_crag_system import reply_by_output_shape
 
@@ -18,8 +19,9 @@ SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample.jsonl"
 
 
 def bench(out: Path, llm: ScriptedLLM, *extra: str) -> dict:
-    argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "4", "--setups", "cpu-all,cpu-plan", *extra]
-    assert end_to_end.main(argv, llm=llm) == 0
+    argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "4", "--setups", "cpu-all,cpu-plan", "--no-reply-cache",
+            *extra]
+    assert end_to_end.main(argv, llm=lambda config: llm) == 0
     return json.loads((out / "report.json").read_text())
 
 
@@ -169,3 +171,88 @@ def test_a_bad_reference_is_refused_before_any_llm_call(tmp_path):
     assert llm.calls == []
     with pytest.raises(SystemExit, match="--answers needs --compare"):
         end_to_end.main(["--data", str(SAMPLE), "--answers", str(new)])
+
+
+def cached_bench(out: Path, llm: ScriptedLLM, cache: Path, *extra: str) -> dict:
+    argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "4", "--setups", "cpu-all",
+            "--reply-cache", str(cache), "--jobs", "1", *extra]
+    assert end_to_end.main(argv, llm=lambda config: with_reply_cache(llm, config)) == 0
+    return json.loads((out / "report.json").read_text())
+
+
+def model_calls(llm: ScriptedLLM) -> list:
+    """The calls of the stages (the engine's calibration at warm-up is never cached)."""
+    return [call for call in llm.calls if not call[0][0][0]["content"].startswith("Calibration")]
+
+
+def predictions(result: dict) -> dict[str, str]:
+    return {key: value["cpu-all"]["prediction"] for key, value in result["verdicts"].items()}
+
+
+def test_a_rerun_after_an_edit_that_changes_no_request_takes_every_reply_from_the_cache(tmp_path, monkeypatch):
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    cache = tmp_path / "replies.sqlite"
+    first = ScriptedLLM(reply_by_output_shape("canberra"))
+    before = cached_bench(tmp_path, first, cache)
+    summary = before["setups"]["cpu-all"]
+    assert summary["reply_cache"]["hits"] == 0 and summary["reply_cache"]["misses"] > 0
+    assert summary["timings_rest_on"] == {"questions": 4, "uncached_calls": summary["reply_cache"]["misses"]}
+
+    monkeypatch.setattr(end_to_end, "code_fingerprint", lambda leave_out=(): "a comment changed")
+    again = ScriptedLLM(reply_by_output_shape("a reply the model would not give again"))
+    after = cached_bench(tmp_path, again, cache)
+    assert model_calls(again) == []  # a new answers file (the code changed), every reply from the cache
+    assert len(list((tmp_path / "answers").iterdir())) == 2
+    assert predictions(after) == predictions(before)
+    counts = after["setups"]["cpu-all"]["reply_cache"]
+    assert (counts["hits"], counts["misses"]) == (summary["reply_cache"]["misses"], 0)
+    assert after["setups"]["cpu-all"]["timings_rest_on"] == {"questions": 0, "uncached_calls": 0}
+    assert "its seconds rest on 0 questions" in (tmp_path / "report.md").read_text()
+
+
+def test_after_an_edit_of_the_reasoning_prompt_only_reasoning_and_later_calls_are_recomputed(tmp_path, monkeypatch):
+    from models.prompts import PromptLibrary
+
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    cache = tmp_path / "replies.sqlite"
+    cached_bench(tmp_path, ScriptedLLM(reply_by_output_shape("canberra")), cache)
+
+    conversation = PromptLibrary.conversation
+
+    def edited(self, name, **values):
+        messages = conversation(self, name, **values)
+        if name == "reasoning":
+            messages[0] = {**messages[0], "content": messages[0]["content"] + "\nBe careful."}
+        return messages
+
+    monkeypatch.setattr(PromptLibrary, "conversation", edited)
+    monkeypatch.setattr(end_to_end, "code_fingerprint", lambda leave_out=(): "prompts/reasoning.txt changed")
+    again = ScriptedLLM(reply_by_output_shape("canberra"))
+    by_stage = cached_bench(tmp_path, again, cache)["setups"]["cpu-all"]["reply_cache"]["by_stage"]
+    assert by_stage["reasoning"] == {"hits": 0, "misses": 4}
+    before_reasoning = {stage: counts for stage, counts in by_stage.items() if stage in ("kg", "calculator", "knowledge")}
+    assert before_reasoning and all(counts["misses"] == 0 for counts in before_reasoning.values())
+    assert all("Be careful." in call[0][0][0]["content"] for call in model_calls(again))  # reasoning alone
+    assert "calculator 4 of 4, knowledge 4 of 4, reasoning 0 of 4" in (tmp_path / "report.md").read_text()
+
+
+def canberra_llm(config):
+    """A scripted backend each job builds for itself (it must pickle: a module-level function)."""
+    return ScriptedLLM(reply_by_output_shape("canberra"))
+
+
+def test_two_jobs_answer_like_one_in_one_merged_report(tmp_path, monkeypatch):
+    monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "6", "--setups", "cpu-all,cpu-plan",
+                "--set", "batch_size=2", "--no-reply-cache", "--jobs", jobs]
+        assert end_to_end.main(argv, llm=canberra_llm) == 0
+        runs[jobs] = json.loads((out / "report.json").read_text())
+        files = list((out / "answers").iterdir())
+        assert len(files) == 2
+        for path in files:  # each question once in its setup's one answers file
+            ids = [json.loads(line)["interaction_id"] for line in path.read_text().splitlines()]
+            assert sorted(ids) == sorted(runs[jobs]["verdicts"])
+    assert runs["2"]["verdicts"] == runs["1"]["verdicts"]

@@ -783,3 +783,17 @@ def test_benchmark_questions_are_in_step_with_the_fixture(kg_data_dir):
         "sports",
         "open",
     }
+
+
+@pytest.mark.parametrize("folder", ["absent", "empty"])
+def test_the_server_without_its_data_folder_says_in_one_line_what_is_missing_and_what_to_do(tmp_path, folder):
+    data_dir = tmp_path / "cragkg"
+    if folder == "empty":
+        data_dir.mkdir()
+    run = subprocess.run([sys.executable, "-m", "kg_mock.server", "--data-dir", str(data_dir), "--port", "9"],
+                         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    missing = f"No KG data folder {data_dir}" if folder == "absent" else f"lacks {data_dir / 'open' / 'kg.0.jsonl.bz2'}"
+    assert missing in last and "python -m kg_mock.fixture DIR" in last

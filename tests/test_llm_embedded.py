@@ -100,3 +100,17 @@ def test_the_real_packaged_model_is_assembled_and_verified():
     with path.open("rb") as handle:
         assert handle.read(4) == b"GGUF"
     assert path.with_name(path.name + ".verified").is_file()
+
+
+def test_a_model_file_is_hashed_once_and_again_when_it_changes(tmp_path, monkeypatch):
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"weights")
+    hashed = []
+    real = embedded._sha256_of
+    monkeypatch.setattr(embedded, "_sha256_of", lambda path: hashed.append(path) or real(path))
+    first = embedded.file_sha256(model, tmp_path / "cache")
+    assert first == hashlib.sha256(b"weights").hexdigest()
+    assert embedded.file_sha256(model, tmp_path / "cache") == first and len(hashed) == 1  # kept
+    model.write_bytes(b"other weights")
+    assert embedded.file_sha256(model, tmp_path / "cache") == hashlib.sha256(b"other weights").hexdigest()
+    assert len(hashed) == 2

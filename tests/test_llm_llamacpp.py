@@ -174,3 +174,38 @@ def test_a_prompt_that_would_not_be_read_in_time_is_not_started(embedded_llm):
     with embedded_llm.limited(TimeLimit(time.monotonic() + 0.05)):
         [completion] = embedded_llm.generate([ask("word " * 2000)], GenerationParams(max_tokens=4))
     assert completion.cut and completion.texts == []
+
+
+# ~600 tokens shared by the conversations below: more than one evaluation chunk (llm.batch_tokens).
+SHARED_INSTRUCTIONS = " ".join(
+    f"Rule {n}: answer from the references only, name the page you used, and keep the answer under ten words."
+    for n in range(1, 31)
+)
+
+
+@pytest.mark.model
+def test_the_same_conversations_in_two_orders_give_identical_replies(embedded_llm):
+    """A reply must not depend on the conversation before it on the same context: reusing the cached
+    prefix up to where two prompts differ shifts the evaluation chunks, and with them the logits."""
+    conversations = [
+        [{"role": "system", "content": SHARED_INSTRUCTIONS}, {"role": "user", "content": question}]
+        for question in ("Which river flows through Paris?", "Who wrote Hamlet? Reply with the name alone.")
+    ]
+    params = GenerationParams(max_tokens=8, first_token_logprobs=5)
+    forward = embedded_llm.generate(conversations, params)
+    backward = embedded_llm.generate(conversations[::-1], params)[::-1]
+    for one, other in zip(forward, backward, strict=True):
+        assert one.error is None and other.error is None
+        assert one.texts == other.texts
+        assert one.first_token_logprobs == other.first_token_logprobs  # to the last bit
+        assert one.prompt_tokens > 512  # the shared part spans a whole chunk, which is reused
+
+
+def test_the_model_identity_names_the_weights_and_the_chunk_size_not_the_threads():
+    from models.config import LLMConfig
+    from models.llm.llamacpp_backend import LlamaCppBackend
+
+    identity = LlamaCppBackend(LLMConfig()).model_identity()  # nothing loads
+    assert LLMConfig().embedded_sha256 in identity and "chunks of 512 tokens" in identity
+    assert LlamaCppBackend(LLMConfig(threads=1)).model_identity() == identity
+    assert LlamaCppBackend(LLMConfig(batch_tokens=256)).model_identity() != identity

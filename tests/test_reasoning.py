@@ -97,6 +97,7 @@ def test_helpers_that_ran_empty_are_shown_as_none_and_helpers_that_did_not_run_a
         # output cut off after the answer field
         ('{"reasoning": "r", "false_premise": false, "answer": "Rome', "Rome", False),
         ('{"reasoning": "r", "false_premise": false, "answer": ""}', I_DONT_KNOW, False),
+        ('{"reasoning": "Bolt ran it.", "false_premise": false, "answer": ","}', I_DONT_KNOW, False),
     ],
 )
 def test_parse_branches(raw, expected, false_premise):

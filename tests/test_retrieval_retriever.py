@@ -156,7 +156,25 @@ def test_baseline_mode_reproduces_the_official_pipeline_on_raw_html():
     assert evidence[0].chunks[0] == "DreamWorks Animation is owned by Universal Pictures."
     assert len(evidence[0].chunks) == 2 and len(evidence[0].chunks[1]) < 30  # cut by the 80-char block
     assert evidence[1].chunks == []
-    assert sum(len(call) for call in encoder.calls) == 3 + 1 + 2  # distinct sentences ("" too), queries
+    # one call per question: its query and its distinct sentences ("" too)
+    assert [(call[0], len(call)) for call in encoder.calls] == [(q.query, 1 + 3), (empty.query, 1 + 1)]
+
+
+def test_baseline_references_of_a_question_do_not_depend_on_the_batch_it_is_in():
+    from models.embeddings import SentenceEncoder
+
+    config = RetrievalConfig(mode="baseline", baseline_top_k=3)
+    html = "<p>Usain Bolt ran the 100 metres in 9.58 seconds in Berlin in 2009.</p>"
+    asked = Question("q1", "who holds the 100m world record?", "", [SearchResult(page_result=html)])
+    wordy = "<p>The committee reviewed " + ", ".join(["the harbour accounts, the river survey and the census"] * 8) + ".</p>"
+    other = Question("q2", "what did the committee review in the long meeting of the harbour board?", "",
+                     [SearchResult(page_result=wordy)])
+    retriever = Retriever(config, SentenceEncoder(config.embedding_model))
+    (alone,) = retriever.run([asked], [[]])
+    beside = retriever.run([other, asked], [[], []])[1]
+    # to the last bit: an embedding computed beside the other question's longer texts differs in it
+    assert (beside.chunks, beside.top_relevance) == (alone.chunks, alone.top_relevance)
+    assert alone.chunks == ["Usain Bolt ran the 100 metres in 9.58 seconds in Berlin in 2009."]
 
 
 @pytest.mark.model

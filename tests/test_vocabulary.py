@@ -136,6 +136,12 @@ PATTERNS = [
     ("NUMBER_IN_ANSWER", "only tesla", False), ("NUMBER_IN_ANSWER", "canberra", False),
     ("MORE_THAN", "more than a year", True), ("MORE_THAN", "a year", False),
     ("LESS_THAN", "fewer than ten", True), ("LESS_THAN", "ten", False),
+    ("SCALE_LETTER", "2.1M employees", True), ("SCALE_LETTER", "$5.4 T", True), ("SCALE_LETTER", "a 366 m wall", False),
+    ("SCALE_LETTER", "the M5 road", False),
+    ("QUARTER", "in q4 2023", True), ("QUARTER", "the fourth fiscal quarter", True), ("QUARTER", "2nd quarter", True),
+    ("QUARTER", "a quarter of it", False), ("QUARTER", "q5", False),
+    ("WIN_LOSS", "56 wins and 26 losses", True), ("WIN_LOSS", "won 73 games and lost 9", True),
+    ("WIN_LOSS", "56 wins", False),
 ]
 
 # (name, text, the words `word_pattern` finds first, or "") for each word list of the plan.
@@ -179,6 +185,8 @@ WORD_SETS = [
     ("NOT_NAME_WORDS", "which", True), ("NOT_NAME_WORDS", "company", True), ("NOT_NAME_WORDS", "whats", True),
     ("NOT_NAME_WORDS", "casi", False), ("NOT_NAME_WORDS", "swift", False),
     ("OPTION_FILLERS", "versus", True), ("OPTION_FILLERS", "hotel", False),
+    ("ZERO_WORDS", "nil", True), ("ZERO_WORDS", "never", True), ("ZERO_WORDS", "one", False),
+    ("ONE_AS_PRONOUN_AFTER", "last", True), ("ONE_AS_PRONOUN_AFTER", "won", False),
 ]
 
 # (name, word, value) for each word table.
@@ -187,6 +195,21 @@ TABLES = [
     ("NUMBER_WORDS", "zero", 0), ("NUMBER_WORDS", "nineteen", 19), ("NUMBER_WORDS", "fifty", 50),
     ("TIMES_WORDS", "twice", 2), ("SCALES", "bn", 10**9), ("SCALES", "thousand", 1000),
     ("ORDINAL_WORDS", "fourth", 4), ("ORDINAL_WORDS", "2nd", 2),
+    ("SCALES", "bln", 10**9), ("SCALE_LETTERS", "M", "million"), ("SCALE_LETTERS", "T", "trillion"),
+    ("RESULT_CODES", "d", "draw"), ("RESULT_CODES", "l", "loss"),
+    ("RESULT_WORDS", "drew", "draw"), ("RESULT_WORDS", "victory", "win"), ("RESULT_WORDS", "beaten", "loss"),
+    ("UNITS", "metres", ("m", "length")), ("UNITS", "squarefeet", ("ft2", "area")), ("UNITS", "liters", ("l", "volume")),
+]
+
+# (text as the checker reads it, the unit word it becomes, or "" for none) for UNIT_SPELLINGS.
+UNIT_SPELLINGS = [
+    ("39.3 ft3", "cubicfeet"), ("39.3 cu. ft.", "cubicfeet"), ("39.3 cubic feet", "cubicfeet"),
+    ("12 m3", "cubicmeters"), ("12 cubic metres", "cubicmeters"), ("the m3 motorway", ""),
+    ("3,472 mi2", "squaremiles"), ("3,472 sq mi", "squaremiles"), ("9 km2", "squarekilometers"),
+    ("512 sq ft", "squarefeet"), ("512 ft2", "squarefeet"), ("80 m2", "squaremeters"), ("80 square meters", "squaremeters"),
+    ("18.9° c", "celsius"), ("18.9 degrees celsius", "celsius"), ("66 degrees f", "fahrenheit"),
+    ("2.0 l", "liters"), ("2 litres", "liters"), ("13.2 us gallons", "gallons"), ("13.2 gal", "gallons"),
+    ("a legal gala", ""), ("a literal gallant", ""),
 ]
 
 
@@ -236,8 +259,17 @@ def test_each_word_table_gives_the_value_written(name, word, value):
     assert getattr(v, name)[word] == value
 
 
+@pytest.mark.parametrize("text, word", UNIT_SPELLINGS)
+def test_each_unit_spelling_is_read_as_its_one_word(text, word):
+    read = {unit for pattern, unit in v.UNIT_SPELLINGS.items() if re.search(pattern, text)}
+    assert read == ({word} if word else set())
+    assert not word or word in v.UNITS
+
+
 def test_every_list_of_the_module_is_in_a_table():
-    tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {"TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS"}
+    tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {
+        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS"
+    }
     helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
     assert public - helpers == tested

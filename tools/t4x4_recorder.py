@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+import numpy as np
 import torch
 import vllm.engine.llm_engine as llm_engine_module
 from vllm.engine.llm_engine import LLMEngine
@@ -48,7 +49,7 @@ from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
 
 from models.config import ThroughputModelConfig
 from models.embeddings import SentenceEncoder
-from tools.check_t4x4 import EOT_ID, schema_key, scripted_reply
+from tools.check_t4x4 import EOT_ID, FILLER_WORDS, schema_key, scripted_reply
 from tools.t4x4_platform import T4_TOTAL_MEMORY_BYTES
 
 FAVOURED_SCORE = 10.0
@@ -61,6 +62,11 @@ NCCL_BYTES = int(0.3 * GIB)
 PARALLEL_SAMPLE = "_parallel_sample_"
 HIDDEN_VECTORS_PER_TOKEN = 10
 PROFILED_SEQUENCES = 256
+# A GPU model's first call (kernels loaded, cuBLAS handles created, the allocator's first blocks):
+# about a second for a BERT-large-sized model on a T4 (estimate), charged on each model's first call.
+FIRST_CALL_S = 1.0
+# A stall (`RecorderSession.stall_calls`) ends this long before the call's time limit: less than any step.
+STALL_MARGIN_S = 0.05
 
 
 @dataclass
@@ -90,7 +96,7 @@ class RecorderSession:
         self.requests: list[RecordedRequest] = []
         self.aborted: list[str] = []
         self.memory: dict[str, int] = {}
-        self.engine: LLMEngine | None = None
+        self.engines: list[LLMEngine] = []  # every engine started, in order
         self._submitted: dict[str, Any] = {}
         self._origin = time.perf_counter()
         self._executor_real_seconds = 0.0
@@ -107,7 +113,16 @@ class RecorderSession:
         self.mask_seconds: list[float] = []
         self._warm: set[str] | None = None
         self._reply_lengths: dict[str, list[int]] = {}
+        self._reply_factor = 1.0
+        self._filler = FILLER_WORDS
         self._draws = random.Random(0)
+        self._called_models: dict[int, Any] = {}
+        self._outputs: dict[tuple[str, ...], dict[Any, Any]] = {}
+        self.first_calls = 0
+        self.kv_cache_tokens: int | None = None  # None: sized from the T4's memory, as vLLM's worker does
+        self._stall_key: str | None = None
+        self._time_limit: Callable[[], Any] | None = None
+        self._stalled: dict[int, Any] = {}
 
     # --- installation ---
 
@@ -138,7 +153,8 @@ class RecorderSession:
             return processor
 
         def add_request(engine: LLMEngine, request_id: str, prompt: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
-            self.engine = engine
+            if engine not in self.engines:
+                self.engines.append(engine)
             self._submitted[request_id] = params
             return original_add_request(engine, request_id, prompt, params, *args, **kwargs)
 
@@ -158,12 +174,22 @@ class RecorderSession:
         original_encode, original_predict = SentenceEncoder.encode, CrossEncoder.predict
 
         def encode(encoder: SentenceEncoder, texts: list[str]) -> Any:
-            return self._charged(lambda: original_encode(encoder, texts), lambda: self._encoder_seconds(encoder, texts))
+            if not texts:
+                return original_encode(encoder, texts)
+
+            def work() -> Any:
+                rows = self._remembered(("encoder", encoder.name_or_path), texts, lambda new: original_encode(encoder, new))
+                return np.stack(rows)
+
+            return self._charged(encoder.model, work, lambda: self._encoder_seconds(encoder, texts))
 
         def predict(model: Any, sentences: Any, *args: Any, **kwargs: Any) -> Any:
-            pairs = len(sentences)
-            return self._charged(lambda: original_predict(model, sentences, *args, **kwargs),
-                                 lambda: pairs * self.profile.cross_encoder_pair_s)
+            pairs = [tuple(pair) for pair in sentences]
+
+            def work() -> Any:
+                return np.array(self._remembered(("cross-encoder",), pairs, lambda new: original_predict(model, new, *args, **kwargs)))
+
+            return self._charged(model, work, lambda: len(pairs) * self.profile.cross_encoder_pair_s)
 
         LLMEngine._get_executor_cls = classmethod(executor_cls)
         llm_engine_module.get_local_guided_decoding_logits_processor = builder
@@ -177,23 +203,37 @@ class RecorderSession:
             LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = original_add_request, original_step, original_abort
             SentenceEncoder.encode, CrossEncoder.predict = original_encode, original_predict
 
-    def _charged(self, work: Callable[[], Any], simulated: Callable[[], float]) -> Any:
-        """Run `work` (a CPU stand-in for a model on a T4) and charge `simulated()` seconds for it
-        instead of its own."""
+    def _charged(self, model: Any, work: Callable[[], Any], simulated: Callable[[], float]) -> Any:
+        """Run `work` (a CPU stand-in for `model` on a T4) and charge `simulated()` seconds for it
+        instead of its own, plus `FIRST_CALL_S` on the model's first call."""
         started = time.perf_counter()
         result = work()
         seconds = simulated()
+        if id(model) not in self._called_models:
+            self._called_models[id(model)] = model  # kept, so that the id is not reused
+            seconds += FIRST_CALL_S
+            self.first_calls += 1
         self.charge(time.perf_counter() - started, seconds)
         return result
+
+    def _remembered(self, model_key: tuple[str, ...], inputs: list[Any], compute: Callable[[list[Any]], Any]) -> list[Any]:
+        """Each input's output of a deterministic stand-in, computed once for the whole check: the
+        profiles answer the same questions, and what is charged is the simulated T4's time."""
+        memory = self._outputs.setdefault(model_key, {})
+        new = list(dict.fromkeys(item for item in inputs if item not in memory))
+        if new:
+            memory.update(zip(new, compute(new)))
+        return [memory[item] for item in inputs]
 
     def _encoder_seconds(self, encoder: SentenceEncoder, texts: list[str]) -> float:
         """Batches of `encoder.batch_size` texts, longest first (as sentence-transformers sorts
         them), each padded to its longest text's tokens."""
         model = encoder.model
-        lengths = sorted(
-            (len(ids) for ids in model.tokenizer(list(texts), truncation=True, max_length=model.max_seq_length)["input_ids"]),
-            reverse=True,
-        )
+
+        def tokens(new: list[str]) -> list[int]:
+            return [len(ids) for ids in model.tokenizer(new, truncation=True, max_length=model.max_seq_length)["input_ids"]]
+
+        lengths = sorted(self._remembered(("encoder tokens", encoder.name_or_path), texts, tokens), reverse=True)
         size = encoder.batch_size
         return self.profile.encoder_seconds([lengths[i] * len(lengths[i : i + size]) for i in range(0, len(lengths), size)])
 
@@ -220,17 +260,49 @@ class RecorderSession:
     def forget_prompts(self) -> None:
         """Empty the prefix cache, so that a run of questions asked before pays their prompts again
         (on the leaderboard every question comes once)."""
-        if self.engine is not None:
-            self.engine.reset_prefix_cache()
+        for engine in self.engines:
+            engine.reset_prefix_cache()
+
+    def preemptions(self) -> int:
+        """Sequence groups the engines' schedulers have preempted so far (their KV cache was full)."""
+        return sum(scheduler.num_cumulative_preemption for engine in self.engines for scheduler in engine.scheduler)
 
     # --- the simulated T4 clock ---
 
     def use_profile(self, profile: ThroughputModelConfig) -> None:
         self.profile = profile
 
-    def use_reply_lengths(self, by_schema: dict[str, list[int]]) -> None:
-        """Reply lengths in tokens to draw from, by the schema key of the replies they are for."""
+    def use_reply_lengths(self, by_schema: dict[str, list[int]], factor: float = 1.0, filler: str = FILLER_WORDS) -> None:
+        """Reply lengths in tokens to draw from, by the schema key of the replies they are for; each
+        drawn length times `factor`, the free text written with `filler`'s words."""
         self._reply_lengths = dict(by_schema)
+        self._reply_factor, self._filler = factor, filler
+
+    def stall_calls(self, schema: dict[str, Any] | None, time_limit: Callable[[], Any] | None = None) -> None:
+        """Stall the engine once in each call whose replies follow `schema` (None: never), on the step
+        after which one of them has written all of its reply but its end, until STALL_MARGIN_S before
+        the call's time limit (`time_limit()`, the backend's current one): a pause no plan foresees (a
+        host stall, an all-reduce retried), after which the backend must cut the call's replies."""
+        self._stall_key = schema_key(schema) if schema is not None else None
+        self._time_limit = time_limit
+
+    def stall_seconds(self, metadata_list: list[Any], step_seconds: float) -> float:
+        """The stall to add to a step of `step_seconds` (see `stall_calls`), or 0."""
+        limit = self._time_limit() if self._stall_key is not None and self._time_limit is not None else None
+        if limit is None or id(limit) in self._stalled:
+            return 0.0
+        for metadata in metadata_list:
+            params = metadata.sampling_params
+            if metadata.is_prompt or params is None:
+                continue
+            if self._stall_key not in {self._processor_schema.get(id(p)) for p in params.logits_processors or []}:
+                continue
+            for seq_id, data in metadata.seq_data.items():
+                target = self._targets.get(seq_id)
+                if target is not None and data.get_output_len() == len(target) - 2:  # its last token and <|eot_id|> to come
+                    self._stalled[id(limit)] = limit  # kept, so that the id is not reused
+                    return max(0.0, limit.at - self.clock() - step_seconds - STALL_MARGIN_S)
+        return 0.0
 
     def clock(self) -> float:
         """Seconds a system on the simulated 4x T4 would read: wall time outside the executor plus
@@ -360,8 +432,8 @@ class RecorderSession:
             def count(text: str) -> int:
                 return len(tokenizer.encode(text, add_special_tokens=False))
 
-            length = self._draws.choice(lengths) if lengths else None
-            reply = tokenizer.encode(scripted_reply(schema, length, count), add_special_tokens=False)
+            length = round(self._draws.choice(lengths) * self._reply_factor) if lengths else None
+            reply = tokenizer.encode(scripted_reply(schema, length, count, self._filler), add_special_tokens=False)
             self._targets[seq_id] = list(reply) + [EOT_ID]
             parent = request_id.split(PARALLEL_SAMPLE)[0]  # V0 runs each of n samples as its own request
             self._request_targets[parent] = max(self._request_targets.get(parent, 0), len(self._targets[seq_id]))
@@ -428,6 +500,8 @@ class RecorderExecutor(ExecutorBase):
         memory["kv cache"] = memory["given"] - memory["weights"] - memory["activations"] - memory["nccl"]
         self.session.memory = memory
         swap_blocks = self.cache_config.swap_space_bytes // self._block_bytes()
+        if self.session.kv_cache_tokens is not None:  # a profile's smaller cache
+            return self.session.kv_cache_tokens // self.cache_config.block_size, swap_blocks
         return max(0, memory["kv cache"]) // self._block_bytes(), swap_blocks
 
     def _weight_bytes(self) -> int:
@@ -467,6 +541,7 @@ class RecorderExecutor(ExecutorBase):
         started = time.perf_counter()
         metadata_list = execute_model_req.seq_group_metadata_list
         simulated = self.session.step_seconds(metadata_list, self.cache_config.block_size)
+        simulated += self.session.stall_seconds(metadata_list, simulated)
         outputs = []
         for metadata in metadata_list:
             samples = []

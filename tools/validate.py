@@ -1,10 +1,11 @@
 """Pre-submission check: will this tree load and answer on the evaluator for a preset?
 
-    python -m tools.validate [--preset cpu|t4x4]
+    python -m tools.validate [--preset cpu|t4x4] [--set section.option=value ...]
 
 Checks, in order: the aicrowd.json files; `models.user_config.UserModel` importable; the preset's
 weight and data files; the runtime it needs (vllm, and for a vllm preset whether enough GPUs are
-visible); then the system constructed and a dry answer on a tiny synthetic question, both with
+visible); the leaderboard's settings (t4x4: no reply cache, whose replies would not be the
+model's answers to these questions); then the system constructed and a dry answer on a tiny synthetic question, both with
 every non-AF_UNIX socket refused (the evaluator has no network). With the GPUs the preset needs,
 that is `UserModel()` itself. Without them (the Docker build) it is the same `CragSystem` built on
 the CPU with only the LLM engine left out: every stage is constructed from the preset, so whatever
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from models.config import PROMPTS_DIR, REPO_ROOT, CragConfig, load_config
+from models.config import PROMPTS_DIR, REPO_ROOT, CragConfig, load_config, parse_overrides
 from models.llm import Completion, Conversation, GenerationParams, LLMBackend
 from models.prompts import parse_template
 from tools.weights import missing_weights, quantization_summary
@@ -351,9 +352,19 @@ def dry_answer(model: Any) -> list[str]:
     return answers
 
 
-def validate(preset: str) -> list[Check]:
+def check_leaderboard_settings(config: CragConfig) -> Check:
+    """The t4x4 preset runs on the leaderboard: every answer computed there, none replayed."""
+    if config.preset == "t4x4" and config.llm.reply_cache is not None:
+        return Check("leaderboard settings", "FAIL", [
+            f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every reply; "
+            "leave it unset (none) for t4x4"])
+    cache = f"reply cache {config.llm.reply_cache}" if config.llm.reply_cache else "no reply cache"
+    return Check("leaderboard settings", "PASS", [cache])
+
+
+def validate(preset: str, overrides: dict[str, str] | None = None) -> list[Check]:
     os.environ["CRAG_PRESET"] = preset
-    config = load_config(preset)
+    config = load_config(preset, overrides)
     checks = [check_aicrowd(config)]
 
     with block_network() as attempts:
@@ -373,6 +384,7 @@ def validate(preset: str) -> list[Check]:
     gpus = visible_gpus() if config.llm.backend == "vllm" else 0
     on_gpus = config.llm.backend != "vllm" or gpus >= config.llm.tensor_parallel_size
     checks.append(check_runtime(config, gpus))
+    checks.append(check_leaderboard_settings(config))
     budget_check, _ = check_budget(config)
     checks.append(budget_check)
 
@@ -478,8 +490,13 @@ def construct_and_answer(build: Callable[[], Any], how: str = "UserModel()") -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.validate", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default=os.environ.get("CRAG_PRESET", "cpu"))
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE",
+                        help="config override (repeatable), checked as part of the preset")
     args = parser.parse_args(argv)
-    checks = validate(args.preset)
+    try:
+        checks = validate(args.preset, parse_overrides(args.set))
+    except ValueError as error:
+        parser.error(str(error))
     for check in checks:
         print(f"[{check.status}] {check.name}")
         for detail in check.details:

@@ -9,7 +9,7 @@ from loguru import logger
 from models.attributes.classifier import AttributeClassifier
 from models.attributes.llm_predictor import LLMAttributePredictor
 from models.config import AttributesConfig
-from models.embeddings import SentenceEncoder
+from models.embeddings import WARM_UP_QUERY, SentenceEncoder
 from models.llm.base import LLMBackend
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
@@ -18,8 +18,8 @@ from models.schema import Question, QuestionAttributes
 class AttributePredictor:
     """method "classifier": the shipped artifact over the shared sentence encoder (the artifact's
     own encoder is loaded when none, or one of another size, is given); method "llm": in-context
-    labelling with the LLM. Building is cheap; `warm_up()` loads the artifact and the encoder (a
-    missing or broken artifact raises there, at start-up). A failure in `run` raises."""
+    labelling with the LLM. Building is cheap; `warm_up()` loads the artifact and the encoder and
+    classifies one question (a missing or broken artifact raises there, at start-up). A failure in `run` raises."""
 
     def __init__(
         self,
@@ -48,6 +48,7 @@ class AttributePredictor:
             logger.info(f"Attribute classifier loads its own encoder {self.config.embedding_model}")
             self.encoder = SentenceEncoder(self.config.embedding_model)
             self.encoder.warm_up()
+        self.classifier.predict([WARM_UP_QUERY], [""], self.encoder.encode([WARM_UP_QUERY]))  # the first call
 
     def json_schemas(self) -> list[dict[str, Any]]:
         return self.llm_predictor.json_schemas() if self.llm_predictor is not None else []

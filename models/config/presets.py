@@ -94,6 +94,13 @@ def t4x4_preset() -> CragConfig:
     config.llm.enable_chunked_prefill = True
     config.llm.max_num_batched_tokens = 512
     config.budget.initial_stage_seconds.update(attributes=0.2, web=0.1, retrieval=1.2, kg=0.5)
+    # A decode step's time rises in stairs of 8 sequences (the exllama kernel reads the weights once per
+    # 8 rows, up to 50 rows; above, cuBLAS over dequantized weights): measured on both sides of each
+    # stair up to 33, then at 48, 50, 51 and 64, the steps between are interpolated within 15 % of the
+    # 4x T4 model at every count from 1 to 64 (tests/test_deadline.py). Each is the median of the
+    # engine's reports of its steps that decoded them all, so 12 tokens a sequence suffice.
+    config.budget.calibration_sequences = (1, 8, 9, 16, 17, 24, 25, 32, 33, 48, 50, 51, 64)
+    config.budget.calibration_decode_tokens = 12
     # V0 runs each of the n samples as its own request with its own prefill: 3 samples still give
     # a majority and cost 3/5 of the paper's 5 (models/README.md, "The 4x T4 time model").
     config.calculator.samples = 3

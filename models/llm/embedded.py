@@ -113,6 +113,27 @@ def _assemble(part_paths: list[Path], target: Path, config: LLMConfig) -> None:
         temporary.unlink(missing_ok=True)
 
 
+def file_sha256(path: str | Path, cache_dir: str | Path) -> str:
+    """The sha256 of a model file, hashed once: kept in `cache_dir` with the file's size and mtime,
+    and hashed again only when they change."""
+    path = Path(path).expanduser().resolve()
+    name = hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:24]
+    marker = Path(cache_dir).expanduser() / "sha256" / f"{name}.json"
+    stat = path.stat()
+    record = {"path": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    try:
+        kept = json.loads(marker.read_text())
+        if {key: kept.get(key) for key in record} == record:
+            return str(kept["sha256"])
+    except (OSError, ValueError, KeyError):
+        pass
+    logger.info(f"Hashing {path} (once)")
+    digest = _sha256_of(path)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({**record, "sha256": digest}))
+    return digest
+
+
 def _sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as source:

@@ -1,8 +1,12 @@
 """LLM backend on llama-cpp-python: the embedded default, running a GGUF on the CPU.
 
-Conversations run one after another on one llama.cpp context. llama.cpp keeps the KV cache of the
-previous prompt and re-evaluates only what differs, so the n samples of one conversation (and a
-system prompt shared by consecutive conversations) cost their prompt once.
+Conversations run one after another on one llama.cpp context, which keeps the KV cache of the
+previous prompt. A reply must not depend on what ran before it, and llama.cpp's arithmetic depends
+on how a prompt is split into evaluation chunks of `llm.batch_tokens`: reusing the cached prefix up
+to wherever the prompts differ starts the chunks there, and shifts the logits (by up to 0.5 on
+this model). So a prompt reuses the cache only up to a chunk boundary, and its chunks fall where they
+would from scratch: the result is bit for bit the same. The n samples of a conversation, and a
+long prefix shared by consecutive conversations, still skip their whole chunks.
 
 Replies are streamed, so the backend stops between tokens when the time left is shorter than the
 longest recent token times `llm.step_safety_factor`; a prompt evaluation cannot be interrupted, so
@@ -28,7 +32,7 @@ from loguru import logger
 
 from models.config import LLMConfig
 from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend, cut_by_limit
-from models.llm.embedded import embedded_model_path
+from models.llm.embedded import embedded_model_path, file_sha256
 
 
 class LlamaCppBackend(LLMBackend):
@@ -60,6 +64,13 @@ class LlamaCppBackend(LLMBackend):
     def count_tokens(self, text: str) -> int:
         return len(self._model().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def model_identity(self) -> str:
+        """The GGUF's sha256, the engine's version and the chunk size (which changes the arithmetic;
+        the thread count does not)."""
+        config = self.config
+        digest = file_sha256(config.model_path, config.cache_dir) if config.model_path else config.embedded_sha256
+        return f"llama.cpp {llama_cpp.__version__}, GGUF sha256 {digest}, evaluation chunks of {config.batch_tokens} tokens"
+
     def close(self) -> None:
         if self._loaded is not None:
             self._loaded.close()
@@ -71,7 +82,7 @@ class LlamaCppBackend(LLMBackend):
             model_path = config.model_path or str(embedded_model_path(config.cache_dir, config))
             threads = config.threads or os.cpu_count() or 1
             started = time.perf_counter()
-            self._loaded = Llama(
+            self._loaded = ChunkAlignedLlama(
                 model_path=model_path,
                 n_ctx=config.context_tokens,
                 n_batch=config.batch_tokens,
@@ -192,6 +203,22 @@ class LlamaCppBackend(LLMBackend):
             token = self._model().detokenize([int(token_id)]).decode("utf-8", errors="replace")
             result.setdefault(token, float(logprobs[token_id]))
         return result
+
+
+class ChunkAlignedLlama(Llama):
+    """llama-cpp-python's model, reusing its KV cache only up to the last whole evaluation chunk that
+    the new prompt shares with what the cache holds (and never the prompt's last token), so that the
+    prompt is evaluated in the same chunks as from an empty cache."""
+
+    def generate(self, tokens: Sequence[int], *args: Any, **kwargs: Any) -> Any:
+        tokens = list(tokens)
+        shared = 0
+        for cached, new in zip(self._input_ids, tokens):
+            if cached != new:
+                break
+            shared += 1
+        self.n_tokens = max(0, min(shared, len(tokens) - 1)) // self.n_batch * self.n_batch
+        return super().generate(tokens, *args, **kwargs)
 
 
 RECENT_TOKENS = 20

@@ -1,6 +1,8 @@
 """LLM backend for any OpenAI-compatible chat server: vLLM serve, llama.cpp's servers, OpenAI.
 
-The conversations of a batch go out concurrently (a thread pool of `max_concurrent_requests`). Servers
+The conversations of a batch go out concurrently (a thread pool of `max_concurrent_requests`).
+`llm.base_url` may list several servers of the same model, comma-separated: the conversations are
+dealt to them in turn (a job of `--jobs N` starts at its own one). Servers
 differ in the details, so the backend adapts: it asks again for the missing samples when a server
 ignores `n`, sends a JSON schema in the form the server accepts, and counts tokens with a local
 tokenizer, the server's tokenize endpoint, or a characters-per-token estimate, in that order.
@@ -11,6 +13,7 @@ text generated so far).
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import threading
@@ -36,12 +39,16 @@ class OpenAIBackend(LLMBackend):
 
     def __init__(self, config: LLMConfig):
         self.config = config
-        self._client = openai.OpenAI(
-            base_url=config.base_url,
-            api_key=os.environ.get(config.api_key_env) or _NO_KEY,
-            timeout=openai.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
-            max_retries=0,  # retries follow models/retry.py
-        )
+        self._clients = [
+            openai.OpenAI(
+                base_url=url,
+                api_key=os.environ.get(config.api_key_env) or _NO_KEY,
+                timeout=openai.Timeout(config.request_timeout_s, connect=config.connect_timeout_s),
+                max_retries=0,  # retries follow models/retry.py
+            )
+            for url in server_urls(config.base_url)
+        ]
+        self._turns = itertools.count()
         self._retry = retry_policy(
             config.request_retries + 1,
             config.request_retry_max_wait_s,
@@ -55,7 +62,7 @@ class OpenAIBackend(LLMBackend):
         self._model: str | None = config.served_model
         self._schema_style = config.json_schema_style
         self._token_counter: Callable[[str], int] | None = None
-        self._server_root = config.base_url.rstrip("/").removesuffix("/v1")
+        self._server_root = server_urls(config.base_url)[0].rstrip("/").removesuffix("/v1")
 
     # ---- generation ------------------------------------------------------------------------------
 
@@ -64,8 +71,10 @@ class OpenAIBackend(LLMBackend):
         return [future.result() for future in futures]
 
     def _complete(self, conversation: Conversation, params: GenerationParams) -> Completion:
+        with self._lock:
+            client = self._clients[next(self._turns) % len(self._clients)]
         try:
-            response = self._retry(self._request, conversation, params, params.n, params.seed)
+            response = self._retry(self._request, client, conversation, params, params.n, params.seed)
             texts = [choice.message.content or "" for choice in response.choices]
             if not texts:
                 raise RuntimeError("the server returned no choices")
@@ -76,7 +85,7 @@ class OpenAIBackend(LLMBackend):
                 texts.extend([texts[0]] * (params.n - len(texts)))
             while len(texts) < params.n:
                 seed = None if params.seed is None else params.seed + len(texts)
-                extra = self._retry(self._request, conversation, params, 1, seed)
+                extra = self._retry(self._request, client, conversation, params, 1, seed)
                 texts.append(extra.choices[0].message.content or "")
                 completion.completion_tokens += extra.usage.completion_tokens if extra.usage else 0
             return completion
@@ -84,10 +93,12 @@ class OpenAIBackend(LLMBackend):
             if self.seconds_left() <= 0:
                 return Completion(texts=[], cut=True, error=cut_by_limit(0))
             message = f"{type(error).__name__}: {error}"
-            logger.warning(f"OpenAI-compatible request to {self.config.base_url} failed: {message}")
+            logger.warning(f"OpenAI-compatible request to {client.base_url} failed: {message}")
             return Completion(texts=[], error=message)
 
-    def _request(self, conversation: Conversation, params: GenerationParams, n: int, seed: int | None) -> Any:
+    def _request(
+        self, client: openai.OpenAI, conversation: Conversation, params: GenerationParams, n: int, seed: int | None
+    ) -> Any:
         left = self.seconds_left()
         if left <= 0:
             raise TimeoutError("the call's time limit has passed")
@@ -110,36 +121,48 @@ class OpenAIBackend(LLMBackend):
         if params.grammar is not None:
             request["extra_body"] = {self.config.grammar_field: params.grammar}
         if params.json_schema is None:
-            return self._client.chat.completions.create(**request)
-        return self._request_with_schema(request, params.json_schema)
+            return client.chat.completions.create(**request)
+        return self._request_with_schema(client, request, params.json_schema)
 
-    def _request_with_schema(self, request: dict[str, Any], schema: dict[str, Any]) -> Any:
+    def _request_with_schema(self, client: openai.OpenAI, request: dict[str, Any], schema: dict[str, Any]) -> Any:
         if self._schema_style != "auto":
             response_format = _response_format(self._schema_style, schema)
-            return self._client.chat.completions.create(**request, response_format=response_format)
+            return client.chat.completions.create(**request, response_format=response_format)
         try:
             response_format = _response_format("openai", schema)
-            return self._client.chat.completions.create(**request, response_format=response_format)
+            return client.chat.completions.create(**request, response_format=response_format)
         except openai.APIStatusError as error:
             # Servers reject an unknown response_format with 400, 422 or (llama-cpp-python's) 500.
             if "response_format" not in str(error):
                 raise
         # The server rejected the OpenAI json_schema form: try llama-cpp-python's, and keep it if it works.
         response_format = _response_format("json_object", schema)
-        response = self._client.chat.completions.create(**request, response_format=response_format)
+        response = client.chat.completions.create(**request, response_format=response_format)
         logger.info("The server takes JSON schemas as response_format json_object + schema; using that form")
         self._schema_style = "json_object"
         return response
 
     def _served_model(self) -> str:
+        """`llm.served_model`, else the model the servers list first (they must agree)."""
         with self._lock:
             if self._model is None:
-                models = self._client.models.list().data
-                if not models:
-                    raise RuntimeError(f"The server at {self.config.base_url} lists no models")
-                self._model = models[0].id
+                served = {}
+                for client in self._clients:
+                    models = client.models.list().data
+                    if not models:
+                        raise RuntimeError(f"The server at {client.base_url} lists no models")
+                    served[str(client.base_url)] = models[0].id
+                if len(set(served.values())) > 1:
+                    listing = ", ".join(f"{url} serves {model!r}" for url, model in served.items())
+                    raise RuntimeError(f"llm.base_url lists servers of different models ({listing}); "
+                                       "list servers of one model, or name it with llm.served_model")
+                self._model = next(iter(served.values()))
                 logger.info(f"Using served model {self._model!r}")
             return self._model
+
+    def model_identity(self) -> str:
+        """The served model's name, whichever server answers (the servers of one model agree)."""
+        return f"openai-compatible server, model {self._served_model()}"
 
     # ---- token counting --------------------------------------------------------------------------
 
@@ -194,7 +217,8 @@ class OpenAIBackend(LLMBackend):
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-        self._client.close()
+        for client in self._clients:
+            client.close()
 
 
 _COUNTING_ERRORS = (httpx.HTTPError, openai.OpenAIError, KeyError, ValueError, TypeError)
@@ -205,6 +229,14 @@ _TOKENIZE_FORMS: list[tuple[str, Callable[[str, str], dict[str, Any]]]] = [
     ("/tokenize", lambda text, model: {"content": text}),
     ("/extras/tokenize", lambda text, model: {"model": model, "input": text}),
 ]
+
+
+def server_urls(base_url: str) -> list[str]:
+    """The servers `llm.base_url` lists, comma-separated."""
+    urls = [url.strip() for url in base_url.split(",") if url.strip()]
+    if not urls:
+        raise ValueError("llm.base_url lists no server")
+    return urls
 
 
 def _response_format(style: str, schema: dict[str, Any]) -> dict[str, Any]:

@@ -20,12 +20,14 @@ in `vllm_engine_args` and in models/README.md.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
 import statistics
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 from loguru import logger
@@ -182,6 +184,21 @@ class VLLMBackend(LLMBackend):
     def count_tokens(self, text: str) -> int:
         self._engine()
         return len(self._tokenizer.encode(text, add_special_tokens=False))
+
+    def model_identity(self) -> str:
+        """The model folder's configuration files and the sizes of its weight files, the dtype, the
+        quantization and vLLM's version (a batch's composition still moves vLLM's arithmetic, so
+        cached replies stand for any of its runs)."""
+        import vllm
+
+        folder = Path(self.config.model_path or "")
+        digest = hashlib.sha256()
+        for path in sorted(p for p in folder.iterdir() if p.is_file()):
+            digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+            if path.suffix == ".json":
+                digest.update(path.read_bytes())
+        return (f"vllm {vllm.__version__}, model folder {folder.name} ({digest.hexdigest()}), "
+                f"dtype {self.config.dtype}, quantization {self.config.quantization}")
 
     def kv_cache_tokens(self) -> int | None:
         cache = self._engine().llm_engine.cache_config

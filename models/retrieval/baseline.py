@@ -53,16 +53,14 @@ def cut_references(sentences: list[str], max_chars: int) -> list[str]:
 def baseline_evidence(
     questions: list[Question], encoder: SentenceEncoder, config: RetrievalConfig
 ) -> list[Evidence]:
-    per_question = [question_sentences(question, config) for question in questions]
-    flat = [sentence for sentences in per_question for sentence in sentences]
-    sentence_vectors = embed_distinct(encoder, flat)
-    query_vectors = encoder.encode([question.query for question in questions])
     evidence = []
-    start = 0
-    for sentences, query_vector in zip(per_question, query_vectors):
-        vectors = sentence_vectors[start : start + len(sentences)]
-        start += len(sentences)
-        scores = vectors @ query_vector
+    for question in questions:
+        sentences = question_sentences(question, config)
+        # One encode call per question: an embedding shifts in its last bits with the texts it is
+        # padded beside, and near-equal scores would then swap with the batch a question is in.
+        vectors = embed_distinct(encoder, [question.query, *sentences])
+        scores = vectors[1:] @ vectors[0]
+        # Equal scores keep the sentences' page order.
         top = np.argsort(-scores, kind="stable")[: config.baseline_top_k]
         chunks = cut_references([sentences[i] for i in top], config.baseline_references_max_chars)
         evidence.append(Evidence(chunks=chunks, top_relevance=float(scores[top[0]]) if len(top) else None))

@@ -13,6 +13,7 @@ from typing import Any, Callable, Protocol
 from loguru import logger
 
 from models.config import RetrievalConfig
+from models.embeddings import WARM_UP_PASSAGE, WARM_UP_QUERY
 from models.llm.base import Completion, GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 
@@ -84,7 +85,7 @@ class CrossEncoderRelevance:
         self.model: Any = None
 
     def warm_up(self) -> None:
-        """Load the model (once; building the retriever loads nothing)."""
+        """Load the model and run its first call (once; building the retriever loads nothing)."""
         if self.model is not None:
             return
         import torch
@@ -103,6 +104,7 @@ class CrossEncoderRelevance:
             model_kwargs={"torch_dtype": getattr(torch, config.cross_encoder_dtype)},
         )
         self.activation = torch.nn.Sigmoid()
+        self.score([(WARM_UP_QUERY, WARM_UP_PASSAGE)])
 
     def score(
         self, pairs: Sequence[tuple[str, str]], stop: Callable[[], bool] | None = None

@@ -1,0 +1,277 @@
+"""Names the answer checker knows by their other names: countries, NBA teams and European football clubs.
+
+- Countries: country_converter's name patterns (regular expressions: "great britain" and "england" for
+  the United Kingdom, "republic of korea" for South Korea, "türkiye" for Turkey) and its ISO codes
+  ("usa", "uk"); a code of two or three letters counts in a prediction only written in capitals ("US",
+  "U.S."), or when it is the whole text ("us", "es": the gold answers of country questions).
+- NBA teams: the KG's table of the 30 franchises with their nicknames, short forms and cities
+  (models/kg/matching.py `NBA_TEAMS`: "cavs", "sixers", "philly").
+- European football clubs: `FOOTBALL_CLUBS` below, the clubs of the five leagues the CRAG sports KG
+  covers, in the 2023-24 season, under FBref's squad names, which the KG and its gold answers use
+  ("manchester utd", "paris s-g", "nott'ham forest", "eint frankfurt"), with each club's full name and
+  the short forms it goes by.
+
+`NameIndex.find(words, ...)` finds the names in a text's words: the longest run of words that names
+exactly one of them, standing alone (no distinctive word right before or after it: "West Germany" and
+"Indiana Fever" name neither Germany nor the Pacers), unless it is a team's full name ("the golden
+state warriors won").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from models.kg.matching import NBA_TEAMS
+
+# FBref squad name -> the club's other names (the FBref name itself need not be repeated).
+FOOTBALL_CLUBS: dict[str, tuple[str, ...]] = {
+    # England, Premier League
+    "Arsenal": ("arsenal fc",),
+    "Aston Villa": ("aston villa fc",),
+    "Bournemouth": ("afc bournemouth",),
+    "Brentford": ("brentford fc",),
+    "Brighton": ("brighton and hove albion", "brighton & hove albion", "brighton hove albion"),
+    "Burnley": ("burnley fc",),
+    "Chelsea": ("chelsea fc",),
+    "Crystal Palace": ("crystal palace fc",),
+    "Everton": ("everton fc",),
+    "Fulham": ("fulham fc",),
+    "Liverpool": ("liverpool fc",),
+    "Luton Town": ("luton",),
+    "Manchester City": ("man city", "manchester city fc"),
+    "Manchester Utd": ("manchester united", "man utd", "man united", "man u"),
+    "Newcastle Utd": ("newcastle united", "newcastle"),
+    "Nott'ham Forest": ("nottingham forest", "nottm forest", "nott'm forest"),
+    "Sheffield Utd": ("sheffield united",),
+    "Tottenham": ("tottenham hotspur", "spurs"),
+    "West Ham": ("west ham united",),
+    "Wolves": ("wolverhampton wanderers", "wolverhampton"),
+    # Spain, La Liga
+    "Alavés": ("deportivo alaves",),
+    "Almería": ("ud almeria",),
+    "Athletic Club": ("athletic bilbao", "athletic club bilbao"),
+    "Atlético Madrid": ("atletico de madrid", "atletico", "atleti", "club atletico de madrid"),
+    "Barcelona": ("fc barcelona", "barca"),
+    "Betis": ("real betis", "real betis balompie"),
+    "Cádiz": ("cadiz cf",),
+    "Celta Vigo": ("celta de vigo", "rc celta", "celta"),
+    "Getafe": ("getafe cf",),
+    "Girona": ("girona fc",),
+    "Granada": ("granada cf",),
+    "Las Palmas": ("ud las palmas",),
+    "Mallorca": ("rcd mallorca",),
+    "Osasuna": ("ca osasuna",),
+    "Rayo Vallecano": ("rayo",),
+    "Real Madrid": ("real madrid cf",),
+    "Real Sociedad": ("la real",),
+    "Sevilla": ("sevilla fc",),
+    "Valencia": ("valencia cf",),
+    "Villarreal": ("villarreal cf",),
+    # Germany, Bundesliga
+    "Augsburg": ("fc augsburg",),
+    "Bayern Munich": ("bayern munchen", "fc bayern munich", "fc bayern", "bayern"),
+    "Bochum": ("vfl bochum",),
+    "Darmstadt 98": ("sv darmstadt 98", "darmstadt"),
+    "Dortmund": ("borussia dortmund", "bvb"),
+    "Eint Frankfurt": ("eintracht frankfurt", "frankfurt"),
+    "Freiburg": ("sc freiburg",),
+    "Gladbach": ("borussia monchengladbach", "monchengladbach", "borussia mgladbach"),
+    "Heidenheim": ("fc heidenheim", "1. fc heidenheim"),
+    "Hoffenheim": ("tsg hoffenheim", "1899 hoffenheim", "tsg 1899 hoffenheim"),
+    "Köln": ("fc koln", "1. fc koln", "cologne", "fc cologne"),
+    "Leverkusen": ("bayer leverkusen", "bayer 04 leverkusen"),
+    "Mainz 05": ("fsv mainz 05", "mainz"),
+    "RB Leipzig": ("leipzig",),
+    "Stuttgart": ("vfb stuttgart",),
+    "Union Berlin": ("fc union berlin", "1. fc union berlin"),
+    "Werder Bremen": ("sv werder bremen", "bremen"),
+    "Wolfsburg": ("vfl wolfsburg",),
+    # Italy, Serie A
+    "Atalanta": ("atalanta bc",),
+    "Bologna": ("bologna fc",),
+    "Cagliari": ("cagliari calcio",),
+    "Empoli": ("empoli fc",),
+    "Fiorentina": ("acf fiorentina",),
+    "Frosinone": ("frosinone calcio",),
+    "Genoa": ("genoa cfc",),
+    "Hellas Verona": ("verona",),
+    "Inter": ("inter milan", "internazionale", "fc internazionale milano"),
+    "Juventus": ("juve",),
+    "Lazio": ("ss lazio",),
+    "Lecce": ("us lecce",),
+    "Milan": ("ac milan",),
+    "Monza": ("ac monza",),
+    "Napoli": ("ssc napoli",),
+    "Roma": ("as roma",),
+    "Salernitana": ("us salernitana",),
+    "Sassuolo": ("us sassuolo",),
+    "Torino": ("torino fc",),
+    "Udinese": ("udinese calcio",),
+    # France, Ligue 1
+    "Brest": ("stade brestois", "stade brestois 29"),
+    "Clermont Foot": ("clermont", "clermont foot 63"),
+    "Le Havre": ("le havre ac",),
+    "Lens": ("rc lens",),
+    "Lille": ("losc lille", "losc"),
+    "Lorient": ("fc lorient",),
+    "Lyon": ("olympique lyonnais",),
+    "Marseille": ("olympique de marseille", "olympique marseille"),
+    "Metz": ("fc metz",),
+    "Monaco": ("as monaco",),
+    "Montpellier": ("montpellier hsc",),
+    "Nantes": ("fc nantes",),
+    "Nice": ("ogc nice",),
+    "Paris S-G": ("paris saint-germain", "paris saint germain", "paris sg", "psg"),
+    "Reims": ("stade de reims",),
+    "Rennes": ("stade rennais",),
+    "Strasbourg": ("rc strasbourg", "rc strasbourg alsace", "racing strasbourg"),
+    "Toulouse": ("toulouse fc",),
+}
+# Common names of countries that country_converter's patterns do not read: ISO3 -> the name.
+COUNTRY_NAMES = {"USA": "america"}
+LONGEST_NAME = 8  # words: "united kingdom of great britain and northern ireland"
+CODE_LETTERS = 3  # a country code: "us", "usa"
+PATTERN_WORDS = 4  # a country's pattern is tried on runs of at most this many words
+SEPARATORS = frozenset({"and", "or", "nor"})
+
+
+@dataclass(frozen=True)
+class Name:
+    start: int  # where the name's words start in the text's tokens
+    end: int  # one past its last word
+    key: str  # what it names: "country:USA", "team:Cleveland Cavaliers", "team:Manchester Utd"
+
+    @property
+    def kind(self) -> str:
+        return self.key.split(":")[0]
+
+    @classmethod
+    def of(cls, key: str) -> Name:
+        return cls(0, 0, key)
+
+
+@lru_cache(maxsize=1)
+def _country_data():  # country_converter's table (a pandas DataFrame)
+    try:
+        import country_converter
+    except ImportError as error:  # a missing install step, not a checker failure
+        raise ImportError(
+            "The answer checker reads country names with country_converter: "
+            "pip install -r requirements-cpu.txt"
+        ) from error
+    return country_converter.CountryConverter().data
+
+
+@lru_cache(maxsize=1)
+def _countries() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    data = _country_data()
+    return tuple(
+        (iso3, re.compile(pattern, re.IGNORECASE)) for iso3, pattern in zip(data["ISO3"], data["regex"])
+    )
+
+
+@lru_cache(maxsize=1)
+def _any_country() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{pattern.pattern})" for _, pattern in _countries()), re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _country_codes() -> dict[str, str]:
+    data = _country_data()
+    codes: dict[str, str] = {}
+    for iso3, iso2 in zip(data["ISO3"], data["ISO2"]):
+        for code in [iso3, *re.findall(r"[A-Z]{2}", iso2)]:
+            codes[code.lower()] = iso3
+    return codes
+
+
+def _country(run: Sequence[str], spelled: str, as_code: bool) -> str | None:
+    """The ISO3 code of the one country whose name pattern matches a run of words whole, or None."""
+    if len(spelled) <= CODE_LETTERS:
+        return _country_codes().get(spelled) if as_code else None
+    text = " ".join(run)
+    if not _any_country().fullmatch(text):
+        return None
+    found = {iso3 for iso3, pattern in _countries() if pattern.fullmatch(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+class NameIndex:
+    """Teams and countries by their names (words as the checker reads them), and countries by their
+    patterns too."""
+
+    def __init__(self, read: Callable[[str], Iterable[object]]):
+        teams: dict[tuple[object, ...], set[str]] = {}  # and countries
+        self.full: set[tuple[object, ...]] = set()  # names that stand in a longer phrase too
+        for names, others in NBA_TEAMS.items():
+            self.full |= {_words(read(name)) for name in names}
+            for alias in (*names, *others):
+                teams.setdefault(_words(read(alias)), set()).add(f"team:{names[0]}")
+        for club, others in FOOTBALL_CLUBS.items():
+            for alias in (club, *others):
+                teams.setdefault(_words(read(alias)), set()).add(f"team:{club}")
+                if len(_words(read(alias))) > 1:
+                    self.full.add(_words(read(alias)))
+        data = _country_data()
+        names = zip(data["ISO3"], data["name_short"], data["name_official"])
+        for iso3, *aliases in [*names, *COUNTRY_NAMES.items()]:
+            for alias in aliases:  # "russian federation", "commonwealth of australia"
+                teams.setdefault(_words(read(alias)), set()).add(f"country:{iso3}")
+        # a name two of them share ("los angeles") names neither
+        self.exact = {alias: keys.pop() for alias, keys in teams.items() if len(keys) == 1 and alias}
+
+    def find(
+        self, tokens: Sequence[object], distinctive: Callable[[object], bool], codes: Callable[[str], bool]
+    ) -> list[Name]:
+        """The names in `tokens` (words are str; values and breaks anything else), leftmost longest
+        first; `distinctive` tells a word that makes a name longer, `codes` whether a short run may be
+        read as a country code."""
+        found: list[Name] = []
+        i = 0
+        while i < len(tokens):
+            name = self._name_at(tokens, i, distinctive, codes)
+            if name is None:
+                i += 1
+                continue
+            found.append(name)
+            i = name.end
+        return found
+
+    def _name_at(
+        self,
+        tokens: Sequence[object],
+        start: int,
+        distinctive: Callable[[object], bool],
+        codes: Callable[[str], bool],
+    ) -> Name | None:
+        after_word = start > 0 and distinctive(tokens[start - 1])
+        for end in range(min(len(tokens), start + LONGEST_NAME), start, -1):
+            run = tuple(tokens[start:end])
+            if run in self.full and run in self.exact:  # "the golden state warriors won"
+                return Name(start, end, self.exact[run])
+            if after_word or (end < len(tokens) and distinctive(tokens[end])):
+                continue
+            if run in self.exact:
+                return Name(start, end, self.exact[run])
+            if not all(isinstance(t, str) and t.isalpha() for t in run):
+                continue
+            words = tuple(str(t) for t in run)
+            spelled = "".join(words) if all(len(w) == 1 for w in words) else " ".join(words)
+            if len(spelled) > CODE_LETTERS and (
+                len(words) > PATTERN_WORDS
+                or not (distinctive(run[0]) and distinctive(run[-1]))
+                or SEPARATORS.intersection(words)
+            ):
+                continue  # a pattern reads a name of a few words of its own ("china and india" is two)
+            country = _country(words, spelled, codes(spelled))
+            if country is not None:
+                return Name(start, end, f"country:{country}")
+        return None
+
+
+def _words(tokens: Iterable[object]) -> tuple[object, ...]:
+    """A name's tokens as the checker reads them, without phrase breaks ("76ers": 76, "ers")."""
+    return tuple(t for t in tokens if not (isinstance(t, str) and not t.isalnum()))
