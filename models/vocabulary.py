@@ -153,6 +153,10 @@ OPERAND_WORDS = rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|averag
 # An award asked about with its nominees ("nominated for", "up for"); otherwise a question about an
 # award ("won", "took", "crowned", "went to") asks about its winner.
 NOMINEES = r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the running)\b"
+# A film's cast asked about ("the actress who starred in the film that won best picture"): an
+# award's winner is the film asked about, not the answer.
+CAST_ASKED = (r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
+              r"lead (?:actor|actress|role))\b")
 # Where a person was born or a band comes from.
 BIRTH_PLACE = r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
 # When a person was born (or how old), asked about a named person.
@@ -214,9 +218,12 @@ LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
 # The direction of a comparison of amounts.
 MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|exceed\w*|outperform\w*)\b"
 LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
+# "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
+_SPAN_NAMED = (r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
+               r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)")
 # The direction of a comparison of dates, or the row picked by its time: the earliest, the latest.
-EARLIER_ASKED = r"\b(?:first|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|began|begin(?:s|ning)?|initial(?:ly)?)\b"
-LATER_ASKED = r"\b(?:last|latest|later|younger|youngest|newer|newest|recent(?:ly)?|after)\b"
+EARLIER_ASKED = rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|began|begin(?:s|ning)?|initial(?:ly)?)\b"
+LATER_ASKED = rf"\b(?:last{_SPAN_NAMED}|latest|later|younger|youngest|newer|newest|recent(?:ly)?|after)\b"
 # A sum of money the question spends on shares ("with $1000 ..., which can i buy more shares of?"): the
 # whole shares it buys at a price are asked, not the prices.
 MONEY_AMOUNT = r"\$\s?(\d[\d,]*(?:\.\d+)?)"
@@ -229,8 +236,9 @@ AGE_OR_DURATION_ASKED = r"\bhow old\b|\bages?\b|\byears old\b|\bago\b|\bhow long
 # The difference of two values ("how many more", "how much bigger", "by how much").
 DIFFERENCE_ASKED = (r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
                     r"\bby how (?:much|many)\b")
-# The rows themselves counted, not their values added ("how many times did x pay a dividend?").
-ROWS_COUNTED = (r"\bhow many (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
+# The rows themselves counted, not their values added ("how many times did x pay a dividend?", "the
+# total number of dividends").
+ROWS_COUNTED = (r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
                 r"weeks|wins|losses)\b")
 # A clause before the question proper ("in 2022, did ...?", "in their last game, ...").
 LEADING_CLAUSE = r"^(?:in|during|on|at|for|by|as of|over|since|after|before)\b[^,?]{0,60},\s*"

@@ -26,6 +26,7 @@ POINTS = FactTable("points scored", [Fact("Houston Rockets", 110.0, MON), Fact("
     (VOLUMES, "how many shares of met were traded this week?", "sum", "400"),
     (VOLUMES, "what was met's average daily volume this week?", "average", "133.33"),
     (VOLUMES, "on how many days did met trade?", "count", "3"),
+    (VOLUMES, "what was the total number of days met traded?", "count", "3"),  # rows counted, not summed
     (HIGHS, "what was the highest price of asan this week?", "extreme", "21.79"),
     (HIGHS, "what was the lowest of asan's daily highs this week?", "extreme", "20.10"),
     (HIGHS, "which day did asana have the highest price this week?", "extreme", "2024-03-05"),
@@ -78,6 +79,8 @@ def test_several_names_are_totalled_only_when_no_comparison_is_asked():
     (FactTable("P/E ratio", [Fact("TDCX", 6.5), Fact("GOOD", 6.5)]), "which has the higher p/e ratio, tdcx or good?"),  # a tie
     (MEMBERS, "what year was the black keys formed?"),  # a year asked: names are no year
     (HIGHS, "what were asan's prices this week?"),  # several rows, no aggregate asked
+    (VOLUMES, "what was met's volume during the first week of march?"),  # a span named, not its first row
+    (VOLUMES, "what was met's trading volume last week?"),  # likewise its last
     (CLOSE, "what was sfwl's average closing price across its listings?"),  # an average of one row: rows are missing
 ])
 def test_nothing_is_computed_when_the_rows_do_not_settle_the_question(table, question):

@@ -247,3 +247,15 @@ def test_the_current_members_asked_get_no_computed_answer_and_the_list_is_said_t
     every = ask("Who are the members of Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]))
     assert current.computed is None and "the KG does not say who left" in text(current)
     assert every.computed is not None and every.computed.kind == "set" and "who left" not in text(every)
+
+
+def test_an_award_winner_is_no_computed_answer_to_a_question_about_the_winning_works_cast_or_act(ask):
+    star = ask("Which actress starred in the film that won best picture at the 2006 oscars?", "movie", KGEntities())
+    assert "Helena Szabo as Agnes Rowe" in text(star)
+    assert star.computed is None or star.computed.value != "The Lantern Keeper's Daughter"
+    winner = ask("Which film won best picture at the 2006 oscars?", "movie", KGEntities())
+    assert winner.computed is not None and winner.computed.value == "The Lantern Keeper's Daughter"
+    singer = ask("Who was the singer of the song that won song of the year at the 2019 grammys?", "music", KGEntities())
+    song = ask("Which song won song of the year at the 2019 grammys?", "music", KGEntities())
+    assert song.computed is not None and song.computed.kind == "lookup"
+    assert singer.computed is None or singer.computed.value != song.computed.value

@@ -606,12 +606,13 @@ FILM_ASKED = re.compile(r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b")
 WHO_ASKED = re.compile(r"\bwho\b|\bwhich (?:actor|actress|director|person|star|filmmaker)\b")
 OTHER = re.compile(r"\bother\b|\balso\b|\belse\b")
 OSCARS = re.compile(r"\boscars?\b|\bacademy awards?\b")
+CAST_ASKED = re.compile(vocabulary.CAST_ASKED)
 NUMERIC_FIELDS = ("budget", "revenue", "rating")
 
 
 def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     """The rows of what the question asks about its films or people: an Oscar's winners (their film
-    when it asks which film), a person's Oscars of the named categories counted, a film field (a date,
+    when it asks which film; not when it asks about the winning film's cast), a person's Oscars of the named categories counted, a film field (a date,
     an amount, a rating), a film's cast counted, a film's Oscars of the named categories counted, a
     person's birthday, the people of a crew role, a person's films (of the asked years)."""
     config, text = context.config, _without_award_names(state.wording)
@@ -619,7 +620,8 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     people = {name: person for name in state.entities.people if (person := _found(state, PERSON_SEARCH, name, config))}
     categories = _categories(state.wording)
     awards, _ = _asked_awards(state, config)
-    award_itself = (FILM_ASKED.search(state.wording) or WHO_ASKED.search(state.wording)) and not (asked(text, CREW_ROLES) or PERSON_FACTS.search(text))
+    award_itself = (FILM_ASKED.search(state.wording) or WHO_ASKED.search(state.wording)) and not (
+        asked(text, CREW_ROLES) or PERSON_FACTS.search(text) or CAST_ASKED.search(text))
     if awards and award_itself and not people.keys() - {h.person for h in _held_awards(state, config)}:
         key = "film" if FILM_ASKED.search(state.wording) else "name"
         return FactTable(f"Oscar {'films' if key == 'film' else 'winners'} asked",

@@ -643,7 +643,11 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     if _billboard(state) and not followed:
         return _chart_table(state, songs)
     if not followed and not artists and not songs:
+        # a song's or an album's award names the work: a question about its act ("the singer of the song
+        # that won ...") is not answered by it
+        act_asked = bool(ARTIST_NOUNS.search(GRAMMY_AWARD_NAMES.sub(" ", text)))
         winners = [Fact(f"Grammy {label} {r.call.body['query']}", w) for _, route, label in GRAMMY_YEAR_ROUTES
+                   if not act_asked or route == "music_grammy_get_best_artist_by_year"
                    for r in state.answered(route) if isinstance(r.result, list) for w in r.result if isinstance(w, str)]
         return FactTable("Grammy winners of the asked years", winners) if winners else None
     if _released_in(state):
