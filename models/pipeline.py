@@ -99,6 +99,7 @@ class QuestionRecord:
         trace.pages = self.evidence.pages or [PageUse(page.page_name, page.read) for page in self.pages]
         if self.reasoning is not None:
             trace.references = list(self.reasoning.prompt_references)
+            trace.reasoning = self.reasoning.reasoning
         return trace
 
 

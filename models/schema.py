@@ -166,6 +166,7 @@ class QuestionTrace:
     routing: str = ""  # the routing policy's reckoning: expected score, the class that decided, its P
     events: list[TraceEvent] = field(default_factory=list)  # routing, skipped stages, degradations, failures
     pages: list[PageUse] = field(default_factory=list)  # each page: read or not, what it gave retrieval
+    reasoning: str = ""  # the reasoning reply's own words (why it answered so), "" when it did not run
 
     @property
     def failures(self) -> dict[str, str]:
@@ -189,6 +190,7 @@ class QuestionTrace:
             "routing": self.routing,
             "events": [asdict(event) for event in self.events],
             "pages": [asdict(page) for page in self.pages],
+            "reasoning": self.reasoning,
         }
 
 

@@ -247,7 +247,7 @@ def test_a_dynamic_finance_question_without_kg_facts_is_refused_after_the_kg_sta
 def test_without_a_kg_or_outside_its_domains_dynamic_questions_are_refused_before_any_stage(make_system):
     llm = ScriptedLLM(reply_by_output_shape())
     system = make_system(llm)
-    system.stage("attributes").component = FixedAttributes(0.99, domain="music")
+    system.stage("attributes").component = FixedAttributes(0.99, domain="open")
     system.stage("kg").component = kg = FixedKG("a fact")
     assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
     assert kg.asked == [] and llm.calls == []
