@@ -403,7 +403,8 @@ class AnswerCheckConfig:
     is left; otherwise, or when the answer asked again still violates, it becomes "I don't know"."""
 
     enabled: bool = True
-    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS).
+    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS). "either" ("is x a or b?") is
+    # off: see benchmarks/README.md, "Decisions on the 49 questions".
     kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
     retry: bool = True
     max_tokens: int = 32
