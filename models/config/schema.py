@@ -390,8 +390,8 @@ class ReasoningConfig:
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: int = 300
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
-    # from the most recent dated reference and to refuse when it may have changed since. Off: on the
-    # 12 such questions of the 49, all answered, it turned 3 refusals into wrong answers (README).
+    # from the most recent dated reference and to refuse when it may have changed since. Off: chosen
+    # with the routing's worths it loses held out (benchmarks/routing.py --date-line).
     state_change: bool = False
 
 
@@ -404,7 +404,8 @@ class AnswerCheckConfig:
 
     enabled: bool = True
     # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS). "either" ("is x a or b?") is
-    # off: see benchmarks/README.md, "Decisions on the 49 questions".
+    # off: it wins nothing held out on the 49 questions (benchmarks/switch.py) and refuses some gold
+    # answers of the validation questions (benchmarks/answer_check.py).
     kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
     retry: bool = True
     max_tokens: int = 32
