@@ -321,6 +321,10 @@ WHICH_OF_GROUP = r"\bwhich (?:one )?of (?:the|these|those) (?:two|three|four|fol
 OPTIONS_LEAD = r"^(?:either|(?:is|was|are|were) (?:it|they)) "
 # The "or" between options ("a or b", "a, b, or c").
 OPTIONS_OR = r"(?:^|\s)or\s+"
+# "is x a or b?": the words after its "or" that make no second option ("or more", "or not"), and the
+# words before it that make the question a yes/no one ("did it have any mergers or acquisitions?").
+EITHER_NO_OPTION = r"^(?:not|no|more|less|fewer|so|else|otherwise|later|earlier|above|below|higher|lower)\b"
+EITHER_YES_NO = r"\b(?:any|ever|anything|anyone|anybody)\b"
 # Words that join or frame options, and articles: no part of an option's own words.
 OPTION_FILLERS = frozenset("a an the and or of in on at to for by with vs versus either".split())
 # An answer that names no single option yet answers a choice: a tie, both, neither.

@@ -418,8 +418,8 @@ class ReasoningConfig:
     # comparisons and sums it was computed for (benchmarks/kg.py --real --system). Off: the model's.
     computed_answer_final: bool = True
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
-    # from the most recent dated reference and to refuse when it may have changed since. Off: on the
-    # 12 such questions of the 49, all answered, it turned 3 refusals into wrong answers (README).
+    # from the most recent dated reference and to refuse when it may have changed since. Off: chosen
+    # with the routing's worths it loses held out (benchmarks/routing.py --date-line).
     state_change: bool = False
 
 
@@ -431,7 +431,9 @@ class AnswerCheckConfig:
     is left; otherwise, or when the answer asked again still violates, it becomes "I don't know"."""
 
     enabled: bool = True
-    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS).
+    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS). "either" ("is x a or b?") is
+    # off: it wins nothing held out on the 49 questions (benchmarks/switch.py) and refuses some gold
+    # answers of the validation questions (benchmarks/answer_check.py).
     kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
     retry: bool = True
     max_tokens: int = 32
