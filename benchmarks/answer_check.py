@@ -24,6 +24,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from models.answer_check import CONSTRAINT_KINDS, read_constraint, violates  # noqa: E402
 from models.answers import normalize_answer  # noqa: E402
+from models.config import load_config  # noqa: E402
 from models.markdown import markdown_table  # noqa: E402
 
 VALIDATION = "crag_questions_validation.jsonl"
@@ -40,9 +41,12 @@ def gold_report(questions: list[dict]) -> None:
     kinds = Counter(constraint.kind if (constraint := read_constraint(q["query"])) else "none" for q in questions)
     golds = [(q, answer) for q in questions for answer in [q["answer"], *q.get("alt_ans", [])]]
     violating = [(q, answer, why) for q, answer in golds if (why := violation(q["query"], answer))]
-    rows = [[kind, kinds[kind]] for kind in (*CONSTRAINT_KINDS, "none")]
+    by_kind = Counter(read_constraint(q["query"]).kind for q, _, _ in violating)  # type: ignore[union-attr]
+    checked = load_config("cpu").answer_check.kinds
+    rows = [[kind, kinds[kind], by_kind[kind], "yes" if kind in checked else "no"] for kind in CONSTRAINT_KINDS]
+    rows.append(["none", kinds["none"], "", ""])
     print(f"## Constraints read from {len(questions)} validation questions\n")
-    print(markdown_table(["constraint", "questions"], rows))
+    print(markdown_table(["constraint", "questions", "golds violating", "checked (cpu preset)"], rows))
     print(f"\n## Gold answers violating their own question's constraint: {len(violating)} of {len(golds)}\n")
     for q, answer, why in violating:
         print(f"- [{q['question_type']}] {q['query']!r} -> {answer!r}: {why}")

@@ -32,6 +32,9 @@ as the reader's reply and, with --end-to-end, read by the embedded model; printe
 (tune / held-out): answer facts found, near misses shown, API calls and seconds per question, then the
 share found per domain and per question type; --out writes every run's evidence per question.
 
+With --real --system: the whole CragSystem answers the real-wording set with no web pages (the KG the only
+source), judged by the answer checker beside the stage's facts found (benchmarks/kg_system.py).
+
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
 finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
 old routing (predicted-dynamic questions refused before the KG: attributes.kg_answers_dynamic empty;
@@ -47,6 +50,8 @@ the route the system recorded and its answer. Correctness is the answer checker'
                                       [--preset cpu] [--show-misses] [--no-read]
     .venv/bin/python benchmarks/kg.py --system [--system-limit N]
     .venv/bin/python benchmarks/kg.py --real [--end-to-end] [--show-misses] [--out results.json]
+    .venv/bin/python benchmarks/kg.py --real --system [--split held-out] [--out FOLDER] [--budget-s S]
+                                      [--keys KEY,...] [--compare ANSWERS.jsonl] [--show-misses]
     .venv/bin/python benchmarks/kg.py --report-from results.json [--show-misses]
 """
 
@@ -73,7 +78,7 @@ from tqdm import tqdm
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks import kg_real  # noqa: E402
+from benchmarks import kg_real, kg_system  # noqa: E402
 from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
 from evaluation.answer_match import Verdict, check_answer, is_refusal, states  # noqa: E402
 from kg_mock.real_fixture import cached_real_fixture_dir  # noqa: E402
@@ -277,7 +282,8 @@ def main() -> None:
     parser.add_argument("--real", action="store_true",
                         help="run the real-wording set (benchmarks/kg_real.py) on its own KG instead of the question file")
     parser.add_argument("--out", type=Path, default=None, metavar="JSON",
-                        help="with --real, also write every run's result per question (evidence, calls, events) to JSON")
+                        help="with --real, also write every run's result per question (evidence, calls, events) to JSON; "
+                        "with --real --system, the folder of the answers")
     parser.add_argument("--split", choices=("tune", "held-out", "all"), default="all",
                         help="with --real, run only this part of the set (tune on 'tune', report both)")
     parser.add_argument("--llm-replies", type=Path, default=None, metavar="JSON",
@@ -287,9 +293,21 @@ def main() -> None:
     parser.add_argument("--system", action="store_true",
                         help="run the whole CragSystem on the dynamic finance and sports questions instead")
     parser.add_argument("--system-limit", type=int, default=None, metavar="N", help="with --system, N questions spread evenly over the file")
+    parser.add_argument("--budget-s", type=float, default=100_000.0,
+                        help="with --real --system, budget.seconds_per_question (high: the deadline left out)")
+    parser.add_argument("--keys", type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
+                        default=[], metavar="KEY,...", help="with --real --system, only these questions of the set")
+    parser.add_argument("--compare", type=Path, default=None, metavar="ANSWERS",
+                        help="with --real --system, list the verdicts changed against an earlier answers file")
     add_reply_cache_options(parser)
     args = parser.parse_args()
     args.set += [f"{option}={value}" for option, value in reply_cache_override(args).items()]
+    if args.system and args.real:
+        if not kg_real.VALIDATION.is_file():
+            print(f"{kg_real.VALIDATION} is absent: the real-wording set reads its questions from it; nothing to run")
+            return
+        run_real_system(args)
+        return
     if args.system:
         run_system_benchmark(args)
         return
@@ -399,6 +417,27 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
                                                     for c, r in zip(run_cases, run.results)]
                                         for run, run_cases in runs}, indent=1, ensure_ascii=False), encoding="utf-8")
         print(f"\nper-question results written to {args.out}")
+
+
+def run_real_system(args: argparse.Namespace) -> None:
+    """The whole system on the real-wording set (benchmarks/kg_system.py), beside the KG stage alone with
+    its entities read by the same model (replies kept in <out>/entity-replies.json): its facts found."""
+    config = kg_system.system_config(args)
+    cases = [c for c in real_cases(cached_real_fixture_dir()) if args.split in ("all", c.split)]
+    if args.keys:
+        cases = [c for c in cases if c.key in set(args.keys)]
+    out = args.out or REPO_ROOT / "outputs" / "kg_system"
+    out.mkdir(parents=True, exist_ok=True)
+    llm = _RecordedReplies(config, out / "entity-replies.json")
+    try:
+        with running_server(data_dir=cached_real_fixture_dir(), delay_s=0.0) as url:
+            os.environ[config.kg.api_url_env] = url
+            stage = KnowledgeGraphStage(config.kg, llm, PromptLibrary())
+            run = run_stage("KG stage, entities read by the LLM", stage, cases, config.batch_size, False)
+    finally:
+        llm.close()
+    found = {case.key: answered(case, result) for case, result in zip(cases, run.results)}
+    kg_system.run(argparse.Namespace(**{**vars(args), "out": out}), config, cases, found, answered)
 
 
 def report_saved_real(path: Path, show_misses: bool) -> None:

@@ -3,7 +3,8 @@ live in the synthetic KG of kg_mock (built here into a temp dir). Gold answers a
 read from the built KG, so they stay true to the data when the fixture changes.
 
 Per line: id, set ("base": the first questions; "relations": questions that take a second lookup, ask a
-field shown only when asked, word an attribute indirectly, or compare/aggregate), query, query_time
+field shown only when asked, word an attribute indirectly, or compare/aggregate; "play-by-play": events
+inside one game), query, query_time
 ("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
 models.kg.entities.KGEntities) and answer_spans: strings that must all appear in the KG evidence
 (case-insensitive, word-bounded; prices with two decimals, other numbers plain, as the API returns
@@ -93,6 +94,17 @@ class Facts:
             description = events["homedescription"][key] or events["visitordescription"][key]
             points[player] += 1 if "Free Throw" in description else 3 if "3PT" in description else 2
         return points.most_common(1)[0]
+
+    def game_events(self, game_id: str) -> list[dict[str, Any]]:
+        events = self.kg.sports.nba_get_play_by_play_data_by_game_ids([game_id])
+        return [{column: values[key] for column, values in events.items()} for key in events["game_id"]]
+
+    def first_scorer(self, game_id: str) -> str:
+        return next(e["player1_name"] for e in self.game_events(game_id) if e["score"])
+
+    def score_after(self, game_id: str, period: int) -> str:
+        """The score ("away - home") at the end of a period, by the game's last scoring event in it."""
+        return [e["score"] for e in self.game_events(game_id) if e["score"] and e["period"] == period][-1]
 
     def chart_attribute(self, song: str, date: str, attribute: str) -> str:
         return self.kg.music.get_billboard_attributes(date, attribute, song)
@@ -1282,11 +1294,30 @@ def _more_relations(f: Facts) -> list[Question]:
     ]
 
 
+def play_by_play(f: Facts) -> list[Question]:
+    """Events inside one game: the first basket, a quarter's score, a player's points."""
+    nuggets = f.nba_games("Denver Nuggets", "2024-03-05")[0]
+    first = f.first_scorer(nuggets["game_id"])
+    third = f.score_after(nuggets["game_id"], 3)
+    away, home = (part.strip() for part in third.split("-"))
+    scorer, points = f.top_scorer(nuggets["game_id"], "DEN")
+    return [
+        Question("who scored the first basket in the denver nuggets game on 2024-03-05?", "sports", "static",
+                 "first basket in a team's game on a date", first.lower(), {"teams": ["Denver Nuggets"], "sport": "nba"}, [first]),
+        Question("what was the score at the end of the third quarter of the denver nuggets game on 2024-03-05?", "sports",
+                 "static", "a quarter's score (not a calendar quarter)", f"{home}-{away}", {"teams": ["Denver Nuggets"], "sport": "nba"}, [third]),
+        Question(f"how many points did {scorer.lower()} score in the nuggets game on 2024-03-05?", "sports", "static",
+                 "a player's points in a game", str(points), {"teams": ["Denver Nuggets", scorer], "sport": "nba"},
+                 [scorer, str(points)]),
+    ]
+
+
 def questions(kg: KnowledgeGraph) -> list[dict[str, Any]]:
     facts = Facts(kg)
     rows = []
     groups = [(group, "base", lambda q, n: f"kg-{q.domain}-{n:02d}") for group in (finance, movie, music, sports, open_domain)]
     groups.append((relations, "relations", lambda q, n: f"kg-relations-{n:02d}"))
+    groups.append((play_by_play, "play-by-play", lambda q, n: f"kg-pbp-{n:02d}"))
     for group, name, identify in groups:
         for number, question in enumerate(group(facts), start=1):
             question.id = identify(question, number)

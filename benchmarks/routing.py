@@ -19,6 +19,11 @@ on all questions), then the fitted worths held out: fitted on the other folds an
 held-out question (5 folds repeated --repeats times, and leave one data file out), so the in-sample
 and held-out scores stand side by side; last, the questions the fitted policy routes differently
 from the rule before it.
+
+With --date-line, the answers of the same run with `reasoning.state_change=true` (the reasoning
+prompt tells a question predicted to change to take the most recent dated reference): the same
+tables for it, then the date line chosen together with the worths, held out (on each fold's other
+questions, the value whose fitted worths score best there; ties to the date line off, as shipped).
 """
 
 from __future__ import annotations
@@ -67,6 +72,8 @@ class Case:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--answers", type=Path, required=True, help="answers .jsonl of an end-to-end run that refused nothing")
+    parser.add_argument("--date-line", type=Path, metavar="ANSWERS",
+                        help="answers .jsonl of the same run with --set reasoning.state_change=true")
     parser.add_argument("--data", nargs="+", type=Path, default=DATA, help="the CRAG files the run answered")
     parser.add_argument("--prior", type=float, default=2.0, help="pseudo-questions worth 0 added to each class")
     parser.add_argument("--repeats", type=int, default=20, help="repeats of the 5-fold split")
@@ -134,6 +141,27 @@ def held_out(cases: list[Case], folds: list[list[int]], prior: float) -> list[bo
     return answered
 
 
+def held_out_date_line(runs: dict[str, list[Case]], folds: list[list[int]], prior: float) -> dict[str, float]:
+    """Each question answered (or refused) and judged as the run chosen on the other folds gives it:
+    per run, worths fitted on the other folds; the run whose fitted policy scores best there (ties to
+    the first, the shipped one)."""
+    values = list(runs)
+    first = runs[values[0]]
+    answered, chosen = [True] * len(first), [values[0]] * len(first)
+    for fold in folds:
+        inside = set(fold)
+        fits = {}
+        for value, cases in runs.items():
+            training = [c for i, c in enumerate(cases) if i not in inside]
+            scores = fit_scores(training, prior)
+            fits[value] = (tally(training, [answered_by_scores(c, scores) for c in training])["score"], scores)
+        best = max(values, key=lambda value: (fits[value][0], -values.index(value)))
+        for i in fold:
+            chosen[i] = best
+            answered[i] = answered_by_scores(runs[best][i], fits[best][1])
+    return tally([runs[value][i] for i, value in enumerate(chosen)], answered)
+
+
 def repeated_k_fold(n: int, k: int, repeats: int) -> list[list[list[int]]]:
     rng = np.random.default_rng(0)
     return [[list(map(int, part)) for part in np.array_split(rng.permutation(n), k)] for _ in range(repeats)]
@@ -142,6 +170,43 @@ def repeated_k_fold(n: int, k: int, repeats: int) -> list[list[list[int]]]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cases = load_cases(args.answers, args.data, args.tokenizer_dir)
+    report(cases, args.answers.name, args)
+    if args.date_line is None:
+        return 0
+    line_cases = load_cases(args.date_line, args.data, args.tokenizer_dir)
+    shared = {c.record.gold.interaction_id for c in cases} & {c.record.gold.interaction_id for c in line_cases}
+    runs = {name: sorted((c for c in run if c.record.gold.interaction_id in shared), key=lambda c: c.record.gold.interaction_id)
+            for name, run in (("date line off", cases), ("date line on", line_cases))}
+    print()
+    report(runs["date line on"], args.date_line.name, args)
+    n = len(shared)
+    rows = []
+    for name, run in runs.items():
+        configured = load_config("cpu").attributes.answer_score
+        rows.append([f"{name}, configured worths, in-sample", *tally(run, [answered_by_scores(c, configured) for c in run]).values()])
+        fitted = fit_scores(run, args.prior)
+        rows.append([f"{name}, fitted worths, in-sample", *tally(run, [answered_by_scores(c, fitted) for c in run]).values()])
+    repeated = [held_out_date_line(runs, folds, args.prior) for folds in repeated_k_fold(n, 5, args.repeats)]
+    rows.append([f"date line and worths chosen together, held out (5-fold x {args.repeats}, mean)",
+                 *(round(float(np.mean([r[key] for r in repeated])), 3) for key in ("correct", "wrong", "refused", "score"))])
+    first = runs["date line off"]
+    by_file = [[i for i, c in enumerate(first) if c.source == source] for source in sorted({c.source for c in first})]
+    rows.append(["date line and worths chosen together, held out (leave one data file out)",
+                 *held_out_date_line(runs, by_file, args.prior).values()])
+    print(f"\n# The date line with the routing, on the {n} questions both runs answered\n")
+    print(markdown_table(["policy", "correct", "wrong", "refused", "score"], [[name, *map(_fmt, rest)] for name, *rest in rows]))
+    off, on = runs["date line off"], runs["date line on"]
+    changed = [(a, b) for a, b in zip(off, on) if a.verdict is not b.verdict]
+    print(f"\nQuestions whose verdict the date line changes, every question answered ({len(changed)}):\n")
+    print(markdown_table(["question", "gold class", "type", "P(dynamic)", "off", "on"],
+                         [[a.record.gold.query[:70], a.dynamism, a.record.gold.labels.get("question_type", ""),
+                           f"{a.attributes.dynamic_probability:.2f}", a.verdict.value, b.verdict.value] for a, b in changed]))
+    return 0
+
+
+def report(cases: list[Case], name: str, args: argparse.Namespace) -> None:
+    """The policies' scores on one run, the fitted worths held out, the tallies by class and the
+    questions the fitted worths route unlike the rule before."""
     fitted = fit_scores(cases, args.prior)
     configured = load_config("cpu").attributes.answer_score
     policies = {
@@ -157,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     sources = sorted({c.source for c in cases})
     by_file = [[i for i, c in enumerate(cases) if c.source == source] for source in sources]
     rows.append(["fitted worths, held out (leave one data file out)", *tally(cases, held_out(cases, by_file, args.prior)).values()])
-    print(f"# Routing on {len(cases)} questions of {args.answers.name}\n")
+    print(f"# Routing on {len(cases)} questions of {name}\n")
     print(markdown_table(["policy", "correct", "wrong", "refused", "score"], [[name, *map(_fmt, rest)] for name, *rest in rows]))
     by_class = [[label, sum(c.dynamism == label for c in cases),
                  *(sum(c.dynamism == label and c.verdict is v for c in cases) for v in (Verdict.CORRECT, Verdict.MISSING, Verdict.WRONG, Verdict.UNSURE)),
@@ -172,7 +237,6 @@ def main(argv: list[str] | None = None) -> int:
           " ".join(f"{p:.2f}" for p in class_probabilities(c.attributes).values()), c.verdict.value,
           "answers" if answered_by_scores(c, fitted) else "refuses"] for c in changed],
     ))
-    return 0
 
 
 def _fmt(value: float) -> str:

@@ -134,12 +134,23 @@ def match(key: AnswerKey, evidence: Sequence[str]) -> Match | None:
     text = f" {normalize(' '.join(evidence))} "
     closest: tuple[float, tuple[str, ...]] | None = None
     for spans in key.options:
-        missing = tuple(span for span in spans if f" {span} " not in text)
+        missing = _missing(spans, text)
         if not missing:
             return Match(True, ())
         if closest is None or len(missing) / len(spans) < closest[0]:
             closest = (len(missing) / len(spans), missing)
     return Match(False, closest[1] if closest else ())
+
+
+def found_in(key: AnswerKey, normalized: str) -> bool:
+    """`match(...).found` for text already normalized (`normalize`): the check for a long text
+    asked about many questions."""
+    text = f" {normalized} "
+    return key.excluded is None and any(not _missing(spans, text) for spans in key.options)
+
+
+def _missing(spans: tuple[str, ...], padded: str) -> tuple[str, ...]:
+    return tuple(span for span in spans if f" {span} " not in padded)
 
 
 def _without_article(text: str) -> str:

@@ -70,6 +70,7 @@ def build_report(
         "events_by_kind": event_kind_counts(lines),
         "stages": stage_summary(lines),
         "plan": plan_summary(lines),
+        "pages": page_summary(lines),
     }
     return report
 
@@ -229,6 +230,19 @@ def stage_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     return {stage: dict(counts) for stage, counts in sorted(summary.items())}
 
 
+def page_summary(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """The questions' pages (each question's trace `pages`): read in full or not, and those whose
+    candidates reached the shortlist and the references."""
+    pages = [page for line in lines for page in line.get("pages") or []]
+    return {
+        "pages": len(pages),
+        "read": sum(bool(page.get("read")) for page in pages),
+        "not read": sum(not page.get("read") for page in pages),
+        "shortlisted": sum(page.get("shortlisted", 0) > 0 for page in pages),
+        "in references": sum(page.get("kept", 0) > 0 for page in pages),
+    }
+
+
 def plan_summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """How many planned questions each optional stage was planned for, and the signals behind the
     decisions (models/plan.py; details such as the matched words dropped)."""
@@ -346,6 +360,12 @@ def markdown_report(report: dict[str, Any]) -> str:
         stages = ", ".join(f"{stage} {count}" for stage, count in plan["stages"].items())
         signals = ", ".join(f"{signal} {count}" for signal, count in plan["signals"].items())
         parts.append(f"Plan of {plan['planned']} questions, stages planned: {stages}. Signals: {signals}.")
+    pages = report.get("pages") or {}
+    if pages.get("pages"):
+        parts.append(
+            f"Pages: {pages['pages']}, read {pages['read']}, not read {pages['not read']}; with candidates "
+            f"shortlisted {pages['shortlisted']}, in the references {pages['in references']}."
+        )
     latency, basis = report["seconds_per_question"], report["timings_rest_on"]
     cache = report["reply_cache"]
     parts.append(

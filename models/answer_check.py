@@ -2,7 +2,9 @@
 
 A question that names its options ("which is taller, a or b?", "which of the two stars, a or b,
 ...", "...? was it home or away?") must get one of them; a yes/no question (opening with an
-auxiliary verb, not a polite "can you tell me ...", with no "or" in it) a yes/no answer; "what year"
+auxiliary verb, not a polite "can you tell me ...", with no "or" in it) a yes/no answer; one that
+asks "is x a or b?" (kind `either`) one of its two options, the first taken as long as the second
+(the words before its "or" do not say where it starts); "what year"
 a year, "what date" / "when was x born" a date, "how many" / "how much" / "what percentage" a
 number. Any other shape imposes nothing, and so does a question that asks more than one thing.
 
@@ -31,8 +33,8 @@ from models.prompts import PromptLibrary
 from models.reasoning import NONE_GIVEN
 from models.schema import Question, StageResult
 
-ConstraintKind = Literal["options", "yes_no", "year", "date", "number"]
-CONSTRAINT_KINDS: tuple[ConstraintKind, ...] = ("options", "yes_no", "year", "date", "number")
+ConstraintKind = Literal["options", "either", "yes_no", "year", "date", "number"]
+CONSTRAINT_KINDS: tuple[ConstraintKind, ...] = ("options", "either", "yes_no", "year", "date", "number")
 
 _POLITE = re.compile(v.POLITE_REQUEST)
 _AUXILIARY = re.compile(v.AUXILIARY_OPENING)
@@ -40,6 +42,8 @@ _WH = re.compile(v.WH_WORD)
 _WHICH_OF_GROUP = re.compile(v.WHICH_OF_GROUP)
 _OPTIONS_LEAD = re.compile(v.OPTIONS_LEAD)
 _OR = re.compile(v.OPTIONS_OR)
+_EITHER_NO_OPTION = re.compile(v.EITHER_NO_OPTION)
+_EITHER_YES_NO = re.compile(v.EITHER_YES_NO)
 _TIE = re.compile(v.TIE_ANSWER)
 _YES_NO = re.compile(v.YES_NO_ANSWER)
 _EXISTENTIAL = re.compile(v.EXISTENTIAL_OPENING)
@@ -75,8 +79,11 @@ def read_constraint(query: str) -> AnswerConstraint | None:
         return AnswerConstraint("options", options)
     if "?" in text.rstrip("? "):  # more than one question
         return None
-    if _AUXILIARY.match(text) and not (_POLITE.match(text) or _EXISTENTIAL.match(text) or _OR.search(text)):
-        return AnswerConstraint("yes_no", comparison=bool(_COMPARISON_ASKED.search(text)))
+    if _AUXILIARY.match(text) and not (_POLITE.match(text) or _EXISTENTIAL.match(text)):
+        if not _OR.search(text):
+            return AnswerConstraint("yes_no", comparison=bool(_COMPARISON_ASKED.search(text)))
+        either = _either(text)
+        return AnswerConstraint("either", either) if either else None
     opening = _opening(text)
     for kind, asked in _ASKED.items():
         if asked.search(opening):
@@ -89,7 +96,7 @@ def violates(constraint: AnswerConstraint, answer: str) -> str | None:
     if answer in (I_DONT_KNOW, INVALID_QUESTION):
         return None
     text = answer.lower()
-    if constraint.kind == "options":
+    if constraint.kind in ("options", "either"):
         return _violates_options(constraint.options, text)
     if constraint.kind == "yes_no":
         compared = constraint.comparison and _COMPARATIVE is not None and _COMPARATIVE.search(text)
@@ -130,6 +137,19 @@ def _options(text: str) -> tuple[str, ...] | None:
     if len(options) < 2 or any(_AUXILIARY.match(option) or _WH.match(option) for option in options):
         return None
     return options
+
+
+def _either(text: str) -> tuple[str, str] | None:
+    """The two options of "<auxiliary> ... a or b?" (one "or", no list): b is everything after the
+    "or", a the as many words before it (at least one), the auxiliary verb left out."""
+    body = _AUXILIARY.sub("", text.rstrip("?. ")).strip()
+    parts = _OR.split(body)
+    if len(parts) != 2 or "," in body or _EITHER_NO_OPTION.match(parts[1]) or _EITHER_YES_NO.search(parts[0]):
+        return None
+    first, second = parts[0].split(), parts[1].split()
+    if not first or not second:
+        return None
+    return " ".join(first[-len(second) :]), " ".join(second)
 
 
 def _words(text: str) -> list[str]:

@@ -35,6 +35,7 @@ from models.prompts import PromptLibrary
 from models.schema import (
     EventKind,
     Evidence,
+    PageUse,
     Question,
     QuestionAttributes,
     QuestionPlan,
@@ -95,8 +96,10 @@ class QuestionRecord:
         trace = self.trace
         trace.prediction = self.answer if self.answer is not None else I_DONT_KNOW
         trace.attributes, trace.plan = self.attributes, self.plan
+        trace.pages = self.evidence.pages or [PageUse(page.page_name, page.read) for page in self.pages]
         if self.reasoning is not None:
             trace.references = list(self.reasoning.prompt_references)
+            trace.reasoning = self.reasoning.reasoning
         return trace
 
 

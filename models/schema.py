@@ -109,6 +109,19 @@ class QuestionAttributes(StageResult):
 
 
 @dataclass
+class PageUse:
+    """One page of a question, as its trace shows it: parsed in full (`read`) or not, and what it
+    gave retrieval: candidates pooled, candidates shortlisted for dense scoring, units kept in the
+    references (a sentence with its context, a table row, a table)."""
+
+    name: str
+    read: bool = True
+    candidates: int = 0
+    shortlisted: int = 0
+    kept: int = 0
+
+
+@dataclass
 class Evidence(StageResult):
     """What retrieval hands the reasoning prompt for one question (`usage`: the LLM relevance
     estimator's; `events`: work left out for time)."""
@@ -118,6 +131,8 @@ class Evidence(StageResult):
     # Relevance of the best candidate (estimator probability, else cosine); None when nothing was scored.
     # A low value flags a question the pages probably cannot answer (RE-RAG).
     top_relevance: float | None = None
+    # Per page of the question, in order: what it gave (empty when retrieval did not run on pages).
+    pages: list[PageUse] = field(default_factory=list)
 
     @property
     def references(self) -> list[str]:
@@ -150,6 +165,8 @@ class QuestionTrace:
     route: str = ""
     routing: str = ""  # the routing policy's reckoning: expected score, the class that decided, its P
     events: list[TraceEvent] = field(default_factory=list)  # routing, skipped stages, degradations, failures
+    pages: list[PageUse] = field(default_factory=list)  # each page: read or not, what it gave retrieval
+    reasoning: str = ""  # the reasoning reply's own words (why it answered so), "" when it did not run
 
     @property
     def failures(self) -> dict[str, str]:
@@ -172,6 +189,8 @@ class QuestionTrace:
             "route": self.route,
             "routing": self.routing,
             "events": [asdict(event) for event in self.events],
+            "pages": [asdict(page) for page in self.pages],
+            "reasoning": self.reasoning,
         }
 
 

@@ -9,6 +9,7 @@ its place in `--budget-report` and `tools/validate.py` follow from the entry.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from loguru import logger
 
 from models.answer_check import AnswerChecker, RetriedAnswer, Violation, violates
-from models.answers import I_DONT_KNOW
+from models.answers import I_DONT_KNOW, INVALID_QUESTION
 from models.attributes import AttributePredictor, route
 from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig
@@ -27,14 +28,20 @@ from models.llm.base import TimeLimit
 from models.pipeline import OUT_OF_TIME, Parts, QuestionRecord, Stage, StageCall
 from models.reasoning import BACKUP_CALL, Affordable, Reasoner, ReasoningResult
 from models.retrieval import Retriever
+from models.retrieval.pages import PageTriage
 from models.schema import Evidence, QuestionAttributes, QuestionPlan, TraceEvent
 from models.web import PageExtractor
+from models.vocabulary import NUMBER_VALUE
 from models.web.page import WebPages
 
 REPLY_CUT = "reply cut by the deadline"
 WRONG_FORM_ASKED_AGAIN = "answer of the wrong form asked again"
 WRONG_FORM_REFUSED = "answer of the wrong form refused"
 WRONG_FORM_ROUTE = "refused: answer of the wrong form"
+FALSE_PREMISE_OVERRULED = "false premise overruled: the KG's facts answer the question"
+COMPUTED_KEPT = "the KG's computed answer kept over the model's"
+NOT_IN_KG_ROUTE = "refused: asked entity not in the KG, no other evidence"
+COMPUTED_ROUTE = "answered: the KG's computed answer, no time for the reasoning"
 
 
 class AttributeStage(Stage[QuestionAttributes]):
@@ -144,10 +151,13 @@ class WebStage(Stage[WebPages]):
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
         self.component: PageExtractor | None = PageExtractor(parts.config.web)
+        self.triage = PageTriage(parts.config.web, parts.config.retrieval)
 
     def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[WebPages]:
         assert self.component is not None
-        pages = self.component.run([record.question for record in records], seconds=limit.remaining())
+        questions = [record.question for record in records]
+        choices = self.triage.choose(questions)
+        pages = self.component.run(questions, seconds=limit.remaining(), choices=choices)
         return [WebPages.of(question_pages) for question_pages in pages]
 
     def fallback(self) -> WebPages:
@@ -196,6 +206,15 @@ class RetrievalStage(Stage[Evidence]):
         # Pooled KG lines live in the evidence, ranked with the web's; else they keep their own section.
         pooled = self.config.retrieval.pool_kg_references
         record.kg_lines = _kg_references(record) if kg_only or not pooled else []
+
+    def finish(self, records: list[QuestionRecord]) -> None:
+        """A question about a name the KG has no record of, with no KG facts and no web evidence, is
+        answered "I don't know": no answer it could get would rest on anything but the model's guess."""
+        for record in records:
+            kg = record.kg
+            if record.is_open and kg is not None and kg.unmatched and not kg.has_evidence and not record.evidence.references:
+                refused = TraceEvent(self.name, "routed", "refused", f"not in the KG: {', '.join(map(repr, kg.unmatched))}")
+                record.respond(I_DONT_KNOW, route=NOT_IN_KG_ROUTE, event=refused)
 
 
 class PlanStage(Stage[QuestionPlan]):
@@ -347,7 +366,8 @@ class ReasoningStage(Stage[ReasoningResult]):
                 record.note(self.name, "degraded", "reduced to meet the deadline", form.describe())
         for record in records[plan.answerable :]:
             no_time = TraceEvent(self.name, "skipped", "no time left")
-            record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
+            if not _answer_computed(record, no_time):
+                record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
         return StageCall(form.stage, kept, lambda limit: self._reason(kept, plan, limit, deadline))
 
     def write(self, record: QuestionRecord, result: ReasoningResult | None) -> None:
@@ -355,13 +375,13 @@ class ReasoningStage(Stage[ReasoningResult]):
         if result is None:
             record.respond(I_DONT_KNOW)
         elif result.cut and not result.parsed:
-            cut = TraceEvent(self.name, "fallback", REPLY_CUT, I_DONT_KNOW)
-            record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=cut)
+            if not _answer_computed(record, TraceEvent(self.name, "fallback", REPLY_CUT, "the KG's computed answer")):
+                record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=TraceEvent(self.name, "fallback", REPLY_CUT, I_DONT_KNOW))
         elif result.recovered:
             record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
         else:
             backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
-            record.respond(result.answer, event=backup)
+            record.respond(_facts_checked(record, result.answer, self.config.reasoning.computed_answer_final), event=backup)
 
     def _recovery(self, form: ReasoningForm) -> Planned | None:
         """The brief pass over the questions of a full `form` (None for a brief one): their prompts
@@ -501,6 +521,44 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
     def _refuse(self, record: QuestionRecord, detail: str) -> None:
         refused = TraceEvent(self.name, "routed", WRONG_FORM_REFUSED, detail)
         record.respond(I_DONT_KNOW, route=WRONG_FORM_ROUTE, event=refused)
+
+
+def _answer_computed(record: QuestionRecord, why: TraceEvent) -> bool:
+    """A question the reasoning cannot answer in time gets the answer its KG facts decide, if they
+    decide one (True then)."""
+    if record.kg is None or record.kg.computed is None:
+        return False
+    record.respond(record.kg.computed.value, route=COMPUTED_ROUTE, event=why)
+    return True
+
+
+def _facts_checked(record: QuestionRecord, answer: str, computed_final: bool) -> str:
+    """`answer`, held to what the question's KG facts decide. "invalid question" while the facts
+    answer the question and none contradicts it becomes the computed answer, else "I don't know".
+    With `computed_final`, an answer other than "I don't know" that does not state the computed
+    answer is replaced by it: the model may decline the facts' answer, not overturn their arithmetic."""
+    kg = record.kg
+    if kg is None or not kg.has_evidence:
+        return answer
+    computed = kg.computed
+    if answer == INVALID_QUESTION:
+        if kg.contradicts:
+            return answer
+        overruled = computed.value if computed is not None else I_DONT_KNOW
+        record.note(ReasoningStage.name, "fallback", FALSE_PREMISE_OVERRULED, overruled)
+        return overruled
+    if computed_final and computed is not None and answer != I_DONT_KNOW and not _states(answer, computed.value):
+        record.note(ReasoningStage.name, "fallback", COMPUTED_KEPT, answer)
+        return computed.value
+    return answer
+
+
+def _states(answer: str, value: str) -> bool:
+    """`answer` writes every word and number of `value` (case, signs and thousands commas aside)."""
+    def words(text: str) -> set[str]:
+        return {word.replace(",", "") for word in re.findall(rf"{NUMBER_VALUE}|[^\W\d_]+", text.lower())}
+
+    return words(value) <= words(answer)
 
 
 def _changing(record: QuestionRecord) -> bool:

@@ -153,6 +153,10 @@ OPERAND_WORDS = rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|averag
 # An award asked about with its nominees ("nominated for", "up for"); otherwise a question about an
 # award ("won", "took", "crowned", "went to") asks about its winner.
 NOMINEES = r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the running)\b"
+# A film's cast asked about ("the actress who starred in the film that won best picture"): an
+# award's winner is the film asked about, not the answer.
+CAST_ASKED = (r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
+              r"lead (?:actor|actress|role))\b")
 # Where a person was born or a band comes from.
 BIRTH_PLACE = r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
 # When a person was born (or how old), asked about a named person.
@@ -199,6 +203,72 @@ NEXT_GAME = (r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:ga
 PLAYER_STAT = (r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
                r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b")
 PLAYER_STATS = r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|layups?|shots?|\bscored?\b"
+
+# --- What a question asks of the KG's rows, for the answer computed from them (models/kg/answer.py) --
+
+# A total over the rows ("how many"/"how much" of an additive figure asks for one too).
+TOTAL_ASKED = r"\b(?:total|totals|sum|combined|altogether|in all|overall|cumulative(?:ly)?)\b"
+# An average over the rows.
+AVERAGE_ASKED = r"\b(?:average|averaged|mean|on average|per (?:day|game|match|week))\b"
+# A count of items, or an amount.
+COUNT_ASKED = r"\b(?:how many|how much|number of|count)\b"
+# The row with the highest or the lowest value ("most" of "most recent" is a time, not an amount).
+HIGHEST_ASKED = r"\b(?:highest|most(?! recent)|maximum|max|peak|biggest|largest|greatest|best)\b"
+LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
+# The direction of a comparison of amounts.
+MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|exceed\w*|outperform\w*)\b"
+LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
+# "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
+_SPAN_NAMED = (r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
+               r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)")
+# The direction of a comparison of dates, or the row picked by its time: the earliest, the latest.
+EARLIER_ASKED = rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|began|begin(?:s|ning)?|initial(?:ly)?)\b"
+LATER_ASKED = rf"\b(?:last{_SPAN_NAMED}|latest|later|younger|youngest|newer|newest|recent(?:ly)?|after)\b"
+# A sum of money the question spends on shares ("with $1000 ..., which can i buy more shares of?"): the
+# whole shares it buys at a price are asked, not the prices.
+MONEY_AMOUNT = r"\$\s?(\d[\d,]*(?:\.\d+)?)"
+SHARES_BOUGHT = r"\bshares?\b.*\b(?:buy|purchase|afford|get)\b|\b(?:buy|purchase|afford|get)\b.*\bshares?\b"
+# A share or a rate, which no row states and no total, count or comparison of rows gives.
+SHARE_ASKED = r"\b(?:percent(?:age)?|per ?cent|proportion|fraction|share of)\b"
+# An age or a time elapsed: arithmetic on dates that no computed answer does (the model and the
+# calculator read the facts).
+AGE_OR_DURATION_ASKED = r"\bhow old\b|\bages?\b|\byears old\b|\bago\b|\bhow long\b"
+# The difference of two values ("how many more", "how much bigger", "by how much").
+DIFFERENCE_ASKED = (r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
+                    r"\bby how (?:much|many)\b")
+# The rows themselves counted, not their values added ("how many times did x pay a dividend?", "the
+# total number of dividends").
+ROWS_COUNTED = (r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
+                r"weeks|wins|losses)\b")
+# A clause before the question proper ("in 2022, did ...?", "in their last game, ...").
+LEADING_CLAUSE = r"^(?:in|during|on|at|for|by|as of|over|since|after|before)\b[^,?]{0,60},\s*"
+# The day of a row asked for, not its value ("which day did x have the highest price?").
+WHEN_ASKED = r"\b(?:when|which day|what day|which date|what date)\b"
+
+# What a question asks of a team's games ("_": the team's name blanked out): the teams that beat it,
+# those it beat, a count of its wins or losses, a game's result, its opponent, its day, a field of
+# the game's row (soccer), the points or goals it conceded.
+BEAT_THE_TEAM = r"\b(?:against|over|beat|beaten|defeat(?:ed)?|topped|overcame)\s+(?:the\s+)?_"
+BEATEN_BY_THE_TEAM = r"_\s+(?:beat|defeat(?:ed)?|topped|overcame|won against)\b"
+TEAMS_ASKED = r"\b(?:teams|clubs|opponents|sides)\b|\b(?:which|what) (?:team|club|opponent|side)\b|\bwho\b"
+WINS_ASKED = r"\b(?:win|won|wins|victor\w*|prevail\w*)\b"
+LOSSES_ASKED = r"\b(?:lose|lost|losses|loss|defeat(?:s|ed)?)\b"
+RESULT_ASKED = r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
+OPPONENT_ASKED = (r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|\bvs\b|"
+                  r"\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b")
+GAME_DAY_ASKED = r"\bwhen\b|\bwhat (?:date|day)\b|\bschedule\w*"
+CONCEDED = r"\bconced\w*|\ballow(?:ed|s)?\b|\blet in\b"
+# The fields of a soccer game's row (its team's side), by the words that ask for them.
+SOCCER_FIELDS: dict[str, str] = {
+    "Captain": r"\bcaptain\w*",
+    "Referee": r"\breferee\w*|\bofficiat\w*",
+    "Formation": r"\bformation\b",
+    "Attendance": r"\battendance\b|\bcrowd\b|\bspectators\b",
+    "Poss": r"\bpossession\b",
+}
+# The first or last score of a game (the play-by-play's first and last scoring events).
+FIRST_SCORE = r"\bfirst (?:basket|points|shot|score|bucket|field goal)\b|\bscored first\b|\bopened the scoring\b"
+LAST_SCORE = r"\b(?:last|final|winning) (?:basket|points|shot|score|bucket)\b|\bscored last\b|\bbuzzer\b"
 
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 
@@ -251,6 +321,10 @@ WHICH_OF_GROUP = r"\bwhich (?:one )?of (?:the|these|those) (?:two|three|four|fol
 OPTIONS_LEAD = r"^(?:either|(?:is|was|are|were) (?:it|they)) "
 # The "or" between options ("a or b", "a, b, or c").
 OPTIONS_OR = r"(?:^|\s)or\s+"
+# "is x a or b?": the words after its "or" that make no second option ("or more", "or not"), and the
+# words before it that make the question a yes/no one ("did it have any mergers or acquisitions?").
+EITHER_NO_OPTION = r"^(?:not|no|more|less|fewer|so|else|otherwise|later|earlier|above|below|higher|lower)\b"
+EITHER_YES_NO = r"\b(?:any|ever|anything|anyone|anybody)\b"
 # Words that join or frame options, and articles: no part of an option's own words.
 OPTION_FILLERS = frozenset("a an the and or of in on at to for by with vs versus either".split())
 # An answer that names no single option yet answers a choice: a tie, both, neither.

@@ -49,8 +49,6 @@ def test_a_question_naming_its_options_asks_for_one_of_them(query, options):
 
 
 @pytest.mark.parametrize("query", [
-    "did gretsky or ovechkin have more goals?",  # no clause before the options: where does the first start?
-    "is the galaxy s24 or the z flip 5 newer?",
     "for the film life or something like it, who directed it?",  # the "or" is before the question's clause
     "which athletes have won gold or silver medals in both games?",
     "what movie, released in 2001 or 2002, won the award?",  # options inside, and no "which of the two"
@@ -80,13 +78,41 @@ def test_a_question_opening_so_asks_for_its_kind(query, kind):
     "can you tell me who directed jaws?",  # a polite request, not a yes/no question
     "are you able to say which film won in 1996?",
     "was there an original language the film came in?",  # CRAG asks a name so
-    "is georgetown law private or public?",  # an "or": options without a clear start
     "did he co-headline by 2010? if yes, with whom?",  # two questions
     "when did the film come out?",  # "when" may be answered by a season, an event, a decade
     "who directed jaws?",
 ])
 def test_other_wordings_ask_for_nothing(query):
     assert read_constraint(query) is None
+
+
+@pytest.mark.parametrize("query, options", [
+    ("is dreamworks animation owned by time warner or universal pictures?", ("time warner", "universal pictures")),
+    ("is georgetown law private or public?", ("private", "public")),
+    ("did gretsky or ovechkin have more goals?", ("gretsky", "ovechkin have more goals")),  # the first as long as the second
+    ("is the galaxy s24 or the z flip 5 newer?", ("the galaxy s24", "the z flip 5 newer")),  # at most the words there are
+])
+def test_an_auxiliary_question_with_one_or_asks_for_either_option(query, options):
+    assert read_constraint(query) == AnswerConstraint("either", options)
+
+
+@pytest.mark.parametrize("query", [
+    "did meta have any mergers or acquisitions in 2022?",  # "any": yes or no is asked
+    "does it have 5 or more wheels?",  # "or more" names no second option
+    "is it red, green or blue?",  # a list: where does the first option start?
+    "was it sunny or rainy or both?",  # more than one "or"
+])
+def test_an_auxiliary_question_whose_or_names_no_two_options_asks_for_nothing(query):
+    assert read_constraint(query) is None
+
+
+def test_either_options_are_checked_only_when_asked_for():
+    query, answer = "is dreamworks animation owned by time warner or universal pictures?", "NBCUniversal"
+    default = AnswerChecker(load_config("cpu").answer_check, None, PromptLibrary())
+    asked = AnswerChecker(load_config("cpu", {"answer_check.kinds": "either"}).answer_check, None, PromptLibrary())
+    assert default.check(query, answer) is None
+    assert asked.check(query, answer) == (read_constraint(query), "names none of the options")
+    assert asked.check(query, "Universal Pictures") is None
 
 
 def test_a_yes_no_question_that_compares_says_so():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.reports import degradation_counts, event_kind_counts, failure_counts
+from evaluation.reports import degradation_counts, event_kind_counts, failure_counts, page_summary
 from models.config import load_config
 from models.crag_system import CragSystem
 from models.schema import QuestionAttributes, TraceEvent
@@ -131,9 +131,9 @@ def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(ma
     system = make_system(ScriptedLLM(reply_by_output_shape()), **{"web.max_page_chars": 2_000})
     extract = system.pages.run
 
-    def with_a_timed_out_page(questions, seconds=None):
+    def with_a_timed_out_page(questions, seconds=None, choices=None):
         return [pages + [Page("a slow page", error="timed out after 3 s; kept the fulltext result")]
-                for pages in extract(questions, seconds)]
+                for pages in extract(questions, seconds, choices)]
 
     system.pages.run = with_a_timed_out_page
     batch = sample_batch(1)
@@ -152,6 +152,33 @@ def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(ma
     assert degradation_counts([line]) == {"web page html cut": 1}
     assert failure_counts([line]) == {"web": 1}
     assert event_kind_counts([line]) == {"degraded": 1, "failed": 1}
+
+
+def test_with_many_pages_the_trace_shows_each_page_read_or_skipped_and_what_it_gave(make_system):
+    """Task 3's shape in small: more pages than `web.read_all_up_to`, only the `web.read_pages`
+    most promising parsed; every page has its line in the trace and the report counts them."""
+    system = make_system(ScriptedLLM(reply_by_output_shape()), **{"web.read_pages": "2"})
+    batch = sample_batch(1)
+    off_topic = [
+        {"page_name": f"Gardening tips {i}", "page_url": f"https://garden.example.com/{i}", "page_snippet": "",
+         "page_result": f"<html><body><p>Water the tomatoes {i} times a week in summer.</p></body></html>"}
+        for i in range(6)
+    ]
+    about = {"page_name": "Canberra, capital city of Australia", "page_url": "https://example.com/canberra",
+             "page_snippet": "", "page_result": "<html><body><p>Canberra is the capital city of Australia.</p></body></html>"}
+    batch["search_results"][0] = off_topic[:3] + [about] + off_topic[3:]
+
+    system.batch_generate_answer(batch)
+
+    trace = system.last_traces[0]
+    assert [page.name for page in trace.pages] == [page["page_name"] for page in batch["search_results"][0]]
+    assert sum(page.read for page in trace.pages) == 2 and trace.pages[3].read
+    assert all(page.candidates == 0 for page in trace.pages if not page.read)
+    assert trace.pages[3].kept >= 1 and trace.pages[3].shortlisted >= trace.pages[3].kept
+    assert TraceEvent("web", "skipped", "pages not read", "5 of 7, ranked below those read") in trace.events
+    counts = page_summary([trace.as_dict()])
+    assert (counts["pages"], counts["read"], counts["not read"]) == (7, 2, 5)
+    assert 1 <= counts["in references"] <= counts["shortlisted"] <= 2
 
 
 def test_tiny_budget_answers_i_dont_know_in_time(make_system):
@@ -220,7 +247,7 @@ def test_a_dynamic_finance_question_without_kg_facts_is_refused_after_the_kg_sta
 def test_without_a_kg_or_outside_its_domains_dynamic_questions_are_refused_before_any_stage(make_system):
     llm = ScriptedLLM(reply_by_output_shape())
     system = make_system(llm)
-    system.stage("attributes").component = FixedAttributes(0.99, domain="music")
+    system.stage("attributes").component = FixedAttributes(0.99, domain="open")
     system.stage("kg").component = kg = FixedKG("a fact")
     assert system.batch_generate_answer(sample_batch(1)) == ["I don't know"]
     assert kg.asked == [] and llm.calls == []

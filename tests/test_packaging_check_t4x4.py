@@ -8,7 +8,17 @@ import json
 import pytest
 
 from models.kg.entities import entity_schema
-from tools.check_t4x4 import LLAMA3_70B_CONFIG, read_questions, schema_label, scripted_reply, uncapped
+from tools.check_t4x4 import (
+    LLAMA3_70B_CONFIG,
+    TASK3_PAGES,
+    TASK3_QUESTIONS,
+    page_key,
+    read_questions,
+    schema_label,
+    scripted_reply,
+    task3_batch,
+    uncapped,
+)
 
 CAPPED = {
     "type": "object",
@@ -588,3 +598,26 @@ def test_the_profiles_change_only_what_they_name():
     assert all(settings.least_share == 0.6 for name, settings in PROFILES.items() if name not in ("nominal", "slow"))
     assert [name for name, settings in PROFILES.items() if settings.stalls] == ["stalls"]
     assert [name for name, settings in PROFILES.items() if not settings.cuts_allowed] == ["nominal", "slow"]
+
+
+def test_the_task3_batch_gives_each_question_50_pages_of_its_own():
+    questions = [
+        {"query": f"q{q}", "search_results": [{"page_name": f"p{q}.{i}", "page_result": f"<p>{q} {i}</p>"} for i in range(5)]}
+        for q in range(12)
+    ]
+    questions[0]["search_results"].append({"page_name": "not fetched", "page_result": ""})
+    questions[1]["search_results"].append(dict(questions[0]["search_results"][0]))  # a page two questions found
+    batch = task3_batch(questions)
+    assert len(batch) == TASK3_QUESTIONS
+    keys = [[page_key(page) for page in question["search_results"]] for question in batch]
+    for question, own, pages in zip(batch, questions, keys):
+        assert len(pages) == len(set(pages)) == TASK3_PAGES
+        # Its own search results first, the same text; an empty page stays empty.
+        names = [page["page_name"] for page in question["search_results"]]
+        assert names[: len(own["search_results"])] == [page["page_name"] for page in own["search_results"]]
+        assert all(page["page_result"].startswith(source["page_result"]) for page, source in zip(question["search_results"], own["search_results"]))
+    assert batch[0]["search_results"][5]["page_result"] == ""
+    shared = [key for key in set(keys[0]) & set(keys[1]) if key[1]]
+    assert not shared  # no page of one question is another's
+    # The questions draw the others' pages from different places.
+    assert keys[2][5][0] != keys[3][5][0]

@@ -82,3 +82,18 @@ def test_the_shipped_worths_answer_exactly_what_the_rule_before_answered():
         record = CragRecord(GoldQuestion("id", "q?", "a"), {})
         one = routing.Case(record, "a", "static", attributes, Verdict.CORRECT)
         assert routing.answered_by_scores(one, shipped) == routing.answered_by_rule_before(one), (domain, dynamic)
+
+
+def test_the_date_line_is_chosen_with_the_worths_on_the_other_folds_ties_to_off():
+    # Four slow-changing questions: the date line turns three wrong answers into right ones and a
+    # right one wrong. Held out, each question sees the other three, and the run whose fitted worths
+    # score best there judges it.
+    off = [case("slow-changing", Verdict.WRONG, 0.9)] * 3 + [case("slow-changing", Verdict.CORRECT, 0.9)]
+    on = [case("slow-changing", Verdict.CORRECT, 0.9)] * 3 + [case("slow-changing", Verdict.WRONG, 0.9)]
+    folds = [[0], [1], [2], [3]]
+    result = routing.held_out_date_line({"date line off": off, "date line on": on}, folds, prior=2.0)
+    # the first three: the others (two helped, one hurt) favour the date line, which is right for
+    # them; the fourth: the others (three helped) favour it too, and it is wrong there.
+    assert (result["correct"], result["wrong"], result["refused"]) == (3, 1, 0)
+    same = routing.held_out_date_line({"date line off": off, "date line on": off}, folds, prior=2.0)
+    assert same == routing.tally(off, routing.held_out(off, folds, prior=2.0))  # a tie keeps the first run

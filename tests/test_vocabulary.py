@@ -57,6 +57,55 @@ PATTERNS = [
     ("RELEASED", "the songs of 2001", False),
     ("NEXT_GAME", "their next match", True), ("NEXT_GAME", "who will they face", True),
     ("NEXT_GAME", "their last game", False),
+    ("TOTAL_ASKED", "the total volume", True), ("TOTAL_ASKED", "how many points combined", True),
+    ("TOTAL_ASKED", "the totally new song", False),
+    ("AVERAGE_ASKED", "the average close", True), ("AVERAGE_ASKED", "points per game", True), ("AVERAGE_ASKED", "an avenue", False),
+    ("COUNT_ASKED", "how many songs", True), ("COUNT_ASKED", "the number of films", True), ("COUNT_ASKED", "how old is he", False),
+    ("HIGHEST_ASKED", "the highest price", True), ("HIGHEST_ASKED", "the most points", True),
+    ("HIGHEST_ASKED", "the most recent day", False),
+    ("LOWEST_ASKED", "the lowest point", True), ("LOWEST_ASKED", "the fewest wins", True), ("LOWEST_ASKED", "a low price", False),
+    ("MORE_ASKED", "which cost more", True), ("MORE_ASKED", "the larger cast", True), ("MORE_ASKED", "the smaller cast", False),
+    ("LESS_ASKED", "which traded less", True), ("LESS_ASKED", "a cheaper stock", True), ("LESS_ASKED", "the bigger one", False),
+    ("EARLIER_ASKED", "which came out first", True), ("EARLIER_ASKED", "who is older", True),
+    ("EARLIER_ASKED", "when did it start paying", True), ("EARLIER_ASKED", "who is younger", False),
+    ("LATER_ASKED", "which came out more recently", True), ("LATER_ASKED", "who is younger", True),
+    ("LATER_ASKED", "which came out first", False),
+    ("CAST_ASKED", "the leading lady who starred in it", True), ("CAST_ASKED", "who acted in the winner", True),
+    ("CAST_ASKED", "who won best actress in 2018", False), ("CAST_ASKED", "which star won best actor", False),
+    ("EARLIER_ASKED", "the volume in the first week of may", False), ("EARLIER_ASKED", "its first 3 days", False),
+    ("EARLIER_ASKED", "on the first day of may", True), ("LATER_ASKED", "its volume last week", False),
+    ("LATER_ASKED", "over the last 5 days", False), ("LATER_ASKED", "in their last game", True),
+    ("MONEY_AMOUNT", "with $1,000 to spend", True), ("MONEY_AMOUNT", "with 1000 dollars", False),
+    ("SHARES_BOUGHT", "which can i purchase more shares of", True), ("SHARES_BOUGHT", "how many shares can $500 buy", True),
+    ("SHARES_BOUGHT", "how many shares traded", False),
+    ("SHARE_ASKED", "what percentage of the year", True), ("SHARE_ASKED", "what proportion of games", True),
+    ("SHARE_ASKED", "the p/e ratio of x", False),
+    ("AGE_OR_DURATION_ASKED", "how old was she", True), ("AGE_OR_DURATION_ASKED", "10 years ago", True),
+    ("AGE_OR_DURATION_ASKED", "the average price", False),
+    ("DIFFERENCE_ASKED", "how many more points", True), ("DIFFERENCE_ASKED", "by how much did it win", True),
+    ("DIFFERENCE_ASKED", "how many points", False),
+    ("ROWS_COUNTED", "how many times did it pay", True), ("ROWS_COUNTED", "how many home games did they lose", True),
+    ("ROWS_COUNTED", "how many points did they score", False),
+    ("ROWS_COUNTED", "the total number of dividends it paid", True), ("ROWS_COUNTED", "the number of shares traded", False),
+    ("LEADING_CLAUSE", "in 2023-01, did the rockets win", True), ("LEADING_CLAUSE", "as of feb 15 2024, which stock", True),
+    ("LEADING_CLAUSE", "did the rockets win in 2023, or lose", False),
+    ("WHEN_ASKED", "which day did it peak", True), ("WHEN_ASKED", "when did it start", True), ("WHEN_ASKED", "what price", False),
+    ("BEAT_THE_TEAM", "teams that won against _", True), ("BEAT_THE_TEAM", "which teams were able to defeat _", True),
+    ("BEAT_THE_TEAM", "which teams did _ beat", False),
+    ("BEATEN_BY_THE_TEAM", "which teams did _ beat", True), ("BEATEN_BY_THE_TEAM", "teams that beat _", False),
+    ("TEAMS_ASKED", "name the teams that", True), ("TEAMS_ASKED", "which team won", True), ("TEAMS_ASKED", "how many points", False),
+    ("WINS_ASKED", "did they win", True), ("WINS_ASKED", "were they victorious", True), ("WINS_ASKED", "did they lose", False),
+    ("LOSSES_ASKED", "how many games did they lose", True), ("LOSSES_ASKED", "did they win", False),
+    ("RESULT_ASKED", "how did they fare", True), ("RESULT_ASKED", "in terms of wins and losses", True),
+    ("RESULT_ASKED", "who did they face", False),
+    ("OPPONENT_ASKED", "who did they face off against", True), ("OPPONENT_ASKED", "their challenge last week", True),
+    ("OPPONENT_ASKED", "how many goals", False),
+    ("GAME_DAY_ASKED", "what's the schedule for their next game", True), ("GAME_DAY_ASKED", "when do they play", True),
+    ("GAME_DAY_ASKED", "who do they play", False),
+    ("CONCEDED", "how many goals did they concede", True), ("CONCEDED", "points allowed", True), ("CONCEDED", "goals scored", False),
+    ("FIRST_SCORE", "who scored the first basket", True), ("FIRST_SCORE", "who scored first", True),
+    ("FIRST_SCORE", "the first game", False),
+    ("LAST_SCORE", "who hit the winning shot", True), ("LAST_SCORE", "who scored last", True), ("LAST_SCORE", "their last game", False),
     ("PLAYER_STAT", "how many points did deandre jordan score", True), ("PLAYER_STAT", "curry's rebounds", True),
     ("PLAYER_STAT", "who won the game", False),
     ("PLAYER_STATS", "free throws", True), ("PLAYER_STATS", "how many points", True), ("PLAYER_STATS", "who won", False),
@@ -72,6 +121,9 @@ PATTERNS = [
     ("WH_WORD", "in 2022, which team won", True), ("WH_WORD", "did they win", False),
     ("WHICH_OF_GROUP", "which of the two stars", True), ("WHICH_OF_GROUP", "which star", False),
     ("OPTIONS_OR", "a, b, or c", True), ("OPTIONS_OR", "oregon", False),
+    ("EITHER_NO_OPTION", "more goals", True), ("EITHER_NO_OPTION", "not", True),
+    ("EITHER_NO_OPTION", "universal pictures", False), ("EITHER_NO_OPTION", "moreno", False),
+    ("EITHER_YES_NO", "did it have any mergers", True), ("EITHER_YES_NO", "is it company", False),
     ("OPTIONS_LEAD", "was it home", True), ("OPTIONS_LEAD", "either bonds", True), ("OPTIONS_LEAD", "home", False),
     ("TIE_ANSWER", "they both have four", True), ("TIE_ANSWER", "same, neither paid", True),
     ("TIE_ANSWER", "bothell", False),
@@ -192,6 +244,20 @@ def test_each_price_column_is_asked_by_its_words(column, text, matches):
     assert bool(re.search(v.PRICE_COLUMNS[column], text)) is matches
 
 
+SOCCER_FIELDS = [
+    ("Captain", "who was the leading captain", True), ("Captain", "who led the attack", False),
+    ("Referee", "who refereed the game", True), ("Referee", "who played", False),
+    ("Formation", "what formation did they use", True), ("Formation", "when were they formed", False),
+    ("Attendance", "how big was the crowd", True), ("Attendance", "how many goals", False),
+    ("Poss", "how much possession did they have", True), ("Poss", "who possessed the ball", False),
+]
+
+
+@pytest.mark.parametrize("column, text, matches", SOCCER_FIELDS)
+def test_each_soccer_field_is_asked_by_its_words(column, text, matches):
+    assert bool(re.search(v.SOCCER_FIELDS[column], text)) is matches
+
+
 @pytest.mark.parametrize("name, word, member", WORD_SETS)
 def test_each_word_set_holds_the_words_it_names(name, word, member):
     assert (word in getattr(v, name)) is member
@@ -211,13 +277,14 @@ def test_each_unit_spelling_is_read_as_its_one_word(text, word):
 
 def test_every_list_of_the_module_is_in_a_table():
     tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {
-        "TEMPORAL_CUES", "PRICE_COLUMNS", "UNIT_SPELLINGS"
+        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS"
     }
-    helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL"}  # parts of the above
+    helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL", "_SPAN_NAMED"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
     assert public - helpers == tested
     assert set(v.TEMPORAL_CUES) == {cue for cue, *_ in TEMPORAL}
     assert set(v.PRICE_COLUMNS) == {column for column, *_ in PRICE_COLUMNS}
+    assert set(v.SOCCER_FIELDS) == {column for column, *_ in SOCCER_FIELDS}
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

@@ -10,6 +10,7 @@ import pytest
 from models.config import WebConfig
 from models.schema import Question, SearchResult
 from models.web import Page, PageExtractor
+from models.web.page import PageChoice, WebPages
 from tests.test_web_adversarial import ADVERSARIAL_PAGES
 
 
@@ -128,3 +129,31 @@ def test_the_page_work_stops_when_its_seconds_run_out():
         assert elapsed < 15.0  # ~4 s, not the 60 s a page may take
         assert all(page.error and "batch deadline" in page.error for page in result)
         assert result[0].extractor  # the slow page keeps the fast extractor's result
+
+
+def test_pages_not_chosen_are_handed_on_unread_and_the_best_ranked_are_parsed_first():
+    # One worker and 4 s: the slow page is ranked below the small one, so the small one is parsed
+    # first and in time (largest-first would leave it waiting behind the slow page).
+    config = _every_page_to_trafilatura(workers=1, page_timeout_s=60.0)
+    pages = [("slow", SLOW_PAGE), ("small", _html("garden")), ("skipped", _html("harbour"))]
+    choice = PageChoice(read=[True, True, False], rank=[1, 0, 2])
+    with PageExtractor(config) as extractor:
+        extractor.warm_up()
+        [result] = extractor.run([_question("q", pages)], seconds=4.0, choices=[choice])
+    by_name = {page.page_name: page for page in result}
+    assert by_name["small"].error is None and any("garden report" in chunk for chunk in by_name["small"].chunks)
+    assert by_name["slow"].error and "batch deadline" in by_name["slow"].error
+    assert not by_name["skipped"].read and by_name["skipped"].chunks == [] and by_name["skipped"].error is None
+    assert all(page.read for page in result if page.page_name != "skipped")
+    events = WebPages.of(result).events
+    assert [event.what for event in events if event.kind == "skipped"] == ["pages not read"]
+
+
+def test_a_page_one_question_skips_is_still_read_for_another():
+    html = _html("lighthouse")
+    questions = [_question("a", [("shared", html)]), _question("b", [("shared", html)])]
+    choices = [PageChoice([False], [0]), PageChoice([True], [0])]
+    with PageExtractor(WebConfig(inprocess_max_total_chars=10**9)) as extractor:
+        first, second = extractor.run(questions, choices=choices)
+    assert not first[0].read and first[0].chunks == []
+    assert second[0].read and any("lighthouse" in chunk for chunk in second[0].chunks)

@@ -30,10 +30,11 @@ tools/t4x4_platform.py), and checks:
    whole `t4x4` CragSystem, calibrated afresh (a profile on the nominal T4 takes the nominal
    calibration: the simulated engine measures the same figures), answers the dev questions (../shared/data's
    crag_dev_10 and crag_dev_pages_15 when present, else data/sample.jsonl) as Task 1, with the mock
-   KG API, and as one Task-3-shaped batch (8 questions, 50 pages each), each task the profile
-   names. One line per profile and task (with the questions whose own share of their batch's time
-   is over 30 s: reported, not a failure, since a batch's answers return together; the replies cut,
-   how many of those that held their answer kept it, and the requests the engine preempted); it
+   KG API, and as one Task-3-shaped batch (8 questions, 50 pages each, none shared between
+   questions), each task the profile names. One line per profile and task (with the questions
+   whose own share of their batch's time is over 30 s: reported, not a failure, since a batch's
+   answers return together; the replies cut, how many of those that held their answer kept it,
+   and the requests the engine preempted); it
    fails when a batch is over n x 30 s (the competition's 30 s, whatever
    `budget.seconds_per_question` says), when the nominal profile answers nothing or refuses a
    question for time, when a profile keeps less than its share of what the nominal one answers on
@@ -374,14 +375,33 @@ def profile(name: str, nominal: Any) -> Any:
 
 
 def task3_batch(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Task 3's shape: the first questions, each with its own pages and then others' up to 50."""
-    pool = [page for question in questions for page in question.get("search_results") or []]
+    """Task 3's shape: the first questions, each with its own pages and then the other questions'
+    distinct pages up to 50, each question starting at its own place in them. As in Task 3, where
+    each question has its own search, no page is shared with another question of the batch (a
+    comment in its HTML tells the copies apart), so the web stage ranks 50 pages a question and
+    parses each question's best itself."""
+    pool = list({page_key(page): page for question in questions for page in question.get("search_results") or []}.values())
     batch = []
-    for question in questions[:TASK3_QUESTIONS]:
+    for number, question in enumerate(questions[:TASK3_QUESTIONS]):
         own = list(question.get("search_results") or [])
-        others = [page for page in pool if page not in own]
-        batch.append({**question, "search_results": (own + others * TASK3_PAGES)[:TASK3_PAGES]})
+        own_keys = {page_key(page) for page in own}
+        others = [page for page in pool if page_key(page) not in own_keys]
+        start = number * len(others) // TASK3_QUESTIONS
+        others = others[start:] + others[:start]
+        pages = (own + others * TASK3_PAGES)[:TASK3_PAGES]
+        batch.append({**question, "search_results": [question_copy(page, number) for page in pages]})
     return batch
+
+
+def question_copy(page: dict[str, Any], number: int) -> dict[str, Any]:
+    """The page as question `number`'s own (an empty page stays empty: it stands for one not fetched)."""
+    html = page.get("page_result")
+    return {**page, "page_result": f"{html}<!-- question {number} -->"} if html else page
+
+
+def page_key(page: dict[str, Any]) -> tuple[str, str]:
+    """A page as the web stage tells pages apart: its name and HTML."""
+    return str(page.get("page_name") or ""), str(page.get("page_result") or "")
 
 
 def run_check(

@@ -114,6 +114,8 @@ def baseline_preset() -> CragConfig:
     config = cpu_preset()
     config.preset = "baseline"
     config.retrieval.mode = "baseline"
+    # The official baseline reads every page (its retrieval reads the raw HTML itself).
+    config.web.read_pages = 0
     config.attributes.enabled = False
     config.kg.enabled = False
     config.calculator.enabled = False

@@ -153,6 +153,16 @@ class WebConfig:
     # A batch whose distinct pages total at most this many chars runs its fast extraction in the
     # calling process (no inter-process copying); slow fallbacks still go to the workers.
     inprocess_max_total_chars: int = 1_000_000
+    # Many pages (Task 3): the pages of a question with more than `read_all_up_to` pages are ranked
+    # before any parse by BM25 of the query over each page's title, URL words, snippet and the
+    # visible text of its first `first_pass_chars` characters of HTML (models/retrieval/pages.py);
+    # the batch's pages are parsed best first, and only a question's `read_pages` best (0 = all);
+    # the pages not read still show their snippets. 10, 20 and all 50 found the same answers'
+    # evidence on the 50-page benchmark (benchmarks/retrieval.py --pages 50), whose distractors
+    # are other questions' pages; 20 keeps a margin for search results that are all on the topic.
+    read_all_up_to: int = 5
+    read_pages: int = 20
+    first_pass_chars: int = 100_000
 
 
 @dataclass
@@ -202,6 +212,18 @@ class RetrievalConfig:
     # Sparse pre-filter: only the lexical top-n candidates of a question are embedded (0 = embed all);
     # the encoder reads the candidate itself (a sentence, not its window).
     dense_candidates: int = 48
+    # Pages (models/retrieval/pages.py): each page of a question is scored by BM25 of the query over
+    # its card (title, URL words, snippet, its text's first `page_card_chars` characters); a
+    # candidate's lexical score is multiplied by (its page's score / the best page's) ** page_weight
+    # (0 = off), before the shortlist: with many pages (Task 3), the pages about the question lead,
+    # and a long page about something else cannot fill the shortlist. On the 50-page benchmark
+    # (benchmarks/retrieval.py --pages 50) 1 and 2 held the same answers' evidence, 0 four fewer
+    # (reading every page); a cap per page on the shortlist instead did worse.
+    # The weight applies to a question with more than `weigh_pages_above` pages: on 5 pages (Tasks
+    # 1-2) it found the same answers' evidence as none, so their references stay as they were.
+    page_card_chars: int = 2000
+    page_weight: float = 2.0
+    weigh_pages_above: int = 5
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
     dense_text_max_chars: int = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
@@ -270,8 +292,10 @@ class AttributesConfig:
     refuse_below: float = 0.0
     # Domains whose likely-dynamic questions wait for the KG stage (Tasks 2-3): answered when the KG
     # returned facts for the asked entity and time, refused otherwise. Without a KG (Task 1, or the
-    # API down) they are refused as before. Other domains are refused at once.
-    kg_answers_dynamic: tuple[str, ...] = ("finance", "sports")
+    # API down) they are refused as before. Other domains (open: the KG's summaries do not date
+    # their facts) are refused at once. Movie and music wait too: their KG holds the dated facts
+    # (charts, awards, careers) that a refusal before it threw away (benchmarks/kg.py --real --system).
+    kg_answers_dynamic: tuple[str, ...] = ("finance", "sports", "music", "movie")
     # Classifier recipe (train / cv); changing any of these needs a retrain.
     seed: int = 0
     cv_folds: int = 5
@@ -390,9 +414,13 @@ class ReasoningConfig:
     answer_max_chars: int = 150
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: int = 300
+    # A computed answer of the KG's facts (models/kg/answer.py) that the model does not decline ("I
+    # don't know") is the answer, whatever else the model wrote: the embedded model misreads the very
+    # comparisons and sums it was computed for (benchmarks/kg.py --real --system). Off: the model's.
+    computed_answer_final: bool = True
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
-    # from the most recent dated reference and to refuse when it may have changed since. Off: on the
-    # 12 such questions of the 49, all answered, it turned 3 refusals into wrong answers (README).
+    # from the most recent dated reference and to refuse when it may have changed since. Off: chosen
+    # with the routing's worths it loses held out (benchmarks/routing.py --date-line).
     state_change: bool = False
 
 
@@ -404,7 +432,9 @@ class AnswerCheckConfig:
     is left; otherwise, or when the answer asked again still violates, it becomes "I don't know"."""
 
     enabled: bool = True
-    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS).
+    # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS). "either" ("is x a or b?") is
+    # off: it wins nothing held out on the 49 questions (benchmarks/switch.py) and refuses some gold
+    # answers of the validation questions (benchmarks/answer_check.py).
     kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
     retry: bool = True
     max_tokens: int = 32

@@ -269,12 +269,29 @@ def search_question_words(entities: KGEntities, query: str, domain: str) -> list
     is fuzzy; only a hit the question writes in full is taken: `matching.written_match`)."""
     if domain not in SEARCHED_DOMAINS or _names_read(entities, query, domain):
         return []
-    words = [w for w in re.findall(r"[a-z][a-z0-9&'.-]*", query.lower())
-             if loose_key(w) not in vocabulary.NOT_NAME_WORDS and w not in vocabulary.MONTH_NUMBERS and w not in vocabulary.NUMBER_WORDS]
+    words = name_words(query)
     if not words:
         return []
-    setattr(entities, _DOMAIN_KINDS[domain][0], [" ".join(words)])
-    return [Event("fallback", "the question's words searched as a name", repr(" ".join(words)))]
+    setattr(entities, _DOMAIN_KINDS[domain][0], [words])
+    return [Event("fallback", "the question's words searched as a name", repr(words))]
+
+
+def written_whole(name: str, query: str) -> bool:
+    """Every word of `name` that can be part of a name is a word of the question, or one misspelt
+    ("copper meridan" writes Copper Meridian); at least four letters of them."""
+    words = set(re.findall(r"[a-z0-9]+", query.lower()))
+    tokens = [t for t in re.findall(r"[a-z0-9]+", name.lower()) if t not in vocabulary.NOT_NAME_WORDS]
+    return sum(map(len, tokens)) >= 4 and all(
+        t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY)) for t in tokens
+    )
+
+
+def name_words(query: str) -> str:
+    """The question's words that can be part of a name (no cue words, months or number words), as one
+    search query ("" when none is left)."""
+    words = [w for w in re.findall(r"[a-z][a-z0-9&'.-]*", query.lower())
+             if loose_key(w) not in vocabulary.NOT_NAME_WORDS and w not in vocabulary.MONTH_NUMBERS and w not in vocabulary.NUMBER_WORDS]
+    return " ".join(words)
 
 
 def _names_read(entities: KGEntities, query: str, domain: str) -> bool:

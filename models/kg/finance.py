@@ -9,9 +9,11 @@ name it returned.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, datetime, time
 from statistics import mean
 
+from models.kg.answer import Fact, FactTable
 from models.kg.formatting import dated, is_empty, money, number, parse_day, plain
 from models.kg.matching import best_company
 from models.kg.routes import ApiCall
@@ -72,12 +74,22 @@ def applies(state: QuestionState) -> bool:
 
 def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list[ApiCall]]:
     """(tickers known so far, calls still needed to resolve the other companies)."""
-    found = [t.upper() for t in state.entities.tickers if _TICKER.match(t) and not _LONG_WORD.match(t)]
+    named, needed = _resolve(state, context)
+    return list(named), needed
+
+
+def asked_names(state: QuestionState, context: PlanContext) -> dict[str, str]:
+    """Each known ticker and the name the question calls it by (its company as read, or the ticker)."""
+    return _resolve(state, context)[0]
+
+
+def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str], list[ApiCall]]:
+    found = {t.upper(): t.upper() for t in state.entities.tickers if _TICKER.match(t) and not _LONG_WORD.match(t)}
     needed: list[ApiCall] = []
     for company in state.entities.companies:
         ticker = context.directory.ticker(company)
         if ticker:
-            found.append(ticker)
+            found.setdefault(ticker, company)
             continue
         if company.upper() in found and not _without_data(state, company.upper()):
             continue  # read as a ticker too ("colm"): searched as a name only once the ticker has no data
@@ -89,7 +101,7 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
         official = best_company(company, hits if isinstance(hits, list) else [], context.config.min_name_similarity)
         if official is None:
             if answered and _TICKER_WORD.match(company):
-                found.append(company.upper())  # "tsla" in a question is usually the ticker, read as a name
+                found.setdefault(company.upper(), company)  # "tsla" in a question is usually the ticker, read as a name
                 state.events.append(Event("fallback", "company not in the KG, tried as a ticker", repr(company)))
             elif answered:
                 state.events.append(Event("degraded", "company not in the KG", repr(company)))
@@ -97,10 +109,10 @@ def tickers(state: QuestionState, context: PlanContext) -> tuple[list[str], list
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)
         if answered and isinstance(ticker, str) and ticker:
-            found.append(ticker)
+            found.setdefault(ticker, company)
         elif not state.done(lookup.route, **lookup.body):
             needed.append(lookup)
-    return list(dict.fromkeys(found)), needed
+    return found, needed
 
 
 # A question naming no figure ("tell me about Nvidia"): its prices and its company record.
@@ -152,7 +164,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
                 evidence.add(f"{ticker} / {route.removeprefix('finance_get_').replace('_', ' ')}: no data in the KG", found=False)
                 continue
             if route == "finance_get_price_history":
-                evidence.add(render_daily(ticker, result, state, now))
+                evidence.add(render_daily(ticker, result, state, now), contradicts=_no_session_on_asked_day(result, state, now))
             elif route == "finance_get_detailed_price_history":
                 evidence.add(render_intraday(ticker, result, now))
             elif route == "finance_get_dividends_history":
@@ -354,6 +366,14 @@ def _span_lines(
     return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), text)]
 
 
+def _no_session_on_asked_day(result: object, state: QuestionState, now: datetime | None) -> bool:
+    """The question names a day (up to its own) on which the stock did not trade, or whose session
+    had not closed yet at the question's time."""
+    traded = {day for day, _ in _completed_days(_bars(result), now)}
+    asked = [s.start for s in state.spans() if s.granularity == "day" and s.start <= (now.date() if now else date.max)]
+    return bool(traded) and any(day not in traded for day in asked)
+
+
 def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
     bars = [(moment, bar) for moment, bar in _bars(result) if now is None or moment <= now]
     if not bars:
@@ -394,3 +414,153 @@ def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
     lines.append("- total per year: " + "; ".join(f"{year}: {round(sum(v), 6):g} ({len(v)} payments)" for year, v in sorted(totals.items())))
     lines.append("- latest payments: " + ", ".join(f"{v:g} on {dated(d)}" for d, v in items[-4:]))
     return "\n".join(lines)
+
+
+# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
+
+HIGHEST, LOWEST = re.compile(vocabulary.HIGHEST_ASKED), re.compile(vocabulary.LOWEST_ASKED)
+MONEY_SPENT, SHARES_BOUGHT = re.compile(vocabulary.MONEY_AMOUNT), re.compile(vocabulary.SHARES_BOUGHT)
+CHANGE = re.compile(vocabulary.CHANGE)
+PRICE_WORD = re.compile(r"\bprices?\b|\bclos(?:e|ed|ing)\b|\bopening\b")
+SHARES_TRADED = re.compile(r"\bshares\b.*\btrad\w*|\btrad\w*\b.*\bshares\b|\bchanged hands\b")
+# A column's daily values, as a computed answer names them.
+ROW_NAMES = {"Open": "opening price", "High": "daily high price", "Low": "daily low price", "Close": "closing price",
+             "Volume": "shares traded"}
+DAYS_ASKED = re.compile(r"\bdays?\b|\bdates?\b|\bwhen\b|\bhow many times\b")
+# Several days asked about with no span read: their figure is not the latest day's.
+MANY_DAYS = re.compile(rf"{vocabulary.TOTAL_ASKED}|{vocabulary.AVERAGE_ASKED}|\bdays\b|\bsessions\b")
+
+
+def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+    """The rows of the figure the question asks about, for every ticker it names: dividends paid in
+    its span; a company figure (EPS, P/E ratio, market cap) or a field of the company record it
+    names; else a column of the daily prices (the one it names, the day's high or low for "the
+    highest/lowest price", else the close) over its span, or on the latest completed trading day
+    when it names no time, or the days of its span that closed lower (higher) than the day before."""
+    names = asked_names(state, context)
+    table = _asked_rows(state, list(names))
+    if table is not None:
+        table.facts = [replace(fact, subject=names.get(fact.subject, fact.subject)) for fact in table.facts]
+    return table
+
+
+def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
+    routes = routes_for(state.lowered)
+    if "finance_get_dividends_history" in routes:
+        return _dividend_table(state, known)
+    for route, label in FACT_LABELS.items():
+        if route in routes:
+            figures = [(t, figure) for t in known if (figure := _real(state.answer(route, query=t)[1])) is not None]
+            return FactTable(label, [Fact(t, v) for t, v in figures])
+    keys = [key for t in known for key in _asked_keys(_info(state, t), state.lowered)]
+    if keys and "finance_get_info" in routes:
+        key = keys[0]
+        values = [(t, _info(state, t).get(key)) for t in known]
+        numbers = [(t, number) for t, v in values if (number := _real(v)) is not None]
+        if key.lower().endswith("yield"):  # stored as a fraction of the price
+            return FactTable(f"{key} (percent)", [Fact(t, round(v * 100, 4)) for t, v in numbers], unit="%")
+        texts = [Fact(t, v) for t, v in values if isinstance(v, str) and v]
+        return FactTable(key, [Fact(t, v) for t, v in numbers] + texts)
+    if CHANGE.search(state.wording) and not (HIGHEST.search(state.wording) or LOWEST.search(state.wording)):
+        return None  # a move between prices ("how much did it gain"): the facts' own change lines state it
+    if INTRADAY in routes:
+        return _latest_price_table(state, known)
+    if "finance_get_price_history" in routes:
+        return _price_table(state, known)
+    return None
+
+
+def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
+    """The last 1-minute price at the question's time ("right now", "today", "currently")."""
+    now = eastern_time(state.query_time)
+    facts = []
+    for ticker in known:
+        answered, result = state.answer(INTRADAY, query=ticker)
+        bars = [(moment, bar) for moment, bar in _bars(result) if now is None or moment <= now] if answered else []
+        if bars and (close := _close(bars[-1][1])) is not None:
+            facts.append(Fact(ticker, close, bars[-1][0].date()))
+    return FactTable("latest price (last 1-minute bar)", facts)
+
+
+def _info(state: QuestionState, ticker: str) -> dict:
+    answered, info = state.answer("finance_get_info", query=ticker)
+    return info if answered and isinstance(info, dict) else {}
+
+
+def _dividend_table(state: QuestionState, known: list[str]) -> FactTable:
+    spans = state.spans()[:1]
+    facts = []
+    for ticker in known:
+        answered, result = state.answer("finance_get_dividends_history", query=ticker)
+        for key, value in result.items() if answered and isinstance(result, dict) else []:
+            day, amount = parse_day(key), _real(value)
+            if day is not None and amount is not None and all(span.contains(day) for span in spans):
+                facts.append(Fact(ticker, amount, day))
+    return FactTable("dividends paid", sorted(facts, key=lambda f: (f.subject, f.when or date.min)), additive=True)
+
+
+def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
+    now = eastern_time(state.query_time)
+    text = state.wording
+    # the column the question names first; "the highest (lowest) price" is the day's high (low), and
+    # a question about prices asks for no volume ("the highest price it traded at")
+    prices = bool(PRICE_WORD.search(text))
+    named = [(match.start(), c, match.group()) for c, asked in PRICE_COLUMNS.items()
+             if (match := asked.search(text)) and not (prices and c == "Volume")]
+    if len(named) > 1:  # a bare "open" beside another column is the market's state ("the day it was open")
+        named = [(start, c, word) for start, c, word in named if word != "open"]
+    if len(named) > 1:
+        return None  # several columns asked ("the low and high prices"): no one value answers
+    column = min(named)[1] if named else "Volume" if SHARES_TRADED.search(text) else None
+    if column is None:
+        if not prices:
+            return None  # no figure named: the question's figure is not known to be a price
+        high, low = bool(HIGHEST.search(text)), bool(LOWEST.search(text))
+        column = "High" if high and not low else "Low" if low and not high else "Close"
+    moved = (CLOSED_LOWER.search(text) or CLOSED_HIGHER.search(text)) and DAYS_ASKED.search(text)
+    spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)][:1]
+    money_spent = MONEY_SPENT.search(state.query) if SHARES_BOUGHT.search(text) else None
+    facts: list[Fact] = []
+    for ticker in known:
+        answered, result = state.answer("finance_get_price_history", query=ticker)
+        days = _completed_days(_bars(result), now) if answered else []
+        if not days:
+            continue
+        if spans:
+            inside = [(day, bar) for day, bar in days if spans[0].contains(day)]
+        elif MANY_DAYS.search(text):
+            return None  # days the question counts in a way no span reads ("the last five trading days")
+        else:
+            inside = days[-1:]
+        if not inside:
+            return None  # no trading in the asked span: the facts say so, the model reads them
+        if moved:
+            facts += _moved_days(ticker, days, inside, lower=bool(CLOSED_LOWER.search(text)))
+            continue
+        for day, bar in inside:
+            value = _real(bar.get(column))
+            if value is None:
+                continue
+            if money_spent is not None and column == "Close" and value > 0:
+                facts.append(Fact(ticker, float(int(float(money_spent.group(1).replace(",", "")) // value)), day))
+            else:
+                facts.append(Fact(ticker, value, day))
+    if money_spent is not None and column == "Close":
+        return FactTable(f"whole shares {money_spent.group(0)} buys at the closing price", facts)
+    if moved:
+        return FactTable(f"days that closed {'below' if CLOSED_LOWER.search(text) else 'above'} the close before", facts)
+    return FactTable(ROW_NAMES[column], facts, additive=column == "Volume")
+
+
+def _moved_days(ticker: str, days: list[tuple[date, dict]], inside: list[tuple[date, dict]], lower: bool) -> list[Fact]:
+    """The days of `inside` whose close is below (above) the close of the trading day before."""
+    closes = {day: _close(bar) for day, bar in days}
+    ordered = [day for day, _ in days]
+    moved = []
+    for day, _ in inside:
+        position = ordered.index(day)
+        before = closes[ordered[position - 1]] if position else None
+        close = closes[day]
+        if close is not None and before is not None and (close < before if lower else close > before):
+            moved.append(Fact(ticker, day.isoformat(), day))
+    return moved

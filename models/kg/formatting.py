@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+
 from models.config import KGConfig
 from models.kg.timeparse import weekday_name
 
@@ -58,6 +60,15 @@ def parse_day(text: Any) -> date | None:
 def dated(day: date) -> str:
     """"2024-03-08 (Friday)": a date with its weekday, so the model need not compute it."""
     return f"{day.isoformat()} ({weekday_name(day)})"
+
+
+def country_name(code: str) -> str:
+    """An ISO-3166 alpha-2 code with its English name ("JP (Japan)"); any other text as it is."""
+    try:
+        name = Locale("en").territories.get(code.strip().upper()) if len(code.strip()) == 2 else None
+    except UnknownLocaleError:
+        name = None
+    return f"{code.strip().upper()} ({name})" if name else code
 
 
 def cap(text: str, limit: int) -> str:

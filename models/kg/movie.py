@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.config import KGConfig
-from models.kg.formatting import is_empty, number, plain
+from models.kg.formatting import is_empty, number, parse_day, plain
+from models.kg.entities import name_words, written_whole
 from models.kg.matching import best_match, numbered_title, search_key, trailing_number, written_match
+from models.kg.answer import Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.schema import Event
@@ -65,6 +67,7 @@ OSCAR_CATEGORIES = [
     (r"best director|directing", r"^DIRECTING"),
     (r"supporting actor", r"ACTOR IN A SUPPORTING ROLE"),
     (r"supporting actress", r"ACTRESS IN A SUPPORTING ROLE"),
+    (r"\bacting\b", r"^ACTOR|^ACTRESS"),
     (r"best (?:lead(?:ing)? )?actor\b|leading actor", r"^ACTOR$|ACTOR IN A LEADING ROLE"),
     (r"best (?:lead(?:ing)? )?actress\b|leading actress", r"^ACTRESS$|ACTRESS IN A LEADING ROLE"),
     (r"cinematograph", r"CINEMATOGRAPHY"),
@@ -230,10 +233,21 @@ def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
                 other.append(name)
 
 
+def _missed_titles(state: QuestionState, config: KGConfig) -> list[str]:
+    """Titles read as titles (not a person's name tried as a film) whose own search came back without
+    the film (nor a person of that name)."""
+    return [title for title in state.entities.movies if title not in state.entities.people and state.answer(MOVIE_SEARCH, query=title)[0]
+            and _pick(state.answer(MOVIE_SEARCH, query=title)[1], "title", title, config, state.query)[0] is None
+            and not _found(state, PERSON_SEARCH, title, config)]
+
+
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     config = context.config
     _try_other_kind_on_a_miss(state, config)
     calls = [ApiCall(MOVIE_SEARCH, {"query": title}) for title in state.entities.movies]
+    words = name_words(state.query)
+    if words and _missed_titles(state, config):  # the search is fuzzy: the question's own words may find it
+        calls.append(ApiCall(MOVIE_SEARCH, {"query": words}))
     calls += [ApiCall(PERSON_SEARCH, {"query": name}) for name in state.entities.people]
     calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in _years(state)]
     calls += [ApiCall("movie_get_year_info", {"query": str(year)}) for year in _film_years(state) if FIRST_YEAR <= year <= LAST_YEAR]
@@ -264,10 +278,20 @@ def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) ->
 
 
 def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dict | None:
+    """The record `name` names among its search's hits; for a title, else among the hits of the
+    question's own words (one the question writes in full, or most like the title)."""
     key = "title" if route == MOVIE_SEARCH else "name"
     record, numbered = _pick(state.answer(route, query=name)[1], key, name, config, state.query)
     if numbered and record is not None:
         state.events.append(Event("fallback", "title read with a number taken as the series' film", f"{name!r} -> {record[key]!r}"))
+    words = name_words(state.query)
+    if record is None and route == MOVIE_SEARCH and words and words != name:
+        hits = state.answer(route, query=words)[1]
+        written = [r for r in hits or [] if isinstance(r, dict) and isinstance(r.get(key), str) and written_whole(r[key], state.query)
+                   and trailing_number(r[key]) == trailing_number(name)]  # "toy story 3" is not "Toy Story"
+        record = max(written, key=lambda r: len(search_key(r[key])), default=None)
+        if record is not None:
+            state.events.append(Event("fallback", "title found by the question's own words", f"{name!r} -> {record[key]!r}"))
     return record
 
 
@@ -385,7 +409,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
             films.append(movie)
             evidence.add("\n".join(movie_lines(movie, config, shown=shown)))
         elif not _found(state, PERSON_SEARCH, title, config):
-            evidence.add(f"No movie titled {title!r} in the KG", found=False)
+            evidence.miss(title, f"No movie titled {title!r} in the KG")
     if len(films) > 1 and SHARED.search(text):
         evidence.add(_shared_cast(films))
     for name in state.entities.people:
@@ -396,7 +420,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         if person:
             evidence.add("\n".join(person_lines(person, by_id, fields, config, shown)))
         elif not _found(state, MOVIE_SEARCH, name, config):
-            evidence.add(f"No person named {name!r} in the movie KG", found=False)
+            evidence.miss(name, f"No person named {name!r} in the movie KG")
     for title, job, name in _crew_followups(state, config):
         person = _found(state, PERSON_SEARCH, name, config)
         if person:
@@ -571,3 +595,99 @@ def year_lines(year: int, info: dict, by_id: dict, fields: list[str], config: KG
     if with_awards:
         lines += oscar_lines(f"Oscars of {year}", info.get("oscar_awards"), config)
     return "\n".join(lines)
+
+
+# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
+
+COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
+CAST_SIZE = re.compile(r"\bcast\b|\bactors\b|\bcast members\b")
+NOMINATIONS = re.compile(r"\bnominat\w*")
+FILM_ASKED = re.compile(r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b")
+WHO_ASKED = re.compile(r"\bwho\b|\bwhich (?:actor|actress|director|person|star|filmmaker)\b")
+OTHER = re.compile(r"\bother\b|\balso\b|\belse\b")
+OSCARS = re.compile(r"\boscars?\b|\bacademy awards?\b")
+CAST_ASKED = re.compile(vocabulary.CAST_ASKED)
+NUMERIC_FIELDS = ("budget", "revenue", "rating")
+
+
+def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+    """The rows of what the question asks about its films or people: an Oscar's winners (their film
+    when it asks which film; not when it asks about the winning film's cast), a person's Oscars of the named categories counted, a film field (a date,
+    an amount, a rating), a film's cast counted, a film's Oscars of the named categories counted, a
+    person's birthday, the people of a crew role, a person's films (of the asked years)."""
+    config, text = context.config, _without_award_names(state.wording)
+    films = {title: movie for title in state.entities.movies if (movie := _found(state, MOVIE_SEARCH, title, config))}
+    people = {name: person for name in state.entities.people if (person := _found(state, PERSON_SEARCH, name, config))}
+    categories = _categories(state.wording)
+    awards, _ = _asked_awards(state, config)
+    award_itself = (FILM_ASKED.search(state.wording) or WHO_ASKED.search(state.wording)) and not (
+        asked(text, CREW_ROLES) or PERSON_FACTS.search(text) or CAST_ASKED.search(text))
+    if awards and award_itself and not people.keys() - {h.person for h in _held_awards(state, config)}:
+        key = "film" if FILM_ASKED.search(state.wording) else "name"
+        return FactTable(f"Oscar {'films' if key == 'film' else 'winners'} asked",
+                         [Fact(f"Oscar {a.year}", str(a.record.get(key))) for a in awards if a.record.get(key)])
+    if (categories or OSCARS.search(state.wording)) and COUNT_ASKED.search(state.wording) and (people or films):
+        won = bool(WON.search(state.wording)) and not NOMINATIONS.search(state.wording)
+        facts = []
+        for subject, record in [*people.items(), *films.items()]:
+            chosen = [a for a in record.get("oscar_awards") or [] if isinstance(a, dict) and (a.get("winner") or not won)
+                      and (not categories or any(re.search(c, str(a.get("category", "")).upper()) for c in categories))]
+            facts.append(Fact(str(record.get("name") or record.get("title") or subject), float(len(chosen))))
+        return FactTable(f"Oscar {'wins' if won else 'nominations'}{' in the asked categories' if categories else ''}", facts)
+    fields = asked(text, FILM_FIELDS)
+    if people and PERSON_FACTS.search(text) and not films:
+        return FactTable("birthday", [Fact(str(p.get("name")), day) for p in people.values() if (day := parse_day(p.get("birthday")))])
+    if films and CAST_SIZE.search(text) and (COUNT_ASKED.search(text) or len(films) > 1) and not fields:
+        return FactTable("cast members", [Fact(str(m.get("title")), float(len(m.get("cast") or []))) for m in films.values()])
+    if films and fields:
+        return _film_field_table(fields[0], list(films.values()))
+    roles = asked(text, CREW_ROLES)
+    if films and roles and not people and not _crew_followups(state, config) and not OTHER.search(text):
+        names = [(str(m.get("title")), c["name"]) for m in films.values() for c in m.get("crew") or []
+                 if isinstance(c, dict) and c.get("job") in roles[:1] and isinstance(c.get("name"), str)]
+        return FactTable(f"{roles[0].lower()}s", [Fact(title, name) for title, name in names])
+    if people and PERSON_FILMS.search(text) and not films:
+        return _person_films_table(state, list(people.values()), text, fields)
+    return None
+
+
+def _film_field_table(field_name: str, films: list[dict]) -> FactTable:
+    facts = []
+    for movie in films:
+        value = movie.get(field_name)
+        if field_name == "release_date":
+            value = parse_day(value)
+        elif field_name in NUMERIC_FIELDS:
+            value = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value else None
+        elif field_name == "genres":
+            value = ", ".join(_genres(movie)) or None
+        if value is not None and value != "":
+            facts.append(Fact(str(movie.get("title")), value if not isinstance(value, (list, dict)) else str(value)))
+    return FactTable(field_name.replace("_", " "), facts)
+
+
+def _person_films_table(state: QuestionState, people: list[dict], text: str, fields: list[str]) -> FactTable | None:
+    """A person's films of the kind asked (directed, acted in): the field the question asks of them
+    (every film looked up), else their titles in the asked years, or every one of them (counted by id
+    when not all were looked up)."""
+    by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
+    years = {str(y) for y in _film_years(state)}
+    if fields:
+        ids = [i for person in people for key in _film_keys(text) for i in person.get(key) or []]
+        if not all(i in by_id for i in ids):
+            return None  # some of the films were not looked up: a total or a list would miss them
+        films = [by_id[i] for i in dict.fromkeys(ids) if not years or str(by_id[i].get("release_date", ""))[:4] in years]
+        table = _film_field_table(fields[0], films)
+        table.additive = fields[0] in ("budget", "revenue")
+        return table
+    facts = []
+    for person in people:
+        name = str(person.get("name"))
+        ids = [i for key in _film_keys(text) for i in person.get(key) or []]
+        if years:
+            facts += [Fact(name, str(by_id[i].get("title"))) for i in dict.fromkeys(ids)
+                      if i in by_id and str(by_id[i].get("release_date", ""))[:4] in years]
+        else:
+            facts += [Fact(name, str(by_id[i].get("title")) if i in by_id else f"film id {i}") for i in dict.fromkeys(ids)]
+    label = "films directed" if _film_keys(text) == ["directed_movies"] else "films acted in" if _film_keys(text) == ["acted_movies"] else "films"
+    return FactTable(label + (f" released in {', '.join(sorted(years))}" if years else ""), facts)

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from models.config import KGConfig
-from models.kg.formatting import dated, is_empty, number, parse_day, plain
+from models.kg.formatting import country_name, dated, is_empty, number, parse_day, plain
 from models.kg.matching import loose_key
+from models.kg.answer import Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan
@@ -413,7 +414,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     for kind, route, names in (("artist", ARTIST_SEARCH, state.entities.artists), ("song", SONG_SEARCH, state.entities.songs)):
         for name in names:
             if state.absent(route, name, config.min_name_similarity) and name not in {**artists, **songs}:
-                evidence.add(f"No {kind} named {name!r} in the music KG", found=False)
+                evidence.miss(name, f"No {kind} named {name!r} in the music KG")
     for spelling in [*artists.values(), *songs.values()]:
         lines = _fact_lines(state, spelling, config)
         if lines:
@@ -434,8 +435,16 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
 
 
 def _fact_lines(state: QuestionState, spelling: str, config: KGConfig) -> list[str]:
-    return [_fact_line(spelling, r.call.route, r.result, config) for r in state.results.values()
-            if r.ok and r.call.body.get("query") == spelling and r.call.route in FACT_LABELS]
+    """The facts of `spelling`; a band's members, asked about as its current ones, said to be all it
+    ever had (the KG does not mark who left)."""
+    lines = []
+    for r in state.results.values():
+        if r.ok and r.call.body.get("query") == spelling and r.call.route in FACT_LABELS:
+            line = _fact_line(spelling, r.call.route, r.result, config)
+            if r.call.route == "music_get_members" and CURRENT.search(state.wording) and not is_empty(r.result):
+                line += " (every member the band ever had: the KG does not say who left)"
+            lines.append(line)
+    return lines
 
 
 def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str:
@@ -448,6 +457,8 @@ def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str
     if route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
         years = sorted(v for v in value if isinstance(v, int))
         return f"{subject} / {label}: {', '.join(str(y) for y in years) or 'none'} ({len(years)} years)"
+    if route in COUNTRY_ROUTES and isinstance(value, str):
+        return f"{subject} / {label}: {country_name(value)}"
     if route == "music_get_members" and isinstance(value, list):
         return f"{subject} / {label} ({len(value)}): {plain(sorted(map(str, value)), config)}"
     if route == "music_get_artist_all_works" and isinstance(value, list):
@@ -525,6 +536,7 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
             evidence.add(f"Billboard Hot 100 of {dated(when)}: no song at rank {shown_rank}")
     for spelling in songs.values():
         lines = []
+        off_chart = False
         for pattern_attribute in _chart_attributes(state.wording):
             answered, value = state.answer(
                 "music_get_billboard_attributes", date=chart.isoformat(), attribute=pattern_attribute, song_name=spelling
@@ -534,6 +546,7 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
             label = next((text for _, a, text in CHART_ATTRIBUTES if a == pattern_attribute), "rank")
             if value is None:
                 lines.append(f"{spelling} is not on the Billboard Hot 100 of {dated(chart)} ({in_force})")
+                off_chart = True
                 break
             shown = "new on the chart (no previous week)" if value == "-" else str(value)
             lines.append(f"{spelling} / Billboard Hot 100 {label} on the chart of {dated(chart)} ({in_force}): {shown}")
@@ -545,7 +558,7 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
                 lines.append(f"{spelling} entered the Billboard Hot 100 on the chart of {dated(debut)} at rank {value}"
                              if value is not None else f"{spelling} is not on the chart of {dated(debut)}: its debut week is unknown")
         if lines:
-            evidence.add("\n".join(dict.fromkeys(lines)))
+            evidence.add("\n".join(dict.fromkeys(lines)), contradicts=off_chart)
     return evidence
 
 
@@ -588,3 +601,170 @@ def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
         if "grammy" in state.lowered and not FIRST_GRAMMY_YEAR <= year <= LAST_GRAMMY_YEAR:
             evidence.add(f"The Grammy KG covers only {FIRST_GRAMMY_YEAR}-{LAST_GRAMMY_YEAR}; nothing for {year}", found=False)
     return evidence
+
+
+# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
+
+COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
+AWARD_YEARS = re.compile(r"\bwhen\b|\byears?\b")
+UP_TO = re.compile(r"\b(?:until|till|up to|through|by|before)\b")
+CAREER = re.compile(r"\bcareer\b|\bactive\b|\bperform\w* for\b|how long")
+CURRENT = re.compile(r"\b(?:current(?:ly)?|now|present|still|today)\b")
+ACT_ASKED = re.compile(r"\bwho\b|\b(?:which|what) (?:artist|singer|band|group|act)\b")
+SONG_ASKED = re.compile(r"\b(?:what|which) (?:\w+ )?(?:song|track|single)\b|\bname of the (?:song|track|single)\b")
+DEATH = re.compile(vocabulary.DEATH)
+COUNTRY_ROUTES = ("music_get_artist_birth_place", "music_get_song_release_country")
+# The route whose answers a question asks about, by its words, most specific first.
+ASKED_ROUTES = [
+    (vocabulary.MEMBERS_ASKED, "music_get_members"),
+    (r"grammy|award", "music_grammy_get_award_date_by_artist"),
+    (vocabulary.LIFESPAN + r"|\bcareer\b|\bactive\b", "music_get_lifespan"),
+    (vocabulary.BIRTH_PLACE + r"|\borigin", "music_get_artist_birth_place"),
+    (vocabulary.BIRTH_DATE + r"|\bborn\b|founded|formed|\bstart\w*|\bbegan\b|birth year|\b(?:old|young)(?:er|est)\b",
+     "music_get_artist_birth_date"),
+    (r"\b(?:songs|albums|works|singles|tracks|discography)\b", "music_get_artist_all_works"),
+    (r"wr[io]te|writ|author|compos|penned", "music_get_song_author"),
+    (r"releas|come out|came out|recent", "music_get_song_release_date"),
+    (r"country|where", "music_get_song_release_country"),
+]
+
+
+def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+    """The rows of what the question asks about its artists and songs: the songs at the asked chart
+    rank (a week's entry, or an artist's over all weeks), a song's chart figure, a year's Grammy
+    winners, the works released in the asked span, else the facts of the route its words ask for,
+    of the names it writes or that an earlier answer named (a Grammy winner, a chart entry)."""
+    config, text = context.config, state.wording
+    artists, _ = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
+    songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
+    followed = _followups(state, config)
+    if _chart_history(state):
+        return _history_table(state, [*artists.values(), *state.entities.artists], [*songs.values(), *state.entities.songs])
+    if _billboard(state) and not followed:
+        return _chart_table(state, songs)
+    if not followed and not artists and not songs:
+        # a song's or an album's award names the work: a question about its act ("the singer of the song
+        # that won ...") is not answered by it
+        act_asked = bool(ARTIST_NOUNS.search(GRAMMY_AWARD_NAMES.sub(" ", text)))
+        winners = [Fact(f"Grammy {label} {r.call.body['query']}", w) for _, route, label in GRAMMY_YEAR_ROUTES
+                   if not act_asked or route == "music_grammy_get_best_artist_by_year"
+                   for r in state.answered(route) if isinstance(r.result, list) for w in r.result if isinstance(w, str)]
+        return FactTable("Grammy winners of the asked years", winners) if winners else None
+    if _released_in(state):
+        return _released_table(state, config)
+    members = [f for f in followed if f.kind == "member"]
+    if members:  # the members of a band, asked about as people ("when was its youngest member born?")
+        subjects = [f.name for f in members]
+    else:
+        subjects = [*artists.values(), *songs.values()]
+        subjects += [spelling for f in followed for spelling in _followed_spellings(state, f, config)[0]]
+    route = next((r for pattern, r in ASKED_ROUTES if re.search(pattern, GRAMMY_AWARD_NAMES.sub(" ", text))
+                  and any(state.answer(r, query=s)[0] for s in subjects)), None)
+    if route == "music_grammy_get_award_date_by_artist" and not state.spans() and not AWARD_YEARS.search(text):
+        route = "music_grammy_get_award_count_by_artist"  # neither the years nor a span asked: the award count
+    if route is None:
+        return None
+    return _route_table(state, route, subjects, text)
+
+
+def _route_table(state: QuestionState, route: str, subjects: list[str], text: str) -> FactTable | None:
+    facts: list[Fact] = []
+    label = FACT_LABELS[route]
+    compared = len(subjects) > 1
+    for subject in dict.fromkeys(subjects):
+        answered, value = state.answer(route, query=subject)
+        if not answered or is_empty(value):
+            continue
+        if route == "music_get_members":
+            if CURRENT.search(text):
+                return None  # the KG lists every member a band ever had, not who is in it now
+            facts += [Fact(subject, str(name)) for name in sorted(set(map(str, value)))]
+        elif route == "music_get_artist_all_works" and isinstance(value, list):
+            facts += [Fact(subject, str(work)) for work in dict.fromkeys(map(str, value))]
+        elif route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
+            years = sorted(y for y in value if isinstance(y, int))
+            spans = state.spans()
+            if spans and UP_TO.search(text):
+                years = [y for y in years if y <= spans[0].end.year]
+            elif spans:
+                years = [y for y in years if any(y in span.years for span in spans)]
+            label = "years with a Grammy award" + (f" up to {spans[0].end.year}" if spans and UP_TO.search(text) else "")
+            if COUNT_ASKED.search(text) and not years:
+                return FactTable(label, [Fact(subject, 0.0)])
+            facts += [Fact(subject, str(y)) for y in years]
+        elif route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
+            start, end = (parse_day(f"{v}-01-01" if isinstance(v, str) and len(v) == 4 else v) for v in value)
+            if start is None:
+                continue
+            if CAREER.search(text):
+                until = end or state.today
+                if until is not None:
+                    facts.append(Fact(subject, float(until.year - start.year)))
+                    label = "years active (from the start of the lifespan to its end, or to today)"
+            elif DEATH.search(text):
+                if value[1]:
+                    facts.append(Fact(subject, str(value[1])))
+                    label = "end of the lifespan (death, or the end of a band)"
+            else:
+                facts.append(Fact(subject, f"{value[0]} to {value[1] or 'now'}"))
+        elif isinstance(value, str):
+            day = parse_day(value) if compared and route in ("music_get_artist_birth_date", "music_get_song_release_date") else None
+            facts.append(Fact(subject, day or (country_name(value) if route in COUNTRY_ROUTES else value)))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            facts.append(Fact(subject, float(value)))
+    return FactTable(label, facts) if facts else None
+
+
+def _history_table(state: QuestionState, artists: list[str], songs: list[str]) -> FactTable | None:
+    rank = state.entities.rank
+    answered, result = state.answer("music_get_billboard_rank_date", rank=rank)
+    if not answered:
+        return None
+    keys = {loose_key(name) for name in artists}
+    chosen = [song for song, artist in _pairs(result)
+              if (not artists and not songs) or loose_key(song) in {loose_key(n) for n in songs}
+              or any(key and key in loose_key(artist) for key in keys)]
+    whose = (artists or songs or ["every artist"])[0]
+    return FactTable(f"songs at rank {rank} of the Billboard Hot 100", [Fact(whose, song) for song in dict.fromkeys(chosen)])
+
+
+def _chart_table(state: QuestionState, songs: dict[str, str]) -> FactTable | None:
+    """A chart week's entry at the asked rank (its act when the question asks who, else the song), or
+    a song's figure on that chart (its rank, peak, weeks)."""
+    chart, _ = chart_date(state, _reference_day(state))
+    if chart is None:
+        return None
+    rank = state.entities.rank or (0 if songs else 1)
+    if CHANGE.search(state.wording) or re.search(vocabulary.DEBUT, state.lowered):
+        return None  # a move on the chart or a debut: the facts' own lines state it
+    if rank and not songs:
+        weeks = _weeks_shown(state, chart, "")
+        when = weeks[-1][0] if len(weeks) == 1 else chart
+        _, result = state.answer("music_get_billboard_rank_date", rank=rank, date=when.isoformat())
+        act = bool(ACT_ASKED.search(state.wording)) and not SONG_ASKED.search(state.wording)
+        pairs = _pairs(result)
+        return FactTable(f"{'act' if act else 'song'} at rank {rank} on the chart of {when.isoformat()}",
+                         [Fact(f"rank {rank}", artist if act else song, when) for song, artist in pairs]) if pairs else None
+    facts = []
+    attribute = next((a for a in _chart_attributes(state.wording) if a != "rank"), "rank")
+    for spelling in songs.values():
+        answered, value = state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute=attribute, song_name=spelling)
+        if answered and value not in (None, "-"):
+            try:
+                facts.append(Fact(spelling, float(str(value)), chart))
+            except ValueError:
+                continue
+    label = next((text for _, a, text in CHART_ATTRIBUTES if a == attribute), "rank")
+    return FactTable(f"{label} on the chart of {chart.isoformat()}", facts) if facts else None
+
+
+def _released_table(state: QuestionState, config: KGConfig) -> FactTable | None:
+    spans = _released_in(state)
+    works = _dated_works(state, config)
+    facts = []
+    for work in works:
+        _, day = state.answer("music_get_song_release_date", query=work)
+        parsed = parse_day(day) if isinstance(day, str) else None
+        if parsed is not None and any(span.contains(parsed) for span in spans):
+            facts.append(Fact(", ".join(state.entities.artists) or "the artist", work))
+    return FactTable(f"works released in {', '.join(span.label for span in spans)}", facts) if works else None

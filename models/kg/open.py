@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from models.kg.formatting import cap, plain
+from models.kg.answer import Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 
@@ -109,7 +110,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     for name in state.entities.entities:
         if name not in found:
             if state.absent(SEARCH, name, config.min_name_similarity):
-                evidence.add(f"No entity named {name!r} in the open-domain KG", found=False)
+                evidence.miss(name, f"No entity named {name!r} in the open-domain KG")
             continue
         evidence.add("\n".join(_lines(state, found[name], context)))
     for entity, key, value in _followups(state, context):
@@ -133,3 +134,22 @@ def _lines(state: QuestionState, spelling: str, context: PlanContext) -> list[st
     if isinstance(structured, dict):
         lines += [f"{spelling} / {k}: {plain(v, config)}" for k, v in list(structured.items())[: config.max_list_items * 2]]
     return lines
+
+
+def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+    """The one structured fact of each named entity that the wording names ("the population of X"),
+    when the question follows no fact to another entity."""
+    if _followups(state, context):
+        return None
+    words = list(re.finditer(r"[a-z]+", state.wording))
+    found, _ = _spellings(state, state.entities.entities, context)
+    facts, keys = [], set()
+    for spelling in found.values():
+        structured = (_entity(state, spelling) or {}).get("summary_structured")
+        if not isinstance(structured, dict):
+            continue
+        named = [key for key in structured if _naming(words, state.wording, str(key))]
+        if len(named) == 1 and isinstance(structured[named[0]], (str, int, float)):
+            facts.append(Fact(spelling, str(structured[named[0]])))
+            keys.add(str(named[0]).replace("_", " "))
+    return FactTable(keys.pop(), facts) if len(keys) == 1 else None

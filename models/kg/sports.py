@@ -18,6 +18,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from models.config import KGConfig
+from models.answer_check import read_constraint
+from models.kg.answer import Fact, FactTable
 from models.kg.formatting import column_rows, dated, number, parse_day
 from models.kg.matching import loose_key, match_team, nba_team_names
 from models.kg.routes import ApiCall
@@ -30,6 +32,8 @@ PLAY_BY_PLAY = "sports_nba_get_play_by_play_data_by_game_ids"
 NEXT_GAME = re.compile(vocabulary.NEXT_GAME)
 PLAYER_STAT_SUBJECT = re.compile(vocabulary.PLAYER_STAT)
 PLAYER_STATS = re.compile(vocabulary.PLAYER_STATS)
+GAME_PERIOD = re.compile(r"\b(?:quarter|period|half)\b")
+PERIOD_ORDINAL = re.compile(rf"\b({'|'.join(vocabulary.ORDINAL_WORDS)}) (?:quarter|period)\b")
 PLAY_BY_PLAY_WORDS = re.compile(
     r"play[- ]by[- ]play|first (?:basket|points|shot)|scored first|quarter|period|foul|turnover|steal|block|"
     r"last shot|buzzer|who scored"
@@ -59,9 +63,10 @@ def sports_of(state: QuestionState) -> list[str]:
 
 
 def spans_for(state: QuestionState, sport: str, config: KGConfig) -> list[DateSpan]:
+    """The question's time spans up to its day; "the third quarter" of a game is no calendar quarter."""
     month = config.nba_season_start_month if sport == "nba" else config.soccer_season_start_month
     today = state.today
-    return [s for s in state.spans(month) if today is None or s.start <= today]
+    return [s for s in state.spans(month) if (today is None or s.start <= today) and not GAME_PERIOD.search(s.phrase)]
 
 
 def _months(start: date, end: date) -> list[str]:
@@ -179,6 +184,8 @@ def _play_by_play(state: QuestionState, config: KGConfig) -> list[ApiCall]:
         return []
     games = [g for team in _teams_asked(state, "nba") for g in _relevant(state, "nba", team, config)]
     ids = list(dict.fromkeys(g.game_id for g in games if g.game_id))
+    if ids[-1:] and ids[-1] in _game_events(state):
+        return []  # fetched already, with the day's other games (for a name read as a player)
     if len(ids) == 1 or (ids and not spans):
         return [ApiCall(PLAY_BY_PLAY, {"game_ids": [ids[-1]]})]
     return []
@@ -380,7 +387,7 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
         inside = [g for g in games if span.contains(g.day)]
         where = dated(span.start) if span.granularity == "day" else f"{span.phrase} ({span.label})"
         if not inside:
-            evidence.add(_no_game(state, sport, team, span, where, config), found=known)
+            evidence.add(_no_game(state, sport, team, span, where, config), found=known, contradicts=span.granularity == "day")
             continue
         lines = [f"{subject} on {where} ({len(inside)} games, KG):"]
         if team and len(inside) > 1:
@@ -540,42 +547,220 @@ def _render_players(state: QuestionState) -> Evidence:
     """Each asked player's own events in the play-by-play fetched for him, by game, with his free
     throws and points counted."""
     evidence = Evidence()
-    players = _players(state, "nba")
     games = {g.game_id: g for g in _nba_games(state)}
-    for result in state.answered(PLAY_BY_PLAY) if players else []:
-        by_player: dict[tuple[str, str], list[dict]] = {}
-        for _, row in column_rows(result.result):
+    for (name, game_id), rows in _player_events(state).items():
+        game = games.get(game_id)
+        where = f"{game.home} (home) vs {game.away} (away) on {dated(game.day)}" if game else f"game {game_id}"
+        made, attempted = _free_throws(rows)
+        totals = [int(n) for r in rows for n in re.findall(r"\((\d+) PTS\)", _description(r))]
+        lines = [f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
+                 f"- free throws: {made} made of {attempted} attempted ({made} points from free throws)",
+                 f"- his points in the game, counted from his scoring plays (3-pointers 3, other baskets 2, free throws 1): "
+                 f"{_points(rows)}" + (f"; his last scoring play's running total: {max(totals)}" if totals else "")]
+        lines += [f"- period {r.get('period')} {r.get('pctimestring')}: {_description(r)}" for r in rows]
+        evidence.add("\n".join(lines))
+    return evidence
+
+
+def _player_events(state: QuestionState) -> dict[tuple[str, str], list[dict]]:
+    """(player, game id) -> his own events (he is the event's first player), for the asked players."""
+    players = _players(state, "nba")
+    found: dict[tuple[str, str], list[dict]] = {}
+    for game_id, rows in _game_events(state).items() if players else []:
+        for row in rows:
             name = row.get("player1_name")
             if isinstance(name, str) and any(_is_player(name, asked) for asked in players):
-                by_player.setdefault((name, str(row.get("game_id"))), []).append(row)
-        for (name, game_id), rows in by_player.items():
-            game = games.get(game_id)
-            where = f"{game.home} (home) vs {game.away} (away) on {dated(game.day)}" if game else f"game {game_id}"
-            throws = [_description(r) for r in rows if "free throw" in _description(r).lower()]
-            made = [t for t in throws if not t.upper().startswith("MISS")]
-            totals = [int(n) for r in rows for n in re.findall(r"\((\d+) PTS\)", _description(r))]
-            lines = [f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
-                     f"- free throws: {len(made)} made of {len(throws)} attempted ({len(made)} points from free throws)",
-                     f"- his points in the game (his last scoring play's running total): {max(totals) if totals else 0}"]
-            lines += [f"- period {r.get('period')} {r.get('pctimestring')}: {_description(r)}" for r in rows]
-            evidence.add("\n".join(lines))
-    return evidence
+                found.setdefault((name, game_id), []).append(row)
+    return found
+
+
+def _game_events(state: QuestionState) -> dict[str, list[dict]]:
+    """Every fetched play-by-play event by game, each once, in the table's order."""
+    games: dict[str, dict[tuple, dict]] = {}
+    for result in state.answered(PLAY_BY_PLAY):
+        asked = result.call.body.get("game_ids") or []
+        for _, row in column_rows(result.result):
+            # a row without its game's id is of the one game the call asked for
+            events = games.setdefault(str(row.get("game_id") or (asked[0] if len(asked) == 1 else "")), {})
+            events.setdefault((row.get("eventnum"), row.get("period"), row.get("pctimestring"), _description(row)), row)
+    return {game_id: list(events.values()) for game_id, events in games.items()}
+
+
+def _free_throws(rows: list[dict]) -> tuple[int, int]:
+    throws = [_description(r) for r in rows if "free throw" in _description(r).lower()]
+    return sum(1 for t in throws if not t.upper().startswith("MISS")), len(throws)
+
+
+def _points(rows: list[dict]) -> int:
+    """A player's points from his own made shots: the events that changed the score."""
+    points = 0
+    for row in rows:
+        text = _description(row)
+        if not row.get("score") or text.upper().startswith("MISS"):
+            continue
+        points += 1 if "free throw" in text.lower() else 3 if "3PT" in text.upper() else 2
+    return points
+
+
+def _asked_games(state: QuestionState, config: KGConfig) -> list[str]:
+    """The fetched games the question asks about: those of its teams in its span (or their last
+    one); every fetched game when it names no team."""
+    events = _game_events(state)
+    teams = [team for team in _teams_asked(state, "nba") if team]
+    if not teams:
+        return list(events)
+    ids = [g.game_id for team in teams for g in _relevant(state, "nba", team, config)]
+    return [game_id for game_id in dict.fromkeys(ids) if game_id in events]
 
 
 def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
+    """Each asked game's events: who scored first and last, the score at the end of each period,
+    the first and last events (every scoring event of a period the question names). Left out when
+    the events were fetched for a player the question asks about (his own lines say it all); a name
+    the events show is no player asks about the game again ("the first basket in the X game")."""
     evidence = Evidence()
-    for result in state.answered(PLAY_BY_PLAY) if not _player_candidates(state, "nba") else []:
-        rows = [row for _, row in column_rows(result.result)]
-        if not rows:
-            continue
+    if _players(state, "nba"):
+        return evidence
+    asked_periods = _asked_periods(state)
+    events = _game_events(state)
+    for game_id in _asked_games(state, config):
+        rows = events[game_id]
         scoring = [r for r in rows if r.get("score")]
-        lines = [f"NBA play-by-play of game {', '.join(result.call.body['game_ids'])} ({len(rows)} events, KG):"]
+        lines = [f"NBA play-by-play of game {game_id} ({len(rows)} events, KG):"]
         if scoring:
             lines.append(f"- first points of the game: {_scorer(scoring[0])}; last points: {_scorer(scoring[-1])}")
-        shown = rows[: config.max_table_rows // 2] + (scoring[-(config.max_table_rows // 2):] if scoring else [])
+            ends = {str(r.get("period")): str(r.get("score")) for r in scoring}
+            lines.append("- score at the end of each period: " + "; ".join(f"period {p} {score}" for p, score in ends.items()))
+        in_periods = [r for r in scoring if str(r.get("period")) in asked_periods]
+        shown = in_periods or rows[: config.max_table_rows // 2] + (scoring[-(config.max_table_rows // 2):] if scoring else [])
         for row in {id(r): r for r in shown}.values():
-            text = row.get("homedescription") or row.get("visitordescription") or row.get("neutraldescription")
             player = f" [{row['player1_name']}]" if row.get("player1_name") else ""
-            lines.append(f"- period {row.get('period')} {row.get('pctimestring')}: {text}{player} (score {row.get('score') or '-'})")
+            lines.append(f"- period {row.get('period')} {row.get('pctimestring')}: {_description(row)}{player} (score {row.get('score') or '-'})")
         evidence.add("\n".join(lines))
     return evidence
+
+
+def _asked_periods(state: QuestionState) -> set[str]:
+    """The periods (quarters) a question names by their ordinal ("the third quarter": {"3"})."""
+    found = set()
+    for match in PERIOD_ORDINAL.finditer(state.lowered):
+        found.add(str(vocabulary.ORDINAL_WORDS[match.group(1)]))
+    return found
+
+
+# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
+
+BEAT_THE_TEAM, BEATEN_BY_THE_TEAM = re.compile(vocabulary.BEAT_THE_TEAM), re.compile(vocabulary.BEATEN_BY_THE_TEAM)
+TEAMS_ASKED, WINS_ASKED = re.compile(vocabulary.TEAMS_ASKED), re.compile(vocabulary.WINS_ASKED)
+LOSSES_ASKED, RESULT_ASKED = re.compile(vocabulary.LOSSES_ASKED), re.compile(vocabulary.RESULT_ASKED)
+OPPONENT_ASKED, GAME_DAY_ASKED = re.compile(vocabulary.OPPONENT_ASKED), re.compile(vocabulary.GAME_DAY_ASKED)
+CONCEDED, COUNT_ASKED = re.compile(vocabulary.CONCEDED), re.compile(vocabulary.COUNT_ASKED)
+FIRST_SCORE, LAST_SCORE = re.compile(vocabulary.FIRST_SCORE), re.compile(vocabulary.LAST_SCORE)
+# A team's points (goals) asked for as an amount; "the score of the game" asks for both sides.
+POINTS_ASKED = re.compile(r"\b(?:points|goals)\b|_'?s? score\b")
+WINNER_ASKED = re.compile(r"\bwho won\b|\bwhich (?:team|club|side) won\b|\bwinner\b")
+COMPARED = re.compile(rf"{vocabulary.MORE_ASKED}|{vocabulary.LESS_ASKED}")
+WHO = re.compile(r"\bwho\b")
+FREE_THROWS = re.compile(r"free throws?")
+HOME, AWAY = re.compile(r"\bhome\b"), re.compile(r"\baway\b|\bon the road\b")
+RESULT_CODES = {"won": "W (win)", "lost": "L (loss)", "drew": "D (draw)"}
+
+
+def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+    """The rows of what the question asks about its team's games (those of the asked span, else the
+    last one, or the next one when it asks so): a player's numbers or the first or last scorer (the
+    play-by-play), the teams that beat it or that it beat, its wins or losses, a game's result,
+    a field of the game's row, the day, the opponent, else the points (goals) scored."""
+    config, text = context.config, state.wording
+    for sport in sports_of(state):
+        if sport == "nba" and _players(state, sport):
+            return _player_table(state)
+        if sport == "nba" and (FIRST_SCORE.search(state.lowered) or LAST_SCORE.search(state.lowered)):
+            table = _scorer_table(state, config)
+            if table is not None:
+                return table
+        route = NBA_GAMES if sport == "nba" else SOCCER_GAMES
+        if not state.answered(route):
+            continue
+        facts: list[Fact] = []
+        attribute, additive = "", False
+        for asked in _teams_asked(state, sport):
+            team = _resolved(state, sport, asked, config) if asked else None
+            if team is None:
+                continue
+            if NEXT_GAME.search(text) and not spans_for(state, sport, config):
+                games = _games(state, sport, team, config, after=state.today)[:1]
+            else:
+                games = _relevant(state, sport, asked, config)
+            games = [g for g in games if not (HOME.search(text) and g.home != team) and not (AWAY.search(text) and g.away != team)]
+            attribute, additive, rows = _team_rows(state, sport, team, games)
+            facts += rows
+        if attribute:
+            return FactTable(attribute, facts, additive)
+    return None
+
+
+def _team_rows(state: QuestionState, sport: str, team: str, games: list[Game]) -> tuple[str, bool, list[Fact]]:
+    """(the attribute asked, whether it adds up, its rows over `games` for `team`)."""
+    text = state.wording
+    unit = "points" if sport == "nba" else "goals"
+
+    def opponent(game: Game) -> str:
+        return game.away if game.home == team else game.home
+
+    played = [g for g in games if _outcome(g, team) is not None]
+    if WINNER_ASKED.search(text) and not (COUNT_ASKED.search(text) or COMPARED.search(text)):
+        return "winner", False, [Fact(f"{g.day.isoformat()} {g.home}-{g.away}", g.home if _outcome(g, g.home) == "won" else g.away, g.day)
+                                 for g in played if _outcome(g, team) != "drew"]
+    if TEAMS_ASKED.search(text) and BEAT_THE_TEAM.search(text):
+        return f"teams that beat {team}", False, [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "lost"]
+    if TEAMS_ASKED.search(text) and BEATEN_BY_THE_TEAM.search(text):
+        return f"teams {team} beat", False, [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "won"]
+    won_or_lost = bool(WINS_ASKED.search(text) or LOSSES_ASKED.search(text)) and not POINTS_ASKED.search(text)
+    if won_or_lost and (COUNT_ASKED.search(text) or COMPARED.search(text)):
+        wanted = "won" if WINS_ASKED.search(text) else "lost"
+        return f"games {team} {wanted}", True, [Fact(team, float(sum(1 for g in played if _outcome(g, team) == wanted)))]
+    if won_or_lost and len(played) == 1 and (constraint := read_constraint(state.query)) and constraint.kind == "yes_no":
+        wanted = "won" if WINS_ASKED.search(text) else "lost"
+        return f"whether {team} {wanted}", False, [Fact(team, "yes" if _outcome(played[0], team) == wanted else "no", played[0].day)]
+    if RESULT_ASKED.search(text) or won_or_lost:
+        return f"result of {team}", False, [Fact(team, RESULT_CODES[outcome], g.day) for g in played if (outcome := _outcome(g, team))]
+    for column, pattern in vocabulary.SOCCER_FIELDS.items():
+        if sport == "soccer" and re.search(pattern, text):
+            rows = [Fact(team, value if isinstance(value, str) else float(value), g.day)
+                    for g in games if (value := g.row.get(column)) not in (None, "") and g.row.get("_team") == team]
+            return f"{column.lower()} of {team}", False, rows
+    if GAME_DAY_ASKED.search(text):
+        return f"day of {team}'s game", False, [Fact(team, g.day) for g in games]
+    if OPPONENT_ASKED.search(text) and not POINTS_ASKED.search(text):
+        return f"opponent of {team}", False, [Fact(team, opponent(g), g.day) for g in games]
+    if POINTS_ASKED.search(text) and not (WHO.search(text) and not COMPARED.search(text)):  # "who scored most": a player
+        conceded = bool(CONCEDED.search(text))
+        rows = []
+        for game in played:
+            own, other = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+            value = other if conceded else own
+            if value is not None:
+                rows.append(Fact(team, float(value), game.day))
+        return f"{unit} {'conceded' if conceded else 'scored'} by {team}", True, rows
+    return "", False, []
+
+
+def _player_table(state: QuestionState) -> FactTable | None:
+    """A player's free throws made, or his points, in the games of the day's play-by-play."""
+    throws = bool(FREE_THROWS.search(state.lowered))
+    facts = [Fact(name, float(_free_throws(rows)[0] if throws else _points(rows))) for (name, _), rows in _player_events(state).items()]
+    label = "free throws made (one point each)" if throws else "points in the game (counted from his scoring plays)"
+    return FactTable(label, facts) if facts else None
+
+
+def _scorer_table(state: QuestionState, config: KGConfig) -> FactTable | None:
+    """Who scored the first (last) points of each asked game, by the play-by-play."""
+    last = bool(LAST_SCORE.search(state.lowered)) and not FIRST_SCORE.search(state.lowered)
+    events = _game_events(state)
+    facts = []
+    for game_id in _asked_games(state, config):
+        scoring = [row for row in events[game_id] if row.get("score") and row.get("player1_name")]
+        if scoring:
+            facts.append(Fact(f"game {game_id}", str((scoring[-1] if last else scoring[0])["player1_name"])))
+    return FactTable(f"scorer of the game's {'last' if last else 'first'} points", facts) if facts else None

@@ -37,6 +37,7 @@ from models.config import KGConfig
 from models.kg import finance, movie, music
 from models.kg import open as open_domain
 from models.kg import sports
+from models.kg.answer import ComputedAnswer, compute
 from models.kg.client import CallResult, KGClient
 from models.kg.entities import (
     KGEntities,
@@ -58,6 +59,7 @@ from models.schema import Event, Question, QuestionAttributes, StageResult
 from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
+CALLS_LEFT_OUT = "calls left out"
 _OPERANDS = re.compile(OPERAND_WORDS)
 # A block cut shorter than this says too little to be worth its place.
 MIN_BLOCK_CHARS = 80
@@ -71,11 +73,17 @@ class KGResult(StageResult):
     """`error`: API down, unreadable LLM reply, failed API calls; `events`: names the KG lacks, calls
     left out."""
 
-    references: list[str] = field(default_factory=list)  # rendered evidence, capped per config
+    references: list[str] = field(default_factory=list)  # rendered evidence, capped per config; the computed answer first
     calls: list[str] = field(default_factory=list)  # "route(arguments)" of every API call answered for it
     has_evidence: bool = False  # the KG returned facts about the asked entity and time
     failed_calls: list[str] = field(default_factory=list)  # "route(arguments): error" per failed API call
     seconds: float = 0.0  # this question's share of the stage's wall time
+    # The answer the facts decide, computed from the asked attribute's rows (models/kg/answer.py).
+    computed: ComputedAnswer | None = None
+    # The facts say that what the question assumes did not happen (no game that day, no trading that
+    # day, the song not on that chart): the one evidence of a false premise the KG gives.
+    contradicts: bool = False
+    unmatched: list[str] = field(default_factory=list)  # asked names the KG has no record of
 
 
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
@@ -292,7 +300,7 @@ class KnowledgeGraphStage:
             for state in states.values():
                 left = len(self._wanted(state, context))
                 if left:
-                    state.events.append(Event("degraded", "calls left out", f"{left}, by the call budget or the batch deadline"))
+                    state.events.append(Event("degraded", CALLS_LEFT_OUT, f"{left}, by the call budget or the batch deadline"))
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
@@ -311,6 +319,12 @@ class KnowledgeGraphStage:
             evidence.extend(module.render(state, context))
         limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
+        complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
+        if evidence.found and complete:
+            result.computed = compute(next((t for m in domains_of(state) if (t := m.asked_table(state, context))), None), state.query)
+        if result.computed is not None:
+            result.references.append(result.computed.line())
+            left -= len(result.references[0])
         for block in evidence.blocks[: config.max_references]:
             room = min(limit, left)
             if len(block) > room and room < MIN_BLOCK_CHARS:
@@ -319,6 +333,8 @@ class KnowledgeGraphStage:
             result.references.append(block)
             left -= len(block)
         result.has_evidence = evidence.found
+        result.contradicts = evidence.contradicts
+        result.unmatched = list(evidence.unmatched)
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
         if result.failed_calls:

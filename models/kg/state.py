@@ -122,19 +122,32 @@ class PlanContext:
 
 @dataclass
 class Evidence:
-    """A domain's rendered references for one question, and whether any of them is about the asked
-    entity and time (a "no game on that date" line counts; an unresolved name does not)."""
+    """A domain's rendered references for one question; whether any of them is about the asked
+    entity and time (a "no game on that date" line counts; an unresolved name does not); whether one
+    says that what the question assumes did not happen (no game of the team that day, no trading
+    that day, the song not on that chart); and the asked names the KG has no record of."""
 
     blocks: list[str] = field(default_factory=list)
     found: bool = False
+    contradicts: bool = False
+    unmatched: list[str] = field(default_factory=list)
 
-    def add(self, block: str, found: bool = True) -> None:
+    def add(self, block: str, found: bool = True, contradicts: bool = False) -> None:
         if block and block not in self.blocks:
             self.blocks.append(block)
             self.found = self.found or found
+            self.contradicts = self.contradicts or (contradicts and found)
+
+    def miss(self, name: str, block: str) -> None:
+        """`name` was searched and the KG holds no record of it; `block` says so."""
+        self.add(block, found=False)
+        if name not in self.unmatched:
+            self.unmatched.append(name)
 
     def extend(self, other: "Evidence") -> None:
         for block in other.blocks:
             if block not in self.blocks:
                 self.blocks.append(block)
         self.found = self.found or other.found
+        self.contradicts = self.contradicts or other.contradicts
+        self.unmatched += [name for name in other.unmatched if name not in self.unmatched]

@@ -7,6 +7,8 @@ query → a "# References" block of "- sentence" lines cut to `baseline_referenc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from blingfire import text_to_sentences_and_offsets
 from bs4 import BeautifulSoup
@@ -28,10 +30,14 @@ def html_sentences(html: str, max_chars: int) -> list[str]:
 
 
 def question_sentences(question: Question, config: RetrievalConfig) -> list[str]:
-    sentences: list[str] = []
-    for result in question.search_results:
-        sentences.extend(html_sentences(result.page_result, config.baseline_sentence_max_chars))
-    return list(dict.fromkeys(sentences))
+    return distinct_sentences(
+        [html_sentences(result.page_result, config.baseline_sentence_max_chars) for result in question.search_results]
+    )
+
+
+def distinct_sentences(pages: Sequence[list[str]]) -> list[str]:
+    """The sentences of a question's pages, in order, each once."""
+    return list(dict.fromkeys(sentence for sentences in pages for sentence in sentences))
 
 
 def cut_references(sentences: list[str], max_chars: int) -> list[str]:
@@ -51,11 +57,19 @@ def cut_references(sentences: list[str], max_chars: int) -> list[str]:
 
 
 def baseline_evidence(
-    questions: list[Question], encoder: SentenceEncoder, config: RetrievalConfig
+    questions: list[Question],
+    encoder: SentenceEncoder,
+    config: RetrievalConfig,
+    page_sentences: Sequence[Sequence[list[str]]] | None = None,
 ) -> list[Evidence]:
+    """`page_sentences`: each question's pages' `html_sentences`, when already read (a benchmark
+    reads each page once for many questions)."""
+    if page_sentences is None:
+        per_question = [question_sentences(question, config) for question in questions]
+    else:
+        per_question = [distinct_sentences(pages) for pages in page_sentences]
     evidence = []
-    for question in questions:
-        sentences = question_sentences(question, config)
+    for question, sentences in zip(questions, per_question):
         # One encode call per question: an embedding shifts in its last bits with the texts it is
         # padded beside, and near-equal scores would then swap with the batch a question is in.
         vectors = embed_distinct(encoder, [question.query, *sentences])

@@ -47,6 +47,9 @@ class Candidate:
     # A sentence's passage (index into `Pool.passages`) and its position there.
     passage: int | None = None
     position: int = 0
+    # The page it comes from (index into the question's pages; a snippet's is the page of that name),
+    # None for an extra line or a snippet of a page not among them.
+    page: int | None = None
 
 
 @dataclass
@@ -104,57 +107,60 @@ def build_pool(
         pool.candidates.append(candidate)
         return len(pool.candidates) - 1
 
-    def add_passage(sentences: list[str], name: str, held_by: KeyText | None = None) -> None:
+    def add_passage(sentences: list[str], name: str, page: int | None, held_by: KeyText | None = None) -> None:
         """A passage whose sentences compete, except those that `held_by` already holds."""
         pool.passages.append(sentences)
         pool.passage_names.append(name)
         for position, sentence in enumerate(sentences):
             if held_by is None or text_key(sentence) not in held_by:
-                add(Candidate(sentence, "sentence", passage=len(pool.passages) - 1, position=position))
+                add(Candidate(sentence, "sentence", passage=len(pool.passages) - 1, position=position, page=page))
 
     for line in extra:
         add(Candidate(line, "extra"))
     kept_pages = distinct_pages(pages, config)
-    for page, sentences in kept_pages:
-        add_passage(sentences, page.page_name)
-    page_text = KeyText([text_key(sentence) for _, sentences in kept_pages for sentence in sentences])
+    for index, page, sentences in kept_pages:
+        add_passage(sentences, page.page_name, index)
+    page_text = KeyText([text_key(sentence) for _, _, sentences in kept_pages for sentence in sentences])
     if config.use_snippets:
+        page_of_name: dict[str, int] = {}
+        for index, page in enumerate(pages):
+            page_of_name.setdefault(page.page_name, index)
         for result in question.search_results:
             snippet = html.unescape(_HTML_TAG.sub("", result.page_snippet))[: config.snippet_max_chars]
             for fragment in _SNIPPET_JOIN.split(snippet):
                 sentences = split_sentences(fragment, config.sentence_max_chars)
                 if sentences:
-                    add_passage(sentences, result.page_name, held_by=page_text)
-    for page, _ in kept_pages:
+                    add_passage(sentences, result.page_name, page_of_name.get(result.page_name), held_by=page_text)
+    for index, page, _ in kept_pages:
         for markdown in page.tables:
             table = parse_markdown_table(markdown, page.page_name)
             if table is None:
-                add(Candidate(markdown[: config.max_table_chars], "table"))
+                add(Candidate(markdown[: config.max_table_chars], "table", page=index))
                 continue
-            table_index = add(Candidate(fit_table(markdown, table, config.max_table_chars), "table"))
+            table_index = add(Candidate(fit_table(markdown, table, config.max_table_chars), "table", page=index))
             if table_index is None:
                 continue
             pool.candidates[table_index].table_group = table_index
             if config.use_table_rows:
                 for row in table.rows:
-                    add(Candidate(verbalize_row(table, row, config.table_row_max_chars), "row", table_index))
+                    add(Candidate(verbalize_row(table, row, config.table_row_max_chars), "row", table_index, page=index))
     return pool
 
 
 def distinct_pages(
     pages: Sequence[PageContent], config: RetrievalConfig
-) -> list[tuple[PageContent, list[str]]]:
-    """Each page with its text's sentences, less the pages whose sentences are mostly (at least
-    `duplicate_page_share`) in earlier pages: a mirror or a re-published copy adds nothing new."""
+) -> list[tuple[int, PageContent, list[str]]]:
+    """Each page (with its index) and its text's sentences, less the pages whose sentences are mostly
+    (at least `duplicate_page_share`) in earlier pages: a mirror or a re-published copy adds nothing new."""
     kept = []
     seen: set[str] = set()
-    for page in pages:
+    for index, page in enumerate(pages):
         sentences = split_sentences("\n".join(page.chunks), config.sentence_max_chars)
         keys = {text_key(sentence) for sentence in sentences} - {""}
         if keys and len(keys & seen) >= config.duplicate_page_share * len(keys):
             continue
         seen |= keys
-        kept.append((page, sentences))
+        kept.append((index, page, sentences))
     return kept
 
 

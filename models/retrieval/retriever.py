@@ -4,8 +4,8 @@ hybrid mode, per batch:
   1. pool    every question's candidates (sentences of page text and snippets, verbalized table rows,
              tables, extra lines)
   2. sparse  lexical scores over each pool (BM25 per query term: the sentence itself, the asked
-             attribute weighing more, plus its context; `sparse.py`); the top `dense_candidates`
-             go on (the Task-3 pre-filter)
+             attribute weighing more, plus its context; `sparse.py`), scaled by how well the
+             candidate's page matches the question (`pages.py`); the top `dense_candidates` go on
   3. dense   one encode call for all queries and shortlisted texts (each distinct text once, a
              sentence without its window); cosine
   4. fuse    reciprocal rank fusion of the BM25 and dense ranks
@@ -35,13 +35,14 @@ from models.llm.base import LLMBackend, TokenUsage
 from models.prompts import PromptLibrary
 from models.retrieval.baseline import baseline_evidence
 from models.retrieval.candidates import Candidate, PageContent, build_pool
+from models.retrieval.pages import page_card, page_scores
 from models.retrieval.ranking import diverse_order, embed_distinct, ranks_descending, reciprocal_rank_fusion
 from models.retrieval.question_kind import asks_for_several
 from models.retrieval.relevance import RelevanceEstimator, create_estimator
 from models.retrieval.selection import Ranked, context_window, select_evidence
 from models.retrieval.sparse import lexical_scores
 from models.retrieval.tokens import TokenCounter
-from models.schema import Event, Evidence, Question
+from models.schema import Event, Evidence, PageUse, Question, SearchResult
 
 
 @dataclass
@@ -52,6 +53,7 @@ class _Shortlist:
     wants_list: bool
     passages: list[list[str]] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
+    pages: list[PageUse] = field(default_factory=list)
     sparse_ranks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     similarity: np.ndarray | None = None
     fused: np.ndarray | None = None
@@ -167,17 +169,45 @@ class Retriever:
     ) -> _Shortlist:
         pool = build_pool(question, pages, extra, self.config)
         candidates = pool.candidates
-        sparse = _table_takes_best_row(candidates, lexical_scores(question.query, pool, self.config))
+        lexical = lexical_scores(question.query, pool, self.config)
+        if self.config.page_weight and len(pages) > max(1, self.config.weigh_pages_above):
+            factor = self._page_factors(question, pages)
+            lexical = lexical * np.array([factor[c.page] if c.page is not None else 1.0 for c in candidates])
+        sparse = _table_takes_best_row(candidates, lexical)
         ranks = ranks_descending(sparse)
         limit = self.config.dense_candidates or len(candidates)
         keep = np.sort(np.argsort(ranks, kind="stable")[:limit])
+        uses = [PageUse(page.page_name, getattr(page, "read", True)) for page in pages]
+        for candidate in candidates:
+            if candidate.page is not None:
+                uses[candidate.page].candidates += 1
+        for i in keep:
+            page = candidates[i].page
+            if page is not None:
+                uses[page].shortlisted += 1
         return _Shortlist(
             question.query,
             asks_for_several(question.query),
             pool.passages,
             [candidates[i] for i in keep],
+            uses,
             ranks[keep],
         )
+
+    def _page_factors(self, question: Question, pages: Sequence[PageContent]) -> list[float]:
+        """Each page's factor on its candidates' lexical scores: (its card's BM25 / the best card's)
+        to the power `page_weight` (models/retrieval/pages.py)."""
+        results: dict[str, SearchResult] = {}
+        for result in question.search_results:
+            results.setdefault(result.page_name, result)
+        cards = [
+            page_card(page.page_name, results.get(page.page_name), "\n".join(page.chunks), self.config) for page in pages
+        ]
+        scores = page_scores(question.query, cards, self.config)
+        best = float(scores.max())
+        if best <= 0:
+            return [1.0] * len(pages)
+        return [float(score / best) ** self.config.page_weight for score in scores]
 
     def _score_dense(self, shortlists: list[_Shortlist]) -> None:
         """Cosine and fused scores for every shortlist, from one encode call."""
@@ -233,7 +263,7 @@ class Retriever:
 
     def _select(self, shortlist: _Shortlist, estimated: dict[int, float] | None) -> Evidence:
         if not shortlist.candidates:
-            return Evidence()
+            return Evidence(pages=shortlist.pages)
         if estimated:
             order = sorted(estimated, key=lambda i: -estimated[i])
             ranked = [Ranked(shortlist.candidates[i], estimated[i]) for i in order]
@@ -248,7 +278,7 @@ class Retriever:
             ranked = [Ranked(shortlist.candidates[i], float(shortlist.similarity[i])) for i in order]
             threshold = self.config.min_similarity
         return select_evidence(
-            ranked, threshold, self.config, self.tokens, shortlist.passages, shortlist.wants_list
+            ranked, threshold, self.config, self.tokens, shortlist.passages, shortlist.wants_list, shortlist.pages
         )
 
 

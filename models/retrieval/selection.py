@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from models.config import RetrievalConfig
 from models.retrieval.candidates import Candidate, KeyText, text_key
 from models.retrieval.tokens import TokenCounter
-from models.schema import Evidence
+from models.schema import Evidence, PageUse
 
 
 @dataclass
@@ -145,8 +145,10 @@ def select_evidence(
     counter: TokenCounter,
     passages: list[list[str]] | None = None,
     wants_list: bool = False,
+    pages: list[PageUse] | None = None,
 ) -> Evidence:
-    """Walk `ranked` (best first) and keep what clears `threshold` and fits the budgets.
+    """Walk `ranked` (best first) and keep what clears `threshold` and fits the budgets; `pages`
+    (the question's, by `Candidate.page`) count the units kept from each and go with the evidence.
 
     Text units (sentences, rows, extra lines) are capped by count (`top_k_chunks`), Markdown tables
     by total characters (`max_table_chars`), and everything together by `max_reference_tokens`;
@@ -216,10 +218,15 @@ def select_evidence(
         kept.append(_Kept(candidate, tokens, rank, _words(text), parts))
         used_tokens += tokens
 
+    pages = pages or []
+    for k in kept:
+        if k.candidate.page is not None and k.candidate.page < len(pages):
+            pages[k.candidate.page].kept += 1
     return Evidence(
         chunks=_render_text(kept),
         tables=[k.candidate.text for k in kept if k.candidate.kind == "table"],
         top_relevance=max((item.relevance for item in ranked), default=None),
+        pages=pages,
     )
 
 

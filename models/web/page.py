@@ -21,9 +21,20 @@ class Page:
     seconds: float = 0.0
     # Why the page could not be (fully) extracted: unreadable input, a crashed or timed-out worker.
     error: str | None = None
+    # False: the page was not parsed (a question with many pages reads only the most promising).
+    read: bool = True
     # Caps and fallbacks applied to this page, in order; with `error`, they reach the question's
     # trace (`WebPages`), and the report counts them.
     events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class PageChoice:
+    """Which of a question's search results to parse in full (`read`), and each one's rank (0: the
+    most promising; the stage parses a batch's pages best rank first)."""
+
+    read: list[bool]
+    rank: list[int]
 
 
 @dataclass
@@ -41,4 +52,7 @@ class WebPages(StageResult):
             if page.error:
                 events.append(Event("failed", "page error", f"{page.error}{where}"))
             events += [Event(event.kind, f"page {event.what}", f"{event.detail}{where}") for event in page.events]
+        unread = sum(not page.read for page in pages)
+        if unread:
+            events.append(Event("skipped", "pages not read", f"{unread} of {len(pages)}, ranked below those read"))
         return cls(pages=pages, events=events)

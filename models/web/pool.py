@@ -37,6 +37,7 @@ class PoolTask:
     work: tuple[str, str] | FallbackJob
     size: int
     fallback_page: Page
+    rank: int = 0  # lower first (the page's promise for its question), then larger first
 
 
 @dataclass
@@ -57,10 +58,10 @@ class ExtractionPool:
         self._workers = [self._start_worker() for _ in range(max(1, workers))]
 
     def run(self, tasks: list[PoolTask], stop_at: float | None = None) -> dict[int, Page]:
-        """Pages by task key; largest pages first so the longest work starts early. At `stop_at`
-        (time.monotonic) pages still in work keep their best version so far, and pages not
-        started keep their fallback, each with an error."""
-        queue = deque(sorted(tasks, key=lambda task: task.size, reverse=True))
+        """Pages by task key; the best ranked first, and among equals the largest first, so the
+        longest work starts early. At `stop_at` (time.monotonic) pages still in work keep their
+        best version so far, and pages not started keep their fallback, each with an error."""
+        queue = deque(sorted(tasks, key=lambda task: (task.rank, -task.size)))
         results: dict[int, Page] = {}
         with tqdm(total=len(tasks), desc="web pages", leave=False, disable=None) as progress:
             while queue or any(worker.task for worker in self._workers):

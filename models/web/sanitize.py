@@ -8,6 +8,7 @@ flattened (container tags removed, text and table structure kept) before any par
 
 from __future__ import annotations
 
+import html as html_entities
 import re
 from itertools import accumulate
 
@@ -61,6 +62,14 @@ def flatten_markup(html: str) -> str:
     """The page without hidden blocks and without container tags, so no parser sees deep nesting."""
     visible = _drop_hidden_blocks(html)
     return _ANY_TAG.sub(_flat_tag, visible)
+
+
+def visible_text(html: str, max_chars: int) -> str:
+    """The words a reader would see in the first `max_chars` characters of `html`, without a parser:
+    hidden blocks and tags dropped by regular expression, entities decoded, whitespace collapsed.
+    Cheap and linear, for a first look at a page before deciding whether to parse it."""
+    text = _ANY_TAG.sub(" ", _drop_hidden_blocks(html[:max_chars]))
+    return " ".join(html_entities.unescape(text).split())
 
 
 def _flat_tag(match: re.Match[str]) -> str:

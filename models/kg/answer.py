@@ -1,0 +1,271 @@
+"""Answers the KG's facts decide, computed here rather than left to the model.
+
+A domain module knows from a question's wording which attribute it asks about (a day's trading
+volume, a film's budget, a band's members, a team's points) and hands the rows of that attribute it
+fetched for the asked names and time as a `FactTable`. `compute` reads from the wording what to do
+with them (models/vocabulary.py: a total, an average, a count, the highest or lowest, the first or
+last, a comparison of the names, a set, or the one value) and returns a `ComputedAnswer`: its kind,
+its value and how it was reached. It returns None when the wording asks for nothing these rows
+settle (a comparison with no direction, several rows and no aggregate): the model then reads the
+facts alone. The answer reaches the reasoning prompt as the first KG line, before the facts it was
+computed from; the model may still decline it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from statistics import fmean
+from typing import Literal
+
+from models import vocabulary
+from models.answer_check import read_constraint, violates
+from models.kg.matching import loose_key
+
+Value = float | date | str
+ComputedKind = Literal["lookup", "sum", "average", "count", "extreme", "first", "last", "comparison", "difference", "set"]
+
+_TOTAL = re.compile(vocabulary.TOTAL_ASKED)
+_AVERAGE = re.compile(vocabulary.AVERAGE_ASKED)
+_COUNT = re.compile(vocabulary.COUNT_ASKED)
+_HIGHEST, _LOWEST = re.compile(vocabulary.HIGHEST_ASKED), re.compile(vocabulary.LOWEST_ASKED)
+_MORE, _LESS = re.compile(vocabulary.MORE_ASKED), re.compile(vocabulary.LESS_ASKED)
+_EARLIER, _LATER = re.compile(vocabulary.EARLIER_ASKED), re.compile(vocabulary.LATER_ASKED)
+_WHEN = re.compile(vocabulary.WHEN_ASKED)
+_SHARE = re.compile(vocabulary.SHARE_ASKED)
+_UNHANDLED = re.compile(vocabulary.AGE_OR_DURATION_ASKED)
+_DIFFERENCE = re.compile(vocabulary.DIFFERENCE_ASKED)
+_ROWS_COUNTED = re.compile(vocabulary.ROWS_COUNTED)
+_LEADING_CLAUSE = re.compile(vocabulary.LEADING_CLAUSE)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value of the asked attribute: whose (`subject`), the value (a number, a date or an item,
+    a name), and the day it is of when it has one (a trading day, a game)."""
+
+    subject: str
+    value: Value
+    when: date | None = None
+
+
+@dataclass
+class FactTable:
+    """The rows of the attribute a question asks about, for the asked names and time. `additive`: a
+    total over rows means something (volumes, points, payments), not so for prices or ratings."""
+
+    attribute: str
+    facts: list[Fact] = field(default_factory=list)
+    additive: bool = False
+    unit: str = ""  # written after a value ("%")
+
+
+@dataclass(frozen=True)
+class ComputedAnswer:
+    kind: ComputedKind
+    value: str
+    how: str  # what was computed from which rows
+
+    def line(self) -> str:
+        """The answer first (a small model copies what it reads first), then how it was reached."""
+        return f"Computed answer: {self.value} ({self.how})"
+
+
+def compute(table: FactTable | None, question: str) -> ComputedAnswer | None:
+    """The answer `table`'s rows give the question, by its wording; None when they settle nothing:
+    no rows, a share, an age or a duration asked (arithmetic no rule here does), or a yes/no question
+    that is no comparison of the names."""
+    if table is None or not table.facts:
+        return None
+    text = " ".join(question.lower().replace("\u2019", "'").split())
+    if (_SHARE.search(text) and table.unit != "%") or _UNHANDLED.search(text):
+        return None
+    facts = list(dict.fromkeys(table.facts))
+    subjects = list(dict.fromkeys(f.subject for f in facts))
+    constraint = read_constraint(_LEADING_CLAUSE.sub("", text))
+    yes_no = constraint is not None and constraint.kind == "yes_no"
+    items = all(isinstance(f.value, str) for f in facts)
+    if len(subjects) > 1 and items and bool(_MORE.search(text)) != bool(_LESS.search(text)):
+        # several names' items compared ("who has more members?"): their counts are (a superlative
+        # among items is an award's name as often: "best new artist")
+        table = FactTable(f"count of {table.attribute}", [Fact(s, float(len({f.value for f in facts if f.subject == s}))) for s in subjects])
+        facts, items = table.facts, False
+    if len(subjects) > 1 and not items:
+        answer = _compare(table, facts, _in_question_order(subjects, text), text, yes_no)
+        if answer is None and _direction(facts, text) is None:
+            answer = _about_all(table, facts, text)
+    else:
+        answer = _about_one(table, facts, text)
+    if answer is None or (yes_no and answer.value not in ("yes", "no")):
+        return None
+    if constraint is not None and violates(constraint, answer.value) is not None:
+        return None  # not of the form the question asks for (a number, a date, one of its options)
+    return answer
+
+
+def _about_all(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer | None:
+    """The total or the average of every name's rows, when the wording asks for one and compares nothing."""
+    numbers = [float(f.value) for f in facts if isinstance(f.value, (int, float))]
+    if len(numbers) != len(facts):
+        return None
+    if _AVERAGE.search(text):
+        return ComputedAnswer("average", shown(fmean(numbers), table.unit), f"average of {len(numbers)} {table.attribute}")
+    if _TOTAL.search(text) and table.additive:
+        return ComputedAnswer("sum", shown(sum(numbers), table.unit), f"sum of {len(numbers)} {table.attribute}")
+    return None
+
+
+def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer | None:
+    name = table.attribute
+    if all(isinstance(f.value, str) for f in facts):
+        items = [str(f.value) for f in facts]
+        items = list(dict.fromkeys(items))
+        if _COUNT.search(text):
+            return ComputedAnswer("count", str(len(items)), f"count of the {len(items)} {name}")
+        if len(items) == 1:
+            return ComputedAnswer("lookup", items[0], name)
+        return ComputedAnswer("set", ", ".join(items), f"every one of the {name}")  # no count: a count is no list
+    if len(facts) == 1:
+        fact = facts[0]
+        if _AVERAGE.search(text) or (_TOTAL.search(text) and not table.additive):
+            return None  # an average (a total) over rows the table does not hold ("each film of the series")
+        if _WHEN.search(text) and fact.when is not None and not isinstance(fact.value, date):
+            return ComputedAnswer("lookup", fact.when.isoformat(), f"the day of {fact.subject}'s {name} {shown(fact.value)}")
+        return ComputedAnswer("lookup", shown(fact.value, table.unit), f"{name} of {fact.subject}" + _on(fact))
+    numbers = [f for f in facts if isinstance(f.value, (int, float))]
+    span = _span(facts)
+    if len(numbers) == len(facts):
+        values = [float(f.value) for f in numbers]  # type: ignore[arg-type]
+        if _ROWS_COUNTED.search(text):
+            return ComputedAnswer("count", str(len(values)), f"count of the {len(values)} rows of {name}{span}")
+        if _AVERAGE.search(text):
+            return ComputedAnswer("average", shown(fmean(values), table.unit), f"average of {len(values)} {name}{span}")
+        if _TOTAL.search(text) or (table.additive and _COUNT.search(text)):
+            return ComputedAnswer("sum", shown(sum(values), table.unit), f"sum of {len(values)} {name}{span}")
+    picked = _extreme(facts, text)
+    if picked is None:
+        return None
+    kind, which, fact = picked
+    if kind != "extreme":
+        span = ""  # the earliest row's day beside the span's last day misleads: the span is left out
+    if _WHEN.search(text) and fact.when is not None and not isinstance(fact.value, date):
+        return ComputedAnswer(kind, fact.when.isoformat(), f"the day of the {which} of the {len(facts)} {name}{span}, {shown(fact.value)}")
+    return ComputedAnswer(kind, shown(fact.value, table.unit), f"the {which} of the {len(facts)} {name}{span}" + _on(fact))
+
+
+def _extreme(facts: list[Fact], text: str) -> tuple[ComputedKind, str, Fact] | None:
+    """The row the wording picks among several: the highest or lowest value, the earliest or latest."""
+    dated = [f for f in facts if isinstance(f.value, date) or f.when is not None]
+    high, low = bool(_HIGHEST.search(text)), bool(_LOWEST.search(text))
+    if high != low and not all(isinstance(f.value, date) for f in facts):
+        numbers = [f for f in facts if isinstance(f.value, (int, float))]
+        if len(numbers) == len(facts):
+            chosen = (max if high else min)(numbers, key=lambda f: float(f.value))  # type: ignore[arg-type]
+            return "extreme", "highest" if high else "lowest", chosen
+    earlier, later = bool(_EARLIER.search(text)), bool(_LATER.search(text))
+    if earlier != later and len(dated) == len(facts):
+        chosen = (min if earlier else max)(dated, key=_day)
+        return ("first", "earliest", chosen) if earlier else ("last", "latest", chosen)
+    return None
+
+
+def _direction(facts: list[Fact], text: str) -> bool | None:
+    """True when the wording asks for the highest value (the latest date), False for the lowest
+    (the earliest), None when it asks for neither or both."""
+    values = [f.value for f in facts if not isinstance(f.value, str)]
+    if values and all(isinstance(v, date) for v in values):
+        earlier, later = bool(_EARLIER.search(text)), bool(_LATER.search(text))
+        return None if earlier == later else later
+    more = bool(_MORE.search(text) or _HIGHEST.search(text))
+    less = bool(_LESS.search(text) or _LOWEST.search(text))
+    return None if more == less else more
+
+
+def _compare(table: FactTable, facts: list[Fact], subjects: list[str], text: str, yes_no: bool) -> ComputedAnswer | None:
+    """Which of the names the wording's comparative picks, each name's rows reduced to one value:
+    the name; its value when the wording asks when; yes or no when it asks whether the first name is
+    the one; by how much when it asks for the difference of two."""
+    values: dict[str, float | date] = {}
+    for subject in subjects:
+        rows = [f for f in facts if f.subject == subject and not isinstance(f.value, str)]
+        value = _reduce(table, rows, text)
+        if value is None:
+            return None
+        values[subject] = value
+    facts_line = ", ".join(f"{subject} {shown(value, table.unit)}" for subject, value in values.items())
+    numbers = [v for v in values.values() if not isinstance(v, date)]
+    if _DIFFERENCE.search(text) and len(numbers) == 2 == len(values):
+        return ComputedAnswer("difference", shown(abs(numbers[0] - numbers[1]), table.unit),
+                              f"difference of the {table.attribute}: {facts_line}")
+    highest = _direction(facts, text)
+    if highest is None or len(set(values.values())) < len(values):
+        return None
+    ranked = sorted(values, key=lambda s: _sort_key(values[s]), reverse=highest)
+    winner = ranked[0]
+    dates = all(isinstance(v, date) for v in values.values())
+    which = ("latest" if highest else "earliest") if dates else ("highest" if highest else "lowest")
+    ranking = ", ".join(f"{subject} {shown(values[subject], table.unit)}" for subject in ranked)
+    how = f"{winner} has the {which} {table.attribute}: {ranking}"
+    if yes_no:
+        return ComputedAnswer("comparison", "yes" if winner == subjects[0] else "no", how)
+    if _WHEN.search(text):
+        return ComputedAnswer("comparison", shown(values[winner], table.unit), how)
+    return ComputedAnswer("comparison", winner, how)
+
+
+def _reduce(table: FactTable, rows: list[Fact], text: str) -> float | date | None:
+    """One name's rows as one value: its only row, the total of additive rows, else their average
+    when asked."""
+    if not rows:
+        return None
+    if len(rows) == 1:
+        return rows[0].value  # type: ignore[return-value]
+    numbers = [float(f.value) for f in rows if isinstance(f.value, (int, float))]
+    if len(numbers) != len(rows):
+        return None
+    if _AVERAGE.search(text):
+        return fmean(numbers)
+    return sum(numbers) if table.additive else None
+
+
+def _in_question_order(subjects: list[str], text: str) -> list[str]:
+    """The names in the order the question writes them (those it does not write keep theirs, after)."""
+    key = f" {loose_key(text)} "
+
+    def position(subject: str) -> int:
+        found = key.find(f" {loose_key(subject)} ")
+        if found < 0:  # written in part ("the rockets" for "Houston Rockets"): its first word written
+            found = min((key.find(f" {word} ") for word in loose_key(subject).split() if f" {word} " in key), default=-1)
+        return found if found >= 0 else len(key)
+
+    return sorted(subjects, key=position)
+
+
+def _sort_key(value: float | date) -> float:
+    return float(value.toordinal()) if isinstance(value, date) else float(value)
+
+
+def _day(fact: Fact) -> date:
+    return fact.value if isinstance(fact.value, date) else fact.when or date.min
+
+
+def _on(fact: Fact) -> str:
+    return f" on {fact.when.isoformat()}" if fact.when is not None else ""
+
+
+def _span(facts: list[Fact]) -> str:
+    days = sorted(f.when for f in facts if f.when is not None)
+    return f", {days[0].isoformat()} to {days[-1].isoformat()}" if len(days) > 1 else ""
+
+
+def shown(value: Value, unit: str = "") -> str:
+    """A value as an answer states it: whole numbers without decimals, others to two places, a
+    number followed by its unit."""
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, str):
+        return value
+    if float(value).is_integer():
+        return f"{int(value)}{unit}"
+    return (f"{value:.2f}" if abs(value) >= 1 else f"{value:.4g}") + unit
