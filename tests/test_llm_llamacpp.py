@@ -202,11 +202,12 @@ def test_the_same_conversations_in_two_orders_give_identical_replies(embedded_ll
 
 
 @pytest.mark.model
-def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_empty_context(embedded_llm):
+def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_empty_context(embedded_llm, monkeypatch):
     """Each system message's KV state is saved the first time it is read and restored for later
     conversations, here after another system message took the context; the replies are those of an
     empty context, to the last bit, and the reused tokens are counted."""
     model = embedded_llm._model()
+    monkeypatch.setattr(model, "_prefix_states", 16)  # llm.prefix_states=16 (off by default)
     instructions = "Reply with a short phrase. " + SHARED_INSTRUCTIONS[:300]  # under one chunk
     conversations = [
         [{"role": "system", "content": instructions}, {"role": "user", "content": question}]
@@ -264,6 +265,6 @@ def test_the_model_identity_names_the_weights_and_the_chunk_size_not_the_threads
 
     identity = LlamaCppBackend(LLMConfig()).model_identity()  # nothing loads
     assert LLMConfig().embedded_sha256 in identity and "chunks of 512 tokens" in identity
-    assert LlamaCppBackend(LLMConfig(prefix_states=0)).model_identity() != identity
+    assert LlamaCppBackend(LLMConfig(prefix_states=16)).model_identity() != identity
     assert LlamaCppBackend(LLMConfig(threads=1)).model_identity() == identity
     assert LlamaCppBackend(LLMConfig(batch_tokens=256)).model_identity() != identity

@@ -38,8 +38,10 @@ class LLMConfig:
     # llamacpp: prompt tokens evaluated per forward pass.
     batch_tokens: int = 512
     # llamacpp: the KV states of fixed prompt prefixes (a conversation's system message) kept in RAM,
-    # each evaluated once per process and restored for every later conversation (0 = off).
-    prefix_states: int = 16
+    # each evaluated once per process and restored for every later conversation (0 = off). Off by
+    # default: turning it on evaluates a system message as chunks of its own, which shifts every
+    # prompt's arithmetic once and flips some fragile answers (models/README.md, "Fixed prefixes").
+    prefix_states: int = 0
     # A SQLite file of replies by exact request (models/llm/reply_cache.py); None = off. Off in every
     # preset (tools.validate refuses it for t4x4); the benchmarks turn it on (--reply-cache PATH).
     reply_cache: str | None = None
