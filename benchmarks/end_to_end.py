@@ -28,6 +28,9 @@ Written to --out and printed (report.md; report.json; the answers in answers/):
     embedded model computes in it: a measure of the work that the other users of a shared machine
     disturb far less than the wall time); the questions each optional stage ran for; the same
     tally by the gold dynamism class (`static_or_dynamic`) and by question type (`question_type`)
+  - per setup, where the seconds go (evaluation/reports.stage_seconds): per stage and question, its
+    seconds, and for its LLM calls the prompt tokens evaluated and those reused from a cached prefix
+    with the seconds to the first token, and the decoded tokens with their seconds
   - cpu-plan against cpu-all: the change of tokens and p50 seconds per question against the
     targets (-35 %, -30 %; the CPU seconds beside), of the score and of the wrong answers
   - the 4x T4 estimate of both cpu setups (evaluation/time_model.py, t4x4 preset) from their tokens
@@ -95,7 +98,9 @@ from evaluation.reports import (  # noqa: E402
     BREAKDOWNS,
     UNLABELLED,
     describe_reply_cache,
+    markdown_stage_seconds,
     reply_cache_counts,
+    stage_seconds,
     timing_basis,
     uncached_lines,
 )
@@ -396,8 +401,8 @@ def breakdown(records: list[CragRecord], verdicts: dict[str, Verdict], label: st
 def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdict]) -> dict[str, Any]:
     lines = [setup.lines[r.gold.interaction_id] for r in records]
     timed = uncached_lines(lines)
-    seconds = np.array([float(line.get("seconds", np.nan)) for line in timed] or [np.nan])
-    cpu_seconds = np.array([float(line.get("cpu_seconds", np.nan)) for line in timed] or [np.nan])
+    seconds = [float(line["seconds"]) for line in timed if "seconds" in line]
+    cpu_seconds = [float(line["cpu_seconds"]) for line in timed if "cpu_seconds" in line]
     n = len(lines)
     notes = Counter(
         f"{event['stage']} {event['what']}"
@@ -417,12 +422,13 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
         **{BREAKDOWNS[label]: breakdown(records, verdicts, label) for label in TABLES},
         "tokens_per_question": float(np.mean([tokens_of(line) for line in lines])),
         "tokens_per_stage": {stage: total / n for stage, total in sorted(stage_tokens.items())},
+        "seconds_per_stage": stage_seconds(lines),
         "reply_cache": reply_cache_counts(lines),
         "timings_rest_on": timing_basis(timed),
-        "p50_s": float(np.percentile(seconds, 50)),
-        "p95_s": float(np.percentile(seconds, 95)),
-        "cpu_p50_s": float(np.percentile(cpu_seconds, 50)),
-        "cpu_p95_s": float(np.percentile(cpu_seconds, 95)),
+        "p50_s": percentile(seconds, 50),
+        "p95_s": percentile(seconds, 95),
+        "cpu_p50_s": percentile(cpu_seconds, 50),
+        "cpu_p95_s": percentile(cpu_seconds, 95),
         "stage_runs": {
             stage: sum(stage in (line.get("timings") or {}) for line in lines) for stage in ("kg", "calculator", "knowledge")
         },
@@ -431,8 +437,17 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
     }
 
 
-def change(new: float, old: float) -> float | None:
-    return (new - old) / old if old else None
+def percentile(values: list[float], q: float) -> float | None:
+    """None when no question was timed (every reply came from the cache)."""
+    return float(np.percentile(values, q)) if values else None
+
+
+def seconds_cell(value: float | None) -> str:
+    return "cached" if value is None else f"{value:.1f}"
+
+
+def change(new: float | None, old: float | None) -> float | None:
+    return (new - old) / old if new is not None and old else None
 
 
 def report(
@@ -443,8 +458,8 @@ def report(
     summaries = {setup.name: summarise(setup, records, verdicts[setup.name]) for setup in setups}
     headers = ["setup", *TALLY_HEADERS, "LLM tokens/q", "p50 s/q", "p95 s/q",
                "p50 CPU s/q", "p95 CPU s/q", "calculator runs", "knowledge runs"]
-    rows = [[s["setup"], *tally_cells(s), f"{s['tokens_per_question']:.0f}", f"{s['p50_s']:.1f}", f"{s['p95_s']:.1f}",
-             f"{s['cpu_p50_s']:.1f}", f"{s['cpu_p95_s']:.1f}",
+    rows = [[s["setup"], *tally_cells(s), f"{s['tokens_per_question']:.0f}",
+             *(seconds_cell(s[key]) for key in ("p50_s", "p95_s", "cpu_p50_s", "cpu_p95_s")),
              s["stage_runs"]["calculator"], s["stage_runs"]["knowledge"]] for s in summaries.values()]
     parts = [
         f"# End-to-end benchmark: {len(records)} questions",
@@ -463,6 +478,10 @@ def report(
                      f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}; "
                      f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
                      f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls).")
+    for name, summary in summaries.items():
+        if summary["seconds_per_stage"]:
+            parts.append(f"`{name}`: where the seconds go, per question (batches without cached replies)\n\n"
+                         + markdown_stage_seconds(summary["seconds_per_stage"]))
     for name, summary in summaries.items():
         parts.append(f"## `{name}` by dynamism class and by question type\n\n" + "\n\n".join(
             markdown_table([title, *TALLY_HEADERS], [[value, *tally_cells(counts)]
@@ -503,7 +522,7 @@ def plan_against_all(all_stages: dict[str, Any], planned: dict[str, Any], result
         "p50 seconds per question": (p50, TARGETS["p50"]),
         "p50 CPU seconds per question": (cpu_p50, TARGETS["p50"]),
     }
-    rows = [[what, "n/a" if value is None or np.isnan(value) else f"{value:+.1%}", f"{target:+.0%}",
+    rows = [[what, "n/a" if value is None else f"{value:+.1%}", f"{target:+.0%}",
              "met" if value is not None and value <= target else "MISSED"] for what, (value, target) in checks.items()]
     rows.append(["score", f"{planned['score'] - all_stages['score']:+.3f}", ">= 0",
                  "met" if planned["score"] >= all_stages["score"] else "MISSED"])

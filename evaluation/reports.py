@@ -64,6 +64,7 @@ def build_report(
         "seconds_per_question": latency_summary(uncached_lines(lines)),
         "timings_rest_on": timing_basis(uncached_lines(lines)),
         "tokens_per_stage": token_summary(lines),
+        "seconds_per_stage": stage_seconds(lines),
         "failures_by_stage": failure_counts(lines),
         "degradations": degradation_counts(lines),
         "events_by_kind": event_kind_counts(lines),
@@ -153,6 +154,38 @@ def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
         }
         for stage, counts in sorted(totals.items())
     }
+
+
+LLM_MEASURES = ("calls", "evaluated_prompt_tokens", "reused_prompt_tokens", "prompt_seconds", "completion_tokens",
+                "decode_seconds")
+
+
+def stage_seconds(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Where the seconds go, per stage, as means per question over the questions of batches without
+    cached replies: the stage's seconds (its share of the batch) and, for its LLM calls, the prompt
+    tokens evaluated and those restored from a cached prefix with the seconds until the first token,
+    and the decoded tokens with the seconds after the first token (the backend's own measurements;
+    llama.cpp alone measures them, other backends count zeros)."""
+    timed = uncached_lines(lines)
+    totals: dict[str, Counter] = {}
+    for line in timed:
+        for stage, seconds in (line.get("timings") or {}).items():
+            totals.setdefault(stage, Counter())["seconds"] += float(seconds)
+        for stage, usage in (line.get("tokens") or {}).items():
+            totals.setdefault(stage, Counter()).update({key: float(usage.get(key, 0)) for key in LLM_MEASURES})
+    n = max(len(timed), 1)
+    summary = {stage: {key: counts[key] / n for key in ("seconds", *LLM_MEASURES)} for stage, counts in totals.items()}
+    if summary:
+        summary["all"] = {key: sum(row[key] for row in summary.values()) for key in ("seconds", *LLM_MEASURES)}
+    return summary
+
+
+def markdown_stage_seconds(summary: dict[str, dict[str, float]]) -> str:
+    """The table of `stage_seconds`."""
+    headers = ["stage", "s/q", "LLM calls/q", "prompt tokens evaluated/q", "reused/q", "prompt s/q",
+               "decode tokens/q", "decode s/q"]
+    rows = [[stage, *(row[key] for key in ("seconds", *LLM_MEASURES))] for stage, row in summary.items()]
+    return _table(headers, rows)
 
 
 def _events(line: dict[str, Any]) -> list[dict[str, str]]:
@@ -302,7 +335,11 @@ def markdown_report(report: dict[str, Any]) -> str:
         f"Judge: {report['judge']}{weak}. {verdicts}.  \n"
         f"Judge errors: {report['judge_errors']}; failed questions: {report['errors']}; "
         f"truncation: {report['truncation']}.",
-        _table(_SCORE_COLUMNS, [[report[c] for c in _SCORE_COLUMNS]]),
+        _table(
+            [*_SCORE_COLUMNS, "p50 s/q", "mean s/q"],
+            [[*(report[c] for c in _SCORE_COLUMNS), report["seconds_per_question"]["p50"],
+              report["seconds_per_question"]["mean"]]],
+        ),
     ]
     for label, key in BREAKDOWNS.items():
         if key in report:
@@ -342,6 +379,9 @@ def markdown_report(report: dict[str, Any]) -> str:
             for stage, usage in report["tokens_per_stage"].items()
         ]
         parts.append(_table(["stage", "calls", "cut by the deadline", "prompt tokens/q", "completion tokens/q"], rows))
+    if report["seconds_per_stage"]:
+        parts.append("Where the seconds go (batches without cached replies):\n\n"
+                     + markdown_stage_seconds(report["seconds_per_stage"]))
     return "\n\n".join(parts)
 
 

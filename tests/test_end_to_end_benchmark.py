@@ -207,7 +207,10 @@ def test_a_rerun_after_an_edit_that_changes_no_request_takes_every_reply_from_th
     counts = after["setups"]["cpu-all"]["reply_cache"]
     assert (counts["hits"], counts["misses"]) == (summary["reply_cache"]["misses"], 0)
     assert after["setups"]["cpu-all"]["timings_rest_on"] == {"questions": 0, "uncached_calls": 0}
-    assert "its seconds rest on 0 questions" in (tmp_path / "report.md").read_text()
+    report = (tmp_path / "report.md").read_text()
+    assert "its seconds rest on 0 questions" in report
+    assert before["setups"]["cpu-all"]["p50_s"] is not None and after["setups"]["cpu-all"]["p50_s"] is None
+    assert "| cached | cached | cached | cached |" in report and "nan" not in report
 
 
 def test_after_an_edit_of_the_reasoning_prompt_only_reasoning_and_later_calls_are_recomputed(tmp_path, monkeypatch):

@@ -130,3 +130,27 @@ def test_references_report_counts_answers_found():
         report["answer_in_references"] == 1
         and report["by_domain"]["open"]["answer_in_references_rate"] == 0.5
     )
+
+
+def test_stage_seconds_split_prompt_evaluated_reused_and_decoding_over_uncached_batches():
+    measured = {"calls": 1, "prompt_tokens": 500, "completion_tokens": 20, "evaluated_prompt_tokens": 200,
+                "reused_prompt_tokens": 300, "prompt_seconds": 2.0, "decode_seconds": 1.5}
+    lines = [
+        {"batch_id": "a", "seconds": 4.0, "timings": {"web": 0.5, "reasoning": 3.5}, "tokens": {"reasoning": measured}},
+        {"batch_id": "b", "seconds": 1.0, "timings": {"web": 1.5}, "tokens": {}},
+        # a batch with a cached reply: its seconds say nothing of the work, so it is left out
+        {"batch_id": "c", "seconds": 0.1, "timings": {"reasoning": 0.1},
+         "tokens": {"reasoning": {**measured, "cached": 1}}},
+    ]
+    report = _report(SCORED[:3], lines)
+    seconds = report["seconds_per_stage"]
+    assert seconds["web"]["seconds"] == 1.0 and seconds["web"]["calls"] == 0
+    assert seconds["reasoning"] == {"seconds": 1.75, "calls": 0.5, "evaluated_prompt_tokens": 100.0,
+                                    "reused_prompt_tokens": 150.0, "prompt_seconds": 1.0, "completion_tokens": 10.0,
+                                    "decode_seconds": 0.75}
+    assert seconds["all"]["seconds"] == 2.75 and seconds["all"]["prompt_seconds"] == 1.0
+    text = markdown_report(report)
+    assert "Where the seconds go" in text and "| reasoning | 1.750 | 0.500 | 100.000 | 150.000 | 1.000 | 10.000 | 0.750 |" in text
+    # seconds per question (p50, mean) beside the scores, from the uncached batches: 4.0 and 1.0
+    score_row = next(line for line in text.splitlines() if line.startswith("| 3 |"))
+    assert score_row.endswith("| 0.333 | 2.500 | 2.500 |")

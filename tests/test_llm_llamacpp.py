@@ -201,11 +201,70 @@ def test_the_same_conversations_in_two_orders_give_identical_replies(embedded_ll
         assert one.prompt_tokens > 512  # the shared part spans a whole chunk, which is reused
 
 
+@pytest.mark.model
+def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_empty_context(embedded_llm, monkeypatch):
+    """Each system message's KV state is saved the first time it is read and restored for later
+    conversations, here after another system message took the context; the replies are those of an
+    empty context, to the last bit, and the reused tokens are counted."""
+    model = embedded_llm._model()
+    monkeypatch.setattr(model, "_prefix_states", 16)  # llm.prefix_states=16 (off by default)
+    instructions = "Reply with a short phrase. " + SHARED_INSTRUCTIONS[:300]  # under one chunk
+    conversations = [
+        [{"role": "system", "content": instructions}, {"role": "user", "content": question}]
+        for question in ("Which river flows through Paris?", "Who wrote Hamlet?", "What is the capital of Peru?")
+    ]
+    params = GenerationParams(max_tokens=8, first_token_logprobs=5)
+
+    def from_an_empty_context(conversation):
+        model._states.clear()
+        model.reset()
+        return embedded_llm.generate([conversation], params)[0]
+
+    scratch = [from_an_empty_context(conversation) for conversation in conversations]
+    model._states.clear()
+    reused = []
+    for conversation in conversations:
+        embedded_llm.generate([ask("Say hi.")], GenerationParams(max_tokens=2))
+        reused.append(embedded_llm.generate([conversation], params)[0])
+    for one, other in zip(scratch, reused, strict=True):
+        assert one.error is None and other.error is None
+        assert one.texts == other.texts
+        assert one.first_token_logprobs == other.first_token_logprobs  # to the last bit
+        assert one.reused_prompt_tokens == 0 and one.evaluated_prompt_tokens == one.prompt_tokens
+        assert other.reused_prompt_tokens + other.evaluated_prompt_tokens == other.prompt_tokens
+        assert one.prompt_seconds > 0 and one.decode_seconds > 0
+    assert reused[0].reused_prompt_tokens == 0  # the first reads it
+    assert all(40 < c.reused_prompt_tokens < 512 for c in reused[1:])  # the others restore it
+
+
+@pytest.mark.model
+def test_greedy_json_replies_keep_their_identity_with_the_sampler_chain(embedded_llm, monkeypatch):
+    """Greedy decoding under a grammar checks the most likely token first: the same tokens as the
+    sampler chain, which checks the whole vocabulary against the grammar (here a JSON schema's)."""
+    from llama_cpp import Llama
+
+    from models.llm.llamacpp_backend import ChunkAlignedLlama
+
+    conversations = [
+        ask("Give the largest city of Japan and its population in millions as JSON."),
+        ask("Which city hosted the 2012 Summer Olympics? Reply as JSON with its population in millions."),
+    ]
+    params = GenerationParams(max_tokens=40, json_schema=CITY_SCHEMA, first_token_logprobs=3)
+    checked_first = embedded_llm.generate(conversations, params)
+    monkeypatch.setattr(ChunkAlignedLlama, "sample", Llama.sample)
+    chain = embedded_llm.generate(conversations, params)
+    for one, other in zip(checked_first, chain, strict=True):
+        assert_city_json(one)
+        assert one.texts == other.texts and one.first_token_logprobs == other.first_token_logprobs
+        assert one.completion_tokens == other.completion_tokens > 5
+
+
 def test_the_model_identity_names_the_weights_and_the_chunk_size_not_the_threads():
     from models.config import LLMConfig
     from models.llm.llamacpp_backend import LlamaCppBackend
 
     identity = LlamaCppBackend(LLMConfig()).model_identity()  # nothing loads
     assert LLMConfig().embedded_sha256 in identity and "chunks of 512 tokens" in identity
+    assert LlamaCppBackend(LLMConfig(prefix_states=16)).model_identity() != identity
     assert LlamaCppBackend(LLMConfig(threads=1)).model_identity() == identity
     assert LlamaCppBackend(LLMConfig(batch_tokens=256)).model_identity() != identity

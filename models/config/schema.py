@@ -37,8 +37,11 @@ class LLMConfig:
     threads: int | None = None
     # llamacpp: prompt tokens evaluated per forward pass.
     batch_tokens: int = 512
-    # llamacpp: bytes of KV states kept in RAM for prefix reuse across conversations (0 = off).
-    prompt_cache_bytes: int = 0
+    # llamacpp: the KV states of fixed prompt prefixes (a conversation's system message) kept in RAM,
+    # each evaluated once per process and restored for every later conversation (0 = off). Off by
+    # default: turning it on evaluates a system message as chunks of its own, which shifts every
+    # prompt's arithmetic once and flips some fragile answers (models/README.md, "Fixed prefixes").
+    prefix_states: int = 0
     # A SQLite file of replies by exact request (models/llm/reply_cache.py); None = off. Off in every
     # preset (tools.validate refuses it for t4x4); the benchmarks turn it on (--reply-cache PATH).
     reply_cache: str | None = None

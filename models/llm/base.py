@@ -52,6 +52,13 @@ class Completion:
     cut: bool = False
     # Served from the reply cache (models/llm/reply_cache.py): no model ran, no time was spent.
     cached: bool = False
+    # The backend's own measurements, where it has them (llama.cpp), over all samples: prompt tokens
+    # evaluated and those restored from a cached prefix, seconds until the first token (the prompt)
+    # and seconds of the tokens after it (decoding).
+    evaluated_prompt_tokens: int = 0
+    reused_prompt_tokens: int = 0
+    prompt_seconds: float = 0.0
+    decode_seconds: float = 0.0
 
     @property
     def text(self) -> str:
@@ -65,6 +72,11 @@ class TokenUsage:
     completion_tokens: int = 0
     cut: int = 0  # calls whose reply a time limit stopped
     cached: int = 0  # calls served from the reply cache (their tokens are the original call's)
+    # Completion's measurements, summed (zero for cached calls and backends that do not measure).
+    evaluated_prompt_tokens: int = 0
+    reused_prompt_tokens: int = 0
+    prompt_seconds: float = 0.0
+    decode_seconds: float = 0.0
 
     def add(self, completion: Completion) -> None:
         self.calls += 1
@@ -72,6 +84,10 @@ class TokenUsage:
         self.completion_tokens += completion.completion_tokens
         self.cut += completion.cut
         self.cached += completion.cached
+        self.evaluated_prompt_tokens += completion.evaluated_prompt_tokens
+        self.reused_prompt_tokens += completion.reused_prompt_tokens
+        self.prompt_seconds += completion.prompt_seconds
+        self.decode_seconds += completion.decode_seconds
 
     def merge(self, other: "TokenUsage") -> None:
         """Add another call's (or calls') usage to this one."""
@@ -80,6 +96,10 @@ class TokenUsage:
         self.completion_tokens += other.completion_tokens
         self.cut += other.cut
         self.cached += other.cached
+        self.evaluated_prompt_tokens += other.evaluated_prompt_tokens
+        self.reused_prompt_tokens += other.reused_prompt_tokens
+        self.prompt_seconds += other.prompt_seconds
+        self.decode_seconds += other.decode_seconds
 
 
 @dataclass(frozen=True)

@@ -1,32 +1,36 @@
 """LLM backend on llama-cpp-python: the embedded default, running a GGUF on the CPU.
 
-Conversations run one after another on one llama.cpp context, which keeps the KV cache of the
-previous prompt. A reply must not depend on what ran before it, and llama.cpp's arithmetic depends
-on how a prompt is split into evaluation chunks of `llm.batch_tokens`: reusing the cached prefix up
-to wherever the prompts differ starts the chunks there, and shifts the logits (by up to 0.5 on
-this model). So a prompt reuses the cache only up to a chunk boundary, and its chunks fall where they
-would from scratch: the result is bit for bit the same. The n samples of a conversation, and a
-long prefix shared by consecutive conversations, still skip their whole chunks.
+Conversations run one after another on one llama.cpp context. A reply must not depend on what ran
+before it, and llama.cpp's arithmetic depends on how a prompt is split into evaluation chunks: so
+every prompt is evaluated in the same chunks, whatever the context held before. The chunks: the
+tokens of the conversation's system message (its fixed prefix) in chunks of `llm.batch_tokens`,
+then the rest in chunks of `llm.batch_tokens` from the end of that prefix. A prompt reuses what
+the context holds, or the saved KV state of its fixed prefix (`llm.prefix_states` of them, each
+saved the first time its prefix is evaluated), only up to one of its own chunk boundaries; the
+result is bit for bit the one from an empty context (tests/test_llm_llamacpp.py). The n samples of
+a conversation, and a long prefix shared by consecutive conversations, also skip their whole chunks.
 
 Replies are streamed, so the backend stops between tokens when the time left is shorter than the
 longest recent token times `llm.step_safety_factor`; a prompt evaluation cannot be interrupted, so
 a conversation whose prompt would not be read in time (with the same factor) is not started. A logits processor times the prompt (the first token)
 and every later token.
 """
-
 from __future__ import annotations
 
+import bisect
+import ctypes
+import itertools
 import json
 import os
 import statistics
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from typing import Any
 
 import llama_cpp
 import numpy as np
-from llama_cpp import Llama, LlamaGrammar, LlamaRAMCache, LogitsProcessorList
+from llama_cpp import Llama, LlamaGrammar, LogitsProcessorList
 from llama_cpp.llama_grammar import LLAMA_GRAMMAR_DEFAULT_ROOT, json_schema_to_gbnf
 from loguru import logger
 
@@ -65,11 +69,14 @@ class LlamaCppBackend(LLMBackend):
         return len(self._model().tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def model_identity(self) -> str:
-        """The GGUF's sha256, the engine's version and the chunk size (which changes the arithmetic;
-        the thread count does not)."""
+        """The GGUF's sha256, the engine's version and the chunks (which change the arithmetic; the
+        thread count does not)."""
         config = self.config
         digest = file_sha256(config.model_path, config.cache_dir) if config.model_path else config.embedded_sha256
-        return f"llama.cpp {llama_cpp.__version__}, GGUF sha256 {digest}, evaluation chunks of {config.batch_tokens} tokens"
+        chunks = f"evaluation chunks of {config.batch_tokens} tokens"
+        if config.prefix_states > 0:
+            chunks += ", the system message's apart"
+        return f"llama.cpp {llama_cpp.__version__}, GGUF sha256 {digest}, {chunks}"
 
     def close(self) -> None:
         if self._loaded is not None:
@@ -89,9 +96,8 @@ class LlamaCppBackend(LLMBackend):
                 n_threads=threads,
                 n_threads_batch=threads,
                 verbose=False,
+                prefix_states=config.prefix_states,
             )
-            if config.prompt_cache_bytes > 0:
-                self._loaded.set_cache(LlamaRAMCache(capacity_bytes=config.prompt_cache_bytes))
             self.load_seconds = time.perf_counter() - started
             logger.info(
                 f"Loaded {os.path.basename(model_path)} in {self.load_seconds:.1f}s "
@@ -135,6 +141,7 @@ class LlamaCppBackend(LLMBackend):
                     completion.cut = True
                     break
                 model = self._model()
+                model.fixed_prefix = _fixed_prefix(conversation)
                 meter = _TokenMeter(self.clock, keep_first_logits=bool(params.first_token_logprobs) and index == 0)
                 stream = model.create_chat_completion(
                     messages=conversation,
@@ -160,6 +167,11 @@ class LlamaCppBackend(LLMBackend):
                 texts.append("".join(parts))
                 completion.prompt_tokens = meter.prompt_tokens
                 completion.completion_tokens += meter.tokens
+                if meter.prompt_seconds is not None:
+                    completion.reused_prompt_tokens += model.reused_tokens
+                    completion.evaluated_prompt_tokens += meter.prompt_tokens - model.reused_tokens
+                    completion.prompt_seconds += meter.prompt_seconds
+                    completion.decode_seconds += sum(meter.token_seconds)
                 self._observe(meter, prompt_read=index == 0)
                 if meter.first_logits is not None and params.first_token_logprobs:
                     completion.first_token_logprobs = self._top_logprobs(meter.first_logits, params.first_token_logprobs)
@@ -205,20 +217,147 @@ class LlamaCppBackend(LLMBackend):
         return result
 
 
+def _fixed_prefix(conversation: Conversation) -> str | None:
+    """The text of a conversation that does not change from one question to the next: its system
+    message (the templates put every fixed instruction there)."""
+    first = conversation[0] if conversation else None
+    return first["content"] if first is not None and first.get("role") == "system" and first["content"] else None
+
+
 class ChunkAlignedLlama(Llama):
-    """llama-cpp-python's model, reusing its KV cache only up to the last whole evaluation chunk that
-    the new prompt shares with what the cache holds (and never the prompt's last token), so that the
-    prompt is evaluated in the same chunks as from an empty cache."""
+    """llama-cpp-python's model, evaluating every prompt in the same chunks: its fixed prefix (the
+    tokens through the end of `fixed_prefix`, set before each call) in chunks of `n_batch`, then the
+    rest in chunks of `n_batch`. It reuses the KV cache, or a saved state of the fixed prefix, only up
+    to one of these chunk boundaries (and never the prompt's last token), so the arithmetic is the
+    same as from an empty cache."""
+
+    def __init__(self, *args: Any, prefix_states: int, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fixed_prefix: str | None = None
+        self.reused_tokens = 0  # the last prompt's tokens taken from the cache or a saved state
+        self._prefix_states = prefix_states
+        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()  # fixed prefix -> KV state
+        self._pieces: dict[int, bytes] = {}  # token -> its text
+        self._boundary: int | None = None  # the current prompt's fixed prefix, in tokens
 
     def generate(self, tokens: Sequence[int], *args: Any, **kwargs: Any) -> Any:
         tokens = list(tokens)
+        boundary = self._fixed_boundary(tokens)
         shared = 0
         for cached, new in zip(self._input_ids, tokens):
             if cached != new:
                 break
             shared += 1
-        self.n_tokens = max(0, min(shared, len(tokens) - 1)) // self.n_batch * self.n_batch
+        reuse = self._chunk_start(min(shared, len(tokens) - 1), boundary)
+        if boundary is not None and reuse < boundary:
+            state = self._states.get(tuple(tokens[:boundary]))
+            if state is not None:
+                restored = self._restore(tokens[:boundary], state)
+                self._states.move_to_end(tuple(tokens[:boundary]))
+                reuse = boundary if restored else 0
+        self._boundary = boundary
+        self.n_tokens = max(0, reuse)
+        self.reused_tokens = self.n_tokens
         return super().generate(tokens, *args, **kwargs)
+
+    def eval(self, tokens: Sequence[int]) -> None:
+        boundary = self._boundary
+        if boundary is not None and self.n_tokens < boundary < self.n_tokens + len(tokens):
+            head = boundary - self.n_tokens
+            super().eval(tokens[:head])
+            self._save(boundary)
+            tokens = tokens[head:]
+        super().eval(tokens)
+
+    def sample(self, *args: Any, **kwargs: Any) -> int:
+        """Greedy decoding under a grammar picks the most likely token the grammar allows. The sampler
+        chain checks the grammar against the whole vocabulary for every token; this checks the most
+        likely token first and the whole vocabulary only when the grammar refuses it: the same token."""
+        chain = self._sampler
+        default_penalties = all(kwargs.get(key, 0.0) == 0.0 for key in ("frequency_penalty", "presence_penalty"))
+        if (
+            kwargs.get("temp") != 0.0
+            or kwargs.get("grammar") is None
+            or chain is None
+            or kwargs.get("repeat_penalty", 1.0) != 1.0
+            or not default_penalties
+            or kwargs.get("idx") is None
+        ):
+            return int(super().sample(*args, **kwargs))
+        row = kwargs["idx"] - self.n_tokens
+        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(self._ctx.ctx, row), shape=(self._n_vocab,))
+        for processor in kwargs.get("logits_processor") or []:
+            logits = processor(self._input_ids, logits)
+        # the chain: [the logits processors], penalties, grammar, greedy
+        grammar = llama_cpp.llama_sampler_chain_get(chain.sampler, llama_cpp.llama_sampler_chain_n(chain.sampler) - 2)
+        token = int(np.argmax(logits))
+        if not _allowed(grammar, np.array([token], dtype=np.intc), logits)[0]:
+            allowed = _allowed(grammar, np.arange(self._n_vocab, dtype=np.intc), logits)
+            token = int(np.argmax(np.where(allowed, logits, -np.inf)))
+        llama_cpp.llama_sampler_accept(chain.sampler, token)
+        return token
+
+    def _chunk_start(self, limit: int, boundary: int | None) -> int:
+        """The last chunk boundary of the prompt at or before token `limit`."""
+        if boundary is None or limit < boundary:
+            return limit // self.n_batch * self.n_batch
+        return boundary + (limit - boundary) // self.n_batch * self.n_batch
+
+    def _fixed_boundary(self, tokens: list[int]) -> int | None:
+        """How many tokens cover the prompt through the end of `fixed_prefix` (None: not found, or the
+        whole prompt)."""
+        if not self.fixed_prefix or self._prefix_states <= 0:
+            return None
+        pieces = []
+        for token in tokens:
+            if token not in self._pieces:
+                self._pieces[token] = self.detokenize([token], special=True)
+            pieces.append(self._pieces[token])
+        ends = list(itertools.accumulate(len(piece) for piece in pieces))
+        prefix = self.fixed_prefix.encode("utf-8")
+        start = b"".join(pieces).find(prefix)
+        if start < 0:
+            return None
+        boundary = bisect.bisect_left(ends, start + len(prefix)) + 1
+        return boundary if boundary < len(tokens) else None
+
+    def _save(self, boundary: int) -> None:
+        key = tuple(int(token) for token in self.input_ids[:boundary])
+        if key in self._states:
+            return
+        size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_seq_get_data(self._ctx.ctx, buffer, size, 0)
+        self._states[key] = bytes(buffer[:written])
+        while len(self._states) > self._prefix_states:
+            self._states.popitem(last=False)
+
+    def _restore(self, prefix: list[int], state: bytes) -> bool:
+        """Load a fixed prefix's KV state into an emptied cache; False (and an empty cache) if it fails."""
+        llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(self._ctx.ctx), True)
+        self.n_tokens = 0
+        buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+        if llama_cpp.llama_state_seq_set_data(self._ctx.ctx, buffer, len(state), 0) != len(state):
+            llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(self._ctx.ctx), True)
+            return False
+        self.input_ids[: len(prefix)] = prefix
+        self.n_tokens = len(prefix)
+        return True
+
+
+_TOKEN_DATA = np.dtype([("id", np.intc), ("logit", np.single), ("p", np.single)], align=True)
+
+
+def _allowed(grammar: Any, tokens: np.ndarray, logits: np.ndarray) -> np.ndarray:
+    """Which of `tokens` the grammar sampler allows next (it sets the others' logits to -inf)."""
+    data = np.zeros(len(tokens), dtype=_TOKEN_DATA)
+    data["id"] = tokens
+    data["logit"] = logits[tokens]
+    candidates = llama_cpp.llama_token_data_array(
+        data=data.ctypes.data_as(ctypes.POINTER(llama_cpp.llama_token_data)), size=len(tokens), selected=-1, sorted=False
+    )
+    llama_cpp.llama_sampler_apply(grammar, ctypes.byref(candidates))
+    return np.isfinite(data["logit"])
 
 
 RECENT_TOKENS = 20
