@@ -1392,11 +1392,13 @@ def _spelled_alike(a: str, b: str) -> bool:
 
 @dataclass(frozen=True)
 class Person:
-    """A person a list names: their name's words, and the surname a shared one gives ("kevin, joe and
-    nick jonas": "kevin" with "jonas")."""
+    """A person a list names: their name's words, the surname a shared one gives ("kevin, joe and nick
+    jonas": "kevin" with "jonas"), and whether the name stands alone or after a relation ("his son trey"),
+    not after other words ("..., all grammy nominees": perhaps no name)."""
 
     name: tuple[str, ...]
     surname: str | None
+    plain: bool
 
 
 @dataclass(frozen=True)
@@ -1428,7 +1430,7 @@ def _people(text: Sequence[Token], asked: frozenset[Token]) -> People | None:
             skipping = True
         elif not skipping:
             item.append(token)
-    listed: list[tuple[tuple[str, ...], bool]] = []  # a name, and whether words stood before it
+    listed: list[tuple[tuple[str, ...], bool, bool]] = []  # a name, whether words stood before it, plain
     named_beside: set[str] = set()
     unread = False
     for words_, is_beside in items:
@@ -1444,15 +1446,16 @@ def _people(text: Sequence[Token], asked: frozenset[Token]) -> People | None:
         if is_beside:
             named_beside.update(name)
         elif name:
-            listed.append((name, at > 0))
+            related = any(t in vocabulary.RELATION_WORDS for t in words_[:at])
+            listed.append((name, at > 0, at == 0 or related))
     people: list[Person] = []
     shared: str | None = None
-    for name, after_words in reversed(listed):  # "brian, dennis and carl wilson": all three wilsons
+    for name, after_words, plain in reversed(listed):  # "brian, dennis and carl wilson": all three wilsons
         if len(name) > 1:
-            people.append(Person(name, name[-1]))
+            people.append(Person(name, name[-1], plain))
             shared = None if after_words else name[-1]
         else:
-            people.append(Person(name, shared))
+            people.append(Person(name, shared, plain))
             shared = None if after_words else shared
     return People(tuple(reversed(people)), frozenset(named_beside), unread)
 
@@ -1475,7 +1478,9 @@ def _people_verdict(said: Prediction, wanted: Sequence[Token], question: str) ->
     ("the brothers kevin, joe and nick" for "Kevin Jonas, Joe Jonas and Nick Jonas"): correct when the
     same people are named, given names and surnames alike; wrong when one names someone the other does not
     (or names beside the list: "with michelle obama") or another surname; unsure when words beside the
-    names are not read, or a name differs by its spelling or a middle name. None when it is no such pair."""
+    names are not read, a name differs by its spelling or a middle name, or one of the names that differ
+    stands after words that are no relation (perhaps no name), unless the prediction never says a name
+    the gold lists plainly. None when it is no such pair."""
     asked = _stems(tokens(question))
     texts = (said.tokens, tuple(wanted), tokens(question))
     if said.hedged or not (
@@ -1494,7 +1499,10 @@ def _people_verdict(said: Prediction, wanted: Sequence[Token], question: str) ->
         if any(n in gold.beside for n in extra):
             return Verdict.WRONG  # names someone the gold names beside the list
         alike = any(_spelled_alike(a, b) for a in extra for b in missing)
-        return _unsure_if(alike or gold.unread or given.unread)
+        if not alike and any(p.plain and p.name[0] in missing and p.name[0] not in said.tokens for p in gold.listed):
+            return Verdict.WRONG  # someone the gold lists plainly goes unnamed
+        differing = [p for p in (*given.listed, *gold.listed) if p.name[0] in (*extra, *missing)]
+        return _unsure_if(alike or gold.unread or given.unread or not all(p.plain for p in differing))
     gold_by_name = {p.name[0]: p for p in gold.listed}
     for person in given.listed:
         other = gold_by_name[person.name[0]]
