@@ -18,7 +18,10 @@ Pairs, each checked as prediction against gold with the gold question:
     win-loss records) adds golds written in CRAG's style where the validation set has none of a kind
     (an entry with its own "query" and "gold"; its id is the first 8 hex digits of the query's sha1),
     and splits per kind: its questions ordered by the sha1 of their id, the first of every three held
-    out. Targets: no wrong prediction judged correct, at most 3% of the correct ones judged wrong, at
+    out. Batch 5 (issue 41: a sentence's list of people with their relations against full names, and
+    the reverse; quarterly dates labelled by quarter against the same dates without labels, and the
+    reverse; each with wrong answers of the same shape) is split the same way, the first of every two
+    held out. Targets: no wrong prediction judged correct, at most 3% of the correct ones judged wrong, at
     most 15% unsure.
 Printed: verdict counts per set and kind, the false-correct rate, the share left unsure, the same for
 the previous rules judge (normalised exact match, which never says unsure), the false-correct pairs

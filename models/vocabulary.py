@@ -383,6 +383,22 @@ WIN_LOSS = (
     r"\b(?P<w>\d+) (?:wins?|victories),? (?:and )?(?P<l>\d+) (?:losses|defeats)\b"
     r"|\bwon (?P<w2>\d+)(?: games| matches)?,? and lost (?P<l2>\d+)\b"
 )
+# Words that name people by their relation in a sentence answer ("the brothers kevin, joe and nick",
+# "their cousin mike love", "two daughters, malia and sasha"): the names after them are the answer's people.
+RELATION_WORDS = frozenset(
+    "brother brothers sister sisters sibling siblings son sons daughter daughters child children twin twins "
+    "cousin cousins friend friends".split()
+)
+# Words that may stand beside the people a sentence answer lists, stating no fact the names do not
+# ("hanson is made up of the brothers ...", "his younger brother phil everly").
+PEOPLE_LIST_WORDS = frozenset(
+    "made up formed founded consist consists consisted comprised composed band group members founders duo trio "
+    "quartet younger older elder eldest youngest wife husband father mother parents".split()
+)
+# Words that label a fiscal period beside a quarter ("Q1 FY24", "fiscal Q2").
+FISCAL_WORDS = frozenset({"fy", "fiscal"})
+# A question that asks for people by name ("who are the members ...", "name the children ...").
+ASKS_FOR_PEOPLE = r"^\W*(?:who|whom|name)\b"
 # Units written in several ways (symbols, abbreviations, two words) -> the one word the checker reads
 # (matched after Unicode compatibility decomposition, which writes "ft³" as "ft3").
 UNIT_SPELLINGS: dict[str, str] = {

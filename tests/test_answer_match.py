@@ -14,7 +14,19 @@ import re
 import pytest
 
 from benchmarks.answer_checker import labelled_cases, measure_labelled
-from evaluation.answer_match import Kind, Verdict, answer_kind, check_answer, is_refusal, states
+from evaluation.answer_match import (
+    Date,
+    Kind,
+    Prediction,
+    Verdict,
+    _dates_verdict,
+    _people_verdict,
+    answer_kind,
+    check_answer,
+    is_refusal,
+    states,
+    tokens,
+)
 from evaluation.data import read_records
 
 CORRECT, WRONG, MISSING, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE
@@ -492,6 +504,8 @@ def test_never_wrongly_lenient(prediction, gold, question, expected):
 
 
 MATCH = "what was the outcome of their last match? did they win or lose?"
+KIDS = "who are the children of joe carter?"
+EARNINGS = "when did the company report its quarterly earnings?"
 BAND = "who were the members of the band?"
 
 
@@ -558,12 +572,78 @@ BAND = "who were the members of the band?"
         ("Barry, Robin and Maurice Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, CORRECT),
         ("Barry Gibb and Robin Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, WRONG),
         ("Barry, Robin and Andy Gibb", "the band was the brothers barry, robin and maurice gibb.", BAND, WRONG),
+        # ... the people named beside the list ("with ...") are not in it; a relative clause says no name
+        ("Ann Carter and Beth Carter", "joe carter has two daughters, ann and beth, with mary carter.", KIDS, CORRECT),
+        ("Ann, Beth and Mary Carter", "joe carter has two daughters, ann and beth, with mary carter.", KIDS, WRONG),
+        ("Ann Carter", "joe carter has two daughters, ann and beth, with mary carter.", KIDS, WRONG),
+        ("Ann and Beth Carter", "his daughters ann and beth, with his wife mary carter.", KIDS, CORRECT),
+        ("Ann, Beth and Tom Carter", "the carters were his son tom and his daughters ann and beth.", KIDS, CORRECT),
+        ("Ann, Beth and Tom Carter", "the carters were his daughters ann and beth, and later his son tom.", KIDS, UNSURE),
+        ("Marie, Beth and Tom Carter", "the carters were his son tom and his daughters maria and beth.", KIDS, UNSURE),
+        ("Ann, Bethany and Tom Carter", "the carters were his son tom and his daughters ann and beth.", KIDS, WRONG),
+        ("Ann Carter and Beth Smith", "the carters were his daughters ann and beth carter.", KIDS, WRONG),
+        ("Ann Jones and Beth Jones", "his daughters are ann and beth.", KIDS, UNSURE),
+        ("Ann and Beth Carter, both farmers now", "his daughters are ann and beth.", KIDS, UNSURE),
+        ("Ann and Beth Carter, and his son Tom", "his daughters are ann and beth.", KIDS, WRONG),
+        ("Joe Carter has two children, both farmers now.", "his daughters are ann and beth.", KIDS, WRONG),
+        ("Ann Lee Carter and Beth Carter", "his daughters, ann rose carter and beth carter.", KIDS, UNSURE),
+        ("Ray Davies and Dave Davies", "the band was formed by brothers ray and dave davies with their friend pete quaife.", BAND, WRONG),
+        ("Ray, Dave Davies and Pete Quaife", "the band was formed by brothers ray and dave davies with their friend pete quaife.", BAND, CORRECT),
+        ("Orville and Wilbur Wright", "orville and wilbur wright, the brothers who flew the first airplane.", BAND, CORRECT),
+        ("The band is the brothers Barry, Robin and Maurice Gibb.", "barry gibb, robin gibb and maurice gibb", BAND, CORRECT),
+        # a list of dates labelled by quarter against the same dates without labels, and the reverse
+        ("April 24, 2024, July 31, 2024 and October 30, 2024", "q1: april 24, 2024; q2: july 31, 2024; q3: october 30, 2024", EARNINGS, CORRECT),
+        ("April 24, July 31 and October 30, 2024", "q1: april 24, 2024; q2: july 31, 2024; q3: october 30, 2024", EARNINGS, CORRECT),
+        ("Q1 FY24: Apr 24, 2024; Q2 FY24: Jul 31, 2024", "april 24, 2024 and july 31, 2024", EARNINGS, CORRECT),
+        ("April 24, 2024, July 31, 2024 and October 31, 2024", "q1: april 24, 2024; q2: july 31, 2024; q3: october 30, 2024", EARNINGS, WRONG),
+        ("April 24, 2024 and July 31, 2024", "q1: april 24, 2024; q2: july 31, 2024; q3: october 30, 2024", EARNINGS, WRONG),
+        ("April 24, July 31 and October 30", "q1: april 24, 2024; q2: july 31, 2024; q3: october 30, 2024", EARNINGS, UNSURE),
+        ("Q1: April 24, 2024; Q2: October 30, 2024; Q3: July 31, 2024", "april 24, 2024, july 31, 2024 and october 30, 2024", EARNINGS, WRONG),
+        ("Q2: July 31, 2024; Q1: April 24, 2024", "april 24, 2024 and july 31, 2024", EARNINGS, CORRECT),
+        ("Q2: April 24, 2024; Q1: July 31, 2024", "april 24, 2024 and july 31, 2024", EARNINGS, WRONG),
+        ("July 31, 2024 and April 24, 2024", "q1: april 24, 2024; q2: july 31, 2024", EARNINGS, CORRECT),
+        ("July 31 and April 24", "q1: april 24, 2024; q2: july 31, 2024", EARNINGS, UNSURE),
+        ("July 31 and April 25", "q1: april 24, 2024; q2: july 31, 2024", EARNINGS, WRONG),
         # "one" after "the last" is a pronoun, not a number
         ("52,500,000 viewers", "the finale, the last one, was watched by 52.5 million viewers.", "how many people watched the finale?", CORRECT),
     ],
 )
 def test_kinds_read_as_the_judge_reads_them(prediction, gold, question, expected):
     assert check_answer(prediction, gold, question=question) is expected
+
+
+@pytest.mark.parametrize(
+    "prediction, gold, question",
+    [
+        ("Barry, Robin and Maurice Gibb, probably", "the brothers barry, robin and maurice gibb.", BAND),  # hedged
+        ("Barry, Robin and Maurice Gibb", "the brothers barry, robin and maurice gibb.", "when did the band form?"),
+        ("Barry, Robin and Maurice Gibb", "barry gibb, robin gibb and maurice gibb", BAND),  # no relation named
+        ("Barry Gibb", "the brothers barry gibb and robin gibb, born 1946-09-01 and 1949-12-22.", BAND),  # dates
+        ("Barry Gibb", "the brothers barry gibb", BAND),  # one person: no list
+    ],
+)
+def test_people_named_by_relation_only_when_so_listed(prediction, gold, question):
+    assert _people_verdict(Prediction.read(prediction, tokens(gold)), tokens(gold), question) is None
+
+
+@pytest.mark.parametrize(
+    "prediction, gold",
+    [
+        ("April 24, 2024 and July 31, 2024, probably", "q1: april 24, 2024; q2: july 31, 2024"),  # hedged
+        ("Q1: April 24, 2024; Q2: July 31, 2024", "q1: april 24, 2024; q2: july 31, 2024"),  # both labelled
+        ("April 24, 2024 and July 31, 2024, after the close", "q1: april 24, 2024; q2: july 31, 2024"),  # other words
+        ("April 24, 2024", "q1: april 24, 2024"),  # one date: no list
+        ("Q1: April 24, 2024; Q1: July 31, 2024", "april 24, 2024 and july 31, 2024"),  # a quarter twice
+        ("Q1: April 24, 2024 and July 31, 2024", "april 24, 2024 and july 31, 2024"),  # a date without its quarter
+    ],
+)
+def test_dates_by_quarter_only_when_so_listed(prediction, gold):
+    assert _dates_verdict(Prediction.read(prediction, tokens(gold)), tokens(gold), EARNINGS) is None
+
+
+def test_a_list_of_days_shares_its_last_year_and_a_quarter_is_no_day():
+    assert [t.year for t in tokens("April 24, July 31 and October 30, 2024") if t not in {",", "and"}] == [2024] * 3
+    assert Date(2023, 5, 24) in tokens("first quarter May 24, 2023")
 
 
 def test_alternative_answers_count():

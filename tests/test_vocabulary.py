@@ -149,6 +149,8 @@ PATTERNS = [
     ("SCALE_LETTER", "the M5 road", False),
     ("QUARTER", "in q4 2023", True), ("QUARTER", "the fourth fiscal quarter", True), ("QUARTER", "2nd quarter", True),
     ("QUARTER", "a quarter of it", False), ("QUARTER", "q5", False),
+    ("ASKS_FOR_PEOPLE", "who are the jonas brothers?", True), ("ASKS_FOR_PEOPLE", "name the members", True),
+    ("ASKS_FOR_PEOPLE", "when did the band form, and who left?", False), ("ASKS_FOR_PEOPLE", "whose album is it", False),
     ("WIN_LOSS", "56 wins and 26 losses", True), ("WIN_LOSS", "won 73 games and lost 9", True),
     ("WIN_LOSS", "56 wins", False),
 ]
@@ -196,6 +198,10 @@ WORD_SETS = [
     ("OPTION_FILLERS", "versus", True), ("OPTION_FILLERS", "hotel", False),
     ("ZERO_WORDS", "nil", True), ("ZERO_WORDS", "never", True), ("ZERO_WORDS", "one", False),
     ("ONE_AS_PRONOUN_AFTER", "last", True), ("ONE_AS_PRONOUN_AFTER", "won", False),
+    ("FISCAL_WORDS", "fy", True), ("FISCAL_WORDS", "quarter", False),
+    ("PEOPLE_LIST_WORDS", "wife", True), ("RELATION_WORDS", "wife", False),
+    ("PEOPLE_LIST_WORDS", "younger", True), ("PEOPLE_LIST_WORDS", "airplane", False),
+    ("RELATION_WORDS", "brothers", True), ("RELATION_WORDS", "cousin", True), ("RELATION_WORDS", "members", False),
 ]
 
 # (name, word, value) for each word table.
