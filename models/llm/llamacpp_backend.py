@@ -231,7 +231,7 @@ class ChunkAlignedLlama(Llama):
     to one of these chunk boundaries (and never the prompt's last token), so the arithmetic is the
     same as from an empty cache."""
 
-    def __init__(self, *args: Any, prefix_states: int, **kwargs: Any):
+    def __init__(self, *args: Any, prefix_states: int = 0, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fixed_prefix: str | None = None
         self.reused_tokens = 0  # the last prompt's tokens taken from the cache or a saved state
