@@ -24,6 +24,7 @@ import dataclasses
 import functools
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -196,15 +197,14 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
             RunManifest(config.preset, overrides, str(Path(args.data).resolve()), mode).check_or_write(
                 folder, args.restart
             )
-            lines, golds = run_preset(args, config, backends, folder, total)
+            lines, golds, run_wall = run_preset(args, config, backends, folder, total)
             if scoring is None:
                 report = references_report(lines, golds, config.preset)
                 write_atomically(folder / "report.json", json.dumps(report, indent=2))
                 print(markdown_references_report(report) + "\n")
                 continue
-            reports[config.preset] = score_preset(args, config, scoring, lines, golds, folder) | {
-                "overrides": overrides
-            }
+            report = score_preset(args, config, scoring, lines, golds, folder, run_wall)
+            reports[config.preset] = report | {"overrides": overrides}
         if len(reports) > 1:
             write_comparison(reports, out)
     except (RunMismatch, JudgeUnavailable, KitUnreadable, JobsCannotStart) as error:
@@ -240,21 +240,25 @@ class Scoring:
 
 def run_preset(
     args: argparse.Namespace, config: CragConfig, backends: BackendPool, folder: Path, total: int
-) -> tuple[list[dict[str, Any]], list[GoldQuestion]]:
-    """Answer (or only retrieve for) every question not yet saved in `folder`, in `args.jobs` processes."""
+) -> tuple[list[dict[str, Any]], list[GoldQuestion], dict[str, float]]:
+    """Answer (or only retrieve for) every question not yet saved in `folder`, in `args.jobs` processes;
+    also how many this run answered, in how many seconds of wall time."""
     store = PredictionStore(folder / ("references.jsonl" if args.references_only else "predictions.jsonl"))
     records = read_records(args.data, args.limit)
+    stored_before, started = len(store.lines), time.perf_counter()
     if args.jobs > 1:
         setup = functools.partial(start_job, config, args.references_only, args.jobs, args.log_level)
         golds = run_questions_in_jobs(records, store, config.batch_size, setup, args.jobs, total, config.preset)
-        return [store.lines[gold.interaction_id] for gold in golds], golds
-    system = LazySystem(config, backends, load_llm=not args.references_only)
-    work = references_from_system(system) if args.references_only else answers_from_system(system)
-    try:
-        golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
-    finally:
-        system.close()
-    return [store.lines[gold.interaction_id] for gold in golds], golds
+    else:
+        system = LazySystem(config, backends, load_llm=not args.references_only)
+        work = references_from_system(system) if args.references_only else answers_from_system(system)
+        try:
+            golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
+        finally:
+            system.close()
+    answered, seconds = len(store.lines) - stored_before, time.perf_counter() - started
+    run_wall = {"questions": answered, "seconds": seconds, "jobs": args.jobs}
+    return [store.lines[gold.interaction_id] for gold in golds], golds, run_wall
 
 
 def start_job(
@@ -277,6 +281,7 @@ def score_preset(
     lines: list[dict[str, Any]],
     golds: list[GoldQuestion],
     folder: Path,
+    run_wall: dict[str, float],
 ) -> dict[str, Any]:
     judge, truncator = scoring.judges[0], scoring.truncator
     predictions = [line["prediction"] for line in lines]
@@ -297,7 +302,8 @@ def score_preset(
         truncation_exact=truncator.exact,
     )
     report["data"] = str(args.data)
-    text = markdown_report(report)
+    report["run_wall"] = run_wall
+    text = markdown_report(report) + "\n\n" + markdown_run_wall(run_wall)
     if len(scoring.judges) > 1:
         report["judge_comparison"] = judge_comparison(scored_by_judge, golds, scoring.reference)
         text += "\n\n" + markdown_judge_comparison(report["judge_comparison"])
@@ -310,6 +316,19 @@ def score_preset(
     print(text + "\n")
     logger.info(f"Wrote {folder}/report.json, predictions.jsonl, scored.jsonl and {len(charts)} charts")
     return report
+
+
+def markdown_run_wall(run_wall: dict[str, float]) -> str:
+    """The run's own wall time: with jobs side by side, a question's share of its batch (the seconds
+    per question of the report) is longer than what the run took per question."""
+    questions, seconds, jobs = int(run_wall["questions"]), run_wall["seconds"], int(run_wall["jobs"])
+    if questions == 0:
+        return "This run answered no question: each one was saved by an earlier run."
+    side_by_side = f"{jobs} jobs side by side" if jobs > 1 else "1 job"
+    return (
+        f"This run: {questions} questions in {seconds:.0f} s of wall time, {seconds / questions:.1f} s a "
+        f"question ({side_by_side})."
+    )
 
 
 def write_comparison(reports: dict[str, dict[str, Any]], out: Path) -> None:

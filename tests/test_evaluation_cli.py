@@ -135,14 +135,27 @@ def test_local_judge_and_budget_report(data_file, tmp_path, capsys):
     assert "Estimated time on 4x T4" in capsys.readouterr().out
 
 
-def test_rerun_skips_finished_questions_without_loading_the_system(data_file, tmp_path):
+def test_rerun_skips_finished_questions_without_loading_the_system(data_file, tmp_path, capsys):
     out = tmp_path / "out"
     assert local_evaluation.main(["--data", str(data_file), "--out", str(out)], llm=ScriptedLLM(replies)) == 0
     before = (out / "predictions.jsonl").read_text()
+    first = json.loads((out / "report.json").read_text())["run_wall"]
+    assert first["questions"] == 2 and first["seconds"] > 0 and first["jobs"] == 1
+    assert "This run: 2 questions in " in capsys.readouterr().out
     idle = ScriptedLLM(replies)
     assert local_evaluation.main(["--data", str(data_file), "--out", str(out)], llm=idle) == 0
     assert idle.calls == []
     assert (out / "predictions.jsonl").read_text() == before
+    assert json.loads((out / "report.json").read_text())["run_wall"]["questions"] == 0
+    assert "This run answered no question" in capsys.readouterr().out
+
+
+def test_the_run_wall_line_says_what_the_run_took_a_question_and_how_many_jobs():
+    two_jobs = {"questions": 8, "seconds": 128.0, "jobs": 2}
+    assert local_evaluation.markdown_run_wall(two_jobs) == (
+        "This run: 8 questions in 128 s of wall time, 16.0 s a question (2 jobs side by side)."
+    )
+    assert local_evaluation.markdown_run_wall(two_jobs | {"jobs": 1}).endswith("(1 job).")
 
 
 def test_ctrl_c_leaves_valid_files_and_the_rerun_continues(data_file, tmp_path):

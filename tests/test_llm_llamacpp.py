@@ -51,10 +51,14 @@ def test_n_samples_with_seeds_and_greedy_repeats(embedded_llm):
         [conversation], GenerationParams(max_tokens=6, temperature=1.0, n=2, seed=3)
     )[0]
     assert sampled.error is None and len(sampled.texts) == 2 and all(sampled.texts)
+    # The second sample keeps the first's prompt but its last token.
+    assert sampled.evaluated_prompt_tokens == sampled.prompt_tokens + 1
+    assert sampled.reused_prompt_tokens == sampled.prompt_tokens - 1
+    embedded_llm.generate([ask("Say hi.")], GenerationParams(max_tokens=2))
     again = embedded_llm.generate(
         [conversation], GenerationParams(max_tokens=6, temperature=1.0, n=2, seed=3)
     )[0]
-    assert again.texts == sampled.texts, "the same seed must reproduce the samples"
+    assert again.texts == sampled.texts, "the same seed must reproduce the samples, whatever ran before"
     greedy = embedded_llm.generate([conversation], GenerationParams(max_tokens=6, n=2))[0]
     assert len(greedy.texts) == 2 and greedy.texts[0] == greedy.texts[1]
 

@@ -7,8 +7,11 @@ tokens of the conversation's system message (its fixed prefix) in chunks of `llm
 then the rest in chunks of `llm.batch_tokens` from the end of that prefix. A prompt reuses what
 the context holds, or the saved KV state of its fixed prefix (`llm.prefix_states` of them, each
 saved the first time its prefix is evaluated), only up to one of its own chunk boundaries; the
-result is bit for bit the one from an empty context (tests/test_llm_llamacpp.py). The n samples of
-a conversation, and a long prefix shared by consecutive conversations, also skip their whole chunks.
+result is bit for bit the one from an empty context (tests/test_llm_llamacpp.py). A long prefix
+shared by consecutive conversations also skips its whole chunks. The second and later of a
+conversation's n samples keep its whole prompt from the first and evaluate only its last token again:
+their first logits differ from the first sample's in the last bits, which sampling tolerates, and they
+always follow the same first sample, so they do not depend on what ran before either.
 
 Replies are streamed, so the backend stops between tokens when the time left is shorter than the
 longest recent token times `llm.step_safety_factor`; a prompt evaluation cannot be interrupted, so
@@ -142,6 +145,7 @@ class LlamaCppBackend(LLMBackend):
                     break
                 model = self._model()
                 model.fixed_prefix = _fixed_prefix(conversation)
+                model.another_sample = index > 0
                 meter = _TokenMeter(self.clock, keep_first_logits=bool(params.first_token_logprobs) and index == 0)
                 stream = model.create_chat_completion(
                     messages=conversation,
@@ -229,11 +233,13 @@ class ChunkAlignedLlama(Llama):
     tokens through the end of `fixed_prefix`, set before each call) in chunks of `n_batch`, then the
     rest in chunks of `n_batch`. It reuses the KV cache, or a saved state of the fixed prefix, only up
     to one of these chunk boundaries (and never the prompt's last token), so the arithmetic is the
-    same as from an empty cache."""
+    same as from an empty cache; but a further sample of the prompt just sampled (`another_sample`)
+    keeps all of it but the last token."""
 
     def __init__(self, *args: Any, prefix_states: int = 0, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fixed_prefix: str | None = None
+        self.another_sample = False  # the next prompt was just sampled: keep all of it but its last token
         self.reused_tokens = 0  # the last prompt's tokens taken from the cache or a saved state
         self._prefix_states = prefix_states
         self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()  # fixed prefix -> KV state
@@ -248,7 +254,10 @@ class ChunkAlignedLlama(Llama):
             if cached != new:
                 break
             shared += 1
-        reuse = self._chunk_start(min(shared, len(tokens) - 1), boundary)
+        if self.another_sample and shared >= len(tokens) - 1:
+            reuse = len(tokens) - 1
+        else:
+            reuse = self._chunk_start(min(shared, len(tokens) - 1), boundary)
         if boundary is not None and reuse < boundary:
             state = self._states.get(tuple(tokens[:boundary]))
             if state is not None:
