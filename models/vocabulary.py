@@ -325,6 +325,24 @@ MANY_DAYS = rf"{TOTAL_ASKED}|{AVERAGE_ASKED}|\bdays\b|\bsessions\b"
 FILMS_OF_A_YEAR = r"released in|came out in|(?:movies?|films?) (?:of|from|in|released)\b"
 # A question about a year's films or Oscars: the year lists them.
 FILM_YEAR_WORDS = r"oscar|academy award|" + FILMS_OF_A_YEAR
+# Fields of a film record a question may ask for (shown in a film's compact line when asked).
+FILM_FIELDS: dict[str, str] = {
+    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
+    "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
+    "budget": r"budget|cost|spent|spend",
+    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
+    "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
+    "original_title": r"original (?:title|name)",
+    "original_language": r"language",
+}
+# Crew jobs by the words that ask for them.
+CREW_ROLES: dict[str, str] = {
+    "Director": r"direct|helm|filmmaker|who made",
+    "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
+    "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
+    "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
+    "Producer": r"produc",
+}
 # "the director of X", "the man who directed X": a crew role naming the person asked about.
 CREW_PERSON = (
     r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b"

@@ -349,6 +349,30 @@ def test_each_soccer_field_is_asked_by_its_words(column, text, matches):
     assert bool(re.search(v.SOCCER_FIELDS[column], text)) is matches
 
 
+FILM_FIELDS = [
+    ("release_date", "when did it come out", True), ("release_date", "who is in it", False),
+    ("rating", "how good is it", True), ("rating", "scored 8 on imdb", False),
+    ("rating", "its score of 8", True),
+    ("budget", "how much did it cost", True), ("budget", "how long is it", False),
+    ("revenue", "its box office takings", True), ("revenue", "how much money did it make", True),
+    ("revenue", "how much did it cost", False),
+    ("genres", "what kind of movie is it", True), ("genres", "what kind of music", False),
+    ("original_title", "its original title", True), ("original_title", "its title", False),
+    ("original_language", "in what language", True), ("original_language", "in what country", False),
+]
+CREW_ROLES = [
+    ("Director", "who made it", True), ("Director", "who starred in it", False),
+    ("Original Music Composer", "who wrote the soundtrack", True), ("Original Music Composer", "the final scores", False),
+    ("Screenplay", "who wrote the screenplay", True), ("Screenplay", "who produced it", False),
+    ("Writer", "who is the writer", True), ("Writer", "who is the producer", False),
+    ("Producer", "who produced it", True), ("Producer", "who directed it", False),
+]
+
+
+@pytest.mark.parametrize("field, text, matches", FILM_FIELDS + CREW_ROLES)
+def test_each_film_field_and_crew_job_is_asked_by_its_words(field, text, matches):
+    assert bool(re.search({**v.FILM_FIELDS, **v.CREW_ROLES}[field], text)) is matches
+
 @pytest.mark.parametrize("name, word, member", WORD_SETS)
 def test_each_word_set_holds_the_words_it_names(name, word, member):
     assert (word in getattr(v, name)) is member
@@ -368,7 +392,7 @@ def test_each_unit_spelling_is_read_as_its_one_word(text, word):
 
 def test_every_list_of_the_module_is_in_a_table():
     tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {
-        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS"
+        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS", "FILM_FIELDS", "CREW_ROLES"
     }
     helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL", "_SPAN_NAMED"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
@@ -376,6 +400,8 @@ def test_every_list_of_the_module_is_in_a_table():
     assert set(v.TEMPORAL_CUES) == {cue for cue, *_ in TEMPORAL}
     assert set(v.PRICE_COLUMNS) == {column for column, *_ in PRICE_COLUMNS}
     assert set(v.SOCCER_FIELDS) == {column for column, *_ in SOCCER_FIELDS}
+    assert set(v.FILM_FIELDS) == {field for field, *_ in FILM_FIELDS}
+    assert set(v.CREW_ROLES) == {job for job, *_ in CREW_ROLES}
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

@@ -25,30 +25,12 @@ from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.schema import Event
 from models import vocabulary
-from models.vocabulary import NOMINEES, asked
+from models.vocabulary import CREW_ROLES, FILM_FIELDS, NOMINEES, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
 MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"
 LISTS_A_YEAR = re.compile(vocabulary.FILMS_OF_A_YEAR)
 YEAR_WORDS = re.compile(vocabulary.FILM_YEAR_WORDS)
-# Fields of a film record a question may ask for (shown in a film's compact line when asked).
-FILM_FIELDS = {
-    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
-    "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
-    "budget": r"budget|cost|spent|spend",
-    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
-    "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
-    "original_title": r"original (?:title|name)",
-    "original_language": r"language",
-}
-# Crew jobs by the words that ask for them.
-CREW_ROLES = {
-    "Director": r"direct|helm|filmmaker|who made",
-    "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
-    "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
-    "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
-    "Producer": r"produc",
-}
 CREW_PERSON = re.compile(vocabulary.CREW_PERSON)
 PERSON_FACTS = re.compile(vocabulary.PERSON_FACTS)
 OTHER_FILMS, MORE_OF_THE_PERSON = re.compile(vocabulary.OTHER_FILMS), re.compile(vocabulary.MORE_OF_THE_PERSON)
