@@ -270,6 +270,166 @@ SOCCER_FIELDS: dict[str, str] = {
 FIRST_SCORE = r"\bfirst (?:basket|points|shot|score|bucket|field goal)\b|\bscored first\b|\bopened the scoring\b"
 LAST_SCORE = r"\b(?:last|final|winning) (?:basket|points|shot|score|bucket)\b|\bscored last\b|\bbuzzer\b"
 
+# --- The KG relations by domain: the words a question asks them with (models/kg/<domain>.py) -------
+# The KG stage's own cues, beside the shared ones above. "_" stands for the asked name blanked out.
+
+# Sports. A question about the NBA or about soccer, by its league, teams and stats (entities.py).
+NBA_WORDS = (
+    r"\b(nba|basketball|lakers|celtics|warriors|knicks|nets|bulls|heat|bucks|nuggets|suns|clippers|mavericks|"
+    r"rockets|spurs|jazz|thunder|blazers|kings|pelicans|grizzlies|timberwolves|hawks|hornets|magic|pistons|"
+    r"pacers|cavaliers|raptors|76ers|sixers|wizards|rebounds?|assists?|three-pointers?|free throws?)\b"
+)
+SOCCER_WORDS = (
+    r"\b(soccer|premier league|la liga|bundesliga|serie a|ligue 1|champions league|fc|united|city|arsenal|"
+    r"chelsea|liverpool|tottenham|everton|brentford|real madrid|barcelona|juventus|bayern|goals?|clean sheet)\b"
+)
+# A part of a game (a time phrase naming one is no span of days).
+GAME_PERIOD = r"\b(?:quarter|period|half)\b"
+# A game's quarter or period by its ordinal ("the third quarter"): the ordinal is group 1.
+PERIOD_ORDINAL = rf"\b({'|'.join(ORDINAL_WORDS)}) (?:quarter|period)\b"
+# What only a game's play-by-play answers: its events, its periods, who scored.
+PLAY_BY_PLAY_WORDS = (
+    r"play[- ]by[- ]play|first (?:basket|points|shot)|scored first|quarter|period|foul|turnover|steal|block|"
+    r"last shot|buzzer|who scored"
+)
+# A team's points (goals) asked for as an amount; "the score of the game" asks for both sides.
+POINTS_ASKED = r"\b(?:points|goals)\b|_'?s? score\b"
+# The winner of a game asked for.
+WINNER_ASKED = r"\bwho won\b|\bwhich (?:team|club|side) won\b|\bwinner\b"
+# Two amounts compared, in either direction.
+AMOUNTS_COMPARED = rf"{MORE_ASKED}|{LESS_ASKED}"
+# A person asked for ("who scored most" asks for a player, not a team's points).
+WHO_ASKED = r"\bwho\b"
+FREE_THROWS = r"free throws?"
+# A team's home games, its away games.
+HOME_GAMES = r"\bhome\b"
+AWAY_GAMES = r"\baway\b|\bon the road\b"
+
+# Finance (finance.py). Words that ask for prices only when no other figure but the market value is
+# named ("the stock", "shares", "worth", "performance"): "the stock's p/e ratio" needs no prices.
+GENERIC_PRICE = r"\b(?:stocks?|shares?|worth|perform(?:ed|s|ance)?|doing|valued?)\b"
+# "price-to-earnings" names the P/E ratio: its price word asks for no prices.
+PRICE_TO_EARNINGS = r"\bprice[- /]?(?:to[- ])?earnings\b"
+# A company's ticker symbol asked for.
+TICKER_ASKED = r"ticker|symbol"
+# A price named: a price, a close, an opening.
+PRICE_WORD = r"\bprices?\b|\bclos(?:e|ed|ing)\b|\bopening\b"
+# The number of shares traded asked for (a day's volume).
+SHARES_TRADED = r"\bshares\b.*\btrad\w*|\btrad\w*\b.*\bshares\b|\bchanged hands\b"
+# The days themselves asked for (which days, how many times), not a figure of them.
+DAYS_ASKED = r"\bdays?\b|\bdates?\b|\bwhen\b|\bhow many times\b"
+# Several days asked about (a total, an average, "days", "sessions"): their figure is not the latest day's.
+MANY_DAYS = rf"{TOTAL_ASKED}|{AVERAGE_ASKED}|\bdays\b|\bsessions\b"
+
+# Movies (movie.py). Films listed by the year they came out ("movies of 2010", "released in 2010").
+FILMS_OF_A_YEAR = r"released in|came out in|(?:movies?|films?) (?:of|from|in|released)\b"
+# A question about a year's films or Oscars: the year lists them.
+FILM_YEAR_WORDS = r"oscar|academy award|" + FILMS_OF_A_YEAR
+# Fields of a film record a question may ask for (shown in a film's compact line when asked).
+FILM_FIELDS: dict[str, str] = {
+    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
+    "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
+    "budget": r"budget|cost|spent|spend",
+    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
+    "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
+    "original_title": r"original (?:title|name)",
+    "original_language": r"language",
+}
+# Crew jobs by the words that ask for them.
+CREW_ROLES: dict[str, str] = {
+    "Director": r"direct|helm|filmmaker|who made",
+    "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
+    "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
+    "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
+    "Producer": r"produc",
+}
+# "the director of X", "the man who directed X": a crew role naming the person asked about.
+CREW_PERSON = (
+    r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b"
+)
+# A person's own facts: birth, age.
+PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
+# A person's other films asked for; or anything more of them ("also", "else").
+OTHER_FILMS = r"other (?:films|movies)"
+MORE_OF_THE_PERSON = rf"{OTHER_FILMS}|also|else"
+# An award won (not only a nomination).
+AWARD_WON = r"\bw[oi]ns?\b|\bwinning\b|\bhonou?red\b|\bpraised\b|\bawarded\b"
+# A person's films asked about: their films, what they directed or acted in.
+PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
+# The films of a person an earlier answer named ("what other films did she direct?").
+FILMS_OF_FOLLOWED = r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b"
+# Directing, acting: the part a person had in a film.
+DIRECTED = r"\bdirect|\bhelm"
+ACTED = r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b|\bthe lead\b|leading (?:man|lady)"
+# What the wording asks of a name filed as both a person and a film.
+PERSON_SIGNAL = (
+    r"\b(?:born|birth\w*|age|how old|filmography|career|actor|actress)\b|_ ?'?s? (?:films|movies)|"
+    r"(?:films?|movies?) (?:did|has|have|had|of|by|with|starring) _|_ (?:direct|star|act|appear|play)\w*"
+)
+MOVIE_SIGNAL = (
+    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|original (?:title|language)|"
+    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|(?:director|composer|writer|producer)s? of _|"
+    r"\b(?:the )?(?:film|movie) _"
+)
+# The size of a film's cast.
+CAST_SIZE = r"\bcast\b|\bactors\b|\bcast members\b"
+# Nominations counted or set apart from wins (NOMINEES: an award asked about with its nominees).
+NOMINATIONS = r"\bnominat\w*"
+# A film asked for ("which film won ..."), a person asked for ("who", "which actor").
+FILM_ASKED = r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b"
+FILM_PERSON_ASKED = r"\bwho\b|\bwhich (?:actor|actress|director|person|star|filmmaker)\b"
+# Others than those named ("who else", "what other films").
+OTHERS_ASKED = r"\bother\b|\balso\b|\belse\b"
+OSCARS = r"\boscars?\b|\bacademy awards?\b"
+
+# Music (music.py). A date asked of an artist: "where was X born?" asks for the place only.
+ARTIST_DATE_WORDS = (
+    r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b"
+)
+# The Grammy awards the year routes answer, as questions name them ("song of the year" asks for no
+# song's facts).
+GRAMMY_AWARD_NAMES = r"best new artist|(?:song|album|record) of the year"
+# Words naming the act rather than the song ("the artist of this week's number one song").
+ARTIST_NOUNS = r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b"
+# Facts of a band itself (its founding, its end), not of its members.
+BAND_FACTS = r"\b(?:formed|founded|disband\w*|split|broke up|start\w*|active)\b"
+# A chart, or a place on it.
+BILLBOARD_WORDS = r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot"
+# A move on a chart, counted in places.
+CHART_MOVES = (
+    r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b"
+)
+THIS_WEEK = r"\b(?:this|current) week\b|\bnow\b|\btoday\b"
+# An artist's works: songs, albums, records.
+WORK_NOUNS = r"\b(?:songs?|singles?|tracks?|albums?|records?|works?|music)\b"
+# What the wording asks of a name filed as both an artist and a song.
+ARTIST_SIGNAL = (
+    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|alive|"
+    r"nationality|hometown|discography|albums|songs|works)\b"
+)
+SONG_SIGNAL = (
+    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|who (?:sang|sings|performed|recorded)|"
+    r"by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
+)
+# The years of an artist's awards asked for.
+AWARD_YEARS = r"\bwhen\b|\byears?\b"
+# An end of the span asked about ("until 2010", "before 2010").
+UP_TO = r"\b(?:until|till|up to|through|by|before)\b"
+# How long an act has performed.
+CAREER = r"\bcareer\b|\bactive\b|\bperform\w* for\b|how long"
+# The present asked about ("its current members", "still").
+AT_PRESENT = r"\b(?:current(?:ly)?|now|present|still|today)\b"
+# An act asked for, a song asked for.
+ACT_ASKED = r"\bwho\b|\b(?:which|what) (?:artist|singer|band|group|act)\b"
+SONG_ASKED = r"\b(?:what|which) (?:\w+ )?(?:song|track|single)\b|\bname of the (?:song|track|single)\b"
+# A chart's position as written ("no. 5", "#1", "ranked 3", "3rd place"): the number is group 1 or 2.
+CHART_RANK = r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)"
+# The top of a chart, as a question names it.
+TOP_SPOT = (
+    r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
+    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
+)
+
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 
 # A title in quotes: "black beatles", “the matrix”, 'hello' (an apostrophe inside a word is no quote).

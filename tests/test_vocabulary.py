@@ -153,6 +153,91 @@ PATTERNS = [
     ("ASKS_FOR_PEOPLE", "when did the band form, and who left?", False), ("ASKS_FOR_PEOPLE", "whose album is it", False),
     ("WIN_LOSS", "56 wins and 26 losses", True), ("WIN_LOSS", "won 73 games and lost 9", True),
     ("WIN_LOSS", "56 wins", False),
+    # The KG relations by domain (models/kg/<domain>.py).
+    ("NBA_WORDS", "did the lakers win", True), ("NBA_WORDS", "how many rebounds did he get", True),
+    ("NBA_WORDS", "did the packers win", False), ("NBA_WORDS", "the heated debate", False),
+    ("SOCCER_WORDS", "did arsenal win", True), ("SOCCER_WORDS", "a clean sheet", True), ("SOCCER_WORDS", "did the lakers win", False),
+    ("GAME_PERIOD", "points in the first half", True), ("GAME_PERIOD", "the third quarter", True),
+    ("GAME_PERIOD", "the first halftime show", False),
+    ("PERIOD_ORDINAL", "in the 3rd quarter", True), ("PERIOD_ORDINAL", "the fourth period", True),
+    ("PERIOD_ORDINAL", "the last quarter", False),
+    ("PLAY_BY_PLAY_WORDS", "who scored the first basket", True), ("PLAY_BY_PLAY_WORDS", "how many fouls", True),
+    ("PLAY_BY_PLAY_WORDS", "who won the game", False),
+    ("POINTS_ASKED", "how many points did they score", True), ("POINTS_ASKED", "what was _'s score", True),
+    ("POINTS_ASKED", "what was the score of the game", False),
+    ("WINNER_ASKED", "who won the game", True), ("WINNER_ASKED", "which team won", True), ("WINNER_ASKED", "who played", False),
+    ("AMOUNTS_COMPARED", "did they score more", True), ("AMOUNTS_COMPARED", "did they concede fewer", True),
+    ("AMOUNTS_COMPARED", "did they score", False),
+    ("WHO_ASKED", "who scored most", True), ("WHO_ASKED", "whose team won", False),
+    ("FREE_THROWS", "how many free throws", True), ("FREE_THROWS", "a throw-in", False),
+    ("HOME_GAMES", "their home games", True), ("HOME_GAMES", "their homecoming", False),
+    ("AWAY_GAMES", "their away games", True), ("AWAY_GAMES", "games on the road", True), ("AWAY_GAMES", "a faraway game", False),
+    ("GENERIC_PRICE", "how is the stock doing", True), ("GENERIC_PRICE", "what is it worth", True),
+    ("GENERIC_PRICE", "its p/e ratio", False),
+    ("PRICE_TO_EARNINGS", "its price-to-earnings ratio", True), ("PRICE_TO_EARNINGS", "price/earnings", True),
+    ("PRICE_TO_EARNINGS", "its price and earnings", False),
+    ("TICKER_ASKED", "what is its ticker", True), ("TICKER_ASKED", "its stock symbol", True), ("TICKER_ASKED", "its stock price", False),
+    ("PRICE_WORD", "the closing price", True), ("PRICE_WORD", "where did it close", True), ("PRICE_WORD", "its market cap", False),
+    ("SHARES_TRADED", "how many shares were traded", True), ("SHARES_TRADED", "how many shares changed hands", True),
+    ("SHARES_TRADED", "how many shares are outstanding", False),
+    ("DAYS_ASKED", "on which days did it close lower", True), ("DAYS_ASKED", "how many times did it close lower", True),
+    ("DAYS_ASKED", "did it close lower", False),
+    ("MANY_DAYS", "its average close", True), ("MANY_DAYS", "over five sessions", True), ("MANY_DAYS", "on that day", False),
+    ("FILMS_OF_A_YEAR", "movies released in 2010", True), ("FILMS_OF_A_YEAR", "films of 1999", True),
+    ("FILMS_OF_A_YEAR", "the film's budget", False),
+    ("FILM_YEAR_WORDS", "the oscar for best picture", True), ("FILM_YEAR_WORDS", "films from 2004", True),
+    ("FILM_YEAR_WORDS", "who directed it", False),
+    ("CREW_PERSON", "the director of inception", True), ("CREW_PERSON", "who composed the score", True),
+    ("CREW_PERSON", "who directed", True), ("CREW_PERSON", "the director's cut", False),
+    ("PERSON_FACTS", "how old is he", True), ("PERSON_FACTS", "when was she born", True), ("PERSON_FACTS", "the stone age", True),
+    ("PERSON_FACTS", "the average stage", False),
+    ("OTHER_FILMS", "what other movies", True), ("OTHER_FILMS", "other actors", False),
+    ("MORE_OF_THE_PERSON", "what else did she direct", True), ("MORE_OF_THE_PERSON", "what other films", True),
+    ("MORE_OF_THE_PERSON", "what did she direct", False),
+    ("AWARD_WON", "which film won best picture", True), ("AWARD_WON", "she was honored", True),
+    ("AWARD_WON", "she was nominated", False), ("AWARD_WON", "a wonderful film", False),
+    ("PERSON_FILMS", "his filmography", True), ("PERSON_FILMS", "which films did she direct", True),
+    ("PERSON_FILMS", "when was she born", False),
+    ("FILMS_OF_FOLLOWED", "what other films", True), ("FILMS_OF_FOLLOWED", "the film's budget", False),
+    ("DIRECTED", "who directed it", True), ("DIRECTED", "who helmed it", True), ("DIRECTED", "who produced it", False),
+    ("ACTED", "who starred in it", True), ("ACTED", "the leading lady", True), ("ACTED", "who wrote it", False),
+    ("PERSON_SIGNAL", "how old is _", True), ("PERSON_SIGNAL", "movies starring _", True), ("PERSON_SIGNAL", "_'s budget", False),
+    ("MOVIE_SIGNAL", "the budget of _", True), ("MOVIE_SIGNAL", "the director of _", True), ("MOVIE_SIGNAL", "how old is _", False),
+    ("CAST_SIZE", "how many actors are in it", True), ("CAST_SIZE", "how many cast members", True),
+    ("CAST_SIZE", "how many broadcasts", False),
+    ("NOMINATIONS", "how many nominations", True), ("NOMINATIONS", "was it nominated", True), ("NOMINATIONS", "how many wins", False),
+    ("FILM_ASKED", "which film won", True), ("FILM_ASKED", "what animated movies", True), ("FILM_ASKED", "which actor won", False),
+    ("FILM_PERSON_ASKED", "who won best actor", True), ("FILM_PERSON_ASKED", "which actress won", True),
+    ("FILM_PERSON_ASKED", "which film won", False),
+    ("OTHERS_ASKED", "who else starred", True), ("OTHERS_ASKED", "what other films", True), ("OTHERS_ASKED", "who starred", False),
+    ("OSCARS", "how many oscars", True), ("OSCARS", "an academy award", True), ("OSCARS", "a golden globe", False),
+    ("ARTIST_DATE_WORDS", "when was she born", True), ("ARTIST_DATE_WORDS", "when was the band formed", True),
+    ("ARTIST_DATE_WORDS", "where was she born", False),
+    ("GRAMMY_AWARD_NAMES", "who won best new artist", True), ("GRAMMY_AWARD_NAMES", "the record of the year", True),
+    ("GRAMMY_AWARD_NAMES", "the best song of 2010", False),
+    ("ARTIST_NOUNS", "the artist of the song", True), ("ARTIST_NOUNS", "which rappers", True), ("ARTIST_NOUNS", "the bandwagon", False),
+    ("BAND_FACTS", "when was the band formed", True), ("BAND_FACTS", "when did they break up", False),
+    ("BAND_FACTS", "when did they split", True), ("BAND_FACTS", "who are the members", False),
+    ("BILLBOARD_WORDS", "on the hot 100", True), ("BILLBOARD_WORDS", "a no. 1 hit", True), ("BILLBOARD_WORDS", "no. 10", False),
+    ("CHART_MOVES", "how many places did it climb", True), ("CHART_MOVES", "did it move up", True),
+    ("CHART_MOVES", "did it move", False),
+    ("THIS_WEEK", "its rank this week", True), ("THIS_WEEK", "where is it now", True), ("THIS_WEEK", "its rank last week", False),
+    ("WORK_NOUNS", "her latest album", True), ("WORK_NOUNS", "their music", True), ("WORK_NOUNS", "her latest tour", False),
+    ("ARTIST_SIGNAL", "how old is _", True), ("ARTIST_SIGNAL", "the members of _", True),
+    ("ARTIST_SIGNAL", "who wrote _", False),
+    ("SONG_SIGNAL", "who wrote _", True), ("SONG_SIGNAL", "_'s peak on the chart", True), ("SONG_SIGNAL", "how old is _", False),
+    ("AWARD_YEARS", "in which years", True), ("AWARD_YEARS", "when did she win", True), ("AWARD_YEARS", "how many grammys", False),
+    ("UP_TO", "until 2010", True), ("UP_TO", "by 2015", True), ("UP_TO", "since 2010", False),
+    ("CAREER", "how long has she performed", True), ("CAREER", "during her career", True), ("CAREER", "how old is she", False),
+    ("AT_PRESENT", "its current members", True), ("AT_PRESENT", "are they still together", True),
+    ("AT_PRESENT", "its original members", False), ("AT_PRESENT", "a presentation", False),
+    ("ACT_ASKED", "who sang it", True), ("ACT_ASKED", "which band recorded it", True), ("ACT_ASKED", "which song", False),
+    ("SONG_ASKED", "which song topped the chart", True), ("SONG_ASKED", "the name of the track", True),
+    ("SONG_ASKED", "who sang it", False),
+    ("CHART_RANK", "was it no. 5", True), ("CHART_RANK", "it ranked 12", True), ("CHART_RANK", "in 3rd place", True),
+    ("CHART_RANK", "in 2010", False), ("CHART_RANK", "the 3rd album", False),
+    ("TOP_SPOT", "it hit number one", True), ("TOP_SPOT", "it topped the charts", True),
+    ("TOP_SPOT", "it hit number two", False),
 ]
 
 # (name, text, the words `word_pattern` finds first, or "") for each word list of the plan.
@@ -264,6 +349,30 @@ def test_each_soccer_field_is_asked_by_its_words(column, text, matches):
     assert bool(re.search(v.SOCCER_FIELDS[column], text)) is matches
 
 
+FILM_FIELDS = [
+    ("release_date", "when did it come out", True), ("release_date", "who is in it", False),
+    ("rating", "how good is it", True), ("rating", "scored 8 on imdb", False),
+    ("rating", "its score of 8", True),
+    ("budget", "how much did it cost", True), ("budget", "how long is it", False),
+    ("revenue", "its box office takings", True), ("revenue", "how much money did it make", True),
+    ("revenue", "how much did it cost", False),
+    ("genres", "what kind of movie is it", True), ("genres", "what kind of music", False),
+    ("original_title", "its original title", True), ("original_title", "its title", False),
+    ("original_language", "in what language", True), ("original_language", "in what country", False),
+]
+CREW_ROLES = [
+    ("Director", "who made it", True), ("Director", "who starred in it", False),
+    ("Original Music Composer", "who wrote the soundtrack", True), ("Original Music Composer", "the final scores", False),
+    ("Screenplay", "who wrote the screenplay", True), ("Screenplay", "who produced it", False),
+    ("Writer", "who is the writer", True), ("Writer", "who is the producer", False),
+    ("Producer", "who produced it", True), ("Producer", "who directed it", False),
+]
+
+
+@pytest.mark.parametrize("field, text, matches", FILM_FIELDS + CREW_ROLES)
+def test_each_film_field_and_crew_job_is_asked_by_its_words(field, text, matches):
+    assert bool(re.search({**v.FILM_FIELDS, **v.CREW_ROLES}[field], text)) is matches
+
 @pytest.mark.parametrize("name, word, member", WORD_SETS)
 def test_each_word_set_holds_the_words_it_names(name, word, member):
     assert (word in getattr(v, name)) is member
@@ -283,7 +392,7 @@ def test_each_unit_spelling_is_read_as_its_one_word(text, word):
 
 def test_every_list_of_the_module_is_in_a_table():
     tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {
-        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS"
+        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS", "FILM_FIELDS", "CREW_ROLES"
     }
     helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL", "_SPAN_NAMED"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
@@ -291,6 +400,8 @@ def test_every_list_of_the_module_is_in_a_table():
     assert set(v.TEMPORAL_CUES) == {cue for cue, *_ in TEMPORAL}
     assert set(v.PRICE_COLUMNS) == {column for column, *_ in PRICE_COLUMNS}
     assert set(v.SOCCER_FIELDS) == {column for column, *_ in SOCCER_FIELDS}
+    assert set(v.FILM_FIELDS) == {field for field, *_ in FILM_FIELDS}
+    assert set(v.CREW_ROLES) == {job for job, *_ in CREW_ROLES}
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

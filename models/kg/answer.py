@@ -28,7 +28,7 @@ ComputedKind = Literal["lookup", "sum", "average", "count", "extreme", "first", 
 
 _TOTAL = re.compile(vocabulary.TOTAL_ASKED)
 _AVERAGE = re.compile(vocabulary.AVERAGE_ASKED)
-_COUNT = re.compile(vocabulary.COUNT_ASKED)
+COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
 _HIGHEST, _LOWEST = re.compile(vocabulary.HIGHEST_ASKED), re.compile(vocabulary.LOWEST_ASKED)
 _MORE, _LESS = re.compile(vocabulary.MORE_ASKED), re.compile(vocabulary.LESS_ASKED)
 _EARLIER, _LATER = re.compile(vocabulary.EARLIER_ASKED), re.compile(vocabulary.LATER_ASKED)
@@ -121,7 +121,7 @@ def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer
     if all(isinstance(f.value, str) for f in facts):
         items = [str(f.value) for f in facts]
         items = list(dict.fromkeys(items))
-        if _COUNT.search(text):
+        if COUNT_ASKED.search(text):
             return ComputedAnswer("count", str(len(items)), f"count of the {len(items)} {name}")
         if len(items) == 1:
             return ComputedAnswer("lookup", items[0], name)
@@ -141,7 +141,7 @@ def _about_one(table: FactTable, facts: list[Fact], text: str) -> ComputedAnswer
             return ComputedAnswer("count", str(len(values)), f"count of the {len(values)} rows of {name}{span}")
         if _AVERAGE.search(text):
             return ComputedAnswer("average", shown(fmean(values), table.unit), f"average of {len(values)} {name}{span}")
-        if _TOTAL.search(text) or (table.additive and _COUNT.search(text)):
+        if _TOTAL.search(text) or (table.additive and COUNT_ASKED.search(text)):
             return ComputedAnswer("sum", shown(sum(values), table.unit), f"sum of {len(values)} {name}{span}")
     picked = _extreme(facts, text)
     if picked is None:

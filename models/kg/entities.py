@@ -19,17 +19,10 @@ from models.schema import Event
 
 _LIST_FIELDS = ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
 
-NBA_WORDS = re.compile(
-    r"\b(nba|basketball|lakers|celtics|warriors|knicks|nets|bulls|heat|bucks|nuggets|suns|clippers|mavericks|"
-    r"rockets|spurs|jazz|thunder|blazers|kings|pelicans|grizzlies|timberwolves|hawks|hornets|magic|pistons|"
-    r"pacers|cavaliers|raptors|76ers|sixers|wizards|rebounds?|assists?|three-pointers?|free throws?)\b"
-)
-SOCCER_WORDS = re.compile(
-    r"\b(soccer|premier league|la liga|bundesliga|serie a|ligue 1|champions league|fc|united|city|arsenal|"
-    r"chelsea|liverpool|tottenham|everton|brentford|real madrid|barcelona|juventus|bayern|goals?|clean sheet)\b"
-)
+NBA_WORDS = re.compile(vocabulary.NBA_WORDS)
+SOCCER_WORDS = re.compile(vocabulary.SOCCER_WORDS)
 _TICKER = re.compile(r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5})\b")
-_RANK = re.compile(r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)")
+_RANK = re.compile(vocabulary.CHART_RANK)
 # Capitalised words that are also ticker symbols but almost never mean the stock in a question.
 _NOT_TICKERS = {"USA", "UK", "EU", "AI", "ROI", "TV", "FC", "CEO", "CFO", "EPS", "ETF", "IPO", "GDP", "NBA", "NFL", "MVP"}
 _QUOTED = re.compile(vocabulary.QUOTED_TITLE)
@@ -45,10 +38,7 @@ SEARCHED_DOMAINS = ("finance", "movie", "music", "open")
 # A name read that the question does not write is replaced by a span of the question at least this
 # similar to it (a misspelt or re-worded name), else dropped.
 MIN_SPAN_SIMILARITY = 0.5
-_TOP_SPOT = re.compile(
-    r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
-    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
-)
+_TOP_SPOT = re.compile(vocabulary.TOP_SPOT)
 
 
 @dataclass

@@ -40,9 +40,7 @@ PRICE_COLUMNS = {column: re.compile(pattern) for column, pattern in vocabulary.P
 CLOSED_LOWER, CLOSED_HIGHER = re.compile(vocabulary.CLOSED_LOWER), re.compile(vocabulary.CLOSED_HIGHER)
 # How a listed column is named in a span's summary.
 COLUMN_NAMES = {"Open": "opening prices", "High": "highest prices", "Low": "lowest prices", "Volume": "shares traded"}
-# Words that ask for prices only when no other figure but the market value is named ("the stock",
-# "shares", "worth", "performance"): "the stock's p/e ratio" and "earnings per share" need no prices.
-GENERIC_PRICE = re.compile(r"\b(?:stocks?|shares?|worth|perform(?:ed|s|ance)?|doing|valued?)\b")
+GENERIC_PRICE = re.compile(vocabulary.GENERIC_PRICE)
 DATA_ROUTES = {route for _, routes in TOPICS for route in routes}
 FACT_LABELS = {
     "finance_get_market_capitalization": "market capitalization",
@@ -119,8 +117,8 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
 DEFAULT_ROUTES = ["finance_get_price_history", "finance_get_info"]
 INTRADAY = "finance_get_detailed_price_history"
 INTRADAY_ONLY_FOR_PRICES = {"finance_get_price_history"}
-# "price-to-earnings" names the P/E ratio: its price word asks for no prices.
-PRICE_TO_EARNINGS = re.compile(r"\bprice[- /]?(?:to[- ])?earnings\b")
+PRICE_TO_EARNINGS = re.compile(vocabulary.PRICE_TO_EARNINGS)
+TICKER_ASKED = re.compile(vocabulary.TICKER_ASKED)
 
 
 def routes_for(text: str) -> list[str]:
@@ -154,7 +152,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     for result in state.answered("finance_get_ticker_by_name"):
         if isinstance(result.result, str) and result.result:
             evidence.add(f"{result.call.body['query']} / ticker symbol: {result.result}",
-                         found=bool(re.search(r"ticker|symbol", state.lowered)))
+                         found=bool(TICKER_ASKED.search(state.lowered)))
     for ticker in known:
         for route in routes_for(state.lowered):
             answered, result = state.answer(route, query=ticker)
@@ -421,14 +419,13 @@ def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
 HIGHEST, LOWEST = re.compile(vocabulary.HIGHEST_ASKED), re.compile(vocabulary.LOWEST_ASKED)
 MONEY_SPENT, SHARES_BOUGHT = re.compile(vocabulary.MONEY_AMOUNT), re.compile(vocabulary.SHARES_BOUGHT)
 CHANGE = re.compile(vocabulary.CHANGE)
-PRICE_WORD = re.compile(r"\bprices?\b|\bclos(?:e|ed|ing)\b|\bopening\b")
-SHARES_TRADED = re.compile(r"\bshares\b.*\btrad\w*|\btrad\w*\b.*\bshares\b|\bchanged hands\b")
+PRICE_WORD, SHARES_TRADED = re.compile(vocabulary.PRICE_WORD), re.compile(vocabulary.SHARES_TRADED)
 # A column's daily values, as a computed answer names them.
 ROW_NAMES = {"Open": "opening price", "High": "daily high price", "Low": "daily low price", "Close": "closing price",
              "Volume": "shares traded"}
-DAYS_ASKED = re.compile(r"\bdays?\b|\bdates?\b|\bwhen\b|\bhow many times\b")
-# Several days asked about with no span read: their figure is not the latest day's.
-MANY_DAYS = re.compile(rf"{vocabulary.TOTAL_ASKED}|{vocabulary.AVERAGE_ASKED}|\bdays\b|\bsessions\b")
+DAYS_ASKED = re.compile(vocabulary.DAYS_ASKED)
+# Several days asked about with no span read.
+MANY_DAYS = re.compile(vocabulary.MANY_DAYS)
 
 
 def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:

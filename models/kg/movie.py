@@ -20,47 +20,27 @@ from models.config import KGConfig
 from models.kg.formatting import is_empty, number, parse_day, plain
 from models.kg.entities import name_words, written_whole
 from models.kg.matching import best_match, numbered_title, search_key, trailing_number, written_match
-from models.kg.answer import Fact, FactTable
+from models.kg.answer import COUNT_ASKED, Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.schema import Event
 from models import vocabulary
-from models.vocabulary import NOMINEES, asked
+from models.vocabulary import CREW_ROLES, FILM_FIELDS, NOMINEES, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
 MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"
-LISTS_A_YEAR = re.compile(r"released in|came out in|(?:movies?|films?) (?:of|from|in|released)\b")
-YEAR_WORDS = re.compile(r"oscar|academy award|" + LISTS_A_YEAR.pattern)
-# Fields of a film record a question may ask for (shown in a film's compact line when asked).
-FILM_FIELDS = {
-    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
-    "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
-    "budget": r"budget|cost|spent|spend",
-    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
-    "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
-    "original_title": r"original (?:title|name)",
-    "original_language": r"language",
-}
-# Crew jobs by the words that ask for them.
-CREW_ROLES = {
-    "Director": r"direct|helm|filmmaker|who made",
-    "Original Music Composer": r"compos|\bscore\b|soundtrack|music",
-    "Screenplay": r"screenplay|screenwriter|wr[io]te|writer|written",
-    "Writer": r"screenplay|screenwriter|wr[io]te|writer|written",
-    "Producer": r"produc",
-}
-# "the director of X", "the man who directed X": a crew role naming the person asked about.
-CREW_PERSON = re.compile(r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b")
-PERSON_FACTS = re.compile(r"\bborn\b|birth|\bage\b|how old|older|younger|into the world")
-WON = re.compile(r"\bw[oi]ns?\b|\bwinning\b|\bhonou?red\b|\bpraised\b|\bawarded\b")
+LISTS_A_YEAR = re.compile(vocabulary.FILMS_OF_A_YEAR)
+YEAR_WORDS = re.compile(vocabulary.FILM_YEAR_WORDS)
+CREW_PERSON = re.compile(vocabulary.CREW_PERSON)
+PERSON_FACTS = re.compile(vocabulary.PERSON_FACTS)
+OTHER_FILMS, MORE_OF_THE_PERSON = re.compile(vocabulary.OTHER_FILMS), re.compile(vocabulary.MORE_OF_THE_PERSON)
+WON = re.compile(vocabulary.AWARD_WON)
 FIRST, LAST = re.compile(vocabulary.FIRST_ONE), re.compile(vocabulary.LAST_ONE)
 SHARED = re.compile(vocabulary.SHARED)
-PERSON_FILMS = re.compile(
-    r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
-)
-FILMS_OF_FOLLOWED = re.compile(r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b")
-DIRECTED = re.compile(r"\bdirect|\bhelm")
-ACTED = re.compile(r"\bact(?:ed|s|ing|or|ress)?\b|\bstar|\bplay|appear|\brole|\bcast\b|\bthe lead\b|leading (?:man|lady)")
+PERSON_FILMS = re.compile(vocabulary.PERSON_FILMS)
+FILMS_OF_FOLLOWED = re.compile(vocabulary.FILMS_OF_FOLLOWED)
+DIRECTED = re.compile(vocabulary.DIRECTED)
+ACTED = re.compile(vocabulary.ACTED)
 # Oscar categories by the words that ask for them, as patterns over the stored category names.
 OSCAR_CATEGORIES = [
     (r"best (?:motion )?picture|best film\b", r"BEST PICTURE|OUTSTANDING PICTURE|BEST MOTION PICTURE"),
@@ -84,16 +64,8 @@ OSCAR_CATEGORIES = [
 ]
 
 
-# What the wording asks of a name filed as both a person and a film ("_": the name blanked out).
-PERSON_SIGNAL = re.compile(
-    r"\b(?:born|birth\w*|age|how old|filmography|career|actor|actress)\b|_ ?'?s? (?:films|movies)|"
-    r"(?:films?|movies?) (?:did|has|have|had|of|by|with|starring) _|_ (?:direct|star|act|appear|play)\w*"
-)
-MOVIE_SIGNAL = re.compile(
-    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|original (?:title|language)|"
-    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|(?:director|composer|writer|producer)s? of _|"
-    r"\b(?:the )?(?:film|movie) _"
-)
+PERSON_SIGNAL = re.compile(vocabulary.PERSON_SIGNAL)
+MOVIE_SIGNAL = re.compile(vocabulary.MOVIE_SIGNAL)
 
 
 def applies(state: QuestionState) -> bool:
@@ -309,7 +281,7 @@ def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[st
     the film itself."""
     text = _without_award_names(state.wording)
     wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES) or ACTED.search(text))
-    wants_person = bool(PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)", text))
+    wants_person = bool(PERSON_FACTS.search(text) or OTHER_FILMS.search(text))
     followups = []
     for award in awards:
         film, nominee = award.record.get("film"), award.record.get("name")
@@ -325,7 +297,7 @@ def _crew_followups(state: QuestionState, config: KGConfig) -> list[tuple[str, s
     of X", "who directed X") that ask something of that person (age, birthday, other films)."""
     text = state.wording
     role = CREW_PERSON.search(text)
-    if not role or not (PERSON_FACTS.search(text) or re.search(r"other (?:films|movies)|also|else", text)):
+    if not role or not (PERSON_FACTS.search(text) or MORE_OF_THE_PERSON.search(text)):
         return []
     jobs = asked(role.group(1) or role.group(2), CREW_ROLES)
     found = []
@@ -599,13 +571,12 @@ def year_lines(year: int, info: dict, by_id: dict, fields: list[str], config: KG
 
 # --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
 
-COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
-CAST_SIZE = re.compile(r"\bcast\b|\bactors\b|\bcast members\b")
-NOMINATIONS = re.compile(r"\bnominat\w*")
-FILM_ASKED = re.compile(r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b")
-WHO_ASKED = re.compile(r"\bwho\b|\bwhich (?:actor|actress|director|person|star|filmmaker)\b")
-OTHER = re.compile(r"\bother\b|\balso\b|\belse\b")
-OSCARS = re.compile(r"\boscars?\b|\bacademy awards?\b")
+CAST_SIZE = re.compile(vocabulary.CAST_SIZE)
+NOMINATIONS = re.compile(vocabulary.NOMINATIONS)
+FILM_ASKED = re.compile(vocabulary.FILM_ASKED)
+WHO_ASKED = re.compile(vocabulary.FILM_PERSON_ASKED)
+OTHER = re.compile(vocabulary.OTHERS_ASKED)
+OSCARS = re.compile(vocabulary.OSCARS)
 CAST_ASKED = re.compile(vocabulary.CAST_ASKED)
 NUMERIC_FIELDS = ("budget", "revenue", "rating")
 

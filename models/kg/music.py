@@ -20,7 +20,7 @@ from datetime import date, timedelta
 from models.config import KGConfig
 from models.kg.formatting import country_name, dated, is_empty, number, parse_day, plain
 from models.kg.matching import loose_key
-from models.kg.answer import Fact, FactTable
+from models.kg.answer import COUNT_ASKED, Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan
@@ -38,8 +38,7 @@ ARTIST_TOPICS = [
     (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
 ]
 ARTIST_DEFAULT = ["music_get_artist_birth_date", "music_get_artist_birth_place", "music_get_artist_all_works"]
-# "Where was X born?" asks for the place only; a date word asks for the date too.
-DATE_WORDS = re.compile(r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b")
+DATE_WORDS = re.compile(vocabulary.ARTIST_DATE_WORDS)
 SONG_TOPICS = [
     (r"wr[io]te|writ|author|compos|penned|who (?:sang|sings|performed|is the artist)|by whom|whose", ["music_get_song_author"]),
     (r"releas|come out|came out|how old", ["music_get_song_release_date"]),
@@ -87,9 +86,7 @@ FOLLOWUP_ARTIST_ROUTES = {
     "music_get_lifespan": vocabulary.LIFESPAN,
     "music_get_artist_all_works": r"\bsongs\b|discograph|albums|works|\bhits\b|\bsingles\b|\btracks\b",
 }
-# The Grammy awards the year routes answer, as the questions name them: words of the award, not of
-# what is asked about its winner ("song of the year" asks for no song's facts).
-GRAMMY_AWARD_NAMES = re.compile(r"best new artist|(?:song|album|record) of the year")
+GRAMMY_AWARD_NAMES = re.compile(vocabulary.GRAMMY_AWARD_NAMES)
 FOLLOWUP_SONG_ROUTES = {
     "music_get_song_author": r"wr[io]te|writ|author|compos|penned",
     "music_get_song_release_date": r"releas|come out|came out|how old",
@@ -97,37 +94,30 @@ FOLLOWUP_SONG_ROUTES = {
 }
 # Words naming the act rather than the song: "the artist of this week's number one song" follows the
 # chart entry to its artist only, although "country" would ask a song's release country too.
-ARTIST_NOUNS = re.compile(r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b")
+ARTIST_NOUNS = re.compile(vocabulary.ARTIST_NOUNS)
 # A band's members asked about as people ("when was the youngest member of X born?"): the members are
 # looked up as artists, and the band's own dates (its founding, not a birth) stay out. Words about the
 # band itself ("when was X formed and who are its members?") keep the question on the band.
 MEMBER_WORDS = re.compile(vocabulary.MEMBERS_ASKED)
-BAND_FACTS = re.compile(r"\b(?:formed|founded|disband\w*|split|broke up|start\w*|active)\b")
+BAND_FACTS = re.compile(vocabulary.BAND_FACTS)
 MEMBER_FACTS = {
     "music_get_artist_birth_place": vocabulary.BIRTH_PLACE,
     "music_get_artist_birth_date": rf"{vocabulary.BIRTH_DATE}|oldest|youngest|eldest|older|younger",
     "music_get_lifespan": vocabulary.DEATH,
 }
-BILLBOARD_WORDS = re.compile(r"billboard|hot 100|chart|number one|no\.? ?1\b|#1|top spot")
-CHART_MOVES = re.compile(r"\b(?:places|spots|positions|ranks?|ranked|climb(?:s|ed)?|drop(?:s|ped)?|mov(?:e|es|ed) (?:up|down))\b")
+BILLBOARD_WORDS = re.compile(vocabulary.BILLBOARD_WORDS)
+CHART_MOVES = re.compile(vocabulary.CHART_MOVES)
 SATURDAY = 5
 PUBLISHED_ON = 1  # Tuesday: a chart comes out four days before the Saturday it is dated
 PREVIOUS_WEEK = re.compile(vocabulary.PREVIOUS_WEEK)
 CHANGE = re.compile(vocabulary.CHANGE)
-THIS_WEEK = re.compile(r"\b(?:this|current) week\b|\bnow\b|\btoday\b")
+THIS_WEEK = re.compile(vocabulary.THIS_WEEK)
 RELEASED = re.compile(vocabulary.RELEASED)
-WORK_NOUNS = re.compile(r"\b(?:songs?|singles?|tracks?|albums?|records?|works?|music)\b")
+WORK_NOUNS = re.compile(vocabulary.WORK_NOUNS)
 
 
-# What the wording asks of a name filed as both an artist and a song (the name itself blanked out).
-ARTIST_SIGNAL = re.compile(
-    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|alive|"
-    r"nationality|hometown|discography|albums|songs|works)\b"
-)
-SONG_SIGNAL = re.compile(
-    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|who (?:sang|sings|performed|recorded)|"
-    r"by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
-)
+ARTIST_SIGNAL = re.compile(vocabulary.ARTIST_SIGNAL)
+SONG_SIGNAL = re.compile(vocabulary.SONG_SIGNAL)
 
 
 def applies(state: QuestionState) -> bool:
@@ -605,13 +595,12 @@ def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
 
 # --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
 
-COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
-AWARD_YEARS = re.compile(r"\bwhen\b|\byears?\b")
-UP_TO = re.compile(r"\b(?:until|till|up to|through|by|before)\b")
-CAREER = re.compile(r"\bcareer\b|\bactive\b|\bperform\w* for\b|how long")
-CURRENT = re.compile(r"\b(?:current(?:ly)?|now|present|still|today)\b")
-ACT_ASKED = re.compile(r"\bwho\b|\b(?:which|what) (?:artist|singer|band|group|act)\b")
-SONG_ASKED = re.compile(r"\b(?:what|which) (?:\w+ )?(?:song|track|single)\b|\bname of the (?:song|track|single)\b")
+AWARD_YEARS = re.compile(vocabulary.AWARD_YEARS)
+UP_TO = re.compile(vocabulary.UP_TO)
+CAREER = re.compile(vocabulary.CAREER)
+CURRENT = re.compile(vocabulary.AT_PRESENT)
+ACT_ASKED = re.compile(vocabulary.ACT_ASKED)
+SONG_ASKED = re.compile(vocabulary.SONG_ASKED)
 DEATH = re.compile(vocabulary.DEATH)
 COUNTRY_ROUTES = ("music_get_artist_birth_place", "music_get_song_release_country")
 # The route whose answers a question asks about, by its words, most specific first.

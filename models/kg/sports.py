@@ -19,7 +19,7 @@ from typing import Any
 
 from models.config import KGConfig
 from models.answer_check import read_constraint
-from models.kg.answer import Fact, FactTable
+from models.kg.answer import COUNT_ASKED, Fact, FactTable
 from models.kg.formatting import column_rows, dated, number, parse_day
 from models.kg.matching import loose_key, match_team, nba_team_names
 from models.kg.routes import ApiCall
@@ -32,12 +32,9 @@ PLAY_BY_PLAY = "sports_nba_get_play_by_play_data_by_game_ids"
 NEXT_GAME = re.compile(vocabulary.NEXT_GAME)
 PLAYER_STAT_SUBJECT = re.compile(vocabulary.PLAYER_STAT)
 PLAYER_STATS = re.compile(vocabulary.PLAYER_STATS)
-GAME_PERIOD = re.compile(r"\b(?:quarter|period|half)\b")
-PERIOD_ORDINAL = re.compile(rf"\b({'|'.join(vocabulary.ORDINAL_WORDS)}) (?:quarter|period)\b")
-PLAY_BY_PLAY_WORDS = re.compile(
-    r"play[- ]by[- ]play|first (?:basket|points|shot)|scored first|quarter|period|foul|turnover|steal|block|"
-    r"last shot|buzzer|who scored"
-)
+GAME_PERIOD = re.compile(vocabulary.GAME_PERIOD)
+PERIOD_ORDINAL = re.compile(vocabulary.PERIOD_ORDINAL)
+PLAY_BY_PLAY_WORDS = re.compile(vocabulary.PLAY_BY_PLAY_WORDS)
 NBA_STATS = [("fgm", "field goals made"), ("fga", "field goals attempted"), ("fg3m", "three-pointers made"),
              ("ftm", "free throws made"), ("reb", "rebounds"), ("ast", "assists"), ("stl", "steals"),
              ("blk", "blocks"), ("tov", "turnovers")]
@@ -654,15 +651,14 @@ BEAT_THE_TEAM, BEATEN_BY_THE_TEAM = re.compile(vocabulary.BEAT_THE_TEAM), re.com
 TEAMS_ASKED, WINS_ASKED = re.compile(vocabulary.TEAMS_ASKED), re.compile(vocabulary.WINS_ASKED)
 LOSSES_ASKED, RESULT_ASKED = re.compile(vocabulary.LOSSES_ASKED), re.compile(vocabulary.RESULT_ASKED)
 OPPONENT_ASKED, GAME_DAY_ASKED = re.compile(vocabulary.OPPONENT_ASKED), re.compile(vocabulary.GAME_DAY_ASKED)
-CONCEDED, COUNT_ASKED = re.compile(vocabulary.CONCEDED), re.compile(vocabulary.COUNT_ASKED)
+CONCEDED = re.compile(vocabulary.CONCEDED)
 FIRST_SCORE, LAST_SCORE = re.compile(vocabulary.FIRST_SCORE), re.compile(vocabulary.LAST_SCORE)
-# A team's points (goals) asked for as an amount; "the score of the game" asks for both sides.
-POINTS_ASKED = re.compile(r"\b(?:points|goals)\b|_'?s? score\b")
-WINNER_ASKED = re.compile(r"\bwho won\b|\bwhich (?:team|club|side) won\b|\bwinner\b")
-COMPARED = re.compile(rf"{vocabulary.MORE_ASKED}|{vocabulary.LESS_ASKED}")
-WHO = re.compile(r"\bwho\b")
-FREE_THROWS = re.compile(r"free throws?")
-HOME, AWAY = re.compile(r"\bhome\b"), re.compile(r"\baway\b|\bon the road\b")
+POINTS_ASKED = re.compile(vocabulary.POINTS_ASKED)
+WINNER_ASKED = re.compile(vocabulary.WINNER_ASKED)
+COMPARED = re.compile(vocabulary.AMOUNTS_COMPARED)
+WHO = re.compile(vocabulary.WHO_ASKED)
+FREE_THROWS = re.compile(vocabulary.FREE_THROWS)
+HOME, AWAY = re.compile(vocabulary.HOME_GAMES), re.compile(vocabulary.AWAY_GAMES)
 RESULT_CODES = {"won": "W (win)", "lost": "L (loss)", "drew": "D (draw)"}
 
 
