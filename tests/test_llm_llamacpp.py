@@ -269,6 +269,7 @@ def test_the_model_identity_names_the_weights_and_the_chunk_size_not_the_threads
 
     identity = LlamaCppBackend(LLMConfig()).model_identity()  # nothing loads
     assert LLMConfig().embedded_sha256 in identity and "chunks of 512 tokens" in identity
+    assert "later samples from the first's prompt" in identity  # replies sampled before are not reused
     assert LlamaCppBackend(LLMConfig(prefix_states=16)).model_identity() != identity
     assert LlamaCppBackend(LLMConfig(threads=1)).model_identity() == identity
     assert LlamaCppBackend(LLMConfig(batch_tokens=256)).model_identity() != identity

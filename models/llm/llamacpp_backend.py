@@ -73,12 +73,14 @@ class LlamaCppBackend(LLMBackend):
 
     def model_identity(self) -> str:
         """The GGUF's sha256, the engine's version and the chunks (which change the arithmetic; the
-        thread count does not)."""
+        thread count does not). Later samples keep the first's prompt: replies cached before they did
+        were sampled from other logits."""
         config = self.config
         digest = file_sha256(config.model_path, config.cache_dir) if config.model_path else config.embedded_sha256
         chunks = f"evaluation chunks of {config.batch_tokens} tokens"
         if config.prefix_states > 0:
             chunks += ", the system message's apart"
+        chunks += ", later samples from the first's prompt"
         return f"llama.cpp {llama_cpp.__version__}, GGUF sha256 {digest}, {chunks}"
 
     def close(self) -> None:
