@@ -232,6 +232,25 @@ def load_configs(args: argparse.Namespace, overrides: dict[str, str]) -> list[Cr
 
 
 @dataclasses.dataclass
+class RunWall:
+    """The run's own wall time: with jobs side by side, a question's share of its batch (the seconds
+    per question of the report) is longer than what the run took per question."""
+
+    questions: int  # answered by this run (not those saved by an earlier one)
+    seconds: float
+    jobs: int
+
+    def markdown(self) -> str:
+        if self.questions == 0:
+            return "This run answered no question: each one was saved by an earlier run."
+        side_by_side = f"{self.jobs} jobs side by side" if self.jobs > 1 else "1 job"
+        return (
+            f"This run: {self.questions} questions in {self.seconds:.0f} s of wall time, "
+            f"{self.seconds / self.questions:.1f} s a question ({side_by_side})."
+        )
+
+
+@dataclasses.dataclass
 class Scoring:
     judges: list[Judge]  # the first one's scores are the report's
     truncator: Truncator
@@ -240,7 +259,7 @@ class Scoring:
 
 def run_preset(
     args: argparse.Namespace, config: CragConfig, backends: BackendPool, folder: Path, total: int
-) -> tuple[list[dict[str, Any]], list[GoldQuestion], dict[str, float]]:
+) -> tuple[list[dict[str, Any]], list[GoldQuestion], RunWall]:
     """Answer (or only retrieve for) every question not yet saved in `folder`, in `args.jobs` processes;
     also how many this run answered, in how many seconds of wall time."""
     store = PredictionStore(folder / ("references.jsonl" if args.references_only else "predictions.jsonl"))
@@ -256,8 +275,7 @@ def run_preset(
             golds = run_questions(records, store, system.get_batch_size, work, total, config.preset)
         finally:
             system.close()
-    answered, seconds = len(store.lines) - stored_before, time.perf_counter() - started
-    run_wall = {"questions": answered, "seconds": seconds, "jobs": args.jobs}
+    run_wall = RunWall(len(store.lines) - stored_before, time.perf_counter() - started, args.jobs)
     return [store.lines[gold.interaction_id] for gold in golds], golds, run_wall
 
 
@@ -281,7 +299,7 @@ def score_preset(
     lines: list[dict[str, Any]],
     golds: list[GoldQuestion],
     folder: Path,
-    run_wall: dict[str, float],
+    run_wall: RunWall,
 ) -> dict[str, Any]:
     judge, truncator = scoring.judges[0], scoring.truncator
     predictions = [line["prediction"] for line in lines]
@@ -302,8 +320,8 @@ def score_preset(
         truncation_exact=truncator.exact,
     )
     report["data"] = str(args.data)
-    report["run_wall"] = run_wall
-    text = markdown_report(report) + "\n\n" + markdown_run_wall(run_wall)
+    report["run_wall"] = dataclasses.asdict(run_wall)
+    text = markdown_report(report) + "\n\n" + run_wall.markdown()
     if len(scoring.judges) > 1:
         report["judge_comparison"] = judge_comparison(scored_by_judge, golds, scoring.reference)
         text += "\n\n" + markdown_judge_comparison(report["judge_comparison"])
@@ -316,19 +334,6 @@ def score_preset(
     print(text + "\n")
     logger.info(f"Wrote {folder}/report.json, predictions.jsonl, scored.jsonl and {len(charts)} charts")
     return report
-
-
-def markdown_run_wall(run_wall: dict[str, float]) -> str:
-    """The run's own wall time: with jobs side by side, a question's share of its batch (the seconds
-    per question of the report) is longer than what the run took per question."""
-    questions, seconds, jobs = int(run_wall["questions"]), run_wall["seconds"], int(run_wall["jobs"])
-    if questions == 0:
-        return "This run answered no question: each one was saved by an earlier run."
-    side_by_side = f"{jobs} jobs side by side" if jobs > 1 else "1 job"
-    return (
-        f"This run: {questions} questions in {seconds:.0f} s of wall time, {seconds / questions:.1f} s a "
-        f"question ({side_by_side})."
-    )
 
 
 def write_comparison(reports: dict[str, dict[str, Any]], out: Path) -> None:

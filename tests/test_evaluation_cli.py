@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -151,11 +152,11 @@ def test_rerun_skips_finished_questions_without_loading_the_system(data_file, tm
 
 
 def test_the_run_wall_line_says_what_the_run_took_a_question_and_how_many_jobs():
-    two_jobs = {"questions": 8, "seconds": 128.0, "jobs": 2}
-    assert local_evaluation.markdown_run_wall(two_jobs) == (
+    two_jobs = local_evaluation.RunWall(questions=8, seconds=128.0, jobs=2)
+    assert two_jobs.markdown() == (
         "This run: 8 questions in 128 s of wall time, 16.0 s a question (2 jobs side by side)."
     )
-    assert local_evaluation.markdown_run_wall(two_jobs | {"jobs": 1}).endswith("(1 job).")
+    assert dataclasses.replace(two_jobs, jobs=1).markdown().endswith("(1 job).")
 
 
 def test_ctrl_c_leaves_valid_files_and_the_rerun_continues(data_file, tmp_path):
