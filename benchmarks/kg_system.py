@@ -51,7 +51,7 @@ from evaluation.truncation import load_truncator
 from models.answers import INVALID_QUESTION
 from models.config import CragConfig, load_config, parse_overrides
 from models.kg import KGResult
-from models.stages import COMPUTED_KEPT, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
+from models.stages import COMPUTED_KEPT, COMPUTED_OVER_DECLINE, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 VERDICTS = (Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE)
@@ -211,11 +211,12 @@ def report(rows: list[Row], show_misses: bool) -> None:
         print(f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = {len(found) / len(picked):3.0%} | "
               f"{_shares(found):<42} | {invalid:>42}")
     print("\nthe answer the facts decide: questions with one in the prompt, the model's answer replaced by it, "
-          "declined (\"I don't know\"); all, then those the checker judged correct")
+          "given where the model declined, declined (\"I don't know\"); all, then those the checker judged correct")
     for split in SPLITS:
         picked = [r for r in rows if split in ("all", r.case.split) and r.computed]
         if picked:
             print(f"  {split:<9} {len(picked):>3} computed, {sum(r.noted(COMPUTED_KEPT) for r in picked):>3} replaced, "
+                  f"{sum(r.noted(COMPUTED_OVER_DECLINE) for r in picked):>3} given over a decline, "
                   f"{sum(r.refused for r in picked):>3} declined; correct {sum(r.verdict is Verdict.CORRECT for r in picked)}")
     print("\n\"I don't know\" on questions whose facts the stage finds, by cause (KG stage skipped for time among them):")
     for split in SPLITS:

@@ -20,7 +20,7 @@ from models.answer_check import AnswerChecker, RetriedAnswer, Violation, violate
 from models.answers import I_DONT_KNOW, INVALID_QUESTION
 from models.attributes import AttributePredictor, route
 from models.calculator import CalculationResult, Calculator
-from models.config import CragConfig
+from models.config import CragConfig, ReasoningConfig
 from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, ReasoningPlan, StageCosts
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
@@ -40,6 +40,8 @@ WRONG_FORM_REFUSED = "answer of the wrong form refused"
 WRONG_FORM_ROUTE = "refused: answer of the wrong form"
 FALSE_PREMISE_OVERRULED = "false premise overruled: the KG's facts answer the question"
 COMPUTED_KEPT = "the KG's computed answer kept over the model's"
+COMPUTED_OVER_DECLINE = "the KG's computed answer given where the model declined"
+CONTRADICTED_PREMISE = "invalid question: the KG's facts contradict the question"
 NOT_IN_KG_ROUTE = "refused: asked entity not in the KG, no other evidence"
 COMPUTED_ROUTE = "answered: the KG's computed answer, no time for the reasoning"
 
@@ -381,7 +383,7 @@ class ReasoningStage(Stage[ReasoningResult]):
             record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
         else:
             backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
-            record.respond(_facts_checked(record, result.answer, self.config.reasoning.computed_answer_final), event=backup)
+            record.respond(_facts_checked(record, result.answer, self.config.reasoning), event=backup)
 
     def _recovery(self, form: ReasoningForm) -> Planned | None:
         """The brief pass over the questions of a full `form` (None for a brief one): their prompts
@@ -532,11 +534,13 @@ def _answer_computed(record: QuestionRecord, why: TraceEvent) -> bool:
     return True
 
 
-def _facts_checked(record: QuestionRecord, answer: str, computed_final: bool) -> str:
+def _facts_checked(record: QuestionRecord, answer: str, options: ReasoningConfig) -> str:
     """`answer`, held to what the question's KG facts decide. "invalid question" while the facts
     answer the question and none contradicts it becomes the computed answer, else "I don't know".
-    With `computed_final`, an answer other than "I don't know" that does not state the computed
-    answer is replaced by it: the model may decline the facts' answer, not overturn their arithmetic."""
+    "I don't know" becomes "invalid question" where the facts contradict the question
+    (`contradicted_premise_invalid`), else the computed answer (`computed_answer_over_decline`). With
+    `computed_answer_final`, another answer that does not state the computed answer is replaced by
+    it: the model may not overturn the facts' arithmetic."""
     kg = record.kg
     if kg is None or not kg.has_evidence:
         return answer
@@ -547,7 +551,15 @@ def _facts_checked(record: QuestionRecord, answer: str, computed_final: bool) ->
         overruled = computed.value if computed is not None else I_DONT_KNOW
         record.note(ReasoningStage.name, "fallback", FALSE_PREMISE_OVERRULED, overruled)
         return overruled
-    if computed_final and computed is not None and answer != I_DONT_KNOW and not _states(answer, computed.value):
+    if answer == I_DONT_KNOW:
+        if kg.contradicts and options.contradicted_premise_invalid:
+            record.note(ReasoningStage.name, "fallback", CONTRADICTED_PREMISE, INVALID_QUESTION)
+            return INVALID_QUESTION
+        if computed is not None and not kg.contradicts and options.computed_answer_over_decline:
+            record.note(ReasoningStage.name, "fallback", COMPUTED_OVER_DECLINE, computed.value)
+            return computed.value
+        return answer
+    if options.computed_answer_final and computed is not None and not _states(answer, computed.value):
         record.note(ReasoningStage.name, "fallback", COMPUTED_KEPT, answer)
         return computed.value
     return answer

@@ -157,6 +157,12 @@ NOMINEES = r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the run
 # award's winner is the film asked about, not the answer.
 CAST_ASKED = (r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
               r"lead (?:actor|actress|role))\b")
+# A film's leads asked for by billing: its first-billed woman, its first-billed man, or its first N
+# billed ("the 3 main characters"; the count is read from the wording, one when none is written).
+LEAD_ACTRESS_ASKED = r"\blead(?:ing)? (?:lady|actress)\b|\bfemale lead\b|\bactress (?:(?:who|that) )?star(?:red|s|ring)\b"
+LEAD_ACTOR_ASKED = r"\blead(?:ing)? (?:man|actor)\b|\bmale lead\b"
+MAIN_CAST_ASKED = (r"\b(?:(?P<count>\d+|two|three|four|five|six) )?(?:main|lead|leading|principal|top[- ]billed) "
+                   r"(?:characters?|actors?|stars?|cast(?: members)?|roles?)\b")
 # Where a person was born or a band comes from.
 BIRTH_PLACE = r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
 # When a person was born (or how old), asked about a named person.
@@ -233,6 +239,12 @@ SHARE_ASKED = r"\b(?:percent(?:age)?|per ?cent|proportion|fraction|share of)\b"
 # An age or a time elapsed: arithmetic on dates that no computed answer does (the model and the
 # calculator read the facts).
 AGE_OR_DURATION_ASKED = r"\bhow old\b|\bages?\b|\byears old\b|\bago\b|\bhow long\b"
+# The time between two dates asked for ("the time gap of the release dates", "how many years apart").
+DATE_GAP_ASKED = (r"\btime (?:gap|difference|between|span)\b|\bgap (?:between|of)\b|\b(?:years?|days?|months?) apart\b|"
+                  r"\bhow (?:long|many (?:years|months|days)) (?:was it |were there |passed )?between\b")
+# Two values set side by side with no direction ("the close of a compared to b"): each is given with
+# the higher named.
+SIDE_BY_SIDE = r"\bcompared? (?:to|with)\b|\bversus\b|\bvs\.?(?=\s)|\bin comparison (?:to|with)\b"
 # The difference of two values ("how many more", "how much bigger", "by how much").
 DIFFERENCE_ASKED = (r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
                     r"\bby how (?:much|many)\b")
@@ -251,8 +263,8 @@ WHEN_ASKED = r"\b(?:when|which day|what day|which date|what date)\b"
 BEAT_THE_TEAM = r"\b(?:against|over|beat|beaten|defeat(?:ed)?|topped|overcame)\s+(?:the\s+)?_"
 BEATEN_BY_THE_TEAM = r"_\s+(?:beat|defeat(?:ed)?|topped|overcame|won against)\b"
 TEAMS_ASKED = r"\b(?:teams|clubs|opponents|sides)\b|\b(?:which|what) (?:team|club|opponent|side)\b|\bwho\b"
-WINS_ASKED = r"\b(?:win|won|wins|victor\w*|prevail\w*)\b"
-LOSSES_ASKED = r"\b(?:lose|lost|losses|loss|defeat(?:s|ed)?)\b"
+WINS_ASKED = r"\b(?:win|won|wins|victor\w*|prevail\w*)\b|\bthe winning side\b"
+LOSSES_ASKED = r"\b(?:lose|lost|losses|loss|defeat(?:s|ed)?)\b|\bthe losing (?:side|end)\b"
 RESULT_ASKED = r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
 OPPONENT_ASKED = (r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|\bvs\b|"
                   r"\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b")
@@ -260,7 +272,7 @@ GAME_DAY_ASKED = r"\bwhen\b|\bwhat (?:date|day)\b|\bschedule\w*"
 CONCEDED = r"\bconced\w*|\ballow(?:ed|s)?\b|\blet in\b"
 # The fields of a soccer game's row (its team's side), by the words that ask for them.
 SOCCER_FIELDS: dict[str, str] = {
-    "Captain": r"\bcaptain\w*",
+    "Captain": r"\bcaptain\w*|\bskipper\b|\bleader (?:for|of)\b",
     "Referee": r"\breferee\w*|\bofficiat\w*",
     "Formation": r"\bformation\b",
     "Attendance": r"\battendance\b|\bcrowd\b|\bspectators\b",
@@ -293,7 +305,7 @@ PLAY_BY_PLAY_WORDS = (
     r"last shot|buzzer|who scored"
 )
 # A team's points (goals) asked for as an amount; "the score of the game" asks for both sides.
-POINTS_ASKED = r"\b(?:points|goals)\b|_'?s? score\b"
+POINTS_ASKED = r"\b(?:points|goals)\b|\b(?:point|goal)s? (?:tally|haul)\b|_'?s? score\b"
 # The winner of a game asked for.
 WINNER_ASKED = r"\bwho won\b|\bwhich (?:team|club|side) won\b|\bwinner\b"
 # Two amounts compared, in either direction.
@@ -318,6 +330,8 @@ PRICE_WORD = r"\bprices?\b|\bclos(?:e|ed|ing)\b|\bopening\b"
 SHARES_TRADED = r"\bshares\b.*\btrad\w*|\btrad\w*\b.*\bshares\b|\bchanged hands\b"
 # The days themselves asked for (which days, how many times), not a figure of them.
 DAYS_ASKED = r"\bdays?\b|\bdates?\b|\bwhen\b|\bhow many times\b"
+# The first or last trading day of a named span ("the last trading day of 2023"): that one day of it.
+EDGE_TRADING_DAY = r"\b(?P<edge>first|last|final) (?:trading|business|market) (?:day|session) (?:of|in)\b"
 # Several days asked about (a total, an average, "days", "sessions"): their figure is not the latest day's.
 MANY_DAYS = rf"{TOTAL_ASKED}|{AVERAGE_ASKED}|\bdays\b|\bsessions\b"
 

@@ -104,3 +104,25 @@ def test_several_names_items_are_compared_by_their_counts():
     bands = FactTable("members", MEMBERS.facts + [Fact("Westlife", name) for name in ("Shane", "Mark", "Kian")])
     assert compute(bands, "which band has more members, the black keys or westlife?").value == "Westlife"
     assert compute(bands, "who are the members of the black keys and westlife?").kind == "set"
+
+
+def test_two_values_set_side_by_side_are_both_given_with_the_higher_named():
+    closes = FactTable("closing price", [Fact("BSY", 52.18, date(2023, 12, 29)), Fact("VTRS", 10.83, date(2023, 12, 29))])
+    answer = compute(closes, "what was the closing price of bsy compared to vtrs on the last trading day of 2023?")
+    assert answer is not None and (answer.kind, answer.value) == ("comparison", "BSY 52.18, higher than VTRS 10.83")
+    assert compute(closes, "what were the closing prices of bsy and vtrs on the last trading day of 2023?") is None  # no comparison
+    level = FactTable("closing price", [Fact("BSY", 10.83), Fact("VTRS", 10.83)])
+    assert compute(level, "what was the closing price of bsy compared to vtrs?") is None  # neither is higher
+
+
+@pytest.mark.parametrize("first, last, gap", [
+    (date(1999, 3, 30), date(2003, 5, 15), "4 years and 1 month"),
+    (date(2001, 11, 16), date(2002, 11, 15), "11 months"),  # a day short of a year
+    (date(2020, 1, 31), date(2020, 2, 20), "20 days"),
+    (date(2010, 6, 1), date(2011, 6, 1), "1 year"),
+])
+def test_the_time_between_two_dates_in_years_and_months(first, last, gap):
+    releases = FactTable("release date", [Fact("The Matrix", last), Fact("The Matrix Reloaded", first)])
+    answer = compute(releases, "what was the time gap of the release dates of the two films?")
+    assert answer is not None and (answer.kind, answer.value) == ("difference", gap) and f"{(last - first).days} days" in answer.how
+    assert compute(FactTable("release date", [Fact("The Matrix", first)]), "what was the time gap between its releases?") is None

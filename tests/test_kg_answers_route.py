@@ -15,7 +15,10 @@ from models.pipeline import Parts, QuestionRecord
 from models.prompts import PromptLibrary
 from models.reasoning import ReasoningResult
 from models.schema import Evidence, Question, TraceEvent
-from models.stages import COMPUTED_KEPT, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE, ReasoningStage, RetrievalStage, _states
+from models.stages import (
+    COMPUTED_KEPT, COMPUTED_OVER_DECLINE, CONTRADICTED_PREMISE, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE, ReasoningStage,
+    RetrievalStage, _states,
+)
 from tests.doubles import ScriptedLLM
 
 COMPUTED = ComputedAnswer("lookup", "2021-12-23", "the day of the earliest dividends paid")
@@ -53,12 +56,11 @@ def test_invalid_question_stands_without_kg_facts_or_with_facts_that_contradict_
     assert record.answer == INVALID_QUESTION and not record.trace.events
 
 
-def test_the_model_may_decline_the_computed_answer_but_not_overturn_it():
+def test_the_model_may_not_overturn_the_computed_answer():
     facts = KGResult(has_evidence=True, computed=COMPUTED)
     overturned = reasoned("2022-01-01", facts)
     assert overturned.answer == "2021-12-23"
     assert TraceEvent("reasoning", "fallback", COMPUTED_KEPT, "2022-01-01") in overturned.trace.events
-    assert reasoned("I don't know", facts).answer == I_DONT_KNOW  # declined
     stated = reasoned("IMPPP first paid on 2021-12-23.", facts)  # states it: the model's words stay
     assert stated.answer == "IMPPP first paid on 2021-12-23." and not stated.trace.events
     assert reasoned("2022-01-01", facts, **{"reasoning.computed_answer_final": "false"}).answer == "2022-01-01"
@@ -124,3 +126,23 @@ def test_a_question_no_reasoning_form_fits_gets_the_kgs_computed_answer_without_
     assert not call.records
     assert computed.answer == "2021-12-23" and computed.trace.route == COMPUTED_ROUTE
     assert bare.answer == I_DONT_KNOW and bare.trace.route == "refused: out of time"
+
+
+def test_a_declined_computed_answer_is_given_unless_the_facts_contradict_the_question_or_it_is_turned_off():
+    declined = reasoned(I_DONT_KNOW, KGResult(has_evidence=True, computed=COMPUTED))
+    assert declined.answer == "2021-12-23"
+    assert TraceEvent("reasoning", "fallback", COMPUTED_OVER_DECLINE, "2021-12-23") in declined.trace.events
+    off = {"reasoning.computed_answer_over_decline": "false"}
+    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=True, computed=COMPUTED), **off).answer == I_DONT_KNOW
+    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=True)).answer == I_DONT_KNOW  # nothing computed
+    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=False, computed=COMPUTED)).answer == I_DONT_KNOW  # no facts
+
+
+def test_a_decline_where_the_facts_contradict_the_question_is_a_false_premise():
+    contradicted = reasoned(I_DONT_KNOW, KGResult(has_evidence=True, contradicts=True, computed=COMPUTED))
+    assert contradicted.answer == INVALID_QUESTION
+    assert TraceEvent("reasoning", "fallback", CONTRADICTED_PREMISE, INVALID_QUESTION) in contradicted.trace.events
+    off = {"reasoning.contradicted_premise_invalid": "false"}
+    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=True, contradicts=True, computed=COMPUTED), **off).answer == I_DONT_KNOW
+    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=False, contradicts=True)).answer == I_DONT_KNOW  # no facts
+    assert reasoned("W", KGResult(has_evidence=True, contradicts=True)).answer == "W"  # an answer stands

@@ -259,3 +259,42 @@ def test_an_award_winner_is_no_computed_answer_to_a_question_about_the_winning_w
     song = ask("Which song won song of the year at the 2019 grammys?", "music", KGEntities())
     assert song.computed is not None and song.computed.kind == "lookup"
     assert singer.computed is None or singer.computed.value != song.computed.value
+
+
+def test_a_films_leads_are_read_from_its_billing_and_its_cast_records_gender(ask):
+    lady = ask("Who was the leading lady of The Glass Orchard?", "movie", KGEntities(movies=["The Glass Orchard"]))
+    man = ask("Who was the leading man of The Glass Orchard?", "movie", KGEntities(movies=["The Glass Orchard"]))
+    two = ask("Who played the 2 main characters in The Glass Orchard?", "movie", KGEntities(movies=["The Glass Orchard"]))
+    some = ask("Who were the main characters in The Glass Orchard?", "movie", KGEntities(movies=["The Glass Orchard"]))
+    assert lady.computed is not None and lady.computed.value == "Yumi Castellanos"  # billed second, the first woman
+    assert man.computed is not None and man.computed.value == "Teodor Brandvik"
+    assert two.computed is not None and two.computed.value == "Teodor Brandvik, Yumi Castellanos"
+    assert some.computed is None  # a plural with no count: how many is not guessed
+    star = ask("Which actress starred in the film that won best picture at the 2006 oscars?", "movie", KGEntities())
+    assert star.computed is not None and star.computed.value == "Helena Szabo"  # through the award, to its film
+
+
+def test_the_first_or_last_trading_day_of_a_span_is_that_day_and_two_values_set_side_by_side_name_the_higher(ask):
+    last = ask("What was ZPHR's closing price on the last trading day of February 2024?", "finance", KGEntities(tickers=["ZPHR"]))
+    assert "The last trading day of 2024-02: ZPHR on 2024-02-29" in text(last)
+    assert last.computed is not None and last.computed.value == "45.80"
+    first = ask("What was ZPHR's closing price on the first trading day of February 2024?", "finance", KGEntities(tickers=["ZPHR"]))
+    assert first.computed is not None and first.computed.how.endswith("2024-02-01") and "The first trading day of" in text(first)
+    month = ask("What was ZPHR's closing price in February 2024?", "finance", KGEntities(tickers=["ZPHR"]))
+    assert month.computed is None and "trading day of" not in text(month)  # many days, none picked
+    pair = ask("What was the closing price of ZPHR compared to QMTX on the last trading day of February 2024?", "finance",
+               KGEntities(tickers=["ZPHR", "QMTX"]))
+    assert pair.computed is not None and pair.computed.value == "ZPHR 45.80, higher than QMTX 13.15"
+
+
+def test_a_teams_losses_worded_as_the_losing_side_are_counted_where_it_played(ask):
+    home = ask("How many times were the Portland Trail Blazers on the losing side as the home team in 2023-12?", "sports",
+               KGEntities(teams=["Portland Trail Blazers"], sport="nba"))
+    away = ask("How many times were the Portland Trail Blazers on the losing side as the away team in 2023-12?", "sports",
+               KGEntities(teams=["Portland Trail Blazers"], sport="nba"))
+    wins = ask("How many times were the Portland Trail Blazers on the winning side in 2023-12?", "sports",
+               KGEntities(teams=["Portland Trail Blazers"], sport="nba"))
+    assert "home 0-2, away 2-2" in text(home)
+    assert home.computed is not None and home.computed.value == "2" and "at home" in home.computed.how
+    assert away.computed is not None and away.computed.value == "2" and "away" in away.computed.how
+    assert wins.computed is not None and wins.computed.value == "2"

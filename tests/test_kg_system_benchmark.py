@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from benchmarks.kg_system import PROMPT_CAUSE, Row, report
 from evaluation.answer_match import Verdict
-from models.stages import COMPUTED_KEPT, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
+from models.stages import COMPUTED_KEPT, COMPUTED_OVER_DECLINE, FALSE_PREMISE_OVERRULED, NOT_IN_KG_ROUTE
 
 
 def row(prediction: str, verdict: Verdict, route: str = "answered", events: list[dict] | None = None, found: bool = True,
@@ -50,5 +50,7 @@ def test_a_computed_answer_in_the_prompt_and_its_replacement_are_counted(capsys)
     replaced.line["references"] = ["Computed answer: good (good has the highest P/E ratio)", "GOOD / P/E ratio: 28.94"]
     plain = row("x", Verdict.WRONG)
     assert replaced.computed and replaced.noted(COMPUTED_KEPT) and not plain.computed
-    report([replaced, plain], show_misses=False)
-    assert "  tune        1 computed,   1 replaced,   0 declined; correct 1" in capsys.readouterr().out
+    given = row("good", Verdict.CORRECT, events=[{"stage": "reasoning", "kind": "fallback", "what": COMPUTED_OVER_DECLINE}])
+    given.line["references"] = replaced.line["references"]
+    report([replaced, given, plain], show_misses=False)
+    assert "  tune        2 computed,   1 replaced,   1 given over a decline,   0 declined; correct 2" in capsys.readouterr().out

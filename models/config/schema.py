@@ -420,6 +420,13 @@ class ReasoningConfig:
     # don't know") is the answer, whatever else the model wrote: the embedded model misreads the very
     # comparisons and sums it was computed for (benchmarks/kg.py --real --system). Off: the model's.
     computed_answer_final: bool = True
+    # "I don't know" where the KG's facts compute the answer and contradict nothing becomes that answer:
+    # the embedded model declines answers its facts state, reading a false premise into the wording
+    # (benchmarks/kg.py --real --system: every computed answer it declined was right). Off: it may decline.
+    computed_answer_over_decline: bool = True
+    # "I don't know" where the KG's facts contradict the question (no game, no trading on the asked
+    # day) becomes "invalid question", as CRAG scores a false premise. Off: the model's answer stands.
+    contradicted_premise_invalid: bool = True
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
     # from the most recent dated reference and to refuse when it may have changed since. Off: chosen
     # with the routing's worths it loses held out (benchmarks/routing.py --date-line).

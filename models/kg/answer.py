@@ -4,10 +4,10 @@ A domain module knows from a question's wording which attribute it asks about (a
 volume, a film's budget, a band's members, a team's points) and hands the rows of that attribute it
 fetched for the asked names and time as a `FactTable`. `compute` reads from the wording what to do
 with them (models/vocabulary.py: a total, an average, a count, the highest or lowest, the first or
-last, a comparison of the names, a set, or the one value) and returns a `ComputedAnswer`: its kind,
-its value and how it was reached. It returns None when the wording asks for nothing these rows
-settle (a comparison with no direction, several rows and no aggregate): the model then reads the
-facts alone. The answer reaches the reasoning prompt as the first KG line, before the facts it was
+last, a comparison of the names, a set, the time between two dates, or the one value) and returns a
+`ComputedAnswer`: its kind, its value and how it was reached. It returns None when the wording asks
+for nothing these rows settle (a comparison with no direction that does not set two values side by
+side, several rows and no aggregate): the model then reads the facts alone. The answer reaches the reasoning prompt as the first KG line, before the facts it was
 computed from; the model may still decline it.
 """
 
@@ -36,6 +36,8 @@ _WHEN = re.compile(vocabulary.WHEN_ASKED)
 _SHARE = re.compile(vocabulary.SHARE_ASKED)
 _UNHANDLED = re.compile(vocabulary.AGE_OR_DURATION_ASKED)
 _DIFFERENCE = re.compile(vocabulary.DIFFERENCE_ASKED)
+_DATE_GAP = re.compile(vocabulary.DATE_GAP_ASKED)
+_SIDE_BY_SIDE = re.compile(vocabulary.SIDE_BY_SIDE)
 _ROWS_COUNTED = re.compile(vocabulary.ROWS_COUNTED)
 _LEADING_CLAUSE = re.compile(vocabulary.LEADING_CLAUSE)
 
@@ -79,6 +81,8 @@ def compute(table: FactTable | None, question: str) -> ComputedAnswer | None:
     if table is None or not table.facts:
         return None
     text = " ".join(question.lower().replace("\u2019", "'").split())
+    if _DATE_GAP.search(text):
+        return _date_gap(table)
     if (_SHARE.search(text) and table.unit != "%") or _UNHANDLED.search(text):
         return None
     facts = list(dict.fromkeys(table.facts))
@@ -199,6 +203,10 @@ def _compare(table: FactTable, facts: list[Fact], subjects: list[str], text: str
         return ComputedAnswer("difference", shown(abs(numbers[0] - numbers[1]), table.unit),
                               f"difference of the {table.attribute}: {facts_line}")
     highest = _direction(facts, text)
+    if highest is None and _SIDE_BY_SIDE.search(text) and len(numbers) == 2 == len(values) and numbers[0] != numbers[1]:
+        (high, top), (low, bottom) = sorted(values.items(), key=lambda item: _sort_key(item[1]), reverse=True)
+        return ComputedAnswer("comparison", f"{high} {shown(top, table.unit)}, higher than {low} {shown(bottom, table.unit)}",
+                              f"the {table.attribute} set side by side: {facts_line}")
     if highest is None or len(set(values.values())) < len(values):
         return None
     ranked = sorted(values, key=lambda s: _sort_key(values[s]), reverse=highest)
@@ -212,6 +220,20 @@ def _compare(table: FactTable, facts: list[Fact], subjects: list[str], text: str
     if _WHEN.search(text):
         return ComputedAnswer("comparison", shown(values[winner], table.unit), how)
     return ComputedAnswer("comparison", winner, how)
+
+
+def _date_gap(table: FactTable) -> ComputedAnswer | None:
+    """The time between the table's two dates, in whole years and months (days when under a month)."""
+    days = sorted({value for f in table.facts if isinstance(value := f.value, date)})
+    if len(days) != 2 or len(table.facts) != 2:
+        return None
+    first, last = days
+    months = (last.year - first.year) * 12 + last.month - first.month - (last.day < first.day)
+    years, months = divmod(months, 12)
+    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((years, "year"), (months, "month")) if n]
+    gap = " and ".join(parts) or f"{(last - first).days} days"
+    return ComputedAnswer("difference", gap, f"from {first.isoformat()} to {last.isoformat()}, {(last - first).days} days, "
+                          f"between the {table.attribute} of {' and '.join(f.subject for f in table.facts)}")
 
 
 def _reduce(table: FactTable, rows: list[Fact], text: str) -> float | date | None:

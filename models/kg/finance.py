@@ -361,6 +361,10 @@ def _span_lines(
     inside = [(d, bar) for d, bar in days if span.contains(d)]
     if not inside:
         return [f"No trading data for {ticker} in {span.label}"]
+    edge = _edge_day(text, inside)
+    if edge is not None:
+        which, ((day, bar),) = edge
+        return [f"The {which} trading day of {span.label}: " + _day_line(ticker, day, bar, previous_of(day))]
     return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), text)]
 
 
@@ -426,6 +430,7 @@ ROW_NAMES = {"Open": "opening price", "High": "daily high price", "Low": "daily 
 DAYS_ASKED = re.compile(vocabulary.DAYS_ASKED)
 # Several days asked about with no span read.
 MANY_DAYS = re.compile(vocabulary.MANY_DAYS)
+EDGE_TRADING_DAY = re.compile(vocabulary.EDGE_TRADING_DAY)
 
 
 def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
@@ -525,6 +530,8 @@ def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
             continue
         if spans:
             inside = [(day, bar) for day, bar in days if spans[0].contains(day)]
+            edge = _edge_day(text, inside)
+            inside = edge[1] if edge else inside
         elif MANY_DAYS.search(text):
             return None  # days the question counts in a way no span reads ("the last five trading days")
         else:
@@ -547,6 +554,15 @@ def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
     if moved:
         return FactTable(f"days that closed {'below' if CLOSED_LOWER.search(text) else 'above'} the close before", facts)
     return FactTable(ROW_NAMES[column], facts, additive=column == "Volume")
+
+
+def _edge_day(text: str, inside: list[tuple[date, dict]]) -> tuple[str, list[tuple[date, dict]]] | None:
+    """("first" or "last", the span's first or last trading day alone) when the wording asks for it
+    ("the last trading day of 2023"); None when it does not, or the span has no day."""
+    edge = EDGE_TRADING_DAY.search(text)
+    if edge is None or not inside:
+        return None
+    return ("first", inside[:1]) if edge.group("edge") == "first" else ("last", inside[-1:])
 
 
 def _moved_days(ticker: str, days: list[tuple[date, dict]], inside: list[tuple[date, dict]], lower: bool) -> list[Fact]:

@@ -578,6 +578,9 @@ WHO_ASKED = re.compile(vocabulary.FILM_PERSON_ASKED)
 OTHER = re.compile(vocabulary.OTHERS_ASKED)
 OSCARS = re.compile(vocabulary.OSCARS)
 CAST_ASKED = re.compile(vocabulary.CAST_ASKED)
+LEAD_ACTRESS, LEAD_ACTOR = re.compile(vocabulary.LEAD_ACTRESS_ASKED), re.compile(vocabulary.LEAD_ACTOR_ASKED)
+MAIN_CAST = re.compile(vocabulary.MAIN_CAST_ASKED)
+TMDB_GENDER = {"woman": 1, "man": 2}  # the cast records' gender codes (0: not known)
 NUMERIC_FIELDS = ("budget", "revenue", "rating")
 
 
@@ -605,6 +608,9 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
                       and (not categories or any(re.search(c, str(a.get("category", "")).upper()) for c in categories))]
             facts.append(Fact(str(record.get("name") or record.get("title") or subject), float(len(chosen))))
         return FactTable(f"Oscar {'wins' if won else 'nominations'}{' in the asked categories' if categories else ''}", facts)
+    leads = _leads_table(text, [*films.values(), *_award_films(state, awards, config)])
+    if leads is not None:
+        return leads
     fields = asked(text, FILM_FIELDS)
     if people and PERSON_FACTS.search(text) and not films:
         return FactTable("birthday", [Fact(str(p.get("name")), day) for p in people.values() if (day := parse_day(p.get("birthday")))])
@@ -620,6 +626,34 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     if people and PERSON_FILMS.search(text) and not films:
         return _person_films_table(state, list(people.values()), text, fields)
     return None
+
+
+def _award_films(state: QuestionState, awards: list[Award], config: KGConfig) -> list[dict]:
+    """The records of the films the asked awards name, as the stage fetched them."""
+    return [movie for film, _ in _award_followups(state, awards) if film and (movie := _found(state, MOVIE_SEARCH, film, config))]
+
+
+def _leads_table(text: str, films: list[dict]) -> FactTable | None:
+    """A film's leads by billing, when the wording asks for them: its first-billed woman ("the leading
+    lady"), its first-billed man ("the leading man"), or its first N billed ("the 3 main characters";
+    one when the wording is singular, none guessed for a plural with no count)."""
+    woman, man, main = bool(LEAD_ACTRESS.search(text)), bool(LEAD_ACTOR.search(text)), MAIN_CAST.search(text)
+    gender: int | None = None
+    if woman != man:
+        gender, count = TMDB_GENDER["woman" if woman else "man"], 1
+    elif main and not woman:
+        written, plural = main.group("count"), main.group().endswith("s")
+        count = int(written) if written and written.isdigit() else vocabulary.NUMBER_WORDS.get(written or "", 0 if plural else 1)
+    else:
+        return None
+    facts = []
+    for movie in films:
+        cast = sorted((c for c in movie.get("cast") or [] if isinstance(c, dict) and isinstance(c.get("name"), str)),
+                      key=lambda c: c.get("order") or 0)
+        billed = [c for c in cast if gender is None or c.get("gender") == gender][:count]
+        facts += [Fact(str(movie.get("title")), c["name"]) for c in billed]
+    label = "first-billed woman of the cast" if woman else "first-billed man of the cast" if man else "first-billed of the cast"
+    return FactTable(label, facts) if facts else None
 
 
 def _film_field_table(field_name: str, films: list[dict]) -> FactTable:

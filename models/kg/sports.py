@@ -690,6 +690,7 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
                 games = _relevant(state, sport, asked, config)
             games = [g for g in games if not (HOME.search(text) and g.home != team) and not (AWAY.search(text) and g.away != team)]
             attribute, additive, rows = _team_rows(state, sport, team, games)
+            attribute += " at home" if HOME.search(text) else " away" if AWAY.search(text) else ""
             facts += rows
         if attribute:
             return FactTable(attribute, facts, additive)
