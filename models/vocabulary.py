@@ -236,8 +236,8 @@ MONEY_AMOUNT = r"\$\s?(\d[\d,]*(?:\.\d+)?)"
 SHARES_BOUGHT = r"\bshares?\b.*\b(?:buy|purchase|afford|get)\b|\b(?:buy|purchase|afford|get)\b.*\bshares?\b"
 # A share or a rate, which no row states and no total, count or comparison of rows gives.
 SHARE_ASKED = r"\b(?:percent(?:age)?|per ?cent|proportion|fraction|share of)\b"
-# An age or a time elapsed: arithmetic on dates that no computed answer does (the model and the
-# calculator read the facts).
+# An age or a time elapsed until now: arithmetic on dates that no computed answer does (the model
+# and the calculator read the facts); the time between two fetched dates is DATE_GAP_ASKED's.
 AGE_OR_DURATION_ASKED = r"\bhow old\b|\bages?\b|\byears old\b|\bago\b|\bhow long\b"
 # The time between two dates asked for ("the time gap of the release dates", "how many years apart").
 DATE_GAP_ASKED = (r"\btime (?:gap|difference|between|span)\b|\bgap (?:between|of)\b|\b(?:years?|days?|months?) apart\b|"
