@@ -172,7 +172,8 @@ DEATH = r"\bdie|death|dead|alive|passed away"
 # How long an act existed: a person's life, a band's end.
 LIFESPAN = rf"{DEATH}|lifespan|disband|split up|broke up"
 # Who is in a band.
-MEMBERS_ASKED = r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b"
+MEMBERS_ASKED = (r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b|"
+                 r"\bhow many (?:singers|vocalists|musicians)\b")
 # The chart before this one.
 PREVIOUS_WEEK = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
 # A song's first week on a chart.

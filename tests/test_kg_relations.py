@@ -298,3 +298,9 @@ def test_a_teams_losses_worded_as_the_losing_side_are_counted_where_it_played(as
     assert home.computed is not None and home.computed.value == "2" and "at home" in home.computed.how
     assert away.computed is not None and away.computed.value == "2" and "away" in away.computed.how
     assert wins.computed is not None and wins.computed.value == "2"
+
+
+def test_a_bands_singers_counted_are_its_members_counted(ask):
+    result = ask("How many singers does Halcyon Drift have?", "music", KGEntities(artists=["Halcyon Drift"]))
+    assert "music_get_members(query='Halcyon Drift')" in result.calls
+    assert result.computed is not None and (result.computed.kind, result.computed.value) == ("count", "3")
