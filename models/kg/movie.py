@@ -641,7 +641,7 @@ def _leads_table(text: str, films: list[dict]) -> FactTable | None:
     gender: int | None = None
     if woman != man:
         gender, count = TMDB_GENDER["woman" if woman else "man"], 1
-    elif main and not woman:
+    elif main and not (woman or man):
         written, plural = main.group("count"), main.group().endswith("s")
         count = int(written) if written and written.isdigit() else vocabulary.NUMBER_WORDS.get(written or "", 0 if plural else 1)
     else:
