@@ -155,6 +155,7 @@ class LabelledCase:
     label: Verdict  # CORRECT or WRONG: what the CRAG judge would say
     kind: str
     part: str  # "tune" or "held-out"
+    batch: int  # 1 for the first, unnumbered one
 
     def verdict(self) -> Verdict:
         return check_answer(self.prediction, self.gold, question=self.query)
@@ -173,7 +174,7 @@ def labelled_cases(data_dir: Path) -> list[LabelledCase]:
         cases.append(
             LabelledCase(
                 entry["question"], query, answer, entry["prediction"], Verdict(entry["label"]),
-                entry["kind"], entry["part"],
+                entry["kind"], entry["part"], entry.get("batch", 1),
             )
         )  # fmt: skip
     return cases
@@ -261,6 +262,10 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=REPO_ROOT.parent / "shared" / "data")
     parser.add_argument("--show", type=int, default=20, help="false-correct pairs to print")
     parser.add_argument("--labelled-only", action="store_true", help="only the labelled predictions")
+    parser.add_argument("--batch", type=int, default=None, help="only this batch of the labelled predictions")
+    parser.add_argument(
+        "--show-held-out", action="store_true", help="also print the misjudged held-out labelled predictions"
+    )
     parser.add_argument(
         "--judge",
         choices=("rules", "local"),
@@ -269,7 +274,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.labelled_only:
-        report_labelled(args.data_dir)
+        report_labelled(args.data_dir, args.batch, args.show_held_out)
         if args.judge == "local":
             report_local_judge(args.data_dir)
         return
@@ -336,7 +341,7 @@ def main() -> None:
     for kind, prediction, gold, query in false_correct[: args.show]:
         print(f"  false correct [{kind}]: {prediction!r} for {gold!r} ({query!r})")
 
-    report_labelled(args.data_dir)
+    report_labelled(args.data_dir, args.batch, args.show_held_out)
     if args.judge == "local":
         report_local_judge(args.data_dir)
 
@@ -382,11 +387,26 @@ def report_local_judge(data_dir: Path) -> None:
         )
 
 
-def report_labelled(data_dir: Path) -> None:
-    measures, misjudged = measure_labelled(labelled_cases(data_dir))
+def report_labelled(data_dir: Path, batch: int | None = None, show_held_out: bool = False) -> None:
+    """The labelled set's measures per part (of one batch, or of all and then per batch) and its
+    misjudged cases: the held-out part's only with `show_held_out` (once read, it is held out no more)."""
+    cases = [case for case in labelled_cases(data_dir) if batch in (None, case.batch)]
+    measures, misjudged = measure_labelled(cases)
     labelled_table(measures)
+    if batch is None:
+        by_batch = {}
+        for number in sorted({case.batch for case in cases}):
+            batch_measures, _ = measure_labelled([case for case in cases if case.batch == number])
+            by_batch |= {f"batch {number} {part}": m for part, m in batch_measures.items() if part != "all"}
+        labelled_table(by_batch)
+    hidden = 0
     for part, label, verdict, prediction, gold, query in misjudged:
+        if part == "held-out" and not show_held_out:
+            hidden += 1
+            continue
         print(f"  [{part}] labelled {label}, judged {verdict}: {prediction!r} for {gold!r} ({query!r})")
+    if hidden:
+        print(f"  ({hidden} misjudged held-out cases not shown: --show-held-out)")
 
 
 if __name__ == "__main__":
