@@ -139,10 +139,11 @@ def _rounds_to(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
 @lru_cache(maxsize=None)
 def _whole_name(text: str) -> str | None:
     """The team or country a whole answer names, or None."""
-    from evaluation.answer_match import _distinctive, _name_index, words
+    from evaluation.answer_match.entities import name_index
+    from evaluation.answer_match.reading import distinctive, words
 
     tokens = words(text)
-    found = _name_index().find(tokens, _distinctive, lambda code: False)
+    found = name_index().find(tokens, distinctive, lambda code: False)
     return found[0].key if len(found) == 1 and (found[0].start, found[0].end) == (0, len(tokens)) else None
 
 

@@ -14,19 +14,9 @@ import re
 import pytest
 
 from benchmarks.answer_checker import labelled_cases, measure_labelled
-from evaluation.answer_match import (
-    Date,
-    Kind,
-    Prediction,
-    Verdict,
-    _dates_verdict,
-    _people_verdict,
-    answer_kind,
-    check_answer,
-    is_refusal,
-    states,
-    tokens,
-)
+from evaluation.answer_match import Date, Kind, Verdict, answer_kind, check_answer, is_refusal, states, tokens
+from evaluation.answer_match.entities import Prediction
+from evaluation.answer_match.people import dates_verdict, people_verdict
 from evaluation.data import read_records
 
 CORRECT, WRONG, MISSING, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE
@@ -623,7 +613,7 @@ def test_kinds_read_as_the_judge_reads_them(prediction, gold, question, expected
     ],
 )
 def test_people_named_by_relation_only_when_so_listed(prediction, gold, question):
-    assert _people_verdict(Prediction.read(prediction, tokens(gold)), tokens(gold), question) is None
+    assert people_verdict(Prediction.read(prediction, tokens(gold)), tokens(gold), question) is None
 
 
 @pytest.mark.parametrize(
@@ -638,7 +628,7 @@ def test_people_named_by_relation_only_when_so_listed(prediction, gold, question
     ],
 )
 def test_dates_by_quarter_only_when_so_listed(prediction, gold):
-    assert _dates_verdict(Prediction.read(prediction, tokens(gold)), tokens(gold), EARNINGS) is None
+    assert dates_verdict(Prediction.read(prediction, tokens(gold)), tokens(gold), EARNINGS) is None
 
 
 def test_a_list_of_days_shares_its_last_year_and_a_quarter_is_no_day():

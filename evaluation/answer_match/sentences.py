@@ -1,0 +1,383 @@
+"""A gold sentence ("the rolling stones have released a total of 31 studio albums.").
+
+A prediction that says nothing the sentence and the question do not (but the surname of a list of given
+names: "Barry Gibb" for "the brothers barry, robin and maurice gibb") is correct when it gives the key
+fact, one the question does not already contain: for a question asking for a value, the sentence's
+value of the kind asked for (a count, a date, money), the one counting what the question asks about
+when there are several ("76" of "76 victories out of 114 matches"), not every number in it; for any
+other question, the name the sentence gives as its answer (its subject, "ederson, who plays for
+manchester city, was the goalkeeper ...", or the complement that ends it, "... is claire foy"), or else
+every name it adds, a list inside it whole. Another value where the sentence's answer is one is wrong;
+so are a prediction naming only another name of the sentence than its answer, and part of a list the
+question asks for. Without the question, agreeing with a sentence is unsure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evaluation.answer_match.cues import (
+    ASKED_KINDS,
+    ASKS_FOR_SEVERAL,
+    ASKS_FOR_THING,
+    ASKS_FOR_VALUE,
+    CLAUSE_VERBS,
+    COPULAS,
+    DIRECTION_WORDS,
+    FILLERS,
+    FUNCTION_WORDS,
+    LIST_ITEM_MAX_WORDS,
+    NEGATION,
+    RELATIVES,
+    SEPARATORS,
+    SHORT_ITEM_WORDS,
+    SHORT_NAME_WORDS,
+    TITLE_ITEM_MAX_WORDS,
+)
+from evaluation.answer_match.entities import Prediction, names_alike, names_part, shared_by_others
+from evaluation.answer_match.lists import in_gold, is_list, list_items
+from evaluation.answer_match.reading import (
+    BREAKS,
+    COMMA,
+    STOP,
+    UNIT_KINDS,
+    Agreement,
+    Date,
+    Quantity,
+    Token,
+    distinctive,
+    find,
+    find_run,
+    is_content,
+    is_year,
+    stated_in,
+    title_number,
+    words,
+)
+from evaluation.answer_match.values import direction_verdict, stray_value
+from evaluation.answer_match.verdicts import Verdict, capped, unsure_if
+
+
+def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tuple[Token, ...]]]:
+    """The gold sentence's runs of content the question does not contain, grouped into lists: spans
+    joined only by commas, "and" or "or" ("dan auerbach and patrick carney") form one group. A number
+    keeps the name before it ("shrek 2", asked for the shrek movies)."""
+    groups: list[list[tuple[Token, ...]]] = []
+    span: list[Token] = []
+    pending: list[Token] = []  # function words inside a span ("voyage of dawn treader")
+    joined = False  # only separators since the last span
+    for i, token in enumerate([*wanted, STOP]):
+        if is_content(token) and token not in DIRECTION_WORDS and not stated_in(token, asked):
+            if not span and not (joined and groups):
+                groups.append([])
+            if (
+                not span
+                and title_number(token)
+                and i
+                and isinstance(wanted[i - 1], str)
+                and is_content(wanted[i - 1])
+            ):
+                span.append(
+                    wanted[i - 1]
+                )  # the name a number belongs to, though the question says it: "shrek 2"
+            span += pending + [token]
+            pending = []
+            continue
+        if span and token in FUNCTION_WORDS and token not in SEPARATORS | CLAUSE_VERBS:
+            pending.append(token)
+            continue
+        if span:
+            groups[-1].append(tuple(span))
+            span, pending, joined = [], [], True
+        joined = joined and (token == COMMA or token in SEPARATORS)
+    return groups
+
+
+def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, question: str) -> Verdict:
+    asked = words(question)
+    groups = _key_spans(wanted, asked)
+    said_content = [t for t in said.words if is_content(t)]
+    covered = [group for group in groups if any(_covers(said, span, wanted) for span in group)]
+    wants_value = _asks_for_value(question) and bool(_key_values(wanted, question)[0])
+    if wants_value:
+        kind = _asked_kind(question)
+        own = [t for t in said.words if _of_kind(t, kind) and not stated_in(t, [*wanted, *asked])]
+        if stray_value(own, _key_values(wanted, question)[0]):
+            return Verdict.WRONG  # another value where the sentence's answer is one
+    if all(stated_in(t, wanted) or stated_in(t, asked) for t in said_content):  # nothing beyond the gold
+        if not asked:
+            return Verdict.UNSURE  # no question to tell the key fact by
+        answer = None if wants_value else _answer_name(wanted, asked)
+        one_name = answer is not None and len(list_items(answer)) == 1
+        if one_name and not any(stated_in(t, said.words) for t in answer if distinctive(t)):
+            # another name of the sentence than its answer ("goran ivanisevic" for "novak djokovic, who is
+            # coached by goran ivanisevic, won ..."), or no name
+            return unsure_if(not any(distinctive(t) and not stated_in(t, asked) for t in said.words))
+        if not covered:
+            return Verdict.UNSURE  # only what the question says
+        if any(
+            _is_gold_list(group) and not all(_covers(said, span, wanted) for span in named_spans(group))
+            for group in covered
+        ):
+            # part of a list: of the answer when the question asks for several things
+            return unsure_if(not ASKS_FOR_SEVERAL.search(question.lower()))
+        if not wants_value and any(
+            _names_span(said.tokens, span)
+            and not _names_span(said.tokens, span, [o for o in group if o != span])
+            for group in covered
+            for span in group
+        ):  # "Williams" for "venus williams and serena williams are ...": which one?
+            return Verdict.UNSURE
+        if not _gives_what_is_asked(said, wanted, groups, covered, question):
+            return Verdict.UNSURE  # one fact of several, maybe not the one asked for
+        if direction_verdict(said, wanted, question) is not None:
+            return Verdict.UNSURE
+        return capped(said, bool(NEGATION.search(gold.lower())))
+    said_items = list_items(said.tokens)
+    gold_has_list = any(_is_gold_list(group) for group in groups)
+    if gold_has_list and is_list(said_items) and not all(in_gold(item, wanted) for item in said_items):
+        return Verdict.WRONG  # a list naming someone the gold's list does not
+    return unsure_if(bool(covered) or names_alike(said.words, wanted))  # the judge must read it
+
+
+def named_spans(group: Sequence[Sequence[Token]]) -> list[Sequence[Token]]:
+    """The spans of a group that name something: not "pg" beside "point guard"."""
+    return [span for span in group if any(map(distinctive, span))]
+
+
+def _is_gold_list(group: Sequence[Sequence[Token]]) -> bool:
+    """Spans of a sentence joined as a list ("dan auerbach and patrick carney", "once upon a time in
+    hollywood, don't look up, and killers of the flower moon")."""
+    return len(group) > 1 and (is_list(group) or all(len(span) <= TITLE_ITEM_MAX_WORDS for span in group))
+
+
+def _covers(said: Prediction, span: Sequence[Token], wanted: Sequence[Token] = ()) -> bool:
+    """Whether the prediction states a span of the gold sentence: one of its values; a short name whole
+    or by a distinctive part ("Foy" for "claire foy"; not "The Fame" for "the fame monster"), perhaps
+    followed by a surname the gold sentence writes elsewhere ("Barry Gibb" for "barry" of "the brothers
+    barry, robin and maurice gibb"); a distinctive word of a longer run; or all of a span without any
+    ("m.a.a.d city")."""
+    values = [t for t in span if isinstance(t, (Quantity, Date))]
+    if any(stated_in(t, said.words) for t in values):
+        return True
+    key = [t for t in span if distinctive(t)]
+    if not key:
+        return not values and all(stated_in(t, said.words) for t in span if is_content(t))
+    if sum(map(is_content, span)) <= SHORT_NAME_WORDS:
+        return _names_span(said.tokens, span, family=wanted)
+    return any(stated_in(t, said.words) for t in key)
+
+
+def _names_span(
+    said: Sequence[Token],
+    span: Sequence[Token],
+    others: Sequence[Sequence[Token]] = (),
+    family: Sequence[Token] = (),
+) -> bool:
+    """Whether `said` names `span` whole, or by a distinctive part of it (`names_part`) that is no part
+    of a longer name there ("forward" of "small forward" does not name "power forward"; a word of the
+    `family` after it may be: a surname its list shares) and that none of the `others` shares
+    ("Williams" beside "venus williams" and "serena williams")."""
+    if find(said, span) is Agreement.SAME:
+        return True
+    for n in range(1, len(span)):
+        first, last = tuple(span[:n]), tuple(span[-n:])
+        runs = {first: find_run(said, first), last: find_run(said, last)}
+        found, start = runs[first]
+        if (
+            found is Agreement.SAME
+            and _surname_follows(said, start + n, span[n:])
+            and not shared_by_others(first, others)
+        ):
+            return True  # "Jared" of "Jared and Matthew Followill" for "jared followill"
+        for part in (first, last):
+            found, start = runs[part]
+            if found is not Agreement.SAME or not names_part(part, span) or shared_by_others(part, others):
+                continue
+            before = said[start - 1] if start > 0 else STOP
+            after = said[start + n] if start + n < len(said) else STOP
+            if not distinctive(before) and not (distinctive(after) and not stated_in(after, family)):
+                return True
+    return False
+
+
+def _surname_follows(said: Sequence[Token], at: int, surname: Sequence[Token]) -> bool:
+    """Whether the given names of a list starting at `at` end with `surname` ("and Matthew Followill"
+    after "Jared"): only list joints and one-word names stand between."""
+    for i in range(at, min(len(said), at + LIST_ITEM_MAX_WORDS * 2)):
+        if tuple(said[i : i + len(surname)]) == tuple(surname) and i > at:
+            return any(distinctive(t) for t in surname)
+        token = said[i]
+        if not (token == COMMA or token in SEPARATORS or distinctive(token)):
+            return False
+        if (
+            distinctive(token)
+            and i + 1 < len(said)
+            and distinctive(said[i + 1])
+            and (tuple(said[i + 1 : i + 1 + len(surname)]) != tuple(surname))
+        ):
+            return False  # a two-word name of its own between
+    return False
+
+
+def _gives_what_is_asked(
+    said: Prediction,
+    wanted: Sequence[Token],
+    groups: list[list[tuple[Token, ...]]],
+    covered: list[list[tuple[Token, ...]]],
+    question: str,
+) -> bool:
+    """A question asking for a value wants the sentence's value of the kind asked for ("how many" a
+    count, "when" a date, "price" money): the one beside a word of the question when there are several
+    ("76 victories out of 114 matches", asked for victories), or all of them when that does not tell.
+    Any other question wants the name the sentence gives as its answer (`_answer_name`), or else all of
+    its names ("sam howell" is not the answer to "what team does he play for?" when it names both)."""
+    keys, unique = _key_values(wanted, question)
+    if _asks_for_value(question) and keys:
+        stated = [key for key in keys if stated_in(key, said.words)]
+        return bool(stated) and (unique or len(stated) == len(keys))
+    answer = _answer_name(wanted, words(question))
+    if answer is not None and all(_names_span(said.tokens, item) for item in list_items(answer)):
+        return True  # the name, or every name of a list in any order
+    return all(group in covered for group in groups if named_spans(group))
+
+
+def _asks_for_value(question: str) -> bool:
+    """Whether a question asks for a value: it names one ("how many", "when", "price", ...) and does not
+    ask for a thing ("which company has the highest market cap?", "what energy stocks ...")."""
+    lowered = question.lower()
+    return bool(ASKS_FOR_VALUE.search(lowered)) and not ASKS_FOR_THING.search(lowered)
+
+
+def _asked_kind(question: str) -> str | None:
+    """The kind of value a question asks for ("date", "money", "percent", "count"), or None."""
+    found = [
+        (match.start(), kind) for kind, pattern in ASKED_KINDS if (match := pattern.search(question.lower()))
+    ]
+    return min(found)[1] if found else None
+
+
+def _of_kind(token: Token, kind: str | None) -> bool:
+    """Whether a token is a value of the kind a question asks for (any value when None)."""
+    if not isinstance(token, (Quantity, Date)):
+        return False
+    if kind == "date":
+        return isinstance(token, Date) or is_year(token)
+    if not isinstance(token, Quantity):
+        return kind is None
+    money, year = UNIT_KINDS.get(token.unit) == "money", is_year(token)
+    return {
+        "money": money or (not token.unit and not year),
+        "percent": token.unit in ("%", "") and not year,
+        "count": not money and token.unit != "%" and not year,
+    }.get(kind, True)
+
+
+def _key_values(wanted: Sequence[Token], question: str) -> tuple[list[Token], bool]:
+    """The values of a gold sentence that may answer a question asking for a value, and whether that is
+    one value for sure."""
+    asked = words(question)
+    kind = _asked_kind(question)
+    values = [
+        (i, t) for i, t in enumerate(wanted) if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)
+    ]
+    values = [(i, t) for i, t in values if _of_kind(t, kind)] or values
+    distinct = list(dict.fromkeys(t for _, t in values))
+    if len(distinct) > 1:  # the value that counts what the question asks about ("76 victories")
+        counting = list(dict.fromkeys(t for i, t in values if _counts_asked(wanted, i, asked)))
+        if len(counting) == 1:
+            return counting, True
+    return distinct, len(distinct) == 1
+
+
+def _counts_asked(text: Sequence[Token], at: int, asked: Sequence[Token]) -> bool:
+    """Whether the value at `at` counts something the question asks about: the last word of the noun
+    after it is the question's ("76 victories", "two times"; not "22 world cup tournaments"), or, with no
+    noun ("two with rita wilson"), the next word is."""
+    noun: list[Token] = []
+    for token in text[at + 1 :]:
+        if token in BREAKS or not isinstance(token, str) or token in FUNCTION_WORDS:
+            break
+        if token not in FILLERS:
+            noun.append(token)
+    if noun:
+        return stated_in(noun[-1], asked)
+    following = [t for t in text[at + 1 :] if t not in FUNCTION_WORDS]
+    return (
+        bool(following)
+        and isinstance(following[0], str)
+        and following[0] not in BREAKS
+        and (stated_in(following[0], asked))
+    )
+
+
+def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token, ...] | None:
+    """The name (or list of names) a gold sentence gives as its answer: its subject, when a copula or the
+    question's words follow it (perhaps after a clause between commas: "ederson, who plays for manchester
+    city, was the goalkeeper ...", "taylor swift was the top artist ...", "as of 2022, barry bonds, hank
+    aaron, and babe ruth are the top three ..."), or the words after its last copula, when they end it
+    ("the actress who played ... is claire foy"); only words the question does not contain."""
+    start = 0
+    if COMMA in wanted and all(
+        not is_content(t) or stated_in(t, asked) for t in wanted[: wanted.index(COMMA)]
+    ):
+        start = wanted.index(COMMA) + 1  # an opening the question already says: "as of 2022, ..."
+    subject: list[Token] = []
+    for i, token in enumerate(wanted[start:], start):
+        clause = token == COMMA and i + 1 < len(wanted) and wanted[i + 1] in FUNCTION_WORDS - SEPARATORS
+        if (
+            token == STOP
+            or token in COPULAS
+            or not isinstance(token, str)
+            or stated_in(token, asked)
+            or clause
+        ):
+            break
+        subject.append(token)
+    rest = wanted[start + len(subject) :]
+    if rest and rest[0] == COMMA and COMMA in rest[1:]:
+        rest = rest[rest.index(COMMA, 1) + 1 :]  # the clause between commas
+    if _answer_words(subject, asked) and rest and _restates(rest, asked):
+        return tuple(subject)
+    copulas = [i for i, t in enumerate(wanted) if t in COPULAS]
+    complement = list(wanted[copulas[-1] + 1 :] if copulas else ())
+    while complement and complement[-1] in BREAKS:
+        complement.pop()
+    clauses = [i for i, t in enumerate(complement[:-1]) if t == COMMA and complement[i + 1] in FUNCTION_WORDS]
+    if clauses:  # "is b. riley financial, with a yield of ..."
+        complement = complement[: clauses[0]]
+    name = complement if len(list_items(complement)) > 1 else [t for t in complement if t not in BREAKS]
+    if _answer_words(complement, asked) and (
+        len(list_items(complement)) > 1 or BREAKS.isdisjoint(complement)
+    ):
+        return tuple(name)
+    return None
+
+
+def _restates(rest: Sequence[Token], asked: Sequence[Token]) -> bool:
+    """Whether what follows a sentence's subject is its copula, or the question's words ("won the most
+    matches", asked who won the most matches): two of them before any other word or break; not a
+    clause that says which one the subject is ("the player who scored ...")."""
+    if rest[0] in COPULAS:
+        return True
+    if rest[0] in RELATIVES:
+        return False
+    content = []
+    for token in rest:
+        if token in BREAKS or len(content) == 2:
+            break
+        if is_content(token):
+            content.append(token)
+    return len(content) == 2 and all(stated_in(t, asked) for t in content)
+
+
+def _answer_words(run: Sequence[Token], asked: Sequence[Token]) -> bool:
+    """A name of a few words, or a list of short names, none of whose words the question says."""
+    content = [t for t in run if is_content(t)]
+    items = list_items(run)
+    longest = SHORT_ITEM_WORDS + 2 if len(items) == 1 else SHORT_ITEM_WORDS
+    return (
+        bool(content)
+        and all(len(item) <= longest for item in items)
+        and not any(stated_in(t, asked) for t in content)
+    )
