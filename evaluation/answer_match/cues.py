@@ -34,6 +34,7 @@ TITLE_WORDS = frozenset({"of", "and", "in", "on"})  # function words inside name
 FILLERS = frozenset("approximately approx about around roughly nearly almost estimated total overall".split())
 
 
+COUNT_WORDS = frozenset({"times", "time"})  # what any count may count: "has won it 3 times"
 QUALIFIERS = frozenset({"over", "under", "exactly", "only", "just"})  # may stand before a value
 
 
@@ -81,6 +82,7 @@ OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a q
 RELATIVES = frozenset({"who", "whom", "whose", "which", "that"})
 
 
+AUXILIARIES = frozenset({"do", "does", "did"})  # "he did not score": a clause
 CLAUSE_VERBS = COPULAS | {"has", "have", "had", "been", "will", "would"}
 
 
@@ -179,6 +181,17 @@ ASKS_FOR_SEVERAL = re.compile(
 )
 
 
+# A question asking how many or how much, which a sentence may answer by saying there is none.
+ASKS_FOR_AMOUNT = re.compile(r"\bhow (?:many|much|often)\b|\b(?:number|count|amount) of\b")
+NEGATION_WORDS = frozenset({"not", "never", "no", "none", "nobody", "nothing", "neither", "nor", "without"})
+# Words that end a sentence's main clause and start one that qualifies it ("..., though she has been
+# nominated four times"), and words that qualify a negation itself ("did not win until 2010").
+CONTRASTS = frozenset(
+    "though although but while whereas despite however yet after before because unlike".split()
+)
+NEGATION_QUALIFIERS = frozenset("until except besides apart other only".split())
+ONE_AS_PRONOUN = re.compile(r"\b(?:not|never|n't) (?:\w+ ){0,2}(?:a single )?one\b")  # "never won one"
+NEGATED_WITHIN = 3  # content words after a negation that it may negate ("has never been named to")
 NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nobody|nothing|without)\b|n't\b")
 
 

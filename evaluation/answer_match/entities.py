@@ -26,6 +26,7 @@ from evaluation.answer_match.cues import (
     MAX_EXTRA_WORDS,
     MISSPELT_MIN_LETTERS,
     NEGATION,
+    NEGATION_WORDS,
     SEPARATORS,
     SHORT_ITEM_WORDS,
     SPELLING_SIMILARITY,
@@ -46,6 +47,7 @@ from evaluation.answer_match.reading import (
     words,
 )
 from evaluation.names import Name, NameIndex
+from models import vocabulary
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,14 @@ class Prediction:
     def words(self) -> tuple[Token, ...]:
         return tuple(t for t in self.tokens if t not in BREAKS)
 
+    @cached_property
+    def says_zero(self) -> bool:
+        """Whether it says there is none: a zero word ("none", "never", "nil"), 0, or a negation ("they
+        didn't score", "Tesla does not pay a dividend")."""
+        return self.negated or any(
+            t in vocabulary.ZERO_WORDS or (isinstance(t, Quantity) and t.value == 0) for t in self.words
+        )
+
 
 def _given_names(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Token, ...]:
     """The prediction with an initial before a surname read as the gold's given name before that surname
@@ -79,10 +89,12 @@ def _given_names(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Toke
             isinstance(initial, str) and len(initial) == 1 and initial.isalpha() and distinctive(surname)
         ):
             continue
+        if initial == "t" and i > 0 and str(said[i - 1]).endswith("n"):
+            continue  # the "t" of "didn't": no initial
         given = {
             name
             for name, after in zip(wanted, wanted[1:])
-            if after == surname and isinstance(name, str) and name not in FUNCTION_WORDS
+            if after == surname and isinstance(name, str) and distinctive(name) and name not in NEGATION_WORDS
         }
         fits = {name for name in given if name[0] == initial}
         if len(fits) == 1:

@@ -30,19 +30,11 @@ def says_none(gold_words: Sequence[Token]) -> bool:
     return len(gold_words) <= SHORT_ITEM_WORDS and (first in vocabulary.ZERO_WORDS or zero)
 
 
-def _says_zero(said: Prediction) -> bool:
-    """Whether a prediction says there is none: a zero word ("none", "never", "nil"), 0, or a negation
-    ("they didn't score", "Tesla does not pay a dividend")."""
-    return said.negated or any(
-        t in vocabulary.ZERO_WORDS or (isinstance(t, Quantity) and t.value == 0) for t in said.words
-    )
-
-
 def zero_verdict(said: Prediction, gold_words: Sequence[Token], question: str) -> Verdict | None:
     """For a gold answer that says there is none ("0", "none", "never"): correct when the prediction says
     so and states no other value and little besides the gold and the question ("He didn't make any free
     throws", "PMCB has never paid dividends"); None when it does not say so (the other rules read it)."""
-    if not _says_zero(said):
+    if not said.says_zero:
         return None
     asked = words(question)
     values = [t for t in said.words if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)]

@@ -29,7 +29,14 @@ from evaluation.answer_match.polarity import (
     zero_verdict,
 )
 from evaluation.answer_match.reading import Token, tokens, words
-from evaluation.answer_match.sentences import sentence_verdict
+from evaluation.answer_match.sentences import (
+    is_clause,
+    key_value,
+    none_fact_verdict,
+    says_there_is_none,
+    sentence_verdict,
+    value_fact_verdict,
+)
 from evaluation.answer_match.values import value_alternatives, value_verdict
 from evaluation.answer_match.verdicts import Judgement, Verdict, best, is_refusal, unsure_if
 
@@ -61,6 +68,11 @@ class Case:
     @cached_property
     def kind(self) -> Kind:
         return answer_kind(self.gold, self.question)
+
+    @cached_property
+    def reads_as_sentence(self) -> bool:
+        """A gold sentence, or a phrase that is a clause ("apple has 161,000 employees as of 2023.")."""
+        return self.kind is Kind.SENTENCE or (self.kind is Kind.PHRASE and is_clause(self.gold_words))
 
     @cached_property
     def options(self) -> tuple[tuple[Token, ...], tuple[Token, ...]] | None:
@@ -166,6 +178,26 @@ def _list(case: Case) -> Verdict:
     return verdict
 
 
+def _sentence_none(case: Case) -> Verdict | None:
+    """A gold sentence that answers how many or how much by saying there is none ("lady gaga has never
+    won a grammy award for album of the year, though she has been nominated four times"), read as the
+    gold "0" is, its other numbers context (sentences.py); None when it does not say so."""
+    if not says_there_is_none(case.wanted, case.question):
+        return None
+    return none_fact_verdict(case.said, case.wanted, case.question)
+
+
+def _sentence_value(case: Case) -> Verdict | None:
+    """A gold sentence whose key value answers a question asking for a value ("radiohead has been
+    active for 39 years, since 1985.", asked how long), read as that one value is (values.py: scales,
+    units, dates at their precision), the sentence's other words and values context; None when the
+    sentence does not tell one value."""
+    key = key_value(case.wanted, case.question)
+    if key is None:
+        return None
+    return value_fact_verdict(case.said, case.wanted, key, case.question)
+
+
 def _two_options(case: Case) -> Verdict | None:
     """A question offering two options (options.py): the option the gold chooses; None when the
     prediction names neither."""
@@ -245,6 +277,8 @@ RULES: tuple[Rule, ...] = (
     Rule("match result", lambda c: match_result(c.gold_words) is not None, _match_result),
     Rule("one value two ways", lambda c: bool(value_alternatives(c.gold)), _two_ways),
     Rule("list", lambda c: c.kind is Kind.LIST, _list),
+    Rule("sentence: none", lambda c: c.reads_as_sentence, _sentence_none),
+    Rule("sentence: value", lambda c: c.reads_as_sentence, _sentence_value),
     Rule("two options", lambda c: c.options is not None, _two_options),
     Rule("sentence", lambda c: c.kind is Kind.SENTENCE, _sentence),
     Rule("phrase", _always, _phrase),

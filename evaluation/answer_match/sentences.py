@@ -15,26 +15,36 @@ question asks for. Without the question, agreeing with a sentence is unsure.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from evaluation.answer_match.cues import (
     ASKED_KINDS,
+    ASKS_FOR_AMOUNT,
     ASKS_FOR_SEVERAL,
     ASKS_FOR_THING,
     ASKS_FOR_VALUE,
+    AUXILIARIES,
     CLAUSE_VERBS,
+    CONTRASTS,
     COPULAS,
     DIRECTION_WORDS,
     FILLERS,
     FUNCTION_WORDS,
     LIST_ITEM_MAX_WORDS,
+    NEGATED_WITHIN,
     NEGATION,
+    NEGATION_QUALIFIERS,
+    NEGATION_WORDS,
+    ONE_AS_PRONOUN,
     RELATIVES,
+    SENTENCE_MIN_WORDS,
     SEPARATORS,
     SHORT_ITEM_WORDS,
     SHORT_NAME_WORDS,
     TITLE_ITEM_MAX_WORDS,
+    ZERO_EXTRA_WORDS,
 )
-from evaluation.answer_match.entities import Prediction, names_alike, names_part, shared_by_others
+from evaluation.answer_match.entities import Prediction, names_alike, names_part, says_more, shared_by_others
 from evaluation.answer_match.lists import in_gold, is_list, list_items
 from evaluation.answer_match.reading import (
     BREAKS,
@@ -45,6 +55,7 @@ from evaluation.answer_match.reading import (
     Date,
     Quantity,
     Token,
+    agree,
     distinctive,
     find,
     find_run,
@@ -54,8 +65,9 @@ from evaluation.answer_match.reading import (
     title_number,
     words,
 )
-from evaluation.answer_match.values import direction_verdict, stray_value
+from evaluation.answer_match.values import direction_verdict, stray_value, value_verdict
 from evaluation.answer_match.verdicts import Verdict, capped, unsure_if
+from models import vocabulary
 
 
 def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tuple[Token, ...]]]:
@@ -380,4 +392,171 @@ def _answer_words(run: Sequence[Token], asked: Sequence[Token]) -> bool:
         bool(content)
         and all(len(item) <= longest for item in items)
         and not any(stated_in(t, asked) for t in content)
+    )
+
+
+# --- a sentence's key fact, read into the typed value a short gold answer would be
+
+
+def says_there_is_none(wanted: Sequence[Token], question: str) -> bool:
+    """Whether a sentence answers a question asking how many or how much by saying there is none: its
+    main clause (up to a phrase break or a contrast: "..., though she has been nominated four times")
+    negates one of the question's words ("lady gaga has never won ...", "harry kane did not score ...",
+    "he has no children") and counts nothing the question does not; not when the negation is qualified
+    ("did not win until 2010", "never won except ...")."""
+    if not ASKS_FOR_AMOUNT.search(question.lower()) or any(t in NEGATION_QUALIFIERS for t in wanted):
+        return False
+    asked = words(question)
+    clause = _main_clause(wanted)
+    values = [t for t in clause if isinstance(t, Quantity) and not is_year(t) and not stated_in(t, asked)]
+    return not values and any(
+        _negates_asked(clause, i, asked) for i, token in enumerate(clause) if _is_negation(clause, i)
+    )
+
+
+def _main_clause(wanted: Sequence[Token]) -> Sequence[Token]:
+    ends = [i for i, t in enumerate(wanted) if t in BREAKS or t in CONTRASTS]
+    return wanted[: min(ends, default=len(wanted))]
+
+
+def _is_negation(text: Sequence[Token], at: int) -> bool:
+    """A negation word, or the "t" of "didn't" (read as "didn", "t")."""
+    token = text[at]
+    return token in NEGATION_WORDS or (token == "t" and at > 0 and str(text[at - 1]).endswith("n"))
+
+
+def _negates_asked(text: Sequence[Token], at: int, asked: Sequence[Token]) -> bool:
+    """Whether the first content words after a negation include one of the question's ("never won")."""
+    following = [t for t in text[at + 1 :] if is_content(t) and t not in NEGATION_WORDS]
+    return any(isinstance(t, str) and stated_in(t, asked) for t in following[:NEGATED_WITHIN])
+
+
+def key_value(wanted: Sequence[Token], question: str) -> Quantity | Date | None:
+    """The one value a sentence gives as its answer to a question asking for a value, or None when it
+    does not tell one: of the kind asked for and not one the question gives; a year beside another
+    value is context unless a date is asked for ("active for 39 years, since 1985"); of several, the
+    one counting what the question asks about ("76 victories out of 114 matches"), or else the one whose
+    clause says more of the question's words than any other's ("there are 102 companies in qqq but only
+    two has market cap higher than 15 billion", asked how many have a market cap higher than 15
+    billion)."""
+    if not _asks_for_value(question):
+        return None
+    asked = words(question)
+    kind = _asked_kind(question)
+    values = [
+        (i, t) for i, t in enumerate(wanted) if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)
+    ]
+    values = [(i, t) for i, t in values if _of_kind(t, kind)] or values
+    if kind != "date":
+        values = [(i, t) for i, t in values if not is_year(t)] or values
+    for candidates in (values, [(i, t) for i, t in values if _counts_asked(wanted, i, asked)]):
+        if len({t for _, t in candidates}) == 1:
+            return candidates[0][1]
+    scores = {t: max(_clause_overlap(wanted, j, asked) for j, u in values if u == t) for _, t in values}
+    ranked = sorted(scores.values(), reverse=True)
+    if len(ranked) > 1 and ranked[0] > ranked[1]:
+        return next(t for t, score in scores.items() if score == ranked[0])
+    return None
+
+
+def _clause_overlap(text: Sequence[Token], at: int, asked: Sequence[Token]) -> int:
+    """How many of the question's words (and values) the clause after the value at `at` says, up to a
+    phrase break or a contrast."""
+    said: set[Token] = set()
+    for token in text[at + 1 :]:
+        if token in BREAKS or token in CONTRASTS:
+            break
+        if is_content(token) and stated_in(token, asked):
+            said.add(token)
+    return len(said)
+
+
+def value_fact_verdict(
+    said: Prediction, wanted: Sequence[Token], key: Token, question: str
+) -> Verdict | None:
+    """A prediction against a sentence's key value, read as a short gold answer is (values.py), the
+    sentence's other words being what the prediction may also say; its other values must be the
+    sentence's: one that only contradicts them is wrong ("twice, in 2016 and 2018" where the sentence
+    says 2016 and 2019), one it does not have leaves it unsure, and so does the key value counting
+    another thing than the sentence's ("4 movies" for "shot in 4 locations"). None for a prediction
+    that states no value and does not say there is none: the sentence's other rules read it."""
+    values = [t for t in said.words if isinstance(t, (Quantity, Date))]
+    if not said.says_zero and not values:
+        return None
+    asked = words(question)
+    sentence_words = [t for t in wanted if t not in BREAKS]
+    kind = _asked_kind(question)
+    if kind is not None and _of_kind(key, kind):
+        of_kind = [t for t in values if _of_kind(t, kind)]
+        if values and not of_kind and not said.says_zero:
+            return Verdict.WRONG  # "the eps is $5.33", asked how many titles
+        own = [t for t in of_kind if not stated_in(t, [*sentence_words, *asked])]
+        if stray_value(own, [key]):
+            return Verdict.WRONG  # another value where the sentence's answer is one
+    verdict = value_verdict(said, sentence_words, question, value=key)
+    if verdict is Verdict.UNSURE and says_more(said, sentence_words, question):
+        if not any(agree(t, key) is Agreement.SAME for t in values):
+            return Verdict.WRONG  # another fact: "tom brady won 5 super bowl mvp awards" for "eps is $5.33"
+    if verdict is not Verdict.CORRECT:
+        return verdict
+    others = [
+        t for t in said.words if isinstance(t, (Quantity, Date)) and agree(t, key) is not Agreement.SAME
+    ]
+    if stray_value(others, sentence_words):
+        return Verdict.WRONG
+    if any(not stated_in(t, [*sentence_words, *asked]) for t in others):
+        return Verdict.UNSURE
+    counted, gold_counted = _counted(said.tokens, key), _counted(wanted, key)
+    if counted is not None and not stated_in(counted, [*([gold_counted] if gold_counted else []), *asked]):
+        return Verdict.UNSURE
+    return verdict
+
+
+def _counted(text: Sequence[Token], value: Token) -> str | None:
+    """The last word of the noun right after the first value of `text` that is `value` ("4 locations":
+    "locations"), or None."""
+    at = next((i for i, t in enumerate(text) if agree(t, value) is Agreement.SAME), None)
+    noun: list[str] = []
+    for token in text[at + 1 :] if at is not None else ():
+        if not isinstance(token, str) or token in BREAKS or token in FUNCTION_WORDS:
+            break
+        if token not in FILLERS:
+            noun.append(token)
+    return noun[-1] if noun else None
+
+
+def none_fact_verdict(said: Prediction, wanted: Sequence[Token], question: str) -> Verdict | None:
+    """A prediction against a sentence that says there is none: correct when it says so too ("0",
+    "none", "she has never won it") with no value the sentence does not have ("never won, despite seven
+    nominations") and little besides the sentence and the question (unsure when it hedges); wrong when it
+    gives a count instead ("4", "she has won it four times", though the sentence says four nominations);
+    None, for the sentence's other rules, when it neither says there is none nor gives a count, or says
+    so with a number the sentence lacks or more than a little besides."""
+    asked = words(question)
+    known = [*wanted, *asked]
+    values = [t for t in said.words if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)]
+    if said.negated and ONE_AS_PRONOUN.search(said.text.lower()):
+        values = [t for t in values if t != Quantity(Decimal(1))]  # "he has never won one"
+    if not said.says_zero:
+        counts = [t for t in values if isinstance(t, Quantity) and t.value != 0 and not is_year(t)]
+        return Verdict.WRONG if counts else None
+    if any(not (isinstance(t, Quantity) and t.value == 0) and not stated_in(t, wanted) for t in values):
+        return None  # a number the sentence does not have: which one answers?
+    negations = {t for i, t in enumerate(said.words[:-1]) if _is_negation(said.words, i + 1)}  # "didn"
+    extra = [
+        t for t in said.words
+        if isinstance(t, str) and is_content(t) and t not in vocabulary.ZERO_WORDS | NEGATION_WORDS | negations
+        and not stated_in(t, known)
+    ]  # fmt: skip
+    if len(extra) > ZERO_EXTRA_WORDS:
+        return None  # more than a little besides: perhaps another fact
+    return Verdict.UNSURE if said.hedged else Verdict.CORRECT
+
+
+def is_clause(gold_words: Sequence[Token]) -> bool:
+    """Whether a short answer reads as a clause: a verb of a clause after its first word ("tesla has
+    never paid a dividend", "harry kane did not score"; a title may be one too, "this is the end", which
+    the rules that read clauses take only for a question asking for a value)."""
+    return len(gold_words) >= SENTENCE_MIN_WORDS and any(
+        t in CLAUSE_VERBS or t in AUXILIARIES for t in gold_words[1:]
     )

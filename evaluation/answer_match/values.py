@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from decimal import Decimal
 
-from evaluation.answer_match.cues import DOWN_WORDS, FILLERS, FUNCTION_WORDS, QUALIFIERS, UP_WORDS
+from evaluation.answer_match.cues import (
+    COUNT_WORDS,
+    DOWN_WORDS,
+    FILLERS,
+    FUNCTION_WORDS,
+    QUALIFIERS,
+    UP_WORDS,
+)
 from evaluation.answer_match.entities import Prediction, says_more
 from evaluation.answer_match.reading import (
     BREAKS,
@@ -29,7 +35,6 @@ from evaluation.answer_match.reading import (
     words,
 )
 from evaluation.answer_match.verdicts import Verdict, capped, unsure_if
-from models import vocabulary
 
 
 def value_alternatives(gold: str) -> list[str]:
@@ -65,8 +70,12 @@ def qualified(wanted: Sequence[Token]) -> bool:
     return STOP in rest and any(isinstance(t, str) and t not in BREAKS for t in rest[rest.index(STOP) :])
 
 
-def value_verdict(said: Prediction, gold_words: Sequence[Token], question: str) -> Verdict:
-    value = single_value(gold_words)
+def value_verdict(
+    said: Prediction, gold_words: Sequence[Token], question: str, value: Token | None = None
+) -> Verdict:
+    """The verdict on a prediction for the gold's one value (or `value`, a sentence's key value, with the
+    sentence's words as `gold_words`: what the prediction may say besides it)."""
+    value = single_value(gold_words) if value is None else value
     stated = [t for t in said.words if isinstance(t, (Quantity, Date))]
     if _direction(said.words) == _direction(gold_words) == "down":  # "a loss of $3.26" for "-$3.26"
         value, stated = magnitude(value), [magnitude(t) for t in stated]
@@ -92,8 +101,8 @@ def value_verdict(said: Prediction, gold_words: Sequence[Token], question: str) 
         agree(magnitude(t), value) is Agreement.SAME for t in stated
     ):
         return Verdict.UNSURE  # "-$5" for "$5", asked how much it fell
-    if not stated and said.words[0] in vocabulary.ZERO_WORDS and value != Quantity(Decimal(0)):
-        return Verdict.WRONG  # "none" for "1"
+    if not stated and said.says_zero and isinstance(value, Quantity) and value.value != 0:
+        return Verdict.WRONG  # "none" for "1", "he has never won it" for "once"
     return unsure_if(not stated)  # another value, or another kind of value ("5%" for "$5")
 
 
@@ -136,7 +145,9 @@ def _other_unit(said: Prediction, gold_words: Sequence[Token], value: Token, que
         for following in said.tokens[i + 1 : i + 4]:
             if not isinstance(following, str) or following in BREAKS or following in FUNCTION_WORDS:
                 break
-            if following not in FILLERS | DOWN_WORDS | UP_WORDS and not stated_in(following, known):
+            if following not in FILLERS | COUNT_WORDS | DOWN_WORDS | UP_WORDS and not stated_in(
+                following, known
+            ):
                 return True
     return False
 
