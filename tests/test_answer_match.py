@@ -313,7 +313,7 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
             "80",
             "in 9 seasons, the otters had 31 victories out of 80 games.",
             "how many victories have the otters had?",
-            UNSURE,
+            WRONG,  # the games, where the key value is the victories
         ),
         (
             "42",
@@ -325,7 +325,13 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
             "3",
             "she has five children, three with her first husband.",
             "how many children does she have with her first husband?",
-            UNSURE,
+            CORRECT,  # the count whose clause says "her first husband"
+        ),
+        (
+            "5",
+            "she has five children, three with her first husband.",
+            "how many children does she have with her first husband?",
+            WRONG,
         ),
         (
             "$14 per share",
@@ -337,7 +343,7 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
             "May 2, 1999",
             "the company went public on may 2, 1999 at $14 per share.",
             "what was its price at the ipo?",
-            UNSURE,
+            WRONG,  # a date, asked for a price
         ),
         (
             "Ana Ruiz",

@@ -61,7 +61,7 @@ class Prediction:
     def read(cls, text: str, gold: Sequence[Token] = ()) -> Prediction:
         lowered = text.lower().replace("’", "'")
         said = _known_names(_given_names(tokens(text), gold), text, tuple(gold))
-        said = _gold_spellings(said, gold)
+        said = gold_compounds(_gold_spellings(said, gold), gold)
         return cls(text, said, bool(HEDGE.search(lowered)), bool(NEGATION.search(lowered)))
 
     @cached_property
@@ -94,7 +94,7 @@ def _given_names(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Toke
         given = {
             name
             for name, after in zip(wanted, wanted[1:])
-            if after == surname and isinstance(name, str) and distinctive(name) and name not in NEGATION_WORDS
+            if after == surname and isinstance(name, str) and name not in FUNCTION_WORDS | NEGATION_WORDS
         }
         fits = {name for name in given if name[0] == initial}
         if len(fits) == 1:
@@ -131,6 +131,29 @@ def _gold_spellings(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[T
             if (before or after) and (before or not at_end):
                 result[i] = gold_word
                 break
+    return tuple(result)
+
+
+def gold_compounds(said: tuple[Token, ...], wanted: Sequence[Token]) -> tuple[Token, ...]:
+    """The prediction with a word the gold writes as two, or two it writes as one, written as the gold
+    writes them: "Spider-Man" for "spiderman", "Trailblazers" for "trail blazers"."""
+    gold_words = {t for t in wanted if isinstance(t, str) and distinctive(t)}
+    joined = {
+        str(a) + str(b): (a, b) for a, b in zip(wanted, wanted[1:]) if distinctive(a) and distinctive(b)
+    }
+    result: list[Token] = []
+    i = 0
+    while i < len(said):
+        token, following = said[i], said[i + 1] if i + 1 < len(said) else None
+        if isinstance(token, str) and isinstance(following, str) and token + following in gold_words:
+            result.append(token + following)
+            i += 2
+            continue
+        if isinstance(token, str) and token not in gold_words and token in joined:
+            result.extend(joined[token])
+        else:
+            result.append(token)
+        i += 1
     return tuple(result)
 
 
@@ -221,17 +244,23 @@ def names_part(said: Sequence[Token], wanted: Sequence[Token], either_end: bool 
     """Whether `said` names `wanted` by a distinctive part of it: its end ("Djokovic", "Deathly Hallows
     Part 2"), a start followed only by generic words ("Mayon" for "Mayon Volcano"), or, in a list,
     any start or end ("Ella" for "Ella Clooney", "Spurs" for "San Antonio Spurs"). A part without the
-    name's number does not name it ("Spider-Man" for "Spider-Man 2")."""
+    name's number does not name it ("Spider-Man" for "Spider-Man 2"), nor one of two things joined
+    ("Blue" for "yellow and blue", "Maggie" for "lisa and maggie")."""
     n = len(said)
     if not 0 < n < len(wanted) or not any(distinctive(t) for t in said):
         return False
-    if tuple(wanted[-n:]) == tuple(said):  # a first name, a series' name ("Harry Potter and"), "13 years at"
+    if tuple(wanted[-n:]) == tuple(said):  # a surname, a title's end; not "Blue" for "yellow and blue"
         dropped = wanted[:-n]
-        return not any(map(title_number, dropped)) and (
-            either_end
-            or len(dropped) == 1
-            or sum(map(distinctive, said)) >= 2
-            or not any(map(distinctive, dropped))
+        joined = dropped[-1] in SEPARATORS and sum(map(distinctive, said)) < 2  # not "Deathly Hallows Part 2"
+        return (
+            not any(map(title_number, dropped))
+            and not joined
+            and (
+                either_end
+                or len(dropped) == 1
+                or sum(map(distinctive, said)) >= 2
+                or not any(map(distinctive, dropped))
+            )
         )
     if tuple(wanted[:n]) == tuple(said):  # not "Lisa" for "lisa and maggie"
         dropped = wanted[n:]

@@ -129,8 +129,9 @@ LIST_JOINTS = frozenset({"and", "&", "or", "to"})  # what may stand between the 
 
 
 # Phrases written several ways, each read as one: comparisons ("more than one year" = "over one
-# year"), units ("ft³" = "cu ft" = "cubic feet"), quarters ("Q4" = "fourth quarter" = "quarter 4") and
-# win-loss records ("56 wins and 26 losses" = "56-26").
+# year"), units ("ft³" = "cu ft" = "cubic feet"), quarters ("Q4" = "fourth quarter" = "quarter 4"),
+# win-loss records ("56 wins and 26 losses" = "56-26") and numbers in words ("thirty-nine").
+TENS = range(20, 100, 10)
 PHRASES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(rf"\b(?:{vocabulary.MORE_THAN})\b"), "over"),
     (re.compile(rf"\b(?:{vocabulary.LESS_THAN})\b"), "under"),
@@ -140,6 +141,13 @@ PHRASES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
         lambda m: f"quarter {m['q'] or vocabulary.ORDINAL_WORDS[m['n']]}",
     ),
     (re.compile(vocabulary.WIN_LOSS), lambda m: f"{m['w'] or m['w2']}-{m['l'] or m['l2']}"),
+    (  # "thirty-nine" = 39
+        re.compile(
+            rf"\b({'|'.join(w for w, n in vocabulary.NUMBER_WORDS.items() if n in TENS)})[- ]"
+            rf"({'|'.join(w for w, n in vocabulary.NUMBER_WORDS.items() if 0 < n < 10)})\b"
+        ),
+        lambda m: str(vocabulary.NUMBER_WORDS[m[1]] + vocabulary.NUMBER_WORDS[m[2]]),
+    ),
 ]
 
 

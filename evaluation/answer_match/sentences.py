@@ -42,9 +42,17 @@ from evaluation.answer_match.cues import (
     SHORT_ITEM_WORDS,
     SHORT_NAME_WORDS,
     TITLE_ITEM_MAX_WORDS,
+    TITLE_WORDS,
     ZERO_EXTRA_WORDS,
 )
-from evaluation.answer_match.entities import Prediction, names_alike, names_part, says_more, shared_by_others
+from evaluation.answer_match.entities import (
+    Prediction,
+    gold_compounds,
+    names_alike,
+    names_part,
+    says_more,
+    shared_by_others,
+)
 from evaluation.answer_match.lists import in_gold, is_list, list_items
 from evaluation.answer_match.reading import (
     BREAKS,
@@ -106,7 +114,7 @@ def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tup
 
 
 def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, question: str) -> Verdict:
-    asked = words(question)
+    asked = gold_compounds(words(question), wanted)  # "spider man" asked, "spiderman" answered
     groups = _key_spans(wanted, asked)
     said_content = [t for t in said.words if is_content(t)]
     covered = [group for group in groups if any(_covers(said, span, wanted) for span in group)]
@@ -128,7 +136,8 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
         if not covered:
             return Verdict.UNSURE  # only what the question says
         if any(
-            _is_gold_list(group) and not all(_covers(said, span, wanted) for span in named_spans(group))
+            _is_gold_list(group)
+            and not all(_covers(said, span, wanted, in_list=True) for span in named_spans(group))
             for group in covered
         ):
             # part of a list: of the answer when the question asks for several things
@@ -163,19 +172,23 @@ def _is_gold_list(group: Sequence[Sequence[Token]]) -> bool:
     return len(group) > 1 and (is_list(group) or all(len(span) <= TITLE_ITEM_MAX_WORDS for span in group))
 
 
-def _covers(said: Prediction, span: Sequence[Token], wanted: Sequence[Token] = ()) -> bool:
+def _covers(
+    said: Prediction, span: Sequence[Token], wanted: Sequence[Token] = (), in_list: bool = False
+) -> bool:
     """Whether the prediction states a span of the gold sentence: one of its values; a short name whole
     or by a distinctive part ("Foy" for "claire foy"; not "The Fame" for "the fame monster"), perhaps
     followed by a surname the gold sentence writes elsewhere ("Barry Gibb" for "barry" of "the brothers
-    barry, robin and maurice gibb"); a distinctive word of a longer run; or all of a span without any
-    ("m.a.a.d city")."""
+    barry, robin and maurice gibb"); a distinctive word of a longer run, or, for an item of a list, of
+    one joined by a word no name has inside ("announced investments into nuvei and ..."); or all of a
+    span without any ("m.a.a.d city")."""
     values = [t for t in span if isinstance(t, (Quantity, Date))]
     if any(stated_in(t, said.words) for t in values):
         return True
     key = [t for t in span if distinctive(t)]
     if not key:
         return not values and all(stated_in(t, said.words) for t in span if is_content(t))
-    if sum(map(is_content, span)) <= SHORT_NAME_WORDS:
+    joined = in_list and any(t in FUNCTION_WORDS - TITLE_WORDS for t in span)  # "announced investments into"
+    if sum(map(is_content, span)) <= SHORT_NAME_WORDS and not joined:
         return _names_span(said.tokens, span, family=wanted)
     return any(stated_in(t, said.words) for t in key)
 
@@ -328,15 +341,25 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
     question's words follow it (perhaps after a clause between commas: "ederson, who plays for manchester
     city, was the goalkeeper ...", "taylor swift was the top artist ...", "as of 2022, barry bonds, hank
     aaron, and babe ruth are the top three ..."), or the words after its last copula, when they end it
-    ("the actress who played ... is claire foy"); only words the question does not contain."""
+    ("the actress who played ... is claire foy", not "is at the top ..."); only words the question does not
+    contain, but a title's start before its colon ("spiderman: no way home is ...")."""
     start = 0
     if COMMA in wanted and all(
         not is_content(t) or stated_in(t, asked) for t in wanted[: wanted.index(COMMA)]
     ):
         start = wanted.index(COMMA) + 1  # an opening the question already says: "as of 2022, ..."
+    prefix: list[Token] = []  # a title's start the question says: "spiderman" of "spiderman: no way home"
+    if STOP in wanted[start:]:
+        colon = wanted.index(STOP, start)
+        opening = wanted[start:colon]
+        if opening and all(stated_in(t, asked) for t in opening) and _title_goes_on(wanted, colon):
+            prefix, start = [*opening, STOP], colon + 1
     subject: list[Token] = []
     for i, token in enumerate(wanted[start:], start):
         clause = token == COMMA and i + 1 < len(wanted) and wanted[i + 1] in FUNCTION_WORDS - SEPARATORS
+        if token == STOP and subject and _title_goes_on(wanted, i):
+            subject.append(token)  # "spiderman: no way home is at the top ..."
+            continue
         if (
             token == STOP
             or token in COPULAS
@@ -350,7 +373,7 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
     if rest and rest[0] == COMMA and COMMA in rest[1:]:
         rest = rest[rest.index(COMMA, 1) + 1 :]  # the clause between commas
     if _answer_words(subject, asked) and rest and _restates(rest, asked):
-        return tuple(subject)
+        return (*prefix, *subject)
     copulas = [i for i, t in enumerate(wanted) if t in COPULAS]
     complement = list(wanted[copulas[-1] + 1 :] if copulas else ())
     while complement and complement[-1] in BREAKS:
@@ -358,12 +381,24 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
     clauses = [i for i, t in enumerate(complement[:-1]) if t == COMMA and complement[i + 1] in FUNCTION_WORDS]
     if clauses:  # "is b. riley financial, with a yield of ..."
         complement = complement[: clauses[0]]
+    if complement and complement[0] in FUNCTION_WORDS:
+        return None  # "is at the top with ...": no name
     name = complement if len(list_items(complement)) > 1 else [t for t in complement if t not in BREAKS]
     if _answer_words(complement, asked) and (
         len(list_items(complement)) > 1 or BREAKS.isdisjoint(complement)
     ):
         return tuple(name)
     return None
+
+
+def _title_goes_on(wanted: Sequence[Token], at: int) -> bool:
+    """Whether the phrase break at `at` is a title's colon: a few words follow it, then a copula."""
+    for token in wanted[at + 1 : at + 2 + SHORT_ITEM_WORDS]:
+        if token in COPULAS:
+            return True
+        if token in BREAKS or not isinstance(token, str):
+            return False
+    return False
 
 
 def _restates(rest: Sequence[Token], asked: Sequence[Token]) -> bool:
