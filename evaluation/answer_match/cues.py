@@ -192,6 +192,11 @@ CONTRASTS = frozenset(
 NEGATION_QUALIFIERS = frozenset("until except besides apart other only".split())
 ONE_AS_PRONOUN = re.compile(r"\b(?:not|never|n't) (?:\w+ ){0,2}(?:a single )?one\b")  # "never won one"
 NEGATED_WITHIN = 3  # content words after a negation that it may negate ("has never been named to")
+# A question asking for a team or a country, and for one or several.
+ASKS_FOR_NAME_KIND = re.compile(
+    r"\b(?:which|what) (?:\w+ ){0,2}?(?P<kind>countries|country|nations?|teams?|clubs?|franchises?)\b"
+)
+NAME_KINDS = {"country": "country", "nation": "country", "team": "team", "club": "team", "franchise": "team"}
 NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nobody|nothing|without)\b|n't\b")
 
 

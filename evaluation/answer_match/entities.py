@@ -341,3 +341,8 @@ def other_ending(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
         return False
     rest, gold_rest = said[shared], wanted[shared]
     return distinctive(rest) and distinctive(gold_rest) and not names_alike(said[shared:], wanted[shared:])
+
+
+def names_in(text: Sequence[Token]) -> tuple[Name, ...]:
+    """The known names (teams, countries) in a sentence or a question; codes only as whole answers."""
+    return tuple(name_index().find(text, distinctive, lambda code: False))

@@ -31,7 +31,9 @@ from evaluation.answer_match.polarity import (
 from evaluation.answer_match.reading import Token, tokens, words
 from evaluation.answer_match.sentences import (
     is_clause,
+    key_names,
     key_value,
+    names_fact_verdict,
     none_fact_verdict,
     says_there_is_none,
     sentence_verdict,
@@ -198,6 +200,17 @@ def _sentence_value(case: Case) -> Verdict | None:
     return value_fact_verdict(case.said, case.wanted, key, case.question)
 
 
+def _sentence_names(case: Case) -> Verdict | None:
+    """A gold sentence naming the teams or countries a question asks for ("the golden state warriors
+    beat the boston celtics in the 2022 nba finals", asked which team the warriors beat), read as a short
+    gold naming them is, by any of their names ("Boston", "the Celtics"); None when the sentence does not
+    tell which of its names answer."""
+    names = key_names(case.wanted, case.question)
+    if names is None:
+        return None
+    return names_fact_verdict(case.prediction, case.wanted, names, case.question)
+
+
 def _two_options(case: Case) -> Verdict | None:
     """A question offering two options (options.py): the option the gold chooses; None when the
     prediction names neither."""
@@ -279,6 +292,7 @@ RULES: tuple[Rule, ...] = (
     Rule("list", lambda c: c.kind is Kind.LIST, _list),
     Rule("sentence: none", lambda c: c.reads_as_sentence, _sentence_none),
     Rule("sentence: value", lambda c: c.reads_as_sentence, _sentence_value),
+    Rule("sentence: names", lambda c: c.reads_as_sentence, _sentence_names),
     Rule("two options", lambda c: c.options is not None, _two_options),
     Rule("sentence", lambda c: c.kind is Kind.SENTENCE, _sentence),
     Rule("phrase", _always, _phrase),

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from evaluation.answer_match.cues import (
+    ASKS_FOR_NAME_KIND,
+    NAME_KINDS,
     ASKED_KINDS,
     ASKS_FOR_AMOUNT,
     ASKS_FOR_SEVERAL,
@@ -26,6 +28,7 @@ from evaluation.answer_match.cues import (
     AUXILIARIES,
     CLAUSE_VERBS,
     CONTRASTS,
+    COUNT_WORDS,
     COPULAS,
     DIRECTION_WORDS,
     FILLERS,
@@ -48,12 +51,15 @@ from evaluation.answer_match.cues import (
 from evaluation.answer_match.entities import (
     Prediction,
     gold_compounds,
+    names_in,
+    other_name,
     names_alike,
     names_part,
     says_more,
     shared_by_others,
 )
-from evaluation.answer_match.lists import in_gold, is_list, list_items
+from evaluation.answer_match.lists import in_gold, is_list, list_items, list_verdict
+from evaluation.answer_match.phrases import phrase_verdict
 from evaluation.answer_match.reading import (
     BREAKS,
     COMMA,
@@ -494,16 +500,18 @@ def key_value(wanted: Sequence[Token], question: str) -> Quantity | Date | None:
     return None
 
 
-def _clause_overlap(text: Sequence[Token], at: int, asked: Sequence[Token]) -> int:
-    """How many of the question's words (and values) the clause after the value at `at` says, up to a
-    phrase break or a contrast."""
-    said: set[Token] = set()
-    for token in text[at + 1 :]:
-        if token in BREAKS or token in CONTRASTS:
-            break
-        if is_content(token) and stated_in(token, asked):
-            said.add(token)
-    return len(said)
+def _clause_overlap(text: Sequence[Token], at: int, asked: Sequence[Token]) -> tuple[int, int]:
+    """How many of the question's words (and values) the value at `at` has after it in its clause (up
+    to a phrase break or a contrast: "two with rita wilson"), then in the whole clause ("where amazon
+    stock costs around $173.54")."""
+    starts = [i for i, t in enumerate(text[:at]) if t in BREAKS or t in CONTRASTS]
+    ends = [i for i, t in enumerate(text) if i > at and (t in BREAKS or t in CONTRASTS)]
+    start, end = (starts[-1] + 1 if starts else 0), min(ends, default=len(text))
+
+    def said(run: Sequence[Token]) -> int:
+        return len({t for t in run if is_content(t) and stated_in(t, asked)})
+
+    return said(text[at + 1 : end]), said(text[start:end])
 
 
 def value_fact_verdict(
@@ -542,7 +550,11 @@ def value_fact_verdict(
     if any(not stated_in(t, [*sentence_words, *asked]) for t in others):
         return Verdict.UNSURE
     counted, gold_counted = _counted(said.tokens, key), _counted(wanted, key)
-    if counted is not None and not stated_in(counted, [*([gold_counted] if gold_counted else []), *asked]):
+    if (
+        counted is not None
+        and counted not in COUNT_WORDS
+        and not stated_in(counted, [*filter(None, [gold_counted]), *asked])
+    ):
         return Verdict.UNSURE
     return verdict
 
@@ -595,3 +607,65 @@ def is_clause(gold_words: Sequence[Token]) -> bool:
     return len(gold_words) >= SENTENCE_MIN_WORDS and any(
         t in CLAUSE_VERBS or t in AUXILIARIES for t in gold_words[1:]
     )
+
+
+def asked_name_kind(question: str) -> tuple[str, bool] | None:
+    """The kind of name a question asks for ("which country", "what team", "which clubs": "country",
+    "team") and whether it asks for several; None for other questions."""
+    found = ASKS_FOR_NAME_KIND.search(question.lower())
+    if found is None:
+        return None
+    word = found["kind"]
+    return NAME_KINDS[word.removesuffix("s").removesuffix("ie") + ("y" if word.endswith("ies") else "")], (
+        word.endswith("s")
+    )
+
+
+def key_names(wanted: Sequence[Token], question: str) -> tuple[tuple[Token, ...], ...] | None:
+    """The teams or countries a sentence gives as its answer to a question asking for one or several of
+    them: the known names of that kind the question does not name ("the golden state warriors beat the
+    boston celtics", asked whom the warriors beat: the celtics); of several, the one the sentence names as
+    its answer (its subject or complement), or, for a question asking for several, every item of that
+    answer when each is a known name; None when it does not tell."""
+    asked_kind = asked_name_kind(question)
+    if asked_kind is None:
+        return None
+    kind, several = asked_kind
+    asked = {name.key for name in names_in(words(question))}
+    found = [name for name in names_in(wanted) if name.kind == kind and name.key not in asked]
+    spans = list(dict.fromkeys(tuple(wanted[n.start : n.end]) for n in found))
+    if len(spans) == 1 and not several:
+        return tuple(spans)
+    answer = _answer_name(wanted, words(question))
+    if answer is None:
+        return None
+    if several:  # every item of the answer a known name, or the list is not read whole
+        items = list_items(answer)
+        return items if len(items) > 1 and all(item in spans for item in items) else None
+    chosen = [span for span in spans if find(answer, span) is Agreement.SAME]
+    return tuple(chosen) if len(chosen) == 1 else None
+
+
+def names_fact_verdict(
+    said_text: str, wanted: Sequence[Token], names: Sequence[Sequence[Token]], question: str
+) -> Verdict:
+    """A prediction against the teams or countries a sentence gives as its answer, read as a short gold
+    answer naming them is (phrases.py, lists.py: by any of their names), the sentence's other words
+    being what the prediction may also say; a value it gives must be the sentence's."""
+    gold_tokens: list[Token] = []
+    for span in names:
+        gold_tokens += [*([COMMA] if gold_tokens else []), *span]
+    said = Prediction.read(said_text, tuple(gold_tokens))
+    context = f"{question} " + " ".join(str(t) for t in wanted if isinstance(t, str))
+    if len(names) == 1:
+        verdict = phrase_verdict(said, names[0], context)
+        if verdict is Verdict.UNSURE and other_name(said, names[0]):
+            return Verdict.WRONG  # "Man Utd" for "manchester city"
+    else:
+        verdict = list_verdict(said, names, context)
+    if verdict is not Verdict.CORRECT:
+        return verdict
+    values = [t for t in said.words if isinstance(t, (Quantity, Date))]
+    if stray_value(values, wanted):
+        return Verdict.WRONG
+    return Verdict.UNSURE if any(not stated_in(t, wanted) for t in values) else verdict
