@@ -194,10 +194,11 @@ def _sentence_value(case: Case) -> Verdict | None:
     active for 39 years, since 1985.", asked how long), read as that one value is (values.py: scales,
     units, dates at their precision), the sentence's other words and values context; None when the
     sentence does not tell one value."""
-    key = key_value(case.wanted, case.question)
-    if key is None:
+    found = key_value(case.wanted, case.question)
+    if found is None:
         return None
-    return value_fact_verdict(case.said, case.wanted, key, case.question)
+    key, rivals = found
+    return value_fact_verdict(case.said, case.wanted, key, case.question, rivals)
 
 
 def _sentence_names(case: Case) -> Verdict | None:

@@ -444,15 +444,26 @@ def says_there_is_none(wanted: Sequence[Token], question: str) -> bool:
     main clause (up to a phrase break or a contrast: "..., though she has been nominated four times")
     negates one of the question's words ("lady gaga has never won ...", "harry kane did not score ...",
     "he has no children") and counts nothing the question does not; not when the negation is qualified
-    ("did not win until 2010", "never won except ...")."""
+    ("did not win until 2010", "never won except ..."), nor when a later clause counts what it negates
+    ("did not release any albums in 2020, but released 2 in 2021")."""
     if not ASKS_FOR_AMOUNT.search(question.lower()) or any(t in NEGATION_QUALIFIERS for t in wanted):
         return False
     asked = words(question)
     clause = _main_clause(wanted)
-    values = [t for t in clause if isinstance(t, Quantity) and not is_year(t) and not stated_in(t, asked)]
-    return not values and any(
-        _negates_asked(clause, i, asked) for i, token in enumerate(clause) if _is_negation(clause, i)
+    if any(_count(t, asked) for t in clause):
+        return False
+    negated = {
+        word for i in range(len(clause)) if _is_negation(clause, i) for word in _negated(clause, i, asked)
+    }
+    later = wanted[len(clause) :]  # "did not release any albums in 2020, but released 2 in 2021"
+    return bool(negated) and not (
+        any(stated_in(w, later) for w in negated) and any(_count(t, asked) for t in later)
     )
+
+
+def _count(token: Token, asked: Sequence[Token]) -> bool:
+    """A number that may count something: no year, none the question gives."""
+    return isinstance(token, Quantity) and not is_year(token) and not stated_in(token, asked)
 
 
 def _main_clause(wanted: Sequence[Token]) -> Sequence[Token]:
@@ -466,20 +477,20 @@ def _is_negation(text: Sequence[Token], at: int) -> bool:
     return token in NEGATION_WORDS or (token == "t" and at > 0 and str(text[at - 1]).endswith("n"))
 
 
-def _negates_asked(text: Sequence[Token], at: int, asked: Sequence[Token]) -> bool:
-    """Whether the first content words after a negation include one of the question's ("never won")."""
+def _negated(text: Sequence[Token], at: int, asked: Sequence[Token]) -> list[str]:
+    """The question's words among the first content words after a negation ("never won": "won")."""
     following = [t for t in text[at + 1 :] if is_content(t) and t not in NEGATION_WORDS]
-    return any(isinstance(t, str) and stated_in(t, asked) for t in following[:NEGATED_WITHIN])
+    return [t for t in following[:NEGATED_WITHIN] if isinstance(t, str) and stated_in(t, asked)]
 
 
-def key_value(wanted: Sequence[Token], question: str) -> Quantity | Date | None:
+def key_value(wanted: Sequence[Token], question: str) -> tuple[Quantity | Date, list[Token]] | None:
     """The one value a sentence gives as its answer to a question asking for a value, or None when it
     does not tell one: of the kind asked for and not one the question gives; a year beside another
     value is context unless a date is asked for ("active for 39 years, since 1985"); of several, the
     one counting what the question asks about ("76 victories out of 114 matches"), or else the one whose
     clause says more of the question's words than any other's ("there are 102 companies in qqq but only
     two has market cap higher than 15 billion", asked how many have a market cap higher than 15
-    billion)."""
+    billion); with the values it was chosen over that way, which a prediction may still mean."""
     if not _asks_for_value(question):
         return None
     asked = words(question)
@@ -492,11 +503,12 @@ def key_value(wanted: Sequence[Token], question: str) -> Quantity | Date | None:
         values = [(i, t) for i, t in values if not is_year(t)] or values
     for candidates in (values, [(i, t) for i, t in values if _counts_asked(wanted, i, asked)]):
         if len({t for _, t in candidates}) == 1:
-            return candidates[0][1]
+            return candidates[0][1], []
     scores = {t: max(_clause_overlap(wanted, j, asked) for j, u in values if u == t) for _, t in values}
     ranked = sorted(scores.values(), reverse=True)
     if len(ranked) > 1 and ranked[0] > ranked[1]:
-        return next(t for t, score in scores.items() if score == ranked[0])
+        key = next(t for t, score in scores.items() if score == ranked[0])
+        return key, [t for t in scores if t != key]
     return None
 
 
@@ -515,17 +527,21 @@ def _clause_overlap(text: Sequence[Token], at: int, asked: Sequence[Token]) -> t
 
 
 def value_fact_verdict(
-    said: Prediction, wanted: Sequence[Token], key: Token, question: str
+    said: Prediction, wanted: Sequence[Token], key: Token, question: str, rivals: Sequence[Token] = ()
 ) -> Verdict | None:
     """A prediction against a sentence's key value, read as a short gold answer is (values.py), the
     sentence's other words being what the prediction may also say; its other values must be the
     sentence's: one that only contradicts them is wrong ("twice, in 2016 and 2018" where the sentence
     says 2016 and 2019), one it does not have leaves it unsure, and so does the key value counting
-    another thing than the sentence's ("4 movies" for "shot in 4 locations"). None for a prediction
+    another thing than the sentence's ("4 movies" for "shot in 4 locations"); one of the `rivals` the
+    key was chosen over by the question's words leaves it unsure too. None for a prediction
     that states no value and does not say there is none: the sentence's other rules read it."""
     values = [t for t in said.words if isinstance(t, (Quantity, Date))]
     if not said.says_zero and not values:
         return None
+    states_key = any(agree(t, key) is Agreement.SAME for t in values)
+    if not states_key and any(agree(t, rival) is Agreement.SAME for t in values for rival in rivals):
+        return Verdict.UNSURE  # the value the key was chosen over by the question's words alone
     asked = words(question)
     sentence_words = [t for t in wanted if t not in BREAKS]
     kind = _asked_kind(question)
