@@ -30,6 +30,8 @@ from evaluation.answer_match.polarity import (
 )
 from evaluation.answer_match.reading import Token, tokens, words
 from evaluation.answer_match.sentences import (
+    asks_for_value,
+    has_value,
     is_clause,
     key_names,
     key_value,
@@ -73,8 +75,12 @@ class Case:
 
     @cached_property
     def reads_as_sentence(self) -> bool:
-        """A gold sentence, or a phrase that is a clause ("apple has 161,000 employees as of 2023.")."""
-        return self.kind is Kind.SENTENCE or (self.kind is Kind.PHRASE and is_clause(self.gold_words))
+        """A gold sentence, or a phrase that is a clause ("apple has 161,000 employees as of 2023.") or,
+        for a question asking for a value, one with a value ("earned 116,609 million usd in 2023")."""
+        return self.kind is Kind.SENTENCE or (
+            self.kind is Kind.PHRASE
+            and (is_clause(self.gold_words) or (asks_for_value(self.question) and has_value(self.gold_words)))
+        )
 
     @cached_property
     def options(self) -> tuple[tuple[Token, ...], tuple[Token, ...]] | None:

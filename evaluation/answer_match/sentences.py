@@ -124,7 +124,7 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
     groups = _key_spans(wanted, asked)
     said_content = [t for t in said.words if is_content(t)]
     covered = [group for group in groups if any(_covers(said, span, wanted) for span in group)]
-    wants_value = _asks_for_value(question) and bool(_key_values(wanted, question)[0])
+    wants_value = asks_for_value(question) and bool(_key_values(wanted, question)[0])
     if wants_value:
         kind = _asked_kind(question)
         own = [t for t in said.words if _of_kind(t, kind) and not stated_in(t, [*wanted, *asked])]
@@ -264,7 +264,7 @@ def _gives_what_is_asked(
     Any other question wants the name the sentence gives as its answer (`_answer_name`), or else all of
     its names ("sam howell" is not the answer to "what team does he play for?" when it names both)."""
     keys, unique = _key_values(wanted, question)
-    if _asks_for_value(question) and keys:
+    if asks_for_value(question) and keys:
         stated = [key for key in keys if stated_in(key, said.words)]
         return bool(stated) and (unique or len(stated) == len(keys))
     answer = _answer_name(wanted, words(question))
@@ -273,7 +273,7 @@ def _gives_what_is_asked(
     return all(group in covered for group in groups if named_spans(group))
 
 
-def _asks_for_value(question: str) -> bool:
+def asks_for_value(question: str) -> bool:
     """Whether a question asks for a value: it names one ("how many", "when", "price", ...) and does not
     ask for a thing ("which company has the highest market cap?", "what energy stocks ...")."""
     lowered = question.lower()
@@ -491,7 +491,7 @@ def key_value(wanted: Sequence[Token], question: str) -> tuple[Quantity | Date, 
     clause says more of the question's words than any other's ("there are 102 companies in qqq but only
     two has market cap higher than 15 billion", asked how many have a market cap higher than 15
     billion); with the values it was chosen over that way, which a prediction may still mean."""
-    if not _asks_for_value(question):
+    if not asks_for_value(question):
         return None
     asked = words(question)
     kind = _asked_kind(question)
@@ -566,9 +566,11 @@ def value_fact_verdict(
     if any(not stated_in(t, [*sentence_words, *asked]) for t in others):
         return Verdict.UNSURE
     counted, gold_counted = _counted(said.tokens, key), _counted(wanted, key)
+    money = kind == "money" and UNIT_KINDS.get(counted or "") == "money"  # "$0.13" for a price of "0.13"
     if (
         counted is not None
         and counted not in COUNT_WORDS
+        and not money
         and not stated_in(counted, [*filter(None, [gold_counted]), *asked])
     ):
         return Verdict.UNSURE
@@ -576,9 +578,12 @@ def value_fact_verdict(
 
 
 def _counted(text: Sequence[Token], value: Token) -> str | None:
-    """The last word of the noun right after the first value of `text` that is `value` ("4 locations":
-    "locations"), or None."""
+    """What the first value of `text` that is `value` counts: its unit ("1 day": "day"), or else the last
+    word of the noun right after it ("4 locations": "locations"); None when nothing follows it."""
     at = next((i for i, t in enumerate(text) if agree(t, value) is Agreement.SAME), None)
+    found = text[at] if at is not None else None
+    if isinstance(found, Quantity) and found.unit:
+        return found.unit
     noun: list[str] = []
     for token in text[at + 1 :] if at is not None else ():
         if not isinstance(token, str) or token in BREAKS or token in FUNCTION_WORDS:
@@ -639,27 +644,40 @@ def asked_name_kind(question: str) -> tuple[str, bool] | None:
 
 def key_names(wanted: Sequence[Token], question: str) -> tuple[tuple[Token, ...], ...] | None:
     """The teams or countries a sentence gives as its answer to a question asking for one or several of
-    them: the known names of that kind the question does not name ("the golden state warriors beat the
-    boston celtics", asked whom the warriors beat: the celtics); of several, the one the sentence names as
-    its answer (its subject or complement), or, for a question asking for several, every item of that
-    answer when each is a known name; None when it does not tell."""
+    them: the name or list of names the sentence gives as its answer (its subject or complement) when
+    each is a known name of that kind the question does not name ("france won the 2018 world cup,
+    beating croatia"); else a list of such names inside it ("zlatan played for juventus, inter milan and
+    ac milan"), or, for a question asking for one, its one such name ("the golden state warriors beat
+    the boston celtics", asked whom the warriors beat); None when it does not tell (a list with a name
+    the tables do not know: "real madrid, ..., and al nassr")."""
     asked_kind = asked_name_kind(question)
     if asked_kind is None:
         return None
     kind, several = asked_kind
-    asked = {name.key for name in names_in(words(question))}
-    found = [name for name in names_in(wanted) if name.kind == kind and name.key not in asked]
-    spans = list(dict.fromkeys(tuple(wanted[n.start : n.end]) for n in found))
-    if len(spans) == 1 and not several:
-        return tuple(spans)
-    answer = _answer_name(wanted, words(question))
-    if answer is None:
-        return None
-    if several:  # every item of the answer a known name, or the list is not read whole
-        items = list_items(answer)
-        return items if len(items) > 1 and all(item in spans for item in items) else None
-    chosen = [span for span in spans if find(answer, span) is Agreement.SAME]
-    return tuple(chosen) if len(chosen) == 1 else None
+    asked = words(question)
+    asked_names = {name.key for name in names_in(asked)}
+
+    def known(span: Sequence[Token]) -> bool:
+        names = names_in(span)
+        return (
+            len(names) == 1
+            and (names[0].start, names[0].end) == (0, len(span))
+            and names[0].kind == kind
+            and names[0].key not in asked_names
+        )
+
+    answer = _answer_name(wanted, asked)
+    candidates = [
+        list_items(answer) if answer is not None else (),
+        *(group for group in _key_spans(wanted, asked) if len(group) > 1),
+        []
+        if several
+        else [tuple(wanted[n.start : n.end]) for n in names_in(wanted) if known(wanted[n.start : n.end])],
+    ]
+    for names in candidates:
+        if names and all(map(known, names)) and (several or len(set(names)) == 1):
+            return tuple(dict.fromkeys(tuple(name) for name in names))
+    return None
 
 
 def names_fact_verdict(
@@ -685,3 +703,7 @@ def names_fact_verdict(
     if stray_value(values, wanted):
         return Verdict.WRONG
     return Verdict.UNSURE if any(not stated_in(t, wanted) for t in values) else verdict
+
+
+def has_value(gold_words: Sequence[Token]) -> bool:
+    return any(isinstance(t, (Quantity, Date)) for t in gold_words)
