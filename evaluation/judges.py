@@ -86,12 +86,15 @@ def checker_judgement(request: JudgeRequest) -> Judgement:
     return judge_answer(request.prediction, gold, alternatives, question=request.query)
 
 
+def rules_verdict(judgement: Judgement) -> JudgeVerdict:
+    """The answer checker's sure judgement as a verdict of the rules."""
+    return JudgeVerdict(judgement.verdict is Verdict.CORRECT, RULES, rule=judgement.rule)
+
+
 def checker_verdict(request: JudgeRequest) -> JudgeVerdict | None:
     """The answer checker's verdict, or None when it is unsure."""
     judgement = checker_judgement(request)
-    if judgement.verdict is Verdict.UNSURE:
-        return None
-    return JudgeVerdict(judgement.verdict is Verdict.CORRECT, RULES, rule=judgement.rule)
+    return None if judgement.verdict is Verdict.UNSURE else rules_verdict(judgement)
 
 
 def parse_verdict(reply: str) -> bool | None:
@@ -117,7 +120,7 @@ class RulesJudge:
             if judgement.verdict is Verdict.UNSURE:
                 verdicts.append(JudgeVerdict(False, UNSURE_COUNTED_WRONG, rule=judgement.rule))
             else:
-                verdicts.append(JudgeVerdict(judgement.verdict is Verdict.CORRECT, RULES, rule=judgement.rule))
+                verdicts.append(rules_verdict(judgement))
         return verdicts
 
 
@@ -177,7 +180,7 @@ class CachedJudge:
             if judgement is None or judgement.verdict is Verdict.UNSURE:
                 verdicts.append(None)
             else:
-                verdicts.append(JudgeVerdict(judgement.verdict is Verdict.CORRECT, RULES, rule=judgement.rule))
+                verdicts.append(rules_verdict(judgement))
         pending = []
         for i, request in enumerate(requests):
             if verdicts[i] is not None:

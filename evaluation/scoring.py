@@ -80,7 +80,9 @@ def score_predictions(
         prediction = truncator.truncate(raw_prediction or "").strip()
         answers = [gold.answer] if judge.ground_truth_only else gold.answers
         if is_refusal(prediction):
-            scored[i] = ScoredQuestion(gold.interaction_id, MISSING, IDK, prediction, IDK_RULE, labels=gold.labels)
+            scored[i] = ScoredQuestion(
+                gold.interaction_id, MISSING, IDK, prediction, IDK_RULE, labels=gold.labels
+            )
         elif any(prediction.lower() == answer.strip().lower() for answer in answers):
             scored[i] = ScoredQuestion(
                 gold.interaction_id, CORRECT, EXACT, prediction, EXACT_RULE, labels=gold.labels

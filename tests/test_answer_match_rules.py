@@ -12,7 +12,9 @@ from evaluation.answer_match.sentences import key_names, key_value, says_there_i
 
 CORRECT, WRONG, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.UNSURE
 
-GAGA = "lady gaga has never won a grammy award for album of the year, though she has been nominated four times."
+GAGA = (
+    "lady gaga has never won a grammy award for album of the year, though she has been nominated four times."
+)
 GAGA_ASKED = "how many times has lady gaga won a grammy award for album of the year?"
 BAND = "the band has been active for 39 years, since 1985."
 BAND_ASKED = "how long has the band been active?"
@@ -31,45 +33,120 @@ FINALS_ASKED = "which team did the golden state warriors beat in the 2022 nba fi
         ("She has probably never won it.", GAGA, GAGA_ASKED, UNSURE, "sentence: none"),  # hedged
         ("4", GAGA, GAGA_ASKED, WRONG, "sentence: none"),  # the nominations, given as the wins
         ("She has won it four times.", GAGA, GAGA_ASKED, WRONG, "sentence: none"),
-        ("0", "the club has never won the league.", "how many league titles has the club won?", CORRECT,
-         "sentence: none"),  # a clause of six words: read as a sentence
-        ("He didn't score.", "the striker did not score in the final.",
-         "how many goals did the striker score in the final?", CORRECT, "sentence: none"),
+        (
+            "0",
+            "the club has never won the league.",
+            "how many league titles has the club won?",
+            CORRECT,
+            "sentence: none",
+        ),  # a clause of six words: read as a sentence
+        (
+            "He didn't score.",
+            "the striker did not score in the final.",
+            "how many goals did the striker score in the final?",
+            CORRECT,
+            "sentence: none",
+        ),
         # a sentence's key value, read as the one value a short gold would be
         ("39", BAND, BAND_ASKED, CORRECT, "sentence: value"),
         ("thirty-nine years", BAND, BAND_ASKED, CORRECT, "sentence: value"),
         ("It has been active since 1985, for 39 years.", BAND, BAND_ASKED, CORRECT, "sentence: value"),
         ("40 years", BAND, BAND_ASKED, WRONG, "sentence: value"),
-        ("$116.6 billion", "the retailer earned 116,609 million usd in revenue in 2023.",
-         "how much revenue did the retailer earn in 2023?", CORRECT, "sentence: value"),  # another scale
-        ("$116.6 million", "the retailer earned 116,609 million usd in revenue in 2023.",
-         "how much revenue did the retailer earn in 2023?", WRONG, "sentence: value"),
-        ("Twice, in 2016 and 2019", "she was named two times, once in 2016 and once in 2019.",
-         "how many times was she named?", CORRECT, "sentence: value"),
-        ("Twice, in 2016 and 2018", "she was named two times, once in 2016 and once in 2019.",
-         "how many times was she named?", WRONG, "sentence: value"),  # a context value the sentence lacks
-        ("2", "there are 102 companies in the fund but only two have a market cap over $15 billion.",
-         "how many companies in the fund have a market cap over $15 billion?", CORRECT, "sentence: value"),
-        ("102", "there are 102 companies in the fund but only two have a market cap over $15 billion.",
-         "how many companies in the fund have a market cap over $15 billion?", UNSURE, "sentence: value"),
-        ("4 movies", "the film was shot in 4 locations.", "how many locations was the film shot in?", UNSURE,
-         "sentence: value"),  # the same number counting another thing
-        ("The eps is $5.33.", "the club has won five league titles.", "how many league titles has the club won?",
-         WRONG, "sentence: value"),  # a value of another kind
+        (
+            "$116.6 billion",
+            "the retailer earned 116,609 million usd in revenue in 2023.",
+            "how much revenue did the retailer earn in 2023?",
+            CORRECT,
+            "sentence: value",
+        ),  # another scale
+        (
+            "$116.6 million",
+            "the retailer earned 116,609 million usd in revenue in 2023.",
+            "how much revenue did the retailer earn in 2023?",
+            WRONG,
+            "sentence: value",
+        ),
+        (
+            "Twice, in 2016 and 2019",
+            "she was named two times, once in 2016 and once in 2019.",
+            "how many times was she named?",
+            CORRECT,
+            "sentence: value",
+        ),
+        (
+            "Twice, in 2016 and 2018",
+            "she was named two times, once in 2016 and once in 2019.",
+            "how many times was she named?",
+            WRONG,
+            "sentence: value",
+        ),  # a context value the sentence lacks
+        (
+            "2",
+            "there are 102 companies in the fund but only two have a market cap over $15 billion.",
+            "how many companies in the fund have a market cap over $15 billion?",
+            CORRECT,
+            "sentence: value",
+        ),
+        (
+            "102",
+            "there are 102 companies in the fund but only two have a market cap over $15 billion.",
+            "how many companies in the fund have a market cap over $15 billion?",
+            UNSURE,
+            "sentence: value",
+        ),
+        (
+            "4 movies",
+            "the film was shot in 4 locations.",
+            "how many locations was the film shot in?",
+            UNSURE,
+            "sentence: value",
+        ),  # the same number counting another thing
+        (
+            "The eps is $5.33.",
+            "the club has won five league titles.",
+            "how many league titles has the club won?",
+            WRONG,
+            "sentence: value",
+        ),  # a value of another kind
         # the teams or countries a sentence gives as its answer, by any of their names
         ("Boston", FINALS, FINALS_ASKED, CORRECT, "sentence: names"),
         ("the Celtics", FINALS, FINALS_ASKED, CORRECT, "sentence: names"),
         ("the Warriors", FINALS, FINALS_ASKED, WRONG, "sentence: names"),  # the team the question names
-        ("Man City", "manchester city won the 2022-23 premier league title, their third in a row.",
-         "which team won the 2022-23 premier league?", CORRECT, "sentence: names"),
-        ("Man Utd", "manchester city won the 2022-23 premier league title, their third in a row.",
-         "which team won the 2022-23 premier league?", WRONG, "sentence: names"),
-        ("France", "france won the 2018 world cup, beating croatia 4-2 in the final.",
-         "which country won the 2018 world cup?", CORRECT, "sentence: names"),  # the sentence's subject
-        ("Juve, Inter and Milan", "zlatan played for juventus, inter milan and ac milan in italy.",
-         "which clubs did zlatan play for in italy?", CORRECT, "sentence: names"),
-        ("Juventus and AC Milan", "zlatan played for juventus, inter milan and ac milan in italy.",
-         "which clubs did zlatan play for in italy?", WRONG, "sentence: names"),  # one left out
+        (
+            "Man City",
+            "manchester city won the 2022-23 premier league title, their third in a row.",
+            "which team won the 2022-23 premier league?",
+            CORRECT,
+            "sentence: names",
+        ),
+        (
+            "Man Utd",
+            "manchester city won the 2022-23 premier league title, their third in a row.",
+            "which team won the 2022-23 premier league?",
+            WRONG,
+            "sentence: names",
+        ),
+        (
+            "France",
+            "france won the 2018 world cup, beating croatia 4-2 in the final.",
+            "which country won the 2018 world cup?",
+            CORRECT,
+            "sentence: names",
+        ),  # the sentence's subject
+        (
+            "Juve, Inter and Milan",
+            "zlatan played for juventus, inter milan and ac milan in italy.",
+            "which clubs did zlatan play for in italy?",
+            CORRECT,
+            "sentence: names",
+        ),
+        (
+            "Juventus and AC Milan",
+            "zlatan played for juventus, inter milan and ac milan in italy.",
+            "which clubs did zlatan play for in italy?",
+            WRONG,
+            "sentence: names",
+        ),  # one left out
     ],
 )
 def test_readings_that_compose(prediction, gold, question, expected, rule):
@@ -134,9 +211,10 @@ def test_every_verdict_names_its_rule():
         assert judgement.rule in {REFUSAL, NO_ANSWER} or judgement.rule.split(":")[0] in {
             name.split(":")[0] for name in names
         }, judgement
-    assert judge_answer("I don't know", "1973") == (Verdict.MISSING, REFUSAL) or judge_answer(
-        "I don't know", "1973"
-    ).rule == REFUSAL
+    assert (
+        judge_answer("I don't know", "1973") == (Verdict.MISSING, REFUSAL)
+        or judge_answer("I don't know", "1973").rule == REFUSAL
+    )
     assert judge_answer("x", "   ").rule == NO_ANSWER
 
 

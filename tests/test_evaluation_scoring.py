@@ -41,7 +41,8 @@ def test_official_rules_missing_exact_and_judged():
     assert [s.outcome for s in scored] == [MISSING, CORRECT, CORRECT, CORRECT, HALLUCINATION, HALLUCINATION]
     assert [s.verdict_source for s in scored] == ["idk", "exact", RULES, RULES, RULES, UNSURE_COUNTED_WRONG]
     # every verdict names its rule; what the checker was unsure of names the rule that was unsure
-    assert [s.rule for s in scored] == [IDK_RULE, EXACT_RULE, "same words", "phrase", "one value", "one value"]
+    rules = [IDK_RULE, EXACT_RULE, "same words", "phrase", "one value", "one value"]
+    assert [s.rule for s in scored] == rules
     tally = Tally()
     for item in scored:
         tally.add(item)

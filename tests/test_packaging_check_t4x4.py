@@ -631,6 +631,7 @@ def test_the_recorder_and_the_check_share_the_scripted_replies_without_importing
         tree = ast.parse((tools / name).read_text(encoding="utf-8"))
         return {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
 
-    assert "tools.t4x4_replies" in imported("t4x4_recorder.py") and "tools.t4x4_replies" in imported("check_t4x4.py")
+    assert "tools.t4x4_replies" in imported("t4x4_recorder.py")
+    assert "tools.t4x4_replies" in imported("check_t4x4.py")
     assert "tools.check_t4x4" not in imported("t4x4_recorder.py")
     assert not {module for module in imported("t4x4_replies.py") if module.startswith("tools")}

@@ -62,7 +62,8 @@ class _Filler:
                 room = min(self.budget, limit - len(value))
                 padding = ARITHMETIC_PADDING.get(name)
                 # whole units of an arithmetic padding; free words may stop anywhere
-                added = padding * (room // len(padding)) if padding else (" " + self.words * (room // len(self.words) + 1))[:room]
+                words = (" " + self.words * (room // len(self.words) + 1))[:room]
+                added = padding * (room // len(padding)) if padding else words
                 self.budget -= len(added)
                 value += added.rstrip()
             return value[: limit if limit is not None else len(value)]

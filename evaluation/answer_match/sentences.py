@@ -611,11 +611,12 @@ def none_fact_verdict(said: Prediction, wanted: Sequence[Token], question: str) 
     if any(not (isinstance(t, Quantity) and t.value == 0) and not stated_in(t, wanted) for t in values):
         return None  # a number the sentence does not have: which one answers?
     negations = {t for i, t in enumerate(said.words[:-1]) if _is_negation(said.words, i + 1)}  # "didn"
+    said_none = vocabulary.ZERO_WORDS | NEGATION_WORDS | negations
     extra = [
-        t for t in said.words
-        if isinstance(t, str) and is_content(t) and t not in vocabulary.ZERO_WORDS | NEGATION_WORDS | negations
-        and not stated_in(t, known)
-    ]  # fmt: skip
+        t
+        for t in said.words
+        if isinstance(t, str) and is_content(t) and t not in said_none and not stated_in(t, known)
+    ]
     if len(extra) > ZERO_EXTRA_WORDS:
         return None  # more than a little besides: perhaps another fact
     return Verdict.UNSURE if said.hedged else Verdict.CORRECT
