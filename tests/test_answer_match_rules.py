@@ -156,6 +156,37 @@ def test_readings_that_compose(prediction, gold, question, expected, rule):
     ) == (expected, rule)
 
 
+@pytest.mark.parametrize(
+    "prediction, gold, question, expected",
+    [
+        # parts of which some are a bare value and others have none: a sentence, not a list
+        (
+            "The US",
+            "the united states won the most medals, 113, ahead of china's 88.",
+            "which country won the most medals?",
+            CORRECT,
+        ),
+        (
+            "China",
+            "the united states won the most medals, 113, ahead of china's 88.",
+            "which country won the most medals?",
+            WRONG,
+        ),
+        # a complement's ", not ..." names no answer
+        ("Canberra", "the capital is canberra, not sydney.", "what is the capital?", CORRECT),
+        # years are what "how old" counts
+        (
+            "35 years old",
+            "the composer died in 1791 at the age of 35.",
+            "how old was the composer when he died?",
+            CORRECT,
+        ),
+    ],
+)
+def test_readings_of_sentences(prediction, gold, question, expected):
+    assert check_answer(prediction, gold, question=question) is expected
+
+
 def test_a_sentence_says_there_is_none_only_plainly():
     assert says_there_is_none(tokens(GAGA), GAGA_ASKED)
     assert not says_there_is_none(tokens(GAGA), "who has won the grammy for album of the year?")  # no amount

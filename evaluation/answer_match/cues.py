@@ -198,6 +198,7 @@ NEGATED_WITHIN = 3  # content words after a negation that it may negate ("has ne
 ASKS_FOR_NAME_KIND = re.compile(
     r"\b(?:which|what) (?:\w+ ){0,2}?(?P<kind>countries|country|nations?|teams?|clubs?|franchises?)\b"
 )
+ASKS_FOR_TIME_SPAN = re.compile(r"\bhow (?:old|long)\b")  # its answer may count years or days
 NAME_KINDS = {"country": "country", "nation": "country", "team": "team", "club": "team", "franchise": "team"}
 NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nobody|nothing|without)\b|n't\b")
 

@@ -77,9 +77,15 @@ def is_list(items: Sequence[Sequence[Token]]) -> bool:
 def reads_as_list(items: Sequence[Sequence[Token]], question: str) -> bool:
     """Whether a gold answer's comma-separated parts are a list: two parts only when they are parallel
     ("lenny kravitz, lisa bonet"; not "melbourne, australia"); three or more short ones, or, when the
-    question asks for several things, titles ("everything i thought it was, man of the woods, ...")."""
+    question asks for several things, titles ("everything i thought it was, man of the woods, ..."); not
+    parts of which some are a bare value and others have none ("the united states won the most medals,
+    113, ahead of china's 88": a sentence)."""
     if two_parts(items):
         return is_list(items) and parallel(*items)
+    bare = [all(isinstance(t, (Quantity, Date)) for t in item) for item in items]
+    valueless = [not any(isinstance(t, (Quantity, Date)) for t in item) for item in items]
+    if any(bare) and any(valueless):
+        return False
     if is_list(items):
         return True
     return len(items) > 2 and bool(ASKS_FOR_SEVERAL.search(question.lower())) and all(map(_is_title, items))

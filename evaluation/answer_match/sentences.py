@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from evaluation.answer_match.cues import (
     ASKS_FOR_NAME_KIND,
+    ASKS_FOR_TIME_SPAN,
     NAME_KINDS,
     ASKED_KINDS,
     ASKS_FOR_AMOUNT,
@@ -384,8 +385,12 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
     complement = list(wanted[copulas[-1] + 1 :] if copulas else ())
     while complement and complement[-1] in BREAKS:
         complement.pop()
-    clauses = [i for i, t in enumerate(complement[:-1]) if t == COMMA and complement[i + 1] in FUNCTION_WORDS]
-    if clauses:  # "is b. riley financial, with a yield of ..."
+    clauses = [
+        i
+        for i, t in enumerate(complement[:-1])
+        if t == COMMA and complement[i + 1] in FUNCTION_WORDS | NEGATION_WORDS
+    ]
+    if clauses:  # "is b. riley financial, with a yield of ...", "is canberra, not sydney"
         complement = complement[: clauses[0]]
     if complement and complement[0] in FUNCTION_WORDS:
         return None  # "is at the top with ...": no name
@@ -566,11 +571,14 @@ def value_fact_verdict(
     if any(not stated_in(t, [*sentence_words, *asked]) for t in others):
         return Verdict.UNSURE
     counted, gold_counted = _counted(said.tokens, key), _counted(wanted, key)
-    money = kind == "money" and UNIT_KINDS.get(counted or "") == "money"  # "$0.13" for a price of "0.13"
+    unit_kind = UNIT_KINDS.get(counted or "")
+    asked_unit = (kind == "money" and unit_kind == "money") or (  # "$0.13" for a price of "0.13"
+        unit_kind == "time" and bool(ASKS_FOR_TIME_SPAN.search(question.lower()))  # "35 years old"
+    )
     if (
         counted is not None
         and counted not in COUNT_WORDS
-        and not money
+        and not asked_unit
         and not stated_in(counted, [*filter(None, [gold_counted]), *asked])
     ):
         return Verdict.UNSURE
