@@ -19,6 +19,7 @@ from evaluation.answer_match.cues import (
     COMPANY_SUFFIXES,
     FUNCTION_WORDS,
     LIST_ITEM_MAX_WORDS,
+    NEGATION_WORDS,
     SEPARATORS,
     SHORT_ITEM_WORDS,
     TITLE_ITEM_MAX_WORDS,
@@ -65,12 +66,14 @@ def list_items(
 def is_list(items: Sequence[Sequence[Token]]) -> bool:
     """Whether these items read as a list: two or more, each a few words with at most one function word,
     which in an item of four or five words is one of a title's ("lord of the rings", "good will hunting";
-    not "plays for the otters")."""
+    not "plays for the otters"), and none after the first says what the answer is not ("canberra, not
+    sydney")."""
     return len(items) > 1 and all(
         len(item) <= LIST_ITEM_MAX_WORDS
         and sum(t in FUNCTION_WORDS for t in item) <= 1
         and (len(item) <= 3 or all(t in TITLE_WORDS for t in item if t in FUNCTION_WORDS))
-        for item in items
+        and not (i and item[0] in NEGATION_WORDS)
+        for i, item in enumerate(items)
     )
 
 

@@ -95,7 +95,7 @@ def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tup
     joined = False  # only separators since the last span
     for i, token in enumerate([*wanted, STOP]):
         if is_content(token) and token not in DIRECTION_WORDS and not stated_in(token, asked):
-            if not span and not (joined and groups):
+            if not span and not (joined and groups and token not in NEGATION_WORDS):  # ", not sydney"
                 groups.append([])
             if (
                 not span
