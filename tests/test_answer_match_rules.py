@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.answer_match import RULES, Verdict, check_answer, judge_answer, tokens
-from evaluation.answer_match.rules import NO_ANSWER, REFUSAL, Case
+from evaluation.answer_match import RULES, Judgement, Verdict, check_answer, judge_answer, tokens
+from evaluation.answer_match.rules import NO_ANSWER, REFUSAL, RULE_NAMES, Case
 from evaluation.answer_match.sentences import key_names, key_value, says_there_is_none
 
 CORRECT, WRONG, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.UNSURE
@@ -150,10 +150,8 @@ FINALS_ASKED = "which team did the golden state warriors beat in the 2022 nba fi
     ],
 )
 def test_readings_that_compose(prediction, gold, question, expected, rule):
-    assert judge_answer(prediction, gold, question=question) == (expected, rule) or (
-        judge_answer(prediction, gold, question=question).verdict,
-        judge_answer(prediction, gold, question=question).rule,
-    ) == (expected, rule)
+    judgement = judge_answer(prediction, gold, question=question)
+    assert (judgement.verdict, judgement.rule) == (expected, rule)
 
 
 @pytest.mark.parametrize(
@@ -238,15 +236,10 @@ def test_every_verdict_names_its_rule():
         ("Paris", "paris, texas"), ("not enough information", "5"), ("0", GAGA), ("Boston", FINALS),
     ]  # fmt: skip
     for prediction, gold in cases:
-        judgement = judge_answer(prediction, gold, question=GAGA_ASKED)
-        assert judgement.rule in {REFUSAL, NO_ANSWER} or judgement.rule.split(":")[0] in {
-            name.split(":")[0] for name in names
-        }, judgement
-    assert (
-        judge_answer("I don't know", "1973") == (Verdict.MISSING, REFUSAL)
-        or judge_answer("I don't know", "1973").rule == REFUSAL
-    )
-    assert judge_answer("x", "   ").rule == NO_ANSWER
+        assert judge_answer(prediction, gold, question=GAGA_ASKED).rule in RULE_NAMES
+    assert judge_answer("I don't know", "1973") == Judgement(Verdict.MISSING, REFUSAL)
+    assert judge_answer("x", "   ") == Judgement(Verdict.UNSURE, NO_ANSWER)
+    assert judge_answer("Los Angeles", "los angeles, usa", question="where?") == Judgement(CORRECT, "phrase: head")
 
 
 def test_the_first_rule_that_decides_gives_the_verdict():

@@ -46,6 +46,9 @@ from evaluation.answer_match.verdicts import Judgement, Verdict, best, is_refusa
 
 REFUSAL = "i don't know"  # the leaderboard's own rule, before the table
 NO_ANSWER = "no gold answer"
+# The readings of a phrase gold (`_phrase`), each named in the verdicts it decides.
+BY_CODE, AS_LIST, BY_HEAD = "phrase: code", "phrase: list", "phrase: head"
+AS_SENTENCE, ANOTHER_NAME = "phrase: sentence", "phrase: another name"
 
 
 class Case:
@@ -252,7 +255,7 @@ def _phrase(case: Case) -> Judgement:
         else:
             read_as_code = Verdict.UNSURE  # "spain" for "es": a code the rules cannot read
         if best([verdict, read_as_code]) is not verdict:
-            reading, verdict = "phrase: code", best([verdict, read_as_code])
+            reading, verdict = BY_CODE, best([verdict, read_as_code])
     parts = list_items(wanted, at=frozenset())
     if is_list(list_items(wanted, at=AND)) and not (two_parts(parts) and not parallel(*parts)):
         as_list = list_verdict(said, list_items(wanted, at=AND), question)
@@ -262,16 +265,16 @@ def _phrase(case: Case) -> Judgement:
             else best([as_list, verdict])
         )
         if combined is not verdict:
-            reading, verdict = "phrase: list", combined
+            reading, verdict = AS_LIST, combined
     head = head_verdict(said, wanted, question) if verdict is not Verdict.CORRECT else None
     if head is not None:
         combined = head if head is Verdict.WRONG else best([verdict, head])
         if combined is not verdict:
-            reading, verdict = "phrase: head", combined
+            reading, verdict = BY_HEAD, combined
     if verdict is Verdict.UNSURE and len(gold_words) >= SENTENCE_MIN_WORDS:
-        return Judgement(sentence_verdict(said, wanted, case.gold, question), "phrase: sentence")
+        return Judgement(sentence_verdict(said, wanted, case.gold, question), AS_SENTENCE)
     if verdict is Verdict.UNSURE and other_name(said, wanted):
-        return Judgement(Verdict.WRONG, "phrase: another name")
+        return Judgement(Verdict.WRONG, ANOTHER_NAME)
     return Judgement(verdict, reading)
 
 
@@ -303,6 +306,12 @@ RULES: tuple[Rule, ...] = (
     Rule("two options", lambda c: c.options is not None, _two_options),
     Rule("sentence", lambda c: c.kind is Kind.SENTENCE, _sentence),
     Rule("phrase", _always, _phrase),
+)
+
+
+# Every name a verdict may carry.
+RULE_NAMES = frozenset(
+    {REFUSAL, NO_ANSWER, BY_CODE, AS_LIST, BY_HEAD, AS_SENTENCE, ANOTHER_NAME, *(rule.name for rule in RULES)}
 )
 
 
