@@ -239,7 +239,8 @@ def test_every_verdict_names_its_rule():
         assert judge_answer(prediction, gold, question=GAGA_ASKED).rule in RULE_NAMES
     assert judge_answer("I don't know", "1973") == Judgement(Verdict.MISSING, REFUSAL)
     assert judge_answer("x", "   ") == Judgement(Verdict.UNSURE, NO_ANSWER)
-    assert judge_answer("Los Angeles", "los angeles, usa", question="where?") == Judgement(CORRECT, "phrase: head")
+    head = judge_answer("Los Angeles", "los angeles, usa", question="where?")
+    assert head == Judgement(CORRECT, "phrase: head")
 
 
 def test_the_first_rule_that_decides_gives_the_verdict():
