@@ -38,7 +38,7 @@ WORKDIR /home/${USER_NAME}/app
 COPY --chown=${USER_NAME}:${USER_NAME} . .
 
 # Run-time settings. The evaluator is offline: no hub look-ups, no usage reports. vLLM's V0 engine
-# is the one that runs on Turing. The preset picks the 4x T4 configuration (models/config.py).
+# is the one that runs on Turing. The preset picks the 4x T4 configuration (models/config/presets.py).
 ENV CRAG_PRESET=t4x4 \
     HF_HUB_OFFLINE=1 \
     TRANSFORMERS_OFFLINE=1 \

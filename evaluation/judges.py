@@ -16,7 +16,9 @@
 
 The local and openai judges share the rules in prompts/judge.txt and the JSON reply `{"accuracy": true|false}`
 (an unparseable reply counts as wrong). Verdict sources: `RULES` (the checker), `UNSURE_COUNTED_WRONG`,
-or the LLM judge's identity.
+or the LLM judge's identity. Every verdict names its rule (`JudgeVerdict.rule`): the checker's rule
+that decided it, or that was unsure of it when an LLM judged or it was counted wrong; `LLM_JUDGE` when
+an LLM judged without the checker.
 """
 
 from __future__ import annotations
@@ -26,13 +28,13 @@ import json
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from loguru import logger
 
-from evaluation.answer_match import Verdict, check_answer
+from evaluation.answer_match import Judgement, Verdict, judge_answer
 from evaluation.starter_kit import KitJudging
 from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
@@ -41,6 +43,7 @@ from models.retry import retry_policy
 
 RULES = "rules"
 UNSURE_COUNTED_WRONG = "rules: unsure"
+LLM_JUDGE = "llm judge"  # the rule of a verdict an LLM judge gave without the answer checker
 VERDICT_SCHEMA = {
     "type": "object",
     "properties": {"accuracy": {"type": "boolean"}},
@@ -61,6 +64,8 @@ class JudgeVerdict:
     source: str  # RULES, UNSURE_COUNTED_WRONG or the LLM judge's identity
     raw: str = ""  # the judge's reply
     error: str | None = None  # the judge could not be asked (never cached)
+    # the answer checker's rule that decided it, or that was unsure of it (then an LLM judged), or LLM_JUDGE
+    rule: str = LLM_JUDGE
 
 
 class JudgeUnavailable(RuntimeError):
@@ -75,11 +80,21 @@ class Judge(Protocol):
     def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]: ...
 
 
+def checker_judgement(request: JudgeRequest) -> Judgement:
+    """The answer checker's verdict on a request, with the rule that decided it."""
+    gold, *alternatives = request.answers
+    return judge_answer(request.prediction, gold, alternatives, question=request.query)
+
+
+def rules_verdict(judgement: Judgement) -> JudgeVerdict:
+    """The answer checker's sure judgement as a verdict of the rules."""
+    return JudgeVerdict(judgement.verdict is Verdict.CORRECT, RULES, rule=judgement.rule)
+
+
 def checker_verdict(request: JudgeRequest) -> JudgeVerdict | None:
     """The answer checker's verdict, or None when it is unsure."""
-    gold, *alternatives = request.answers
-    verdict = check_answer(request.prediction, gold, alternatives, question=request.query)
-    return None if verdict is Verdict.UNSURE else JudgeVerdict(verdict is Verdict.CORRECT, RULES)
+    judgement = checker_judgement(request)
+    return None if judgement.verdict is Verdict.UNSURE else rules_verdict(judgement)
 
 
 def parse_verdict(reply: str) -> bool | None:
@@ -99,7 +114,14 @@ class RulesJudge:
     ground_truth_only = False
 
     def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]:
-        return [checker_verdict(r) or JudgeVerdict(False, UNSURE_COUNTED_WRONG) for r in requests]
+        verdicts = []
+        for request in requests:
+            judgement = checker_judgement(request)
+            if judgement.verdict is Verdict.UNSURE:
+                verdicts.append(JudgeVerdict(False, UNSURE_COUNTED_WRONG, rule=judgement.rule))
+            else:
+                verdicts.append(rules_verdict(judgement))
+        return verdicts
 
 
 class VerdictCache:
@@ -152,9 +174,13 @@ class CachedJudge:
         self.cache_hits = 0
 
     def judge(self, requests: list[JudgeRequest]) -> list[JudgeVerdict]:
-        verdicts: list[JudgeVerdict | None] = [
-            checker_verdict(r) if self.rules_first else None for r in requests
-        ]
+        judgements = [checker_judgement(r) if self.rules_first else None for r in requests]
+        verdicts: list[JudgeVerdict | None] = []
+        for judgement in judgements:
+            if judgement is None or judgement.verdict is Verdict.UNSURE:
+                verdicts.append(None)
+            else:
+                verdicts.append(rules_verdict(judgement))
         pending = []
         for i, request in enumerate(requests):
             if verdicts[i] is not None:
@@ -171,7 +197,12 @@ class CachedJudge:
             for i, verdict in zip(pending, self.inner.judge([requests[i] for i in pending])):
                 self.cache.put(self.identity, requests[i], verdict)
                 verdicts[i] = verdict
-        return [v for v in verdicts if v is not None]
+        # an LLM's verdict names the checker's rule that was unsure of it (cached verdicts carry none)
+        return [
+            replace(v, rule=j.rule if j is not None and v.source != RULES else v.rule)
+            for v, j in zip(verdicts, judgements)
+            if v is not None
+        ]
 
 
 class BackendJudge:

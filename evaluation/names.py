@@ -6,10 +6,10 @@
   "U.S."), or when it is the whole text ("us", "es": the gold answers of country questions).
 - NBA teams: the KG's table of the 30 franchises with their nicknames, short forms and cities
   (models/kg/matching.py `NBA_TEAMS`: "cavs", "sixers", "philly").
-- European football clubs: `FOOTBALL_CLUBS` below, the clubs of the five leagues the CRAG sports KG
-  covers, in the 2023-24 season, under FBref's squad names, which the KG and its gold answers use
-  ("manchester utd", "paris s-g", "nott'ham forest", "eint frankfurt"), with each club's full name and
-  the short forms it goes by.
+- European football clubs: the table the KG reads too (models/aliases.py `FOOTBALL_CLUBS`), the clubs
+  of the five leagues the CRAG sports KG covers under FBref's squad names, which the KG and its gold
+  answers use ("manchester utd", "paris s-g", "nott'ham forest"), with each club's full name and the
+  short forms it goes by.
 
 `NameIndex.find(words, ...)` finds the names in a text's words: the longest run of words that names
 exactly one of them, standing alone (no distinctive word right before or after it: "West Germany" and
@@ -24,112 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from models.aliases import FOOTBALL_CLUBS
 from models.kg.matching import NBA_TEAMS
 
-# FBref squad name -> the club's other names (the FBref name itself need not be repeated).
-FOOTBALL_CLUBS: dict[str, tuple[str, ...]] = {
-    # England, Premier League
-    "Arsenal": ("arsenal fc",),
-    "Aston Villa": ("aston villa fc",),
-    "Bournemouth": ("afc bournemouth",),
-    "Brentford": ("brentford fc",),
-    "Brighton": ("brighton and hove albion", "brighton & hove albion", "brighton hove albion"),
-    "Burnley": ("burnley fc",),
-    "Chelsea": ("chelsea fc",),
-    "Crystal Palace": ("crystal palace fc",),
-    "Everton": ("everton fc",),
-    "Fulham": ("fulham fc",),
-    "Liverpool": ("liverpool fc",),
-    "Luton Town": ("luton",),
-    "Manchester City": ("man city", "manchester city fc"),
-    "Manchester Utd": ("manchester united", "man utd", "man united", "man u"),
-    "Newcastle Utd": ("newcastle united", "newcastle"),
-    "Nott'ham Forest": ("nottingham forest", "nottm forest", "nott'm forest"),
-    "Sheffield Utd": ("sheffield united",),
-    "Tottenham": ("tottenham hotspur", "spurs"),
-    "West Ham": ("west ham united",),
-    "Wolves": ("wolverhampton wanderers", "wolverhampton"),
-    # Spain, La Liga
-    "Alavés": ("deportivo alaves",),
-    "Almería": ("ud almeria",),
-    "Athletic Club": ("athletic bilbao", "athletic club bilbao"),
-    "Atlético Madrid": ("atletico de madrid", "atletico", "atleti", "club atletico de madrid"),
-    "Barcelona": ("fc barcelona", "barca"),
-    "Betis": ("real betis", "real betis balompie"),
-    "Cádiz": ("cadiz cf",),
-    "Celta Vigo": ("celta de vigo", "rc celta", "celta"),
-    "Getafe": ("getafe cf",),
-    "Girona": ("girona fc",),
-    "Granada": ("granada cf",),
-    "Las Palmas": ("ud las palmas",),
-    "Mallorca": ("rcd mallorca",),
-    "Osasuna": ("ca osasuna",),
-    "Rayo Vallecano": ("rayo",),
-    "Real Madrid": ("real madrid cf",),
-    "Real Sociedad": ("la real",),
-    "Sevilla": ("sevilla fc",),
-    "Valencia": ("valencia cf",),
-    "Villarreal": ("villarreal cf",),
-    # Germany, Bundesliga
-    "Augsburg": ("fc augsburg",),
-    "Bayern Munich": ("bayern munchen", "fc bayern munich", "fc bayern", "bayern"),
-    "Bochum": ("vfl bochum",),
-    "Darmstadt 98": ("sv darmstadt 98", "darmstadt"),
-    "Dortmund": ("borussia dortmund", "bvb"),
-    "Eint Frankfurt": ("eintracht frankfurt", "frankfurt"),
-    "Freiburg": ("sc freiburg",),
-    "Gladbach": ("borussia monchengladbach", "monchengladbach", "borussia mgladbach"),
-    "Heidenheim": ("fc heidenheim", "1. fc heidenheim"),
-    "Hoffenheim": ("tsg hoffenheim", "1899 hoffenheim", "tsg 1899 hoffenheim"),
-    "Köln": ("fc koln", "1. fc koln", "cologne", "fc cologne"),
-    "Leverkusen": ("bayer leverkusen", "bayer 04 leverkusen"),
-    "Mainz 05": ("fsv mainz 05", "mainz"),
-    "RB Leipzig": ("leipzig",),
-    "Stuttgart": ("vfb stuttgart",),
-    "Union Berlin": ("fc union berlin", "1. fc union berlin"),
-    "Werder Bremen": ("sv werder bremen", "bremen"),
-    "Wolfsburg": ("vfl wolfsburg",),
-    # Italy, Serie A
-    "Atalanta": ("atalanta bc",),
-    "Bologna": ("bologna fc",),
-    "Cagliari": ("cagliari calcio",),
-    "Empoli": ("empoli fc",),
-    "Fiorentina": ("acf fiorentina",),
-    "Frosinone": ("frosinone calcio",),
-    "Genoa": ("genoa cfc",),
-    "Hellas Verona": ("verona",),
-    "Inter": ("inter milan", "internazionale", "fc internazionale milano"),
-    "Juventus": ("juve",),
-    "Lazio": ("ss lazio",),
-    "Lecce": ("us lecce",),
-    "Milan": ("ac milan",),
-    "Monza": ("ac monza",),
-    "Napoli": ("ssc napoli",),
-    "Roma": ("as roma",),
-    "Salernitana": ("us salernitana",),
-    "Sassuolo": ("us sassuolo",),
-    "Torino": ("torino fc",),
-    "Udinese": ("udinese calcio",),
-    # France, Ligue 1
-    "Brest": ("stade brestois", "stade brestois 29"),
-    "Clermont Foot": ("clermont", "clermont foot 63"),
-    "Le Havre": ("le havre ac",),
-    "Lens": ("rc lens",),
-    "Lille": ("losc lille", "losc"),
-    "Lorient": ("fc lorient",),
-    "Lyon": ("olympique lyonnais",),
-    "Marseille": ("olympique de marseille", "olympique marseille"),
-    "Metz": ("fc metz",),
-    "Monaco": ("as monaco",),
-    "Montpellier": ("montpellier hsc",),
-    "Nantes": ("fc nantes",),
-    "Nice": ("ogc nice",),
-    "Paris S-G": ("paris saint-germain", "paris saint germain", "paris sg", "psg"),
-    "Reims": ("stade de reims",),
-    "Rennes": ("stade rennais",),
-    "Strasbourg": ("rc strasbourg", "rc strasbourg alsace", "racing strasbourg"),
-    "Toulouse": ("toulouse fc",),
-}
 # Common names of countries that country_converter's patterns do not read: ISO3 -> the name.
 COUNTRY_NAMES = {"USA": "america"}
 LONGEST_NAME = 8  # words: "united kingdom of great britain and northern ireland"

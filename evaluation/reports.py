@@ -56,6 +56,12 @@ def build_report(
         "unsure_counted_wrong": sources[UNSURE_COUNTED_WRONG],
         "judge_errors": sum(item.judge_error is not None for item in scored),
         "verdict_sources": dict(sources),
+        # the rule behind each verdict (scored.jsonl `rule`), and the answer checker's rules that were
+        # unsure of the verdicts an LLM judge gave or that were counted wrong
+        "verdicts_by_rule": dict(Counter(item.rule for item in scored).most_common()),
+        "unsure_by_rule": dict(
+            Counter(item.rule for item in scored if item.verdict_source not in (IDK, EXACT, RULES)).most_common()
+        ),
         "truncation": truncation,
         "truncation_exact": truncation_exact,
         "errors": sum(bool(line.get("error")) for line in lines),
@@ -330,9 +336,11 @@ def markdown_report(report: dict[str, Any]) -> str:
         f"Verdicts by rules: {by_rules} (answer checker {by_checker}); "
         f"by the LLM judge: {report['verdicts_by_llm_judge']}{unsure_note}"
     )
+    by_rule = ", ".join(f"{rule} {count}" for rule, count in report.get("verdicts_by_rule", {}).items())
     parts = [
         f"## Preset `{report['preset']}`: score {report['score']:.3f} on {report['n']} questions",
         f"Judge: {report['judge']}{weak}. {verdicts}.  \n"
+        f"Verdicts by rule: {by_rule or 'none'}.  \n"
         f"Judge errors: {report['judge_errors']}; failed questions: {report['errors']}; "
         f"truncation: {report['truncation']}.",
         _table(

@@ -19,6 +19,7 @@ from evaluation.truncation import Truncator
 
 CORRECT, MISSING, HALLUCINATION = "correct", "missing", "hallucination"
 IDK, EXACT = "idk", "exact"  # verdict sources of the leaderboard's own two rules
+IDK_RULE, EXACT_RULE = "i don't know", "exact match"  # and their rules' names
 
 
 @dataclass
@@ -27,6 +28,7 @@ class ScoredQuestion:
     outcome: str  # correct, missing or hallucination
     verdict_source: str  # IDK, EXACT, or the judge's: RULES, UNSURE_COUNTED_WRONG, an LLM judge's identity
     prediction: str  # as judged: truncated and stripped
+    rule: str = ""  # the rule behind the verdict: IDK_RULE, EXACT_RULE or the judge's (JudgeVerdict.rule)
     judge_reply: str = ""
     judge_error: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
@@ -78,9 +80,13 @@ def score_predictions(
         prediction = truncator.truncate(raw_prediction or "").strip()
         answers = [gold.answer] if judge.ground_truth_only else gold.answers
         if is_refusal(prediction):
-            scored[i] = ScoredQuestion(gold.interaction_id, MISSING, IDK, prediction, labels=gold.labels)
+            scored[i] = ScoredQuestion(
+                gold.interaction_id, MISSING, IDK, prediction, IDK_RULE, labels=gold.labels
+            )
         elif any(prediction.lower() == answer.strip().lower() for answer in answers):
-            scored[i] = ScoredQuestion(gold.interaction_id, CORRECT, EXACT, prediction, labels=gold.labels)
+            scored[i] = ScoredQuestion(
+                gold.interaction_id, CORRECT, EXACT, prediction, EXACT_RULE, labels=gold.labels
+            )
         else:
             to_judge.append(i)
             requests.append(JudgeRequest(gold.query, tuple(a.strip() for a in answers), prediction))
@@ -95,6 +101,7 @@ def score_predictions(
             CORRECT if verdict.correct else HALLUCINATION,
             verdict.source,
             request.prediction,
+            verdict.rule,
             judge_reply=verdict.raw,
             judge_error=verdict.error,
             labels=golds[i].labels,

@@ -113,6 +113,9 @@ def test_run_writes_predictions_report_and_charts(data_file, tmp_path, capsys):
     assert report["judge"] == "rules" and set(report["by_domain"]) == {"open"}
     assert report["seconds_per_question"]["max"] > 0
     assert (out / "chart_by_domain.png").is_file() and len(_lines(out / "scored.jsonl")) == 2
+    rules = [line["rule"] for line in _lines(out / "scored.jsonl")]
+    assert all(rules) and sum(report["verdicts_by_rule"].values()) == 2  # every verdict names its rule
+    assert report["verdicts_by_rule"] == {rule: rules.count(rule) for rule in rules}
     assert "| domain | n | correct |" in capsys.readouterr().out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from evaluation.data import GoldQuestion
 from evaluation.judges import (
+    LLM_JUDGE,
     RULES,
     UNSURE_COUNTED_WRONG,
     BackendJudge,
@@ -13,7 +14,15 @@ from evaluation.judges import (
     VerdictCache,
     parse_verdict,
 )
-from evaluation.scoring import CORRECT, HALLUCINATION, MISSING, Tally, score_predictions
+from evaluation.scoring import (
+    CORRECT,
+    EXACT_RULE,
+    HALLUCINATION,
+    IDK_RULE,
+    MISSING,
+    Tally,
+    score_predictions,
+)
 from evaluation.truncation import ApproximateTruncator
 from models.prompts import PromptLibrary
 from tests.doubles import ScriptedLLM
@@ -31,6 +40,9 @@ def test_official_rules_missing_exact_and_judged():
     scored = score_predictions(golds, predictions, ApproximateTruncator(), RulesJudge())
     assert [s.outcome for s in scored] == [MISSING, CORRECT, CORRECT, CORRECT, HALLUCINATION, HALLUCINATION]
     assert [s.verdict_source for s in scored] == ["idk", "exact", RULES, RULES, RULES, UNSURE_COUNTED_WRONG]
+    # every verdict names its rule; what the checker was unsure of names the rule that was unsure
+    rules = [IDK_RULE, EXACT_RULE, "same words", "phrase", "one value", "one value"]
+    assert [s.rule for s in scored] == rules
     tally = Tally()
     for item in scored:
         tally.add(item)
@@ -100,6 +112,7 @@ def test_the_checker_decides_first_and_the_llm_judge_gets_only_what_it_is_unsure
     assert [s.outcome for s in scored] == [CORRECT] + [HALLUCINATION] * 2 + [CORRECT] + [HALLUCINATION] * 2
     identity = "local:scripted:scripted-model"
     assert [s.verdict_source for s in scored] == [identity] * 3 + [RULES] * 3
+    assert all(s.rule and s.rule != LLM_JUDGE for s in scored)  # the LLM's name the checker's unsure rule
     assert len(llm.calls) == 1 and len(llm.calls[0][0]) == 3  # one batched call, only the unsure ones
     conversation = llm.calls[0][0][0]
     assert "capital of france?" in conversation[-1]["content"]

@@ -14,11 +14,9 @@ from tools.check_t4x4 import (
     TASK3_QUESTIONS,
     page_key,
     read_questions,
-    schema_label,
-    scripted_reply,
     task3_batch,
-    uncapped,
 )
+from tools.t4x4_replies import schema_label, scripted_reply, uncapped
 
 CAPPED = {
     "type": "object",
@@ -621,3 +619,19 @@ def test_the_task3_batch_gives_each_question_50_pages_of_its_own():
     assert not shared  # no page of one question is another's
     # The questions draw the others' pages from different places.
     assert keys[2][5][0] != keys[3][5][0]
+
+
+def test_the_recorder_and_the_check_share_the_scripted_replies_without_importing_each_other():
+    import ast
+    from pathlib import Path
+
+    tools = Path(__file__).resolve().parents[1] / "tools"
+
+    def imported(name: str) -> set[str]:
+        tree = ast.parse((tools / name).read_text(encoding="utf-8"))
+        return {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+
+    assert "tools.t4x4_replies" in imported("t4x4_recorder.py")
+    assert "tools.t4x4_replies" in imported("check_t4x4.py")
+    assert "tools.check_t4x4" not in imported("t4x4_recorder.py")
+    assert not {module for module in imported("t4x4_replies.py") if module.startswith("tools")}

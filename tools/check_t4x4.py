@@ -75,23 +75,19 @@ from typing import Any, Callable, Iterator
 
 from models.config import load_config, parse_overrides
 from tools.t4x4_platform import T4_CAPABILITY, install_fake_t4x4
+from tools.t4x4_replies import (
+    DENSE_FILLER_WORDS,
+    EOT_ID,
+    FILLER_WORDS,
+    schema_key,
+    schema_label,
+    scripted_reply,
+    uncapped,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_PATH = REPO_ROOT / "data" / "sample.jsonl"
 DEV_PATHS = [REPO_ROOT.parent / "shared" / "data" / name for name in ("crag_dev_10.jsonl.bz2", "crag_dev_pages_15.jsonl.bz2")]
-# Scripted values for the recorder's replies, by JSON property name (an expression may be padded with
-# terms that leave its value); other strings are free text: filled with words to 90 % of their
-# maxLength (a long reply, as a model that explains itself writes), or to a drawn reply length.
-FILLER_WORDS = "the references state the figure for that year and the name of the place in the second line "
-# Names and figures, as Llama-3-70B writes them: 1.5 times the Llama-3 tokens of the words above in
-# as many characters (3.1 characters a token against 4.8), so that the schemas' caps hold replies
-# 1.5 times as long (a reasoning reply at its caps: ~160 tokens against ~104).
-DENSE_FILLER_WORDS = (
-    "the 1987 census of Ouagadougou counted 96,513 people and Wojciechowski won 73.65% of the 2019 vote "
-    "against Nguyen Thi Xuan of Hanoi "
-)
-SCRIPTED_STRINGS = {"expression": "6 * 7", "answer": "42"}
-ARITHMETIC_PADDING = {"expression": " + 0"}  # terms that leave the value; other values are padded with words
 TASKS = ("task1", "task2", "task3")
 TASK3_QUESTIONS, TASK3_PAGES = 8, 50
 SECONDS_PER_QUESTION = 30.0
@@ -192,9 +188,6 @@ LLAMA3_INSTRUCT_CHAT_TEMPLATE = (
     "{% if loop.index0 == 0 %}{% set content = bos_token + content %}{% endif %}{{ content }}{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|start_header_id|>assistant<|end_header_id|>\n\n' }}{% endif %}"
 )
-EOT_ID = 128009
-
-PLAIN_REPLY = "I don't know"
 # The reply lengths the end-to-end benchmark measured, by stage (`--write-reply-lengths`).
 REPLY_LENGTHS_PATH = Path(__file__).resolve().parent / "t4x4_reply_lengths.json"
 
@@ -234,77 +227,6 @@ def make_model_folder(folder: Path) -> Path:
     return folder
 
 
-# --- scripted replies ------------------------------------------------------------------------------
-
-
-def scripted_reply(
-    schema: dict[str, Any] | None,
-    tokens: int | None = None,
-    count_tokens: Callable[[str], int] | None = None,
-    words: str = FILLER_WORDS,
-) -> str:
-    """A compact JSON instance of `schema` (or a plain sentence without one). With `tokens` (and the
-    tokenizer's `count_tokens`), its free text is filled with `words` to about that many tokens in
-    all, each string within its cap, in the order of the properties; else to 90 % of each cap."""
-    if schema is None:
-        return PLAIN_REPLY
-    if tokens is None or count_tokens is None:
-        return _compact(_instance(schema, None, _Filler(None, words)))
-    skeleton = _compact(_instance(schema, None, _Filler(0, words)))
-    chars_per_token = len(words) / count_tokens(words)
-    budget = max(0, round((tokens - count_tokens(skeleton)) * chars_per_token))
-    return _compact(_instance(schema, None, _Filler(budget, words)))
-
-
-class _Filler:
-    """The strings of a scripted reply: scripted values as they are (padded from the budget, when
-    they can be), free text to 90 % of its cap without a budget, else from a budget of characters."""
-
-    def __init__(self, budget: int | None, words: str):
-        self.budget = budget
-        self.words = words
-
-    def text(self, name: str | None, limit: int | None) -> str:
-        if name in SCRIPTED_STRINGS or limit is None:
-            value = SCRIPTED_STRINGS.get(name or "", "n/a")
-            if name in SCRIPTED_STRINGS and self.budget and limit is not None:
-                room = min(self.budget, limit - len(value))
-                padding = ARITHMETIC_PADDING.get(name)
-                # whole units of an arithmetic padding; free words may stop anywhere
-                added = padding * (room // len(padding)) if padding else (" " + self.words * (room // len(self.words) + 1))[:room]
-                self.budget -= len(added)
-                value += added.rstrip()
-            return value[: limit if limit is not None else len(value)]
-        chars = int(limit * 0.9) if self.budget is None else min(limit, self.budget)
-        if self.budget is not None:
-            self.budget -= chars
-        filler = self.words * (limit // len(self.words) + 1)
-        return filler[:chars].strip()
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-def _instance(schema: dict[str, Any], name: str | None, filler: _Filler) -> Any:
-    if "enum" in schema:
-        return schema["enum"][0]
-    kind = schema.get("type")
-    if kind == "object":
-        properties = schema.get("properties", {})
-        required = schema.get("required", list(properties))
-        return {key: _instance(properties[key], key, filler) for key in required if key in properties}
-    if kind == "array":
-        return [_instance(schema["items"], name, filler)] if schema.get("maxItems", 1) > 0 else []
-    if kind == "string":
-        return filler.text(name, schema.get("maxLength"))
-    if kind in ("integer", "number"):
-        return 0
-    if kind == "boolean":
-        return False
-    return None
-
-
 def measured_reply_lengths(answer_files: list[Path], samples: dict[str, int]) -> dict[str, list[int]]:
     """Each reply's tokens in the traces of an end-to-end run (benchmarks/end_to_end.py's answers),
     by stage: a question's completion tokens of the stage over its calls and the stage's samples
@@ -317,28 +239,6 @@ def measured_reply_lengths(answer_files: list[Path], samples: dict[str, int]) ->
                 if calls:
                     lengths.setdefault(stage, []).append(round(int(usage.get("completion_tokens", 0)) / calls))
     return {stage: sorted(values) for stage, values in sorted(lengths.items())}
-
-
-def uncapped(schema: Any) -> Any:
-    """`schema` without the length and count caps xgrammar 0.1.18 refuses."""
-    if isinstance(schema, dict):
-        return {
-            key: uncapped(value)
-            for key, value in schema.items()
-            if key not in ("maxLength", "minLength", "maxItems", "minItems")
-        }
-    if isinstance(schema, list):
-        return [uncapped(item) for item in schema]
-    return schema
-
-
-def schema_key(schema: Any) -> str:
-    return json.dumps(schema, sort_keys=True)
-
-
-def schema_label(schema: dict[str, Any]) -> str:
-    properties = schema.get("properties", {})
-    return "{" + ", ".join(properties) + "}" if properties else schema_key(schema)[:60]
 
 
 # --- the check -------------------------------------------------------------------------------------

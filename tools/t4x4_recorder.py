@@ -5,7 +5,7 @@ makes every `vllm.LLM` built inside it run the real engine (scheduler, block man
 prefill, prefix caching, guided-decoding logits processors, stop checks, detokenizer, aborts) on a
 `RecorderExecutor`. Instead of running the model, the executor picks each sequence's next token by
 applying the request's own logits processors to scores that favour a scripted reply
-(`check_t4x4.scripted_reply`) and then <|eot_id|>, so whatever the grammar forbids is never
+(`t4x4_replies.scripted_reply`) and then <|eot_id|>, so whatever the grammar forbids is never
 produced. It records every finished request and each guided-decoding grammar's build and
 first-mask time.
 
@@ -49,7 +49,7 @@ from vllm.sequence import CompletionSequenceGroupOutput, Logprob, SequenceOutput
 
 from models.config import ThroughputModelConfig
 from models.embeddings import SentenceEncoder
-from tools.check_t4x4 import EOT_ID, FILLER_WORDS, schema_key, scripted_reply
+from tools.t4x4_replies import EOT_ID, FILLER_WORDS, schema_key, scripted_reply
 from tools.t4x4_platform import T4_TOTAL_MEMORY_BYTES
 
 FAVOURED_SCORE = 10.0

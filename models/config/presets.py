@@ -12,7 +12,7 @@ from models.config.schema import REPO_ROOT, CragConfig, LLMConfig
 def cpu_preset() -> CragConfig:
     """This machine: 2 cores, the embedded 1.5B model; small references so a question fits in ~1 min."""
     config = CragConfig(preset="cpu")
-    # The embedded model is ~20x slower than the leaderboard target; the budget scales with it.
+    # The embedded model is far slower than the T4 target (benchmarks/end_to_end.py); the budget scales.
     config.budget.seconds_per_question = 120.0
     # A short calibration (a few seconds of the embedded model); llama.cpp runs one sequence at a
     # time, so decode steps of 1 and 2 sequences tell how a call's steps grow.
@@ -70,7 +70,7 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.embedding_device = "cuda"
     # A unit is a sentence with only the neighbours it needs (~150 chars): 32 of them (40 for a list
     # question) come to ~5,400 chars, within the token budgets below. benchmarks/retrieval.py (CPU
-    # stand-ins for the encoder and the reranker) holds 37/45 answers so, 34/45 with 16 and 28.
+    # stand-ins for the encoder and the reranker) measures the answers they hold, and with 16 and 28.
     config.retrieval.top_k_chunks = 32
     config.retrieval.list_top_k_chunks = 40
     config.retrieval.max_reference_tokens = 2000
@@ -78,7 +78,7 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.max_table_chars = 4000
     config.retrieval.dense_candidates = 128
     # bge-reranker-v2-m3 (568M parameters, 1.06 GiB in fp16) rescores the fused top 48 windows:
-    # ~6 ms a pair on a T4 (query + <=600-char window, ~190 tokens), ~0.3 s a question. It sits on
+    # a pair is the query and a <=600-char window (its T4 seconds: `make check-t4x4`). It sits on
     # GPU 1: GPU 0's share beside vLLM (~2.2 GiB) already holds the CUDA context, NCCL buffers and
     # sentence-t5-large in fp32 (1.25 GiB); GPU 1 has ~1.6 GiB free after its worker's context and
     # NCCL, less ~0.35 GiB for this process's own context there.
@@ -87,7 +87,7 @@ def t4x4_preset() -> CragConfig:
     config.retrieval.cross_encoder_device = "cuda:1"
     config.retrieval.cross_encoder_dtype = "float16"
     config.retrieval.rerank_candidates = 48
-    # Its sigmoid scores put unrelated passages near 0.01; partial evidence for a list sits at 0.1-0.5.
+    # Its sigmoid scores put unrelated passages near 0, partial evidence above (benchmarks/retrieval.py).
     config.retrieval.min_relevance = 0.05
     # Engine steps of at most 512 tokens: ~1.7 s at the expected prefill speed, ~4.9 s at a third
     # of it, so the deadline can stop the engine within seconds (README, "The deadline").

@@ -96,7 +96,7 @@ class LLMConfig:
     # Engine for json_schema / grammar constraints, "name" or "name:option,option" (vLLM's syntax).
     # llguidance compiles a schema's grammar once (in warm-up) and then builds each request's
     # matcher in milliseconds, keeping the schemas' maxLength / maxItems caps; vLLM 0.8.5 hands
-    # any capped schema from xgrammar to outlines (15-99 s per request, measured). models/README.md.
+    # any capped schema from xgrammar to outlines (seconds a request: `make check-t4x4`). models/README.md.
     guided_decoding_backend: str = "guidance:disable-any-whitespace,no-additional-properties"
     # Special tokens that end a reply, sent as explicit stop token ids (the chat template's
     # end-of-turn token, which a checkpoint's generation config may not list).
@@ -119,12 +119,12 @@ class LLMConfig:
 @dataclass
 class WebConfig:
     # Size caps: a page is cut to max_page_chars before parsing; the pure-Python fallbacks get
-    # smaller caps because their time grows faster than the page (trafilatura: 14 s at 4.9 MB).
+    # smaller caps because their time grows faster than the page (benchmarks/web_pages.py times them).
     max_page_chars: int = 5_000_000
     trafilatura_max_chars: int = 1_000_000
     beautifulsoup_max_chars: int = 1_000_000
     # Deeper (estimated from the raw tags) pages are flattened before parsing: lexbor and the
-    # main-content pass slow down with depth (10,000 levels: 0.15 s parse, 3.5 s main content).
+    # main-content pass slow down with depth (tests/test_web_adversarial.py: a 10,000-deep page).
     max_nesting_depth: int = 1000
     # Fall back from the fast main-content extractor when its text is below this share of the page's full text.
     main_text_min_ratio: float = 0.15
@@ -219,7 +219,7 @@ class RetrievalConfig:
     # candidate's lexical score is multiplied by (its page's score / the best page's) ** page_weight
     # (0 = off), before the shortlist: with many pages (Task 3), the pages about the question lead,
     # and a long page about something else cannot fill the shortlist. On the 50-page benchmark
-    # (benchmarks/retrieval.py --pages 50) 1 and 2 held the same answers' evidence, 0 four fewer
+    # (benchmarks/retrieval.py --pages 50) 1 and 2 held the same answers' evidence, 0 fewer
     # (reading every page); a cap per page on the shortlist instead did worse.
     # The weight applies to a question with more than `weigh_pages_above` pages: on 5 pages (Tasks
     # 1-2) it found the same answers' evidence as none, so their references stay as they were.
@@ -260,7 +260,7 @@ class RetrievalConfig:
     # Kept Markdown tables, best first, share this many characters (a longer table keeps its first rows).
     max_table_chars: int = 1500
     # Budget token estimate when no LLMBackend is given: tokens per word or punctuation mark (1.3 matches
-    # the Llama-2 tokenizer on CRAG pages, prose and tables alike; characters / 4 undercounts tables by ~25%).
+    # the Llama-2 tokenizer on CRAG pages, prose and tables alike; characters / 4 undercounts tables).
     tokens_per_piece: float = 1.3
     # Characters per token of prose, for prompt-size planning (tools/validate.py).
     chars_per_token: float = 4.0
@@ -565,7 +565,7 @@ class ThroughputModelConfig:
     kv_cache_tokens_per_gpu: int = 28_000
     # vLLM's guidance logits processor on the CPU: a request's matcher, built on its first token
     # (median of the requests after each schema's first), and one token mask per guided sequence
-    # per step (quiet medians 0.13-0.47 ms measured by `make check-t4x4`; 1 ms allows for a busier CPU).
+    # per step (their quiet medians: `make check-t4x4`; 1 ms allows for a busier CPU).
     guided_request_s: float = 0.02
     guided_mask_s: float = 0.001
     # Python work of one generate call: request set-up, scheduling, detokenization (estimate).

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from loguru import logger
 
+from models.aliases import FOOTBALL_CLUBS
+
 _ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
 # Words that name a share class or legal form, not the company.
 _COMPANY_NOISE = re.compile(
@@ -203,21 +205,11 @@ def nba_team_names(asked: str) -> tuple[str, ...]:
 
 # --- soccer -----------------------------------------------------------------------------------------
 
-# Informal names -> the words of the source's spelling ("Manchester Utd", "Paris S-G").
+# Other names -> the words of the source's spelling ("man utd" -> "manchester utd"), from the shared table.
 _SOCCER_ALIASES = {
-    "man utd": "manchester utd", "man united": "manchester utd", "manchester united": "manchester utd",
-    "man city": "manchester city", "spurs": "tottenham", "tottenham hotspur": "tottenham",
-    "psg": "paris sg", "paris saint germain": "paris sg", "paris st germain": "paris sg",
-    "barca": "barcelona", "fc barcelona": "barcelona", "atletico": "atletico madrid",
-    "atletico de madrid": "atletico madrid", "atleti": "atletico madrid", "bayern": "bayern munich",
-    "fc bayern": "bayern munich", "bayern munchen": "bayern munich", "inter milan": "inter", "internazionale": "inter",
-    "ac milan": "milan", "wolverhampton": "wolves", "wolverhampton wanderers": "wolves", "newcastle united": "newcastle utd",
-    "nottingham forest": "nottm forest", "sheffield united": "sheffield utd", "west ham united": "west ham",
-    "brighton and hove albion": "brighton", "brighton & hove albion": "brighton", "leverkusen": "leverkusen",
-    "bayer leverkusen": "leverkusen", "dortmund": "dortmund", "borussia dortmund": "dortmund", "bvb": "dortmund",
-    "gladbach": "gladbach", "borussia monchengladbach": "gladbach", "rb leipzig": "rb leipzig", "leipzig": "rb leipzig",
-    "real": "real madrid", "juve": "juventus", "om": "marseille", "olympique marseille": "marseille",
-    "olympique lyonnais": "lyon", "ol": "lyon", "luton town": "luton town",
+    loose_key(alias).replace("paris s g", "paris sg"): loose_key(club).replace("paris s g", "paris sg")
+    for club, aliases in FOOTBALL_CLUBS.items()
+    for alias in aliases
 }
 _SOCCER_NOISE = re.compile(r"\b(fc|cf|afc|sc|ac|club|the|de futbol|calcio)\b")
 

@@ -37,7 +37,7 @@ from models.llm.base import Completion, Conversation, GenerationParams, LLMBacke
 
 
 # Sent once at start-up: the guidance backend's first request converts the whole tokenizer for
-# llguidance (10-20 s, then cached for the process), whatever the schema; a capped string makes
+# llguidance (seconds: `make check-t4x4`'s warm-up; then cached), whatever the schema; a capped string makes
 # the first request also build the length-limited lexer every stage schema uses.
 START_UP_SCHEMA = {
     "type": "object",

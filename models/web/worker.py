@@ -42,7 +42,7 @@ def serve(tasks: Connection, results: Connection, config: WebConfig) -> None:
 
 
 def main(argv: list[str]) -> None:
-    # The slow fallbacks import these lazily; loading them before "ready" keeps ~1 s of imports
+    # The slow fallbacks import these lazily; loading them before "ready" keeps their imports
     # out of the first fallback page's deadline.
     for module in ("lxml.html", "trafilatura", "bs4"):
         importlib.import_module(module)

@@ -1,0 +1,132 @@
+"""A question offering two options ("which is brighter, sirius or alpha centauri?", "between X and Y",
+"X compared to Y").
+
+The option the gold names, or, naming both, the one before "than" or else the one it names first, is
+correct, the other wrong; a prediction naming both is read the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evaluation.answer_match.cues import FUNCTION_WORDS, LESSER_WORDS, OPTION_JOINTS, TITLE_WORDS
+from evaluation.answer_match.entities import Prediction, names_part, says_more, shared_by_others
+from evaluation.answer_match.phrases import qualifies
+from evaluation.answer_match.reading import (
+    BREAKS,
+    Agreement,
+    Date,
+    Quantity,
+    Token,
+    distinctive,
+    find_run,
+    stated_in,
+    tokens,
+    words,
+)
+from evaluation.answer_match.values import stray_value
+from evaluation.answer_match.verdicts import Verdict, capped
+
+
+def option_verdict(
+    said: Prediction,
+    wanted: Sequence[Token],
+    question: str,
+    gold_option: Sequence[Token],
+    other_option: Sequence[Token],
+) -> Verdict | None:
+    """The verdict on a prediction for a question offering two options, or None when it names neither."""
+    gold_at = _position(said.tokens, gold_option, other_option)
+    names_gold = gold_at is not None
+    names_other = _position(said.tokens, other_option, gold_option) is not None
+    if names_gold and names_other:  # "X has more followers than Y": the one it puts first
+        chooses_gold = _chooses(said.tokens, gold_option, other_option, question)
+        if chooses_gold is None:
+            return Verdict.UNSURE
+        names_gold, names_other = chooses_gold, not chooses_gold
+    if names_other:
+        return Verdict.WRONG
+    if not names_gold:
+        return None
+    if qualifies(said.tokens, gold_at):
+        return Verdict.UNSURE  # "los angeles, usa", asked "usa or japan?": its answer is los angeles
+    if stray_value(said.words, wanted):
+        return Verdict.WRONG  # "La La Land, with 8 original songs" where the gold says 6
+    gold_words = [t for t in wanted if t not in BREAKS]
+    return Verdict.UNSURE if says_more(said, gold_words, question) else capped(said)
+
+
+def _chooses(
+    text: Sequence[Token], option: Sequence[Token], other: Sequence[Token], question: str
+) -> bool | None:
+    """Whether a text naming both options chooses `option`: the one before "than", else the one named
+    first; None when it cannot tell (both on one side of "than", or a "less" the question does not say)."""
+    asked = words(question)
+    if any(t in LESSER_WORDS and t not in asked for t in text):
+        return None
+    first, second = _position(text, option, other), _position(text, other, option)
+    if first is None or second is None:
+        return None
+    if "than" in text:
+        than = text.index("than")
+        return first < than if (first < than) != (second < than) else None
+    return first < second
+
+
+def _position(text: Sequence[Token], option: Sequence[Token], other: Sequence[Token]) -> int | None:
+    """Where `text` first names `option`: all of its distinctive words and values, or a distinctive end or
+    start of it that the other option does not share ("Brady" for "tom brady"; not "Bieber" for "justin
+    bieber" beside "hailey bieber"); None when it does not."""
+    key = [t for t in option if distinctive(t) or isinstance(t, (Quantity, Date))]
+    if key and all(stated_in(t, text) for t in key):
+        return min(i for i, t in enumerate(text) if stated_in(t, key))
+    for n in range(1, len(option)):
+        for part in (option[:n], option[-n:]):
+            if names_part(part, option) and not shared_by_others(part, [other]):
+                found, start = find_run(text, part)
+                beside = [text[i] for i in (start - 1, start + n) if 0 <= i < len(text)]
+                if found is Agreement.SAME and not any(map(distinctive, beside)):  # not "Del Harris"
+                    return start
+    return None
+
+
+def chosen_option(
+    wanted: Sequence[Token], question: str
+) -> tuple[tuple[Token, ...], tuple[Token, ...]] | None:
+    """For a question offering two options ("which is brighter, X or Y?", "does X or Y have more ...?",
+    "the price of X compared to Y"):
+    the option the gold answer chooses and the other one. It chooses the one it names, or, naming both,
+    the one before "than" ("X has more followers than Y") or else the one it names first ("X has 6
+    songs, while Y has 4")."""
+    asked = tokens(question)
+    joints = [
+        (i, i + (t == "compared"))
+        for i, t in enumerate(asked)
+        if t in OPTION_JOINTS
+        or (t == "and" and "between" in asked[:i])
+        or (t == "compared" and asked[i + 1 : i + 2] in (("to",), ("with",)))
+    ]  # "x or y", "between x and y", "x versus y", "x compared to y"
+    if not joints:
+        return None
+    at, right_at = joints[-1]
+    # a title's "of" stays in an option ("lord of the rings or ..."), not in "the price of x compared to y"
+    stops = FUNCTION_WORDS if right_at > at else FUNCTION_WORDS - TITLE_WORDS
+    ends = [i for i, t in enumerate(asked[:at]) if t in BREAKS or t in stops]
+    left = asked[max(ends, default=-1) + 1 : at]
+    right = asked[right_at + 1 :]
+    ends = [i for i, t in enumerate(right) if t in BREAKS or t in stops]
+    right = right[: min(ends, default=len(right))]
+    gold_words = [t for t in wanted if t not in BREAKS]
+    options = [o for o in (left, right) if o and (_states_all(wanted, o) or names_part(gold_words, o))]
+    if len(options) == 2:
+        chooses_left = _chooses(gold_words, left, right, question)
+        options = [] if chooses_left is None else [left if chooses_left else right]
+    if len(options) != 1:
+        return None
+    return options[0], right if options[0] == left else left
+
+
+def _states_all(text: Sequence[Token], option: Sequence[Token]) -> bool:
+    """Whether `text` states every distinctive word and value of `option` (and it has some)."""
+    key = [t for t in option if distinctive(t) or isinstance(t, (Quantity, Date))]
+    return bool(key) and all(stated_in(t, text) for t in key)

@@ -1,0 +1,353 @@
+"""The ordered table of named rules that judges a prediction against one gold answer.
+
+`RULES` is read top to bottom: the first rule that applies to a case and decides it gives the verdict,
+and its name goes with it (a `Judgement`); a rule that applies but cannot decide (None) leaves the case
+to the rules after it. Each rule's documentation is its `decide` function's docstring (`Rule.doc`);
+`python -m evaluation.answer_match` prints the table.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from evaluation.answer_match.cues import AND, DECLINE, INVALID, LANGUAGE_CODES, NEGATION, SENTENCE_MIN_WORDS
+from evaluation.answer_match.entities import Prediction, other_name
+from evaluation.answer_match.kinds import Kind, answer_kind
+from evaluation.answer_match.lists import is_list, list_items, list_verdict, parallel, two_parts
+from evaluation.answer_match.options import chosen_option, option_verdict
+from evaluation.answer_match.people import dates_verdict, people_verdict
+from evaluation.answer_match.phrases import head_verdict, phrase_verdict
+from evaluation.answer_match.polarity import (
+    match_result,
+    polarity_of,
+    polarity_verdict,
+    result_verdict,
+    says_none,
+    zero_verdict,
+)
+from evaluation.answer_match.reading import Token, tokens, words
+from evaluation.answer_match.sentences import (
+    asks_for_value,
+    has_value,
+    is_clause,
+    key_names,
+    key_value,
+    names_fact_verdict,
+    none_fact_verdict,
+    says_there_is_none,
+    sentence_verdict,
+    value_fact_verdict,
+)
+from evaluation.answer_match.values import value_alternatives, value_verdict
+from evaluation.answer_match.verdicts import Judgement, Verdict, best, is_refusal, unsure_if
+
+REFUSAL = "i don't know"  # the leaderboard's own rule, before the table
+NO_ANSWER = "no gold answer"
+# The readings of a phrase gold (`_phrase`), each named in the verdicts it decides.
+BY_CODE, AS_LIST, BY_HEAD = "phrase: code", "phrase: list", "phrase: head"
+AS_SENTENCE, ANOTHER_NAME = "phrase: sentence", "phrase: another name"
+
+
+class Case:
+    """One prediction against one gold answer, with the question: each read once, when a rule asks."""
+
+    def __init__(self, prediction: str, gold: str, question: str):
+        self.prediction = prediction
+        self.gold = gold
+        self.question = question
+
+    @cached_property
+    def wanted(self) -> tuple[Token, ...]:
+        """The gold's tokens: words, values and phrase breaks."""
+        return tokens(self.gold)
+
+    @cached_property
+    def gold_words(self) -> tuple[Token, ...]:
+        return words(self.gold)
+
+    @cached_property
+    def said(self) -> Prediction:
+        return Prediction.read(self.prediction, self.wanted)
+
+    @cached_property
+    def kind(self) -> Kind:
+        return answer_kind(self.gold, self.question)
+
+    @cached_property
+    def reads_as_sentence(self) -> bool:
+        """A gold sentence, or a phrase that is a clause ("apple has 161,000 employees as of 2023.") or,
+        for a question asking for a value, one with a value ("earned 116,609 million usd in 2023")."""
+        return self.kind is Kind.SENTENCE or (
+            self.kind is Kind.PHRASE
+            and (is_clause(self.gold_words) or (asks_for_value(self.question) and has_value(self.gold_words)))
+        )
+
+    @cached_property
+    def options(self) -> tuple[tuple[Token, ...], tuple[Token, ...]] | None:
+        """For a question offering two options: the one the gold chooses and the other."""
+        return chosen_option(self.wanted, self.question)
+
+
+Decision = Verdict | Judgement | None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule: when it `applies`, its `decide` gives the verdict (a Judgement when it says which
+    of its readings decided), or None when it cannot, and the next rule reads the case."""
+
+    name: str
+    applies: Callable[[Case], bool]
+    decide: Callable[[Case], Decision]
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.decide) or ""
+
+
+def _invalid_question(case: Case) -> Verdict:
+    """A gold "invalid question" is stated only by the prediction "invalid question"; a prediction that
+    starts with it and says more is unsure, any other wrong."""
+    if case.said.words == INVALID:
+        return Verdict.CORRECT
+    return unsure_if(case.said.words[:2] == INVALID)
+
+
+def _says_invalid(case: Case) -> Verdict:
+    """A prediction "invalid question" against a gold answer that is not: unsure when the gold denies the
+    question's premise (it says "no", "not", ...), wrong otherwise."""
+    return unsure_if(bool(NEGATION.search(case.gold.lower())))
+
+
+def _same_words(case: Case) -> Verdict:
+    """The prediction is the gold answer, word for word and value for value: correct."""
+    return Verdict.CORRECT
+
+
+def _no_gold_answer(case: Case) -> Verdict:
+    """An empty gold, "nan" or "i don't know": a gold "i don't know" has no answer to give (wrong),
+    nothing else can be matched (unsure)."""
+    return Verdict.WRONG if is_refusal(case.gold) else Verdict.UNSURE
+
+
+def _declines(case: Case) -> Verdict:
+    """A prediction that declines ("not enough information", "cannot determine") or says nothing is no
+    answer: wrong, as the judge's rules say."""
+    return Verdict.WRONG
+
+
+def _people(case: Case) -> Verdict | None:
+    """People a sentence lists by their relations against a list of them (people.py)."""
+    return people_verdict(case.said, case.wanted, case.question)
+
+
+def _quarter_dates(case: Case) -> Verdict | None:
+    """Dates labelled by quarter against the same dates without the labels (people.py)."""
+    return dates_verdict(case.said, case.wanted, case.question)
+
+
+def _yes_or_no(case: Case) -> Verdict:
+    """A gold "yes" or "no" (with or without more after it): the prediction's leading yes or no."""
+    return polarity_verdict(case.said, polarity_of(case.wanted) or "")
+
+
+def _none(case: Case) -> Verdict | None:
+    """A gold that says there is none ("0", "none", "never"), against a prediction that says so
+    (polarity.py); other predictions are left to the rules after it."""
+    return zero_verdict(case.said, case.gold_words, case.question)
+
+
+def _one_value(case: Case) -> Verdict:
+    """A gold that is one number or date with at most a few words (values.py)."""
+    return value_verdict(case.said, case.gold_words, case.question)
+
+
+def _match_result(case: Case) -> Verdict:
+    """A gold match result "w", "d", "l" or a result word (polarity.py)."""
+    return result_verdict(case.said, match_result(case.gold_words) or "", case.question)
+
+
+def _two_ways(case: Case) -> Verdict:
+    """A gold that gives one value two ways ("78.7 million less or a -66.7% decrease"): the best verdict
+    on either part."""
+    parts = value_alternatives(case.gold)
+    return best(judge(Case(case.prediction, part, case.question)).verdict for part in parts)
+
+
+def _list(case: Case) -> Verdict:
+    """A gold list (lists.py): every item and nothing else; a gold of two comma-separated parts may also
+    be one title ("crouching tiger, hidden dragon")."""
+    items = list_items(case.wanted, at=frozenset())
+    verdict = best(
+        list_verdict(case.said, i, case.question) for i in {items, list_items(case.wanted, at=AND)}
+    )
+    if two_parts(items) and phrase_verdict(case.said, case.gold_words, case.question) is Verdict.CORRECT:
+        return Verdict.CORRECT
+    return verdict
+
+
+def _sentence_none(case: Case) -> Verdict | None:
+    """A gold sentence that answers how many or how much by saying there is none ("lady gaga has never
+    won a grammy award for album of the year, though she has been nominated four times"), read as the
+    gold "0" is, its other numbers context (sentences.py); None when it does not say so."""
+    if not says_there_is_none(case.wanted, case.question):
+        return None
+    return none_fact_verdict(case.said, case.wanted, case.question)
+
+
+def _sentence_value(case: Case) -> Verdict | None:
+    """A gold sentence whose key value answers a question asking for a value ("radiohead has been
+    active for 39 years, since 1985.", asked how long), read as that one value is (values.py: scales,
+    units, dates at their precision), the sentence's other words and values context; None when the
+    sentence does not tell one value."""
+    found = key_value(case.wanted, case.question)
+    if found is None:
+        return None
+    key, rivals = found
+    return value_fact_verdict(case.said, case.wanted, key, case.question, rivals)
+
+
+def _sentence_names(case: Case) -> Verdict | None:
+    """A gold sentence naming the teams or countries a question asks for ("the golden state warriors
+    beat the boston celtics in the 2022 nba finals", asked which team the warriors beat), read as a short
+    gold naming them is, by any of their names ("Boston", "the Celtics"); None when the sentence does not
+    tell which of its names answer."""
+    names = key_names(case.wanted, case.question)
+    if names is None:
+        return None
+    return names_fact_verdict(case.prediction, case.wanted, names, case.question)
+
+
+def _two_options(case: Case) -> Verdict | None:
+    """A question offering two options (options.py): the option the gold chooses; None when the
+    prediction names neither."""
+    assert case.options is not None
+    return option_verdict(case.said, case.wanted, case.question, *case.options)
+
+
+def _sentence(case: Case) -> Verdict:
+    """A gold sentence (sentences.py): the key fact the question asks for."""
+    return sentence_verdict(case.said, case.wanted, case.gold, case.question)
+
+
+def _phrase(case: Case) -> Judgement:
+    """A gold phrase, a name or a title (phrases.py), read several ways, the best reading deciding:
+    - "phrase": the name, whole or by a distinctive part;
+    - "phrase: code": a two-letter code ("en" is English when the question asks for a language; other
+      codes leave it unsure);
+    - "phrase: list": a name with "and" in it read as a list ("ella and alexander clooney"; "Ella"
+      leaves an item out);
+    - "phrase: head": a name, then where it is ("los angeles, usa");
+    - "phrase: sentence": a phrase of 4 words or more the phrase readings are unsure of, read as a
+      sentence;
+    - "phrase: another name": unsure so far, and the prediction names another team or country than
+      the gold's one: wrong."""
+    said, wanted, gold_words, question = case.said, case.wanted, case.gold_words, case.question
+    reading = "phrase"
+    verdict = phrase_verdict(said, gold_words, question, by_part=len(list_items(wanted, at=frozenset())) == 1)
+    if len(gold_words) == 1 and len(case.gold.strip()) == 2 and len(said.words) <= 2 and case.options is None:
+        code = gold_words[0]
+        if code in LANGUAGE_CODES and ("language" in question.lower() or not question):
+            read_as_code = phrase_verdict(said, (LANGUAGE_CODES[str(code)],), question)
+        else:
+            read_as_code = Verdict.UNSURE  # "spain" for "es": a code the rules cannot read
+        if best([verdict, read_as_code]) is not verdict:
+            reading, verdict = BY_CODE, best([verdict, read_as_code])
+    parts = list_items(wanted, at=frozenset())
+    if is_list(list_items(wanted, at=AND)) and not (two_parts(parts) and not parallel(*parts)):
+        as_list = list_verdict(said, list_items(wanted, at=AND), question)
+        combined = (
+            Verdict.WRONG
+            if (as_list, verdict) == (Verdict.WRONG, Verdict.UNSURE)
+            else best([as_list, verdict])
+        )
+        if combined is not verdict:
+            reading, verdict = AS_LIST, combined
+    head = head_verdict(said, wanted, question) if verdict is not Verdict.CORRECT else None
+    if head is not None:
+        combined = head if head is Verdict.WRONG else best([verdict, head])
+        if combined is not verdict:
+            reading, verdict = BY_HEAD, combined
+    if verdict is Verdict.UNSURE and len(gold_words) >= SENTENCE_MIN_WORDS:
+        return Judgement(sentence_verdict(said, wanted, case.gold, question), AS_SENTENCE)
+    if verdict is Verdict.UNSURE and other_name(said, wanted):
+        return Judgement(Verdict.WRONG, ANOTHER_NAME)
+    return Judgement(verdict, reading)
+
+
+def _always(case: Case) -> bool:
+    return True
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("invalid question", lambda c: c.kind is Kind.INVALID, _invalid_question),
+    Rule("prediction says invalid question", lambda c: c.said.words[:2] == INVALID, _says_invalid),
+    Rule("same words", lambda c: c.said.words == c.gold_words, _same_words),
+    Rule(NO_ANSWER, lambda c: c.kind is Kind.NONE, _no_gold_answer),
+    Rule(
+        "declines",
+        lambda c: not c.said.words or bool(DECLINE.search(c.prediction.lower().replace("’", "'"))),
+        _declines,
+    ),
+    Rule("people by relations", _always, _people),
+    Rule("dates by quarter", _always, _quarter_dates),
+    Rule("yes or no", lambda c: c.kind is Kind.POLARITY, _yes_or_no),
+    Rule("none", lambda c: says_none(c.gold_words), _none),
+    Rule("one value", lambda c: c.kind is Kind.VALUE, _one_value),
+    Rule("match result", lambda c: match_result(c.gold_words) is not None, _match_result),
+    Rule("one value two ways", lambda c: bool(value_alternatives(c.gold)), _two_ways),
+    Rule("list", lambda c: c.kind is Kind.LIST, _list),
+    Rule("sentence: none", lambda c: c.reads_as_sentence, _sentence_none),
+    Rule("sentence: value", lambda c: c.reads_as_sentence, _sentence_value),
+    Rule("sentence: names", lambda c: c.reads_as_sentence, _sentence_names),
+    Rule("two options", lambda c: c.options is not None, _two_options),
+    Rule("sentence", lambda c: c.kind is Kind.SENTENCE, _sentence),
+    Rule("phrase", _always, _phrase),
+)
+
+
+# Every name a verdict may carry.
+RULE_NAMES = frozenset(
+    {REFUSAL, NO_ANSWER, BY_CODE, AS_LIST, BY_HEAD, AS_SENTENCE, ANOTHER_NAME, *(rule.name for rule in RULES)}
+)
+
+
+def judge(case: Case) -> Judgement:
+    """The first decision of the rules that apply to `case`, with the deciding rule's name."""
+    for rule in RULES:
+        if not rule.applies(case):
+            continue
+        decision = rule.decide(case)
+        if isinstance(decision, Judgement):
+            return decision
+        if decision is not None:
+            return Judgement(decision, rule.name)
+    raise AssertionError("the last rule decides every case")
+
+
+def judge_answer(
+    prediction: str, gold: str, alternatives: Sequence[str] = (), *, question: str = ""
+) -> Judgement:
+    """The verdict on `prediction` against `gold` and its `alternatives`, with the rule that decided it.
+    A prediction with "i don't know" in it is missing (the leaderboard's rule). The answers state one
+    fact: agreeing with one is correct, else contradicting one is wrong, else it is unsure. `question`
+    tells a sentence answer's key facts from what the question already says."""
+    if is_refusal(prediction):
+        return Judgement(Verdict.MISSING, REFUSAL)
+    answers = [answer for answer in dict.fromkeys([gold, *alternatives]) if answer.strip()]
+    judgements = [judge(Case(prediction, answer, question)) for answer in answers]
+    for verdict in (Verdict.CORRECT, Verdict.WRONG, Verdict.UNSURE):
+        for judgement in judgements:
+            if judgement.verdict is verdict:
+                return judgement
+    return Judgement(Verdict.UNSURE, NO_ANSWER)
+
+
+def check_answer(
+    prediction: str, gold: str, alternatives: Sequence[str] = (), *, question: str = ""
+) -> Verdict:
+    """`judge_answer`'s verdict alone."""
+    return judge_answer(prediction, gold, alternatives, question=question).verdict
