@@ -30,7 +30,7 @@ from models.kg.timeparse import parse_query_time
 
 __all__ = [
     "BREAKDOWN_FIELDS", "MODEL_INPUT_FIELDS", "PAGE_FIELDS", "SPLITS", "CragRecord", "DataError",
-    "GoldQuestion", "Questions", "check_questions", "count_questions", "parse_alternatives",
+    "GoldQuestion", "Questions", "check_questions", "parse_alternatives",
     "parse_record", "read_records", "to_batch",
 ]  # fmt: skip
 
@@ -106,7 +106,7 @@ def check_questions(
         disable=not progress or total < PROGRESS_MIN_BYTES,
     ) as bar:  # fmt: skip
         selection = _Selection(sources, split, limit, model_input=True, on_bytes=bar.update)
-        for _line, raw, interaction_id in selection:
+        for raw, interaction_id in selection:
             golds.append(_gold(raw, interaction_id))
     return Questions(sources, golds, selection.read)
 
@@ -117,13 +117,8 @@ def read_records(
     """Yield the first `limit` records (all when None) of `split` (all when None). With
     `model_input`, each is checked as `check_questions` checks it (the run's input); otherwise only
     a `query` is required (files of questions alone, such as the validation questions)."""
-    for _line, raw, interaction_id in _Selection(_sources(data), split, limit, model_input):
+    for raw, interaction_id in _Selection(_sources(data), split, limit, model_input):
         yield _record(raw, interaction_id)
-
-
-def count_questions(data: DataPaths, limit: int | None = None, *, split: int | None = None) -> int:
-    """How many questions `read_records` yields (a full pass; `check_questions` counts as it checks)."""
-    return sum(1 for _ in _Selection(_sources(data), split, limit, model_input=False))
 
 
 def parse_record(raw: dict[str, Any], fallback_id: str | None = None) -> CragRecord:
@@ -158,7 +153,7 @@ def to_batch(records: list[CragRecord]) -> dict[str, list[Any]]:
 
 
 class _Selection:
-    """The records of the sources, parsed and checked, as (line, record, interaction_id), stopping
+    """The records of the sources, parsed and checked, as (record, interaction_id), stopping
     after `limit` of `split`; `read` counts the records read. Raises DataError at the first bad one,
     at a repeated id, and at the end when nothing was selected."""
 
@@ -174,7 +169,7 @@ class _Selection:
         self.on_bytes = on_bytes
         self.read = 0
 
-    def __iter__(self) -> Iterator[tuple[Line, dict[str, Any], str]]:
+    def __iter__(self) -> Iterator[tuple[dict[str, Any], str]]:
         first_seen: dict[str, str] = {}
         selected = without_split = 0
         lines = read_lines(self.sources, self.on_bytes)
@@ -205,7 +200,7 @@ class _Selection:
                 if record_split != self.split:
                     continue
             selected += 1
-            yield line, raw, interaction_id
+            yield raw, interaction_id
         if not self.read:
             raise DataError(f"{self._label()}: no questions in it (the input is empty)")
         if not selected:

@@ -194,7 +194,9 @@ def answer_lines(
     ]
 
 
-def _line(record: CragRecord, batch: list[CragRecord], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+def _line(
+    record: CragRecord, batch: list[CragRecord], result: dict[str, Any], seconds: float
+) -> dict[str, Any]:
     return {
         "interaction_id": record.gold.interaction_id,
         "query": record.gold.query,

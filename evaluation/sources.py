@@ -26,6 +26,7 @@ import gzip
 import io
 import lzma
 import re
+import shlex
 import tarfile
 import zipfile
 import zlib
@@ -109,18 +110,25 @@ def read_lines(sources: Sequence[Source], on_bytes: Callable[[int], None] | None
     """Every line of every source, in order, streamed; `on_bytes` hears how many bytes of the files
     were read (for a progress bar). A file that cannot be read raises DataError."""
     for source in sources:
+        if len(source.paths) == 1 and _starts_with(source.paths[0], _ZIP):  # read in place: it seeks
+            with zipfile.ZipFile(source.paths[0]) as archive:
+                yield from _guarded(_read_zip(archive, source.label, depth=0), source, source.label)
+            if on_bytes is not None:
+                on_bytes(source.size)
+            continue
         with _JoinedFiles(source.paths, on_bytes) as raw:
             stream = io.BufferedReader(raw, buffer_size=READ_BUFFER_BYTES)
-            yield from _read_guarded(stream, source.label, source, depth=0)
+            yield from _guarded(_read(stream, source.label, depth=0), source, source.label)
 
 
 def _sources_of(spec: str) -> list[Source]:
     path = Path(spec)
     if not path.exists() and GLOB_CHARACTERS.search(spec):
-        matches = [Path(match) for match in glob.glob(spec, recursive=True)]
+        matches = sorted((Path(match) for match in glob.glob(spec, recursive=True)), key=natural_key)
         if not matches:
             raise DataError(f"No file matches --data {spec}")
-        return _group_parts(sorted(matches, key=natural_key), explicit=True)
+        folders = [source for match in matches if match.is_dir() for source in _sources_of(str(match))]
+        return folders + _group_parts([match for match in matches if not match.is_dir()], explicit=True)
     if path.is_dir():
         found = [
             p for p in path.rglob("*")
@@ -179,13 +187,18 @@ def _parts_of(whole: Path) -> Source:
     if missing:
         raise DataError(
             f"{whole}: part {', '.join(map(str, missing))} of the split file is missing beside the others; "
-            f"download every part, then join them: {join_command(whole)}"
+            f"download every part, then join them: {join_command(whole, len(numbered) + len(missing))}"
         )
     return Source(tuple(numbered[number] for number in sorted(numbered)))
 
 
-def join_command(whole: Path) -> str:
-    return f"cat {whole}.part* > {whole}"
+def join_command(whole: Path, parts: int | None = None) -> str:
+    """The shell command that joins the parts of `whole` in order (`part*` sorts part10 before part2:
+    past nine parts they are listed)."""
+    name = shlex.quote(str(whole))
+    if parts is not None and parts > 9:
+        return f"cat {' '.join(f'{name}.part{number}' for number in range(1, parts + 1))} > {name}"
+    return f"cat {name}.part* > {name}"
 
 
 def natural_key(path: Path | str) -> list[object]:
@@ -208,11 +221,16 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") or part == "__MACOSX" for part in relative.parts)
 
 
-def _read_guarded(stream: IO[bytes], where: str, source: Source, depth: int) -> Iterator[Line]:
-    """`_read` with the errors of a broken file (truncated, corrupt, a part missing) as DataError."""
+def _starts_with(path: Path, magic: bytes) -> bool:
+    with path.open("rb") as stream:
+        return stream.read(len(magic)) == magic
+
+
+def _guarded(lines: Iterator[Line], source: Source, where: str) -> Iterator[Line]:
+    """`lines`, the errors of a broken file (truncated, corrupt, a part missing) raised as BrokenFile."""
     last: Line | None = None
     try:
-        for line in _read(stream, where, depth):
+        for line in lines:
             last = line
             yield line
     except DataError:
@@ -250,8 +268,9 @@ def _read(stream: IO[bytes], where: str, depth: int, decompressed: bool = False)
         yield from _read(lzma.LZMAFile(stream), where, depth + 1, decompressed=True)
     elif head.startswith(_ZSTD):
         raise DataError(f"{where}: zstd-compressed; decompress it first (zstd -d) and pass the result")
-    elif head.startswith(_ZIP):
-        yield from _read_zip(stream, where, depth)
+    elif head.startswith(_ZIP):  # inside another file: read into memory, since a zip is read by seeking
+        with zipfile.ZipFile(io.BytesIO(stream.read())) as archive:
+            yield from _read_zip(archive, where, depth)
     elif _is_tar_header(head):
         yield from _read_tar(stream, where, depth)
     else:
@@ -287,19 +306,18 @@ def _read_tar(stream: IO[bytes], where: str, depth: int) -> Iterator[Line]:
     _log_members(where, read, skipped)
 
 
-def _read_zip(stream: IO[bytes], where: str, depth: int) -> Iterator[Line]:
+def _read_zip(archive: zipfile.ZipFile, where: str, depth: int) -> Iterator[Line]:
     skipped: list[str] = []
     read = 0
-    with zipfile.ZipFile(io.BytesIO(stream.read()) if not stream.seekable() else stream) as archive:
-        for info in archive.infolist():
-            if info.is_dir():
-                continue
-            if not _readable_name(Path(info.filename).name):
-                skipped.append(info.filename)
-                continue
-            read += 1
-            with archive.open(info) as content:
-                yield from _read(content, f"{where}:{info.filename}", depth + 1)
+    for info in archive.infolist():
+        if info.is_dir():
+            continue
+        if not _readable_name(Path(info.filename).name):
+            skipped.append(info.filename)
+            continue
+        read += 1
+        with archive.open(info) as content:
+            yield from _read(content, f"{where}:{info.filename}", depth + 1)
     _log_members(where, read, skipped)
 
 

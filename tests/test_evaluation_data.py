@@ -11,6 +11,7 @@ import json
 import lzma
 import tarfile
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -18,12 +19,12 @@ from evaluation import data as data_module
 from evaluation.data import (
     DataError,
     check_questions,
-    count_questions,
     parse_alternatives,
     parse_record,
     read_records,
     to_batch,
 )
+from evaluation.sources import join_command
 from tests.crag_layouts import (
     TASK3,
     many_lines,
@@ -79,7 +80,7 @@ def test_old_and_new_schemas_and_bz2(tmp_path):
         batch = to_batch([first, second])
         assert set(batch) == {"interaction_id", "query", "search_results", "query_time"}
         assert batch["search_results"] == [[{"page_name": "p"}], []]
-        assert count_questions(tmp_path / name) == 2 and count_questions(tmp_path / name, limit=1) == 1
+        assert len(list(read_records(tmp_path / name, limit=1))) == 1
 
 
 def test_alternatives_in_every_shape():
@@ -134,6 +135,14 @@ def test_several_paths_and_globs_are_read_in_order_each_once(tmp_path):
     assert in_order == SAMPLE_IDS[3:] + SAMPLE_IDS[:3]
     assert [g.interaction_id for g in check_questions([str(tmp_path / "*.jsonl")]).golds] == SAMPLE_IDS
     assert len(check_questions([first, str(tmp_path / "*.jsonl")]).golds) == 8  # a.jsonl once
+    unpacked(tmp_path / "more", lines[:2], shards=2)
+    assert len(check_questions([str(tmp_path / "m*")]).golds) == 2  # a glob matching a folder reads it
+
+
+def test_the_join_command_quotes_paths_and_lists_parts_past_nine():
+    assert join_command(Path("/d/x y.tar.bz2")) == "cat '/d/x y.tar.bz2'.part* > '/d/x y.tar.bz2'"
+    listed = join_command(Path("x.tar.bz2"), 11)
+    assert listed.startswith("cat x.tar.bz2.part1 x.tar.bz2.part2 ") and listed.endswith(".part11 > x.tar.bz2")
 
 
 def test_a_folder_is_read_in_name_order_with_numbers_as_numbers(tmp_path):

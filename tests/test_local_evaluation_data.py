@@ -15,7 +15,15 @@ import sys
 import pytest
 
 import local_evaluation
-from tests.crag_layouts import REPO_ROOT, TASK3, many_lines, sample_lines, split_parts, task3_archive, write_jsonl
+from tests.crag_layouts import (
+    REPO_ROOT,
+    TASK3,
+    many_lines,
+    sample_lines,
+    split_parts,
+    task3_archive,
+    write_jsonl,
+)
 
 # Run as the script (`__main__`), then print the modules that would mean a model was built.
 _AS_SCRIPT = """
@@ -73,6 +81,10 @@ def _bad_inputs(tmp):
     cases["setting_out_of_range"] = (
         ["--set", "llm.context_tokens=-5", *out], "llm.context_tokens must be at least 256; got -5"
     )
+    cases["missing_weights"] = (
+        ["--set", "retrieval.embedding_model=/nowhere/sentence-t5-large", *out],
+        "The cpu preset's weights are not here: sentence encoder (/nowhere/sentence-t5-large). Fetch them",
+    )
     cases["missing_part"] = (["--data", str(parts[0]), *out], "part 2 of the split file is missing")
     cases["no_question_of_the_split"] = (
         ["--split", "1", *out], "sample.jsonl: none of its 8 questions is of --split 1 (public test)"
@@ -99,7 +111,7 @@ def bad_runs(tmp_path_factory):
 @pytest.mark.parametrize(
     "case",
     ["empty", "first_line", "late_line", "no_query", "no_pages", "pages_not_a_list", "truncated", "corrupt",
-     "out_is_a_file", "setting_out_of_range", "missing_part", "no_question_of_the_split"],
+     "out_is_a_file", "setting_out_of_range", "missing_weights", "missing_part", "no_question_of_the_split"],
 )  # fmt: skip
 def test_bad_input_ends_in_one_line_with_status_2_before_any_model_is_built(bad_runs, case):
     (process, stdout, stderr), expected, tmp = bad_runs[case]
@@ -165,7 +177,8 @@ def test_a_saved_answer_under_the_same_id_to_another_question_is_refused(task3_f
             "--limit", "1"]  # fmt: skip
     assert local_evaluation.main(argv) == 0
     first = json.loads(sample_lines(1)[0])
-    other = write_jsonl(tmp_path / "other.jsonl", [json.dumps(first | {"query": "another question?"}).encode()])
+    changed = json.dumps(first | {"query": "another question?"}).encode()
+    other = write_jsonl(tmp_path / "other.jsonl", [changed])
     assert local_evaluation.main(["--data", str(other), "--out", str(out), "--references-only"]) == 2
     assert "holds an answer for sample-01-capital to 'what is the capital city" in capsys.readouterr().err
 
@@ -175,7 +188,8 @@ def test_split_and_several_paths_choose_the_questions(tmp_path, capsys):
     first = write_jsonl(tmp_path / "a.jsonl.bz2", [json.dumps(r).encode() + b"\n" for r in records[:2]])
     second = write_jsonl(tmp_path / "b.jsonl", [json.dumps(r).encode() + b"\n" for r in records[2:]])
     out = tmp_path / "out"
-    argv = ["--data", str(first), str(second), "--split", "0", "--out", str(out), "--references-only", "--jobs", "1"]
+    argv = ["--data", str(first), str(second), "--split", "0", "--out", str(out), "--references-only",
+            "--jobs", "1"]  # fmt: skip
     assert local_evaluation.main(argv) == 0
     ids = [line["interaction_id"] for line in _stored(out, "references.jsonl")]
     assert ids == [records[0]["interaction_id"], records[2]["interaction_id"]]

@@ -22,7 +22,9 @@ FOLDERS = ("benchmarks", "tools")
 ALSO = ("kg_mock/fixture.py", "data/make_sample.py")
 # sys.path edits that are a script's work, not a way to find the repository.
 OWN_SYS_PATH = {"benchmarks/kg_reference.py"}  # puts another commit's tree first, by its TREE argument
-SKIPPED_IN_SNAPSHOT = {".git", ".venv", ".venv-t4x4", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+SKIPPED_IN_SNAPSHOT = {
+    ".git", ".venv", ".venv-t4x4", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache",
+}  # fmt: skip
 
 
 def _files() -> list[Path]:
@@ -89,7 +91,7 @@ def test_no_script_changes_the_repository(help_runs):
 @pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_a_module_that_is_not_a_script_says_so(path):
     docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    assert "Not a script" in docstring, f"{path}: a script needs a __main__ guard; a module says 'Not a script'"
+    assert "Not a script" in docstring, f"{path}: a script has a __main__ guard; a module says 'Not a script'"
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda path: str(path.relative_to(REPO_ROOT)))
