@@ -140,7 +140,7 @@ def parse_alternatives(value: Any) -> list[str]:
             return []
         try:
             value = json.loads(stripped)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             return [stripped]
     if not isinstance(value, list):
         value = [value]
@@ -246,12 +246,14 @@ def _parse_line(line: Line) -> dict[str, Any] | None:
         return None
     where = f"{line.where}:{line.number}"
     try:
-        raw = json.loads(text)
+        raw = json.loads(text, strict=False)  # a raw tab or CR inside a string is taken as written
     except json.JSONDecodeError as error:
         raise DataError(f"{where}: not valid JSON ({error.msg} at column {error.colno})") from None
     except UnicodeDecodeError as error:
         raise DataError(f"{where}: not UTF-8 text (byte {error.object[error.start]:#04x} at "
                         f"column {error.start + 1})") from None  # fmt: skip
+    except (ValueError, RecursionError) as error:  # a number of 4,300 digits and more; nesting too deep
+        raise DataError(f"{where}: not JSON this reader takes ({type(error).__name__}: {error})") from None
     if not isinstance(raw, dict):
         raise DataError(f"{where}: {_kind(raw)}, not a JSON object (one question per line)")
     return raw

@@ -142,7 +142,8 @@ def test_several_paths_and_globs_are_read_in_order_each_once(tmp_path):
 def test_the_join_command_quotes_paths_and_lists_parts_past_nine():
     assert join_command(Path("/d/x y.tar.bz2")) == "cat '/d/x y.tar.bz2'.part* > '/d/x y.tar.bz2'"
     listed = join_command(Path("x.tar.bz2"), 11)
-    assert listed.startswith("cat x.tar.bz2.part1 x.tar.bz2.part2 ") and listed.endswith(".part11 > x.tar.bz2")
+    assert listed.startswith("cat x.tar.bz2.part1 x.tar.bz2.part2 ")
+    assert listed.endswith(".part10 x.tar.bz2.part11 > x.tar.bz2")
 
 
 def test_a_folder_is_read_in_name_order_with_numbers_as_numbers(tmp_path):
@@ -191,10 +192,12 @@ def test_other_archives_and_members_are_read_and_other_files_skipped(tmp_path):
         assert [g.interaction_id for g in check_questions(path).golds] == SAMPLE_IDS
 
 
-def test_crlf_a_bom_blank_lines_and_unicode_are_read(tmp_path):
+def test_crlf_a_bom_blank_lines_raw_tabs_and_unicode_are_read(tmp_path):
     records = [json.loads(line) for line in sample_lines(3)]
     records[1]["query"] = "wer schrieb „Faust“ — 作者是谁? 🎭"
+    records[2]["query"] = "a raw\ttab, as some writers leave it"
     text = "\ufeff" + "\r\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\r\n\r\n  \r\n"
+    text = text.replace("raw\\ttab", "raw\ttab")
     path = tmp_path / "windows.jsonl"
     path.write_bytes(text.encode("utf-8"))
     read = list(read_records(path, model_input=True))
@@ -263,6 +266,8 @@ _DROP = object()
         ([b"{not json\n"], r"bad.jsonl:1: not valid JSON \(Expecting property name"),
         ([*sample_lines(), b'{"query": "cut short\n'], r"bad.jsonl:9: not valid JSON"),
         ([b"[1, 2]\n"], r"bad.jsonl:1: a list, not a JSON object"),
+        ([b'{"query": ' + b"9" * 5000 + b"}\n"], r"bad.jsonl:1: not JSON this reader takes \(ValueError"),
+        ([b"[" * 100_000 + b"]" * 100_000 + b"\n"], r":1: not JSON this reader takes \(RecursionError"),
         ([b"{\"query\": \"caf\xe9\"}\n"], r"bad.jsonl:1: not UTF-8 text \(byte 0xe9 at column 15\)"),
         ([_record(query=_DROP)], r"bad.jsonl:1: no 'query'"),
         ([_record(query=7)], r"bad.jsonl:1: 'query' is a number, not text"),
