@@ -170,9 +170,15 @@ class _Selection:
         self.read = 0
 
     def __iter__(self) -> Iterator[tuple[dict[str, Any], str]]:
+        lines = read_lines(self.sources, self.on_bytes)
+        try:
+            yield from self._select(lines)
+        finally:
+            lines.close()  # closes the files at once when the limit is reached
+
+    def _select(self, lines: Iterator[Line]) -> Iterator[tuple[dict[str, Any], str]]:
         first_seen: dict[str, str] = {}
         selected = without_split = 0
-        lines = read_lines(self.sources, self.on_bytes)
         for line in lines:
             if self.limit is not None and selected >= self.limit:
                 return
@@ -232,11 +238,13 @@ def _record_problem(raw: dict[str, Any], model_input: bool) -> str | None:
 
 
 def _sources(data: DataPaths) -> list[Source]:
-    if isinstance(data, (str, Path)):
-        return find_sources([data])
-    if all(isinstance(item, Source) for item in data):
-        return list(data)
-    return find_sources(data)
+    """The sources `data` names: paths as `--data` takes them, or sources found before."""
+    items = [data] if isinstance(data, (str, Path)) else list(data)
+    sources = [item for item in items if isinstance(item, Source)]
+    paths = [item for item in items if not isinstance(item, Source)]
+    if sources and paths:
+        raise TypeError("pass paths or sources, not both")
+    return sources or find_sources(paths)
 
 
 def _parse_line(line: Line) -> dict[str, Any] | None:

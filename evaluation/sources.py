@@ -30,10 +30,10 @@ import shlex
 import tarfile
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO, Protocol
 
 from loguru import logger
 
@@ -49,6 +49,10 @@ MAX_NESTING = 4
 _BZ2, _GZIP, _XZ, _ZIP, _ZSTD = b"BZh", b"\x1f\x8b", b"\xfd7zXZ\x00", b"PK\x03\x04", b"\x28\xb5\x2f\xfd"
 _TAR_HEADER = 512
 _READ_ERRORS = (OSError, EOFError, tarfile.TarError, zipfile.BadZipFile, zlib.error, lzma.LZMAError)
+
+
+class _Readable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
 
 
 class DataError(ValueError):
@@ -106,7 +110,9 @@ def find_sources(specs: Sequence[str | Path]) -> list[Source]:
     return sources
 
 
-def read_lines(sources: Sequence[Source], on_bytes: Callable[[int], None] | None = None) -> Iterator[Line]:
+def read_lines(
+    sources: Sequence[Source], on_bytes: Callable[[int], None] | None = None
+) -> Generator[Line, None, None]:
     """Every line of every source, in order, streamed; `on_bytes` hears how many bytes of the files
     were read (for a progress bar). A file that cannot be read raises DataError."""
     for source in sources:
@@ -244,7 +250,8 @@ def _broken(source: Source, where: str, last: Line | None, error: BaseException)
     reason = str(error) or type(error).__name__
     ended = isinstance(error, EOFError) or "unexpected end" in reason.lower()
     if len(source.paths) > 1 and ended:
-        whole = source.paths[0].parent / PART.match(source.paths[0].name)["whole"]  # type: ignore[index]
+        first = PART.match(source.paths[0].name)
+        whole = source.paths[0].parent / (first["whole"] if first else source.paths[0].name)
         return (
             f"{where}: the parts end before the file does{after} (a part is missing or cut short): "
             f"download every part, then join them: {join_command(whole)}"
@@ -253,34 +260,43 @@ def _broken(source: Source, where: str, last: Line | None, error: BaseException)
     return f"{where}: the file is {what}{after} ({reason}): download it again"
 
 
-def _read(stream: IO[bytes], where: str, depth: int, decompressed: bool = False) -> Iterator[Line]:
+def _read(stream: _Readable, where: str, depth: int, decompressed: bool = False) -> Iterator[Line]:
     """The lines of one stream, whatever it holds: text, a compressed stream or an archive
     (`decompressed`: this stream is what a compressed one held)."""
     head = stream.read(_TAR_HEADER)
-    stream = io.BufferedReader(_Prefixed(head, stream), buffer_size=READ_BUFFER_BYTES)
+    buffered = io.BufferedReader(_Prefixed(head, stream), buffer_size=READ_BUFFER_BYTES)
     if depth > MAX_NESTING:
         raise DataError(f"{where}: compressed more than {MAX_NESTING} times over; decompress it first")
-    if head.startswith(_BZ2):
-        yield from _read(bz2.BZ2File(stream), where, depth + 1, decompressed=True)
-    elif head.startswith(_GZIP):
-        yield from _read(gzip.GzipFile(fileobj=stream), where, depth + 1, decompressed=True)
-    elif head.startswith(_XZ):
-        yield from _read(lzma.LZMAFile(stream), where, depth + 1, decompressed=True)
+    decompressor = _decompressor(head, buffered)
+    if decompressor is not None:
+        yield from _read(decompressor, where, depth + 1, decompressed=True)
     elif head.startswith(_ZSTD):
         raise DataError(f"{where}: zstd-compressed; decompress it first (zstd -d) and pass the result")
     elif head.startswith(_ZIP):  # inside another file: read into memory, since a zip is read by seeking
-        with zipfile.ZipFile(io.BytesIO(stream.read())) as archive:
+        with zipfile.ZipFile(io.BytesIO(buffered.read())) as archive:
             yield from _read_zip(archive, where, depth)
     elif _is_tar_header(head):
-        yield from _read_tar(stream, where, depth)
+        yield from _read_tar(buffered, where, depth)
     else:
-        named = next((s for s in (*COMPRESSED_SUFFIXES, *ARCHIVE_SUFFIXES) if where.lower().endswith(s)), "")
-        if named and head and not decompressed and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        suffixes = (*COMPRESSED_SUFFIXES, *ARCHIVE_SUFFIXES)
+        named = next((suffix for suffix in suffixes if where.lower().endswith(suffix)), "")
+        looks_like_json = head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+        if named and head and not decompressed and not looks_like_json:
             raise DataError(
                 f"{where}: named like a {named} file but neither compressed nor JSON text "
                 f"(it starts with {head[:8]!r}): the file is corrupt; download it again"
             )
-        yield from _read_text(stream, where)
+        yield from _read_text(buffered, where)
+
+
+def _decompressor(head: bytes, stream: BinaryIO) -> _Readable | None:
+    if head.startswith(_BZ2):
+        return bz2.BZ2File(stream)
+    if head.startswith(_GZIP):
+        return gzip.GzipFile(fileobj=stream)
+    if head.startswith(_XZ):
+        return lzma.LZMAFile(stream)
+    return None
 
 
 def _read_text(stream: IO[bytes], where: str) -> Iterator[Line]:
@@ -344,14 +360,14 @@ def _is_tar_header(head: bytes) -> bool:
 class _Prefixed(io.RawIOBase):
     """The bytes already read from a stream (to see what it holds), then the rest of it."""
 
-    def __init__(self, head: bytes, rest: IO[bytes]):
+    def __init__(self, head: bytes, rest: _Readable):
         self._head = memoryview(head)
         self._rest = rest
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+    def readinto(self, buffer) -> int:
         if self._head:
             count = min(len(buffer), len(self._head))
             buffer[:count] = self._head[:count]
@@ -371,18 +387,18 @@ class _JoinedFiles(io.RawIOBase):
     def __init__(self, paths: Sequence[Path], on_bytes: Callable[[int], None] | None):
         self._paths = list(paths)
         self._on_bytes = on_bytes
-        self._current: IO[bytes] | None = None
+        self._current: io.FileIO | None = None
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+    def readinto(self, buffer) -> int:
         while True:
             if self._current is None:
                 if not self._paths:
                     return 0
                 self._current = self._paths.pop(0).open("rb", buffering=0)
-            count = self._current.readinto(buffer)  # type: ignore[attr-defined]
+            count = self._current.readinto(buffer)
             if count:
                 if self._on_bytes is not None:
                     self._on_bytes(count)
