@@ -571,7 +571,7 @@ class ThroughputModelConfig:
     kv_read_s_per_token: Annotated[float, Range(0)] = 5e-7
     prefill_attention_s_per_pair: Annotated[float, Range(0)] = 4.6e-8
     # KV-cache tokens each GPU holds at gpu_memory_utilization 0.85 (under TP every GPU holds its
-    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README). The real engine's
+    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (models/README.md). The real engine's
     # figure replaces it at calibration.
     kv_cache_tokens_per_gpu: Annotated[int, Range(1)] = 28_000
     # vLLM's guidance logits processor on the CPU: a request's matcher, built on its first token
