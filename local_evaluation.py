@@ -2,8 +2,15 @@
 
     python local_evaluation.py --data data/sample.jsonl --out outputs/sample
     python local_evaluation.py --data ../shared/data/crag_dev_10.jsonl.bz2 --presets baseline,cpu
+    python local_evaluation.py --data crag_task_1_and_2_dev_v4.jsonl.bz2 --split 0 --limit 100
+    python local_evaluation.py --data crag_task_3_dev_v4.tar.bz2.part1   # Task 3: its parts, joined as read
     python local_evaluation.py --judge openai        # EVALUATION_MODEL_NAME, OPENAI_API_KEY, OPENAI_BASE_URL
     python local_evaluation.py --judge rules,official --kit-dir ../starter-kit   # the leaderboard's judge too
+
+`--data` takes every shape the official files ship in (evaluation/sources.py): a .jsonl or
+.jsonl.bz2, Task 3's .tar.bz2 archive of JSONL shards or its .partN downloads, a folder of them, a
+glob, or several of these. Every record the run will use is read and checked before any model is
+built (evaluation/data.py); a bad one stops the run with one line naming the file, line and field.
 
 Runs `UserModel` over the questions in batches and writes, per preset, `predictions.jsonl` (one
 line per question, appended as it finishes, so an interrupted run resumes where it stopped),
@@ -22,7 +29,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import importlib.util
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,9 +40,15 @@ from typing import Any, Callable
 from loguru import logger
 
 from models.config import REPO_ROOT, CragConfig, LLMConfig, load_config, parse_overrides
-from evaluation.time_model import estimate_budget, markdown_budget
-from evaluation.charts import breakdown_charts, comparison_chart
-from evaluation.data import CragRecord, GoldQuestion, count_questions, read_records
+from evaluation.data import (
+    SPLITS,
+    CragRecord,
+    DataError,
+    GoldQuestion,
+    Questions,
+    check_questions,
+    read_records,
+)
 from evaluation.jobs import JobsCannotStart, default_jobs, share_cores
 from evaluation.judges import (
     BackendJudge,
@@ -79,9 +94,24 @@ JUDGES = ("rules", "local", "openai", "official")
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     defaults = EvaluationSettings()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="CRAG questions, .jsonl or .jsonl.bz2")
+    parser.add_argument(
+        "--data",
+        nargs="+",
+        action="extend",
+        metavar="PATH",
+        help="CRAG questions: a .jsonl or .jsonl.bz2 file, Task 3's .tar.bz2 archive (or any of its .partN "
+        "files), a folder of them or a quoted glob; several are read in order (default: "
+        f"{DEFAULT_DATA.relative_to(REPO_ROOT)})",
+    )
+    parser.add_argument(
+        "--split",
+        type=int,
+        choices=sorted(SPLITS),
+        default=None,
+        help="keep only CRAG's validation (0) or public-test (1) questions (the records' split field)",
+    )
     parser.add_argument("--out", default="outputs/local_evaluation", help="output folder")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions (of --split)")
     parser.add_argument("--preset", action="append", default=[], help="a config preset (repeatable)")
     parser.add_argument("--presets", default="", help="comma-separated presets to compare")
     parser.add_argument(
@@ -139,8 +169,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="processes sharing the batches and the cores, each with its own LLM backend (default: one per "
         "core); with the openai backend they share the servers llm.base_url lists",
     )
-    parser.add_argument("--log-level", default="INFO", help="loguru level on stderr (DEBUG shows every stage)")
+    parser.add_argument(
+        "--log-level", default="INFO", help="loguru level on stderr (DEBUG shows every stage)"
+    )
     args = parser.parse_args(argv)
+    args.data = args.data or [str(DEFAULT_DATA)]
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
     args.judges = [name.strip() for name in args.judge.split(",") if name.strip()]
@@ -160,11 +193,9 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
     args = parse_args(argv)
     logger.remove()
     logger.add(sys.stderr, level=args.log_level.upper())
-    if not Path(args.data).is_file():
-        logger.error(
-            f"No data file {Path(args.data).resolve()}: pass --data with a CRAG questions file (.jsonl or "
-            f".jsonl.bz2), e.g. the bundled {DEFAULT_DATA.relative_to(REPO_ROOT)}"
-        )
+    out = Path(args.out)
+    if problem := output_problem(out):
+        logger.error(problem)
         return 2
     if llm is not None and (args.jobs or 1) > 1:
         logger.error("--jobs above 1 builds a backend in each job: a backend passed in runs with --jobs 1")
@@ -176,6 +207,18 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
     except ValueError as error:
         logger.error(str(error))
         return 2
+    if problem := (None if llm is not None else missing_requirements(configs, args.references_only)):
+        logger.error(problem)
+        return 2
+    try:
+        questions = check_questions(args.data, split=args.split, limit=args.limit)
+    except DataError as error:
+        logger.error(str(error))
+        return 2
+    except KeyboardInterrupt:
+        logger.warning("Interrupted while checking the data; nothing was run")
+        return 130
+    logger.info(f"{len(questions.golds)} questions from {questions.label}")
     settings = dataclasses.replace(
         EvaluationSettings(),
         tokenizer_dir=Path(args.tokenizer_dir),
@@ -184,20 +227,16 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
         kit_dir=Path(args.kit_dir) if args.kit_dir else None,
     )
     backends = BackendPool(llm)
-    out = Path(args.out)
     try:
         scoring = (
             None if args.references_only else build_scoring(args.judges, settings, backends, configs[0].llm)
         )
-        total = count_questions(args.data, args.limit)
         reports = {}
         for config in configs:
             folder = out / config.preset if len(configs) > 1 else out
             mode = "answers" if scoring else "references"
-            RunManifest(config.preset, overrides, str(Path(args.data).resolve()), mode).check_or_write(
-                folder, args.restart
-            )
-            lines, golds, run_wall = run_preset(args, config, backends, folder, total)
+            RunManifest(config.preset, overrides, questions.label, mode).check_or_write(folder, args.restart)
+            lines, golds, run_wall = run_preset(args, config, backends, folder, questions)
             if scoring is None:
                 report = references_report(lines, golds, config.preset)
                 write_atomically(folder / "report.json", json.dumps(report, indent=2))
@@ -207,7 +246,7 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
             reports[config.preset] = report | {"overrides": overrides}
         if len(reports) > 1:
             write_comparison(reports, out)
-    except (RunMismatch, JudgeUnavailable, KitUnreadable, JobsCannotStart) as error:
+    except (RunMismatch, JudgeUnavailable, KitUnreadable, JobsCannotStart, DataError) as error:
         logger.error(str(error))
         return 2
     except KeyboardInterrupt:
@@ -218,6 +257,45 @@ def main(argv: list[str] | None = None, *, llm: LLMBackend | None = None) -> int
     finally:
         backends.close()
     return 0
+
+
+def output_problem(out: Path) -> str | None:
+    """Why the predictions and reports cannot be written under `out` (None: they can)."""
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is a file, not a folder: pass a folder for the predictions and reports"
+    existing = next(folder for folder in (out.absolute(), *out.absolute().parents) if folder.exists())
+    if not existing.is_dir():
+        return f"--out {out}: {existing} is a file, not a folder: pass a folder for the predictions"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"--out {out}: {existing} is not writable: pass a folder you can write to"
+    return None
+
+
+def missing_requirements(configs: list[CragConfig], references_only: bool) -> str | None:
+    """What a preset needs that is not here, in one line (None: nothing): its weight folders (the LLM's
+    only when answering) and, to answer with vLLM, the GPU image's packages. Files are looked at,
+    nothing is loaded."""
+    from tools.weights import downloadable_folders
+
+    for config in configs:
+        vllm = config.llm.backend == "vllm"
+        llm_folder = Path(config.llm.model_path) if vllm and config.llm.model_path else None
+        missing = [
+            f"{folder.role} ({folder.local_dir})"
+            for folder in downloadable_folders(config)
+            if not folder.local_dir.is_dir() and not (references_only and folder.local_dir == llm_folder)
+        ]
+        if missing:
+            return (
+                f"The {config.preset} preset's weights are not here: {'; '.join(missing)}. Fetch them with "
+                f"`python -m tools.weights fetch --preset {config.preset}`, or run another --preset (cpu)"
+            )
+        if vllm and not references_only and importlib.util.find_spec("vllm") is None:
+            return (
+                f"The {config.preset} preset answers with vLLM, which is not installed here (the GPU image's "
+                "packages: pip install -r requirements.txt); on a CPU machine use --preset cpu"
+            )
+    return None
 
 
 def load_configs(args: argparse.Namespace, overrides: dict[str, str]) -> list[CragConfig]:
@@ -258,16 +336,20 @@ class Scoring:
 
 
 def run_preset(
-    args: argparse.Namespace, config: CragConfig, backends: BackendPool, folder: Path, total: int
+    args: argparse.Namespace, config: CragConfig, backends: BackendPool, folder: Path, questions: Questions
 ) -> tuple[list[dict[str, Any]], list[GoldQuestion], RunWall]:
     """Answer (or only retrieve for) every question not yet saved in `folder`, in `args.jobs` processes;
     also how many this run answered, in how many seconds of wall time."""
     store = PredictionStore(folder / ("references.jsonl" if args.references_only else "predictions.jsonl"))
-    records = read_records(args.data, args.limit)
+    store.check_questions(questions.golds)
+    records = read_records(questions.sources, args.limit, split=args.split, model_input=True)
+    total = len(questions.golds)
     stored_before, started = len(store.lines), time.perf_counter()
     if args.jobs > 1:
         setup = functools.partial(start_job, config, args.references_only, args.jobs, args.log_level)
-        golds = run_questions_in_jobs(records, store, config.batch_size, setup, args.jobs, total, config.preset)
+        golds = run_questions_in_jobs(
+            records, store, config.batch_size, setup, args.jobs, total, config.preset
+        )
     else:
         system = LazySystem(config, backends, load_llm=not args.references_only)
         work = references_from_system(system) if args.references_only else answers_from_system(system)
@@ -319,7 +401,7 @@ def score_preset(
         truncation=truncator.description,
         truncation_exact=truncator.exact,
     )
-    report["data"] = str(args.data)
+    report["data"] = args.data
     report["run_wall"] = dataclasses.asdict(run_wall)
     text = markdown_report(report) + "\n\n" + run_wall.markdown()
     if len(scoring.judges) > 1:
@@ -327,9 +409,13 @@ def score_preset(
         text += "\n\n" + markdown_judge_comparison(report["judge_comparison"])
     if args.budget_report:
         target = load_config("t4x4")
+        from evaluation.time_model import estimate_budget, markdown_budget  # loads the stages: only here
+
         report["budget_estimate"] = estimate_budget(lines, target)
         text += "\n\n" + markdown_budget(config.preset, report["budget_estimate"])
     write_atomically(folder / "report.json", json.dumps(report, indent=2))
+    from evaluation.charts import breakdown_charts  # matplotlib: once there is something to chart
+
     charts = breakdown_charts(report, folder)
     print(text + "\n")
     logger.info(f"Wrote {folder}/report.json, predictions.jsonl, scored.jsonl and {len(charts)} charts")
@@ -340,6 +426,8 @@ def write_comparison(reports: dict[str, dict[str, Any]], out: Path) -> None:
     table = markdown_comparison(reports)
     write_atomically(out / "comparison.md", table + "\n")
     write_atomically(out / "comparison.json", json.dumps(reports, indent=2))
+    from evaluation.charts import comparison_chart
+
     comparison_chart(reports, out / "comparison.png")
     print(table)
 

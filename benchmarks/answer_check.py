@@ -8,25 +8,22 @@
     benchmarks/answer_checker.py) per part: the correct ones the check would refuse (target: none)
     and the wrong ones it catches.
 
-    .venv/bin/python benchmarks/answer_check.py [--data-dir ../shared/data]
+    python -m benchmarks.answer_check [--data-dir ../shared/data]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
+from models.answer_check import CONSTRAINT_KINDS, read_constraint, violates
+from models.answers import normalize_answer
+from models.config import load_config
+from models.markdown import markdown_table
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from models.answer_check import CONSTRAINT_KINDS, read_constraint, violates  # noqa: E402
-from models.answers import normalize_answer  # noqa: E402
-from models.config import load_config  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
-
 VALIDATION = "crag_questions_validation.jsonl"
 LABELS = Path(__file__).with_name("answer_checker_labels.jsonl")
 PARTS = ("tune", "held-out")

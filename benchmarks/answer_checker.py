@@ -39,8 +39,8 @@ the labelled predictions the checker is unsure of, and prints its agreement with
 that of counting them wrong (what `--judge rules` does), per part, and its seconds per prediction. It
 loads the model: run it under the model lock (DEVELOPERS.md).
 
-    .venv/bin/python benchmarks/answer_checker.py [--data-dir ../shared/data] [--show 20]
-    flock /work/locks/model.lock .venv/bin/python benchmarks/answer_checker.py --labelled-only --judge local
+    python -m benchmarks.answer_checker [--data-dir ../shared/data] [--show 20]
+    flock /work/locks/model.lock python -m benchmarks.answer_checker --labelled-only --judge local
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ import argparse
 import json
 import re
 import string
-import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -57,10 +56,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from evaluation.answer_match import (  # noqa: E402
+from evaluation.answer_match import (
     Judgement,
     Kind,
     Verdict,
@@ -69,9 +65,10 @@ from evaluation.answer_match import (  # noqa: E402
     is_refusal,
     judge_answer,
 )
-from evaluation.data import read_records  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
+from evaluation.data import read_records
+from models.markdown import markdown_table
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_FILES = ("crag_dev_10.jsonl.bz2", "crag_dev_pages_15.jsonl.bz2", "crag_dev_pages_24.jsonl.bz2")
 VALIDATION = "crag_questions_validation.jsonl"
 LABELS = Path(__file__).with_name("answer_checker_labels.jsonl")

@@ -4,31 +4,33 @@ Prints, from one run: sentence encoding alone, the classifier alone (features + 
 ready embeddings), the whole stage, and the stage's ratio to the target. Questions come from
 ../shared/data/crag_questions_validation.jsonl when present, else from the shipped examples.
 
-    .venv/bin/python benchmarks/attributes.py
+    python -m benchmarks.attributes
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
+from models.attributes import AttributePredictor
+from models.attributes.data import load_labelled
+from models.config import AttributesConfig
+from models.embeddings import SentenceEncoder
+from models.schema import Question
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from models.attributes import AttributePredictor  # noqa: E402
-from models.attributes.data import load_labelled  # noqa: E402
-from models.config import AttributesConfig  # noqa: E402
-from models.embeddings import SentenceEncoder  # noqa: E402
-from models.schema import Question  # noqa: E402
-
 QUESTIONS = 1000
 TARGET_SECONDS = 15.0
 VALIDATION = REPO_ROOT.parent / "shared" / "data" / "crag_questions_validation.jsonl"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.parse_args(argv)
     config = AttributesConfig()
     source = VALIDATION if VALIDATION.is_file() else Path(config.llm_examples_path)
     pool = [q.query for q in load_labelled(source)]

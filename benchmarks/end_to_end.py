@@ -1,8 +1,8 @@
 """End-to-end benchmark: every real CRAG question with pages we have, three setups in one run.
 
-    .venv/bin/python benchmarks/end_to_end.py [--out outputs/end_to_end] [--set llm.threads=1] [--limit N]
+    python -m benchmarks.end_to_end [--out outputs/end_to_end] [--set llm.threads=1] [--limit N]
         [--questions ID,ID,...] [--compare REF] [--jobs N] [--reply-cache PATH | --no-reply-cache]
-    .venv/bin/python benchmarks/end_to_end.py --answers FILE --compare REF [--questions ID,...] [--data FILE...]
+    python -m benchmarks.end_to_end --answers FILE --compare REF [--questions ID,...] [--data FILE...]
 
 Questions: ../shared/data/crag_dev_10, crag_dev_pages_15 and crag_dev_pages_24 (49 with real pages),
 or --data FILE...; --questions keeps those whose interaction id starts with one of the given ids
@@ -87,14 +87,11 @@ import numpy as np
 from loguru import logger
 from tqdm import tqdm
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
-from evaluation.answer_match import Verdict, check_answer  # noqa: E402
-from evaluation.data import CragRecord, read_records  # noqa: E402
-from evaluation.jobs import TaskFailed, default_jobs, run_jobs, share_cores  # noqa: E402
-from evaluation.reports import (  # noqa: E402
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
+from evaluation.answer_match import Verdict, check_answer
+from evaluation.data import CragRecord, read_records
+from evaluation.jobs import TaskFailed, default_jobs, run_jobs, share_cores
+from evaluation.reports import (
     BREAKDOWNS,
     UNLABELLED,
     describe_reply_cache,
@@ -104,15 +101,16 @@ from evaluation.reports import (  # noqa: E402
     timing_basis,
     uncached_lines,
 )
-from evaluation.runner import answers_from_system, write_atomically  # noqa: E402
-from evaluation.time_model import estimate_budget  # noqa: E402
-from evaluation.truncation import load_truncator  # noqa: E402
-from models.attributes.data import DYNAMISM  # noqa: E402
-from models.config import CragConfig, LLMConfig, load_config, parse_overrides, to_dict  # noqa: E402
-from models.crag_system import CragSystem  # noqa: E402
-from models.llm import LLMBackend, create_backend  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
+from evaluation.runner import answers_from_system, write_atomically
+from evaluation.time_model import estimate_budget
+from evaluation.truncation import load_truncator
+from models.attributes.data import DYNAMISM
+from models.config import CragConfig, LLMConfig, load_config, parse_overrides, to_dict
+from models.crag_system import CragSystem
+from models.llm import LLMBackend, create_backend
+from models.markdown import markdown_table
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
 DATA = [SHARED / "data" / f"{name}.jsonl.bz2" for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")]
 SETUPS: dict[str, tuple[str, dict[str, str]]] = {

@@ -46,13 +46,13 @@ questions whose entity the KG holds (the others' gold answer is "I don't know");
 the route the system recorded and its answer. Correctness is the answer checker's
 (evaluation/answer_match.check_answer); with no judge model here, what it is unsure of counts as wrong.
 
-    .venv/bin/python benchmarks/kg.py [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT] [--end-to-end]
+    python -m benchmarks.kg [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT] [--end-to-end]
                                       [--preset cpu] [--show-misses] [--no-read]
-    .venv/bin/python benchmarks/kg.py --system [--system-limit N]
-    .venv/bin/python benchmarks/kg.py --real [--end-to-end] [--show-misses] [--out results.json]
-    .venv/bin/python benchmarks/kg.py --real --system [--split held-out] [--out FOLDER] [--budget-s S]
+    python -m benchmarks.kg --system [--system-limit N]
+    python -m benchmarks.kg --real [--end-to-end] [--show-misses] [--out results.json]
+    python -m benchmarks.kg --real --system [--split held-out] [--out FOLDER] [--budget-s S]
                                       [--keys KEY,...] [--compare ANSWERS.jsonl] [--show-misses]
-    .venv/bin/python benchmarks/kg.py --report-from results.json [--show-misses]
+    python -m benchmarks.kg --report-from results.json [--show-misses]
 """
 
 from __future__ import annotations
@@ -75,21 +75,19 @@ from statistics import mean
 from loguru import logger
 from tqdm import tqdm
 
+from benchmarks import kg_real, kg_system
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
+from evaluation.answer_match import Verdict, check_answer, is_refusal, states
+from kg_mock.real_fixture import cached_real_fixture_dir
+from kg_mock.server import free_port, running_server
+from models.config import CragConfig, KGConfig, load_config, parse_overrides
+from models.kg import KGResult, KnowledgeGraphStage
+from models.kg.entities import KGEntities
+from models.llm.base import Completion, GenerationParams, LLMBackend
+from models.prompts import PromptLibrary
+from models.schema import Question, QuestionAttributes
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks import kg_real, kg_system  # noqa: E402
-from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
-from evaluation.answer_match import Verdict, check_answer, is_refusal, states  # noqa: E402
-from kg_mock.real_fixture import cached_real_fixture_dir  # noqa: E402
-from kg_mock.server import free_port, running_server  # noqa: E402
-from models.config import CragConfig, KGConfig, load_config, parse_overrides  # noqa: E402
-from models.kg import KGResult, KnowledgeGraphStage  # noqa: E402
-from models.kg.entities import KGEntities  # noqa: E402
-from models.llm.base import Completion, GenerationParams, LLMBackend  # noqa: E402
-from models.prompts import PromptLibrary  # noqa: E402
-from models.schema import Question, QuestionAttributes  # noqa: E402
-
 QUESTIONS = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
 # The last commit before the KG stage followed names across calls (issue 23): the "previous plan".
 PREVIOUS_PLAN = "32d0e63"

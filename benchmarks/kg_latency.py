@@ -1,7 +1,7 @@
 """Per-request latency of the official CRAG mock KG server over localhost: the figure behind the KG
 latency `make check-t4x4` charges (tools/check_t4x4.py: `KG_SERVER_S`, plus its network allowance).
 
-    python benchmarks/kg_latency.py --official CRAG/mock_api --python OFFICIAL_VENV/bin/python \
+    python -m benchmarks.kg_latency --official CRAG/mock_api --python OFFICIAL_VENV/bin/python \
         [--repeats 5] [--open-names 10000 100000]
 
 `--official` is the `mock_api` folder of a checkout of facebookresearch/CRAG and `--python` an
@@ -29,7 +29,6 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -39,14 +38,12 @@ from typing import Any, Iterator
 
 import httpx
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
 from kg_mock import formats
 from kg_mock.compare import Case, cases
 from kg_mock.fixture import cached_fixture_dir
 from kg_mock.server import free_port, running_server, wait_until_up
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 COMPANY_TABLE = REPO_ROOT.parent / "shared" / "data" / "company_name.dict"
 OPEN_SEARCH = "/open/search_entity_by_name"
 FILLER_WORDS = ("river", "north", "hall", "stone", "county", "saint", "lake", "valley", "port", "castle",

@@ -10,26 +10,23 @@ models.kg.entities.KGEntities) and answer_spans: strings that must all appear in
 (case-insensitive, word-bounded; prices with two decimals, other numbers plain, as the API returns
 them). No spans: the KG holds nothing for the question, and no evidence is the right outcome.
 
-    .venv/bin/python benchmarks/kg_questions_build.py [--check]   # --check: fail if the file is stale
+    python -m benchmarks.kg_questions_build [--check]   # --check: fail if the file is stale
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
 from kg_mock.fixture import build
 from kg_mock.store import KnowledgeGraph
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
 SUNDAY = "03/10/2024, 23:34:42 PT"  # Friday 2024-03-08 is the last trading day; Saturday 03-09 the last chart
 TUESDAY = "03/12/2024, 09:15:03 PT"

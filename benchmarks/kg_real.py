@@ -11,6 +11,8 @@ tests/test_kg_real.py checks every derivation against the mock: each fact is in 
 each derived answer is correct for the gold one (evaluation.answer_match.check_answer).
 
 The held-out part is fixed by a hash of the question's key (`split_of`): tune on "tune", report both.
+
+Not a script: benchmarks/kg.py --real reads it.
 """
 
 from __future__ import annotations

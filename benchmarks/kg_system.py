@@ -30,6 +30,8 @@ with the same key answers only the questions not stored yet; verdicts are always
 stage's entity readings are kept in <out>/entity-replies.json and replayed (benchmarks/kg.py's
 `--llm-replies`). --compare FILE lists the questions whose verdict changed against an earlier answers
 file (of the splits run).
+
+Not a script: benchmarks/kg.py --real --system runs it.
 """
 
 from __future__ import annotations

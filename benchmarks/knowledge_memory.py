@@ -1,6 +1,6 @@
 """The knowledge extractor on its own: how often the model's memory answers the validation questions.
 
-    .venv/bin/python benchmarks/knowledge_memory.py [--limit N] [--minutes M]
+    python -m benchmarks.knowledge_memory [--limit N] [--minutes M]
 
 The extractor (models/knowledge.py, the cpu preset's LLM and prompt) answers each of the 1,371 CRAG
 validation questions with no references, as it would as the pipeline's second opinion. The questions
@@ -26,20 +26,18 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from benchmarks.end_to_end import TALLY_HEADERS, tally, tally_cells
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
+from evaluation.answer_match import Verdict, check_answer
+from models.attributes.data import DYNAMISM
+from models.config import load_config, parse_overrides
+from models.knowledge import KnowledgeExtractor
+from models.llm import create_backend
+from models.markdown import markdown_table
+from models.prompts import PromptLibrary
+from models.schema import Question
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.end_to_end import TALLY_HEADERS, tally, tally_cells  # noqa: E402
-from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
-from evaluation.answer_match import Verdict, check_answer  # noqa: E402
-from models.attributes.data import DYNAMISM  # noqa: E402
-from models.config import load_config, parse_overrides  # noqa: E402
-from models.knowledge import KnowledgeExtractor  # noqa: E402
-from models.llm import create_backend  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
-from models.prompts import PromptLibrary  # noqa: E402
-from models.schema import Question  # noqa: E402
-
 VALIDATION = REPO_ROOT.parent / "shared" / "data" / "crag_questions_validation.jsonl"
 
 

@@ -1,6 +1,6 @@
 """The plan's knowledge-extractor rule, chosen by the end-to-end score and reported held out.
 
-    .venv/bin/python benchmarks/knowledge_rule.py --plan answers/cpu-plan-<key>.jsonl --forced answers/cpu-plan-<key2>.jsonl
+    python -m benchmarks.knowledge_rule --plan answers/cpu-plan-<key>.jsonl --forced answers/cpu-plan-<key2>.jsonl
 
 Inputs, two end-to-end runs (benchmarks/end_to_end.py) of the cpu preset on the same questions:
   --plan    the preset as it is (the extractor runs for a likely-static question whose best reference
@@ -33,19 +33,17 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.end_to_end import judge, read_answers
+from benchmarks.routing import DATA, SHARED, VALUE, repeated_k_fold
+from evaluation.answer_match import Verdict
+from evaluation.data import CragRecord, read_records
+from evaluation.truncation import load_truncator
+from models.attributes import AttributePredictor
+from models.config import load_config
+from models.markdown import markdown_table
+from models.schema import Question
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.end_to_end import judge, read_answers  # noqa: E402
-from benchmarks.routing import DATA, SHARED, VALUE, repeated_k_fold  # noqa: E402
-from evaluation.answer_match import Verdict  # noqa: E402
-from evaluation.data import CragRecord, read_records  # noqa: E402
-from evaluation.truncation import load_truncator  # noqa: E402
-from models.attributes import AttributePredictor  # noqa: E402
-from models.config import load_config  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
-from models.schema import Question  # noqa: E402
-
 DYNAMIC_CAPS = (0.5, 0.7, 1.0)
 RELEVANCE_BELOW = (0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
 PRESET_RULE = (0.5, 0.5)

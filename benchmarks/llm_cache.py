@@ -2,6 +2,8 @@
 
 A benchmark keeps the model's replies by default, in `$CRAG_CACHE_DIR/replies.sqlite` (the presets
 have the cache off): a rerun after an edit that changes no request asks the model nothing again.
+
+Not a script: the benchmarks that run the LLM import it.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ setting on every question: each distinct page is extracted once (ours: `PageExtr
 baseline's: `html_sentences`) and each distinct text embedded once, here, and a rerun reads them
 back (`--cache`). Keys hold what decides the value: the page's name and HTML and the configuration
 that read it; the text and the encoder's name.
+
+Not a script: benchmarks/retrieval.py imports it.
 """
 
 from __future__ import annotations

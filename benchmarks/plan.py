@@ -11,7 +11,7 @@ and then revised on the questions of the tuning half only (sha256 of the questio
 held-out half is the honest number. Also printed: how many questions per domain the KG rule skips
 as definitions or explanations.
 
-    .venv/bin/python benchmarks/plan.py [--data ../shared/data/crag_questions_validation.jsonl]
+    python -m benchmarks.plan [--data ../shared/data/crag_questions_validation.jsonl]
 """
 
 from __future__ import annotations
@@ -23,14 +23,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from models.config import load_config
+from models.markdown import markdown_table
+from models.plan import Planner
+from models.schema import QuestionAttributes
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from models.config import load_config  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
-from models.plan import Planner  # noqa: E402
-from models.schema import QuestionAttributes  # noqa: E402
-
 DATA = REPO_ROOT.parent / "shared" / "data" / "crag_questions_validation.jsonl"
 NEEDS_ARITHMETIC = {"comparison", "aggregation", "post-processing"}
 

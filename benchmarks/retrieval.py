@@ -32,7 +32,7 @@ Seconds (`--timed N`, default 8): N questions spread over the list, each run as 
 raw HTML), mean and max per question. Pages, the baseline's sentences and embeddings are kept under
 `--cache` (default $CRAG_CACHE_DIR/benchmarks/retrieval) for the rest, so reruns read them back.
 
-    .venv/bin/python benchmarks/retrieval.py [--pages 50] [--presets cpu,t4x4] [--set retrieval.top_k_chunks=12]
+    python -m benchmarks.retrieval [--pages 50] [--presets cpu,t4x4] [--set retrieval.top_k_chunks=12]
         [--grid retrieval.attribute_weight=0,1] [--no-cv] [--timed 8] [--llm]
 """
 
@@ -51,14 +51,12 @@ from statistics import mean
 
 from tqdm import tqdm
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.page_cache import CachedEncoder, PageKey, PageStore  # noqa: E402
-from benchmarks.task3_pages import SourceQuestion, many_pages  # noqa: E402
-from evaluation.answer_match import states  # noqa: E402
-from evaluation.data import GoldQuestion, open_text, parse_record  # noqa: E402
-from evaluation.evidence_recall import (  # noqa: E402
+from benchmarks.page_cache import CachedEncoder, PageKey, PageStore
+from benchmarks.task3_pages import SourceQuestion, many_pages
+from evaluation.answer_match import states
+from evaluation.data import GoldQuestion, parse_record
+from evaluation.sources import find_sources, read_lines
+from evaluation.evidence_recall import (
     STOCK_REPLIES,
     AnswerKey,
     answer_key,
@@ -67,19 +65,20 @@ from evaluation.evidence_recall import (  # noqa: E402
     normalize,
     spans_key,
 )
-from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override  # noqa: E402
-from models.config import CragConfig, RetrievalConfig, default_cache_dir, load_config, parse_overrides  # noqa: E402
-from models.embeddings import SentenceEncoder  # noqa: E402
-from models.prompts import PromptLibrary  # noqa: E402
-from models.retrieval import Retriever  # noqa: E402
-from models.retrieval.baseline import baseline_evidence, render_references  # noqa: E402
-from models.retrieval.pages import PageTriage  # noqa: E402
-from models.retrieval.ranking import embed_distinct  # noqa: E402
-from models.schema import Evidence, Question, SearchResult  # noqa: E402
-from models.web import PageExtractor  # noqa: E402
-from models.web.page import Page  # noqa: E402
-from models.web.stage import question_pages  # noqa: E402
+from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
+from models.config import CragConfig, RetrievalConfig, default_cache_dir, load_config, parse_overrides
+from models.embeddings import SentenceEncoder
+from models.prompts import PromptLibrary
+from models.retrieval import Retriever
+from models.retrieval.baseline import baseline_evidence, render_references
+from models.retrieval.pages import PageTriage
+from models.retrieval.ranking import embed_distinct
+from models.schema import Evidence, Question, SearchResult
+from models.web import PageExtractor
+from models.web.page import Page
+from models.web.stage import question_pages
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"  # the default of --shared
 DATA_FILES = ("crag_dev_10.jsonl.bz2", "crag_dev_pages_15.jsonl.bz2", "crag_dev_pages_24.jsonl.bz2")
 # The CPU encoder, standing in for a preset's GPU one.
@@ -195,19 +194,19 @@ class EncoderRelevance:
 
 def read_sources(path: Path, limit: int | None) -> list[Source]:
     sources = []
-    with open_text(path) as lines:
-        for number, line in enumerate(line for line in lines if line.strip()):
-            if limit is not None and number >= limit:
-                break
-            raw = json.loads(line)
-            record = parse_record(raw, fallback_id=f"line-{number + 1}")
-            question = Question.from_batch({key: [value] for key, value in record.model_input.items()})[0]
-            gold = record.gold
-            if raw.get("evidence_spans"):
-                key = spans_key(gold.query, raw["evidence_spans"])
-            else:
-                key = answer_key(gold.query, gold.answer, gold.alternative_answers, gold.labels.get("question_type"))
-            sources.append(Source(path.name, question, gold, key, gold.labels.get("domain", "")))
+    lines = (line.text for line in read_lines(find_sources([path])) if line.text.strip())
+    for number, line in enumerate(lines):
+        if limit is not None and number >= limit:
+            break
+        raw = json.loads(line)
+        record = parse_record(raw, fallback_id=f"line-{number + 1}")
+        question = Question.from_batch({key: [value] for key, value in record.model_input.items()})[0]
+        gold = record.gold
+        if raw.get("evidence_spans"):
+            key = spans_key(gold.query, raw["evidence_spans"])
+        else:
+            key = answer_key(gold.query, gold.answer, gold.alternative_answers, gold.labels.get("question_type"))
+        sources.append(Source(path.name, question, gold, key, gold.labels.get("domain", "")))
     return sources
 
 

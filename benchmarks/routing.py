@@ -1,6 +1,6 @@
 """The routing policy's answer worths, measured end to end and reported held out.
 
-    .venv/bin/python benchmarks/routing.py --answers outputs/end_to_end/answers/cpu-plan-<key>.jsonl
+    python -m benchmarks.routing --answers outputs/end_to_end/answers/cpu-plan-<key>.jsonl
 
 Input: the answers of an end-to-end run that refused nothing for dynamism, e.g.
 `benchmarks/end_to_end.py --setups cpu-plan --set attributes.refuse_below=-1`. Every question then
@@ -35,20 +35,18 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.end_to_end import judge, read_answers
+from evaluation.answer_match import Verdict
+from evaluation.data import CragRecord, read_records
+from evaluation.truncation import load_truncator
+from models.attributes import AttributePredictor
+from models.attributes.data import DYNAMISM
+from models.attributes.policy import class_probabilities, route
+from models.config import AttributesConfig, load_config
+from models.markdown import markdown_table
+from models.schema import Question, QuestionAttributes
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.end_to_end import judge, read_answers  # noqa: E402
-from evaluation.answer_match import Verdict  # noqa: E402
-from evaluation.data import CragRecord, read_records  # noqa: E402
-from evaluation.truncation import load_truncator  # noqa: E402
-from models.attributes import AttributePredictor  # noqa: E402
-from models.attributes.data import DYNAMISM  # noqa: E402
-from models.attributes.policy import class_probabilities, route  # noqa: E402
-from models.config import AttributesConfig, load_config  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
-from models.schema import Question, QuestionAttributes  # noqa: E402
-
 SHARED = REPO_ROOT.parent / "shared"
 DATA = [SHARED / "data" / f"{name}.jsonl.bz2" for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")]
 # The rule this policy replaced: refuse when P(dynamic) exceeds the domain's threshold.

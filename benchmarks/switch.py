@@ -1,6 +1,6 @@
 """A setting with a few values (a switch), chosen by the end-to-end score and reported held out.
 
-    .venv/bin/python benchmarks/switch.py off=answers/cpu-plan-<key>.jsonl on=answers/cpu-plan-<key2>.jsonl
+    python -m benchmarks.switch off=answers/cpu-plan-<key>.jsonl on=answers/cpu-plan-<key2>.jsonl
 
 Input: end-to-end runs (benchmarks/end_to_end.py) of the same setup on the same questions, one per
 value of the setting, each named `value=answers file`; the first is the value shipped now, which wins
@@ -22,16 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.end_to_end import TABLES, TALLY_HEADERS, breakdown, judge, read_answers, tally_cells
+from benchmarks.routing import DATA, SHARED, VALUE, repeated_k_fold
+from evaluation.answer_match import Verdict
+from evaluation.data import CragRecord, read_records
+from evaluation.truncation import load_truncator
+from models.markdown import markdown_table
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
-from benchmarks.end_to_end import TABLES, TALLY_HEADERS, breakdown, judge, read_answers, tally_cells  # noqa: E402
-from benchmarks.routing import DATA, SHARED, VALUE, repeated_k_fold  # noqa: E402
-from evaluation.answer_match import Verdict  # noqa: E402
-from evaluation.data import CragRecord, read_records  # noqa: E402
-from evaluation.truncation import load_truncator  # noqa: E402
-from models.markdown import markdown_table  # noqa: E402
-
 
 @dataclass(frozen=True)
 class Case:

@@ -7,6 +7,8 @@ pages plus pages of the other questions as distractors, up to the number asked f
 - a page that holds the question's answer (`holds_answer`, the caller's test) is never its
   distractor, nor is a page it already has (the same URL, or the same name and content);
 - the pages are then placed in a seeded order, so that no position tells the question's own pages.
+
+Not a script: benchmarks/retrieval.py --pages 50 imports it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ step, every HTML table as Markdown, blingfire sentences and the same paper chunk
 All three run in this process, page after page, rotating which goes first, so machine load hits
 them alike; compare the ratios, not absolute times.
 
-    .venv/bin/python benchmarks/web_pages.py [--data ../shared/data/crag_dev_10.jsonl.bz2] [--repeats 1]
+    python -m benchmarks.web_pages [--data ../shared/data/crag_dev_10.jsonl.bz2] [--repeats 1]
 
 Quality: snippet recall = share of the words of each page's search snippet found in its chunks and
 tables; answer-hit pages = pages where one chunk or table holds every word of the gold answer.
@@ -30,9 +30,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT))
-
 from loguru import logger
 
 from models.config import WebConfig
@@ -42,6 +39,7 @@ from models.web import Page, PageExtractor, extract_page
 from models.web.sanitize import to_utf8
 from models.web.sentences import ChunkLimits, text_to_chunks
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "crag_dev_10.jsonl.bz2"
 _WORD = re.compile(r"\w+")
 # Answers that any page "contains" and so say nothing about extraction.

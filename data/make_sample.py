@@ -4,11 +4,12 @@ Every page is written for this project (not scraped). Pages carry the noise real
 navigation, cookie banners, scripts, styles, footers. The set covers prose, tables, a comparison,
 a calculation, a false premise and a question whose answer is on none of the pages.
 
-    python data/make_sample.py   # rewrites data/sample.jsonl
+    python data/make_sample.py   # rewrites data/sample.jsonl (python -m data.make_sample likewise)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -278,8 +279,11 @@ QUESTIONS = [
 ]
 
 
-def main() -> None:
-    target = Path(__file__).with_name("sample.jsonl")
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("sample.jsonl"),
+                        help="where to write the sample (default: data/sample.jsonl)")  # fmt: skip
+    target = parser.parse_args(argv).out
     with target.open("w", encoding="utf-8") as out:
         for question in QUESTIONS:
             out.write(json.dumps(question, ensure_ascii=False) + "\n")

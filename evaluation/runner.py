@@ -2,7 +2,9 @@
 
 `PredictionStore` appends each finished question as one complete line and flushes it, so an
 interrupted run (Ctrl-C, a crash) leaves a valid file and a rerun skips every question already in
-it. `RunManifest` refuses to mix predictions of different configurations in one output folder.
+it: a question is known by its `interaction_id` (evaluation/data.py), whichever shape of the data
+it was read from, and one saved under the same id with another query is refused. `RunManifest`
+refuses to mix predictions of different configurations in one output folder.
 """
 
 from __future__ import annotations
@@ -50,6 +52,16 @@ class PredictionStore:
     def __contains__(self, interaction_id: str) -> bool:
         return interaction_id in self.lines
 
+    def check_questions(self, golds: Iterable[GoldQuestion]) -> None:
+        """Refuse (RunMismatch) when a saved answer's id is that of another question here."""
+        for gold in golds:
+            saved = self.lines.get(gold.interaction_id)
+            if saved is not None and saved.get("query") != gold.query:
+                raise RunMismatch(
+                    f"{self.path} holds an answer for {gold.interaction_id} to {saved.get('query')!r}, not "
+                    f"{gold.query!r}: choose another --out or pass --restart to discard it"
+                )
+
     def append(self, lines: list[dict[str, Any]]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as stream:
@@ -65,7 +77,8 @@ class RunMismatch(ValueError):
 
 @dataclass
 class RunManifest:
-    """What produced an output folder; a resumed run must match it."""
+    """What produced an output folder; a resumed run must match it in all but `data`, the inputs
+    last read (the questions themselves are checked by `PredictionStore.check_questions`)."""
 
     preset: str
     overrides: dict[str, str]
@@ -76,9 +89,10 @@ class RunManifest:
         path = folder / "run.json"
         if path.is_file() and not restart:
             previous = json.loads(path.read_text(encoding="utf-8"))
-            if previous != asdict(self):
+            ours = asdict(self)
+            if any(previous.get(key) != value for key, value in ours.items() if key != "data"):
                 raise RunMismatch(
-                    f"{folder} holds a run of {previous}, not {asdict(self)}; "
+                    f"{folder} holds a run of {previous}, not {ours}; "
                     f"choose another --out or pass --restart to discard it"
                 )
         folder.mkdir(parents=True, exist_ok=True)
@@ -180,7 +194,9 @@ def answer_lines(
     ]
 
 
-def _line(record: CragRecord, batch: list[CragRecord], result: dict[str, Any], seconds: float) -> dict[str, Any]:
+def _line(
+    record: CragRecord, batch: list[CragRecord], result: dict[str, Any], seconds: float
+) -> dict[str, Any]:
     return {
         "interaction_id": record.gold.interaction_id,
         "query": record.gold.query,

@@ -9,12 +9,12 @@ weeks, and a Premier League season.
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import hashlib
 import os
 import random
 import shutil
-import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterable
@@ -735,10 +735,10 @@ def _write_soccer(root: Path, rng: random.Random) -> None:
 
 
 def main(argv: Iterable[str] | None = None) -> None:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if len(arguments) != 1:
-        raise SystemExit("usage: python -m kg_mock.fixture DIR")
-    print(build(Path(arguments[0])))
+    parser = argparse.ArgumentParser(prog="python -m kg_mock.fixture", description=__doc__.split("\n\n")[0])
+    parser.add_argument("dir", type=Path, help="the folder to write the KG into (created if needed)")
+    args = parser.parse_args(None if argv is None else list(argv))
+    print(build(args.dir))
 
 
 if __name__ == "__main__":

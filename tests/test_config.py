@@ -138,3 +138,84 @@ def test_seeds_are_the_stages_own_unless_the_budget_overrides_them():
     config.budget.initial_stage_seconds["rerank"] = 1.0
     with pytest.raises(ValueError, match="unknown stages \\['rerank'\\]"):
         stage_costs(config)
+
+
+def _numeric_options(declared, dotted, ranged=False):
+    """(option, has a declared Range) for every number the declared type holds, containers included."""
+    import dataclasses
+    import types
+    import typing
+
+    from models.config import Range
+
+    origin, arguments = typing.get_origin(declared), typing.get_args(declared)
+    if origin is typing.Annotated:
+        has_range = any(isinstance(a, Range) for a in arguments[1:])
+        yield from _numeric_options(arguments[0], dotted, ranged or has_range)
+    elif dataclasses.is_dataclass(declared):
+        hints = typing.get_type_hints(declared, include_extras=True)
+        for each in dataclasses.fields(declared):
+            yield from _numeric_options(hints[each.name], f"{dotted}{each.name}.")
+    elif origin in (types.UnionType, typing.Union, dict, list, tuple):
+        for argument in arguments:
+            yield from _numeric_options(argument, dotted, ranged)
+    elif declared in (int, float):
+        yield dotted.rstrip("."), ranged
+
+
+def test_every_numeric_option_declares_its_range():
+    from models.config import CragConfig
+
+    options = dict(_numeric_options(CragConfig, ""))
+    assert len(options) > 200  # the walk reaches every section, nested ones and containers included
+    nested = {"batch_size", "budget.target_throughput.weight_read_s", "budget.calibration_sequences"}
+    assert nested <= set(options)
+    assert [name for name, ranged in options.items() if not ranged] == []
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("llm.context_tokens=-5", "llm.context_tokens must be at least 256; got -5$"),
+        ("budget.seconds_per_question=-3", "budget.seconds_per_question must be above 0; got -3.0$"),
+        ("budget.seconds_per_question=0", "must be above 0; got 0.0$"),
+        ("budget.seconds_per_question=nan", "must be above 0; got nan$"),
+        ("budget.usable_fraction=1.5", "usable_fraction must be above 0 and at most 1; got 1.5$"),
+        ("batch_size=17", "batch_size must be between 1 and 16; got 17$"),
+        ("llm.threads=0", "llm.threads must be at least 1; got 0 \\(none is also allowed\\)$"),
+        ("kg.nba_season_start_month=13", "must be between 1 and 12; got 13$"),
+        ("budget.calibration_sequences=1,0", "budget.calibration_sequences must be at least 1; got 0$"),
+        ('budget.initial_decode_step_s={"1": -1}', "initial_decode_step_s.1 must be above 0; got -1.0"),
+        ("attributes.answer_score.static=2", "answer_score.static must be between -1 and 1; got 2.0$"),
+        ("budget.target_throughput.pcie_bytes_per_s=0", "pcie_bytes_per_s must be above 0; got 0.0$"),
+    ],
+)
+def test_an_override_outside_its_range_is_refused_with_the_range(override, message):
+    with pytest.raises(ValueError, match=message) as refused:
+        load_config("cpu", parse_overrides([override]))
+    assert "\n" not in str(refused.value)
+
+
+def test_the_edges_of_a_range_are_allowed():
+    config = load_config("cpu", parse_overrides(["batch_size=16", "llm.context_tokens=256", "web.workers=0",
+                                                 "budget.usable_fraction=1", "retrieval.mmr_lambda=0"]))
+    assert (config.batch_size, config.llm.context_tokens, config.web.workers) == (16, 256, 0)
+
+
+def test_a_preset_or_a_derived_option_outside_its_range_is_refused_when_it_loads(monkeypatch):
+    from models.config import cpu_preset
+
+    def broken():
+        config = cpu_preset()
+        config.retrieval.top_k_chunks = 0
+        return config
+
+    monkeypatch.setitem(PRESETS, "broken", broken)
+    with pytest.raises(ValueError, match="The broken configuration: retrieval.top_k_chunks must be at least"):
+        load_config("broken")
+    # derived after the overrides: a 4x T4 model whose steps cost nothing gives decode steps of 0 s
+    with pytest.raises(ValueError, match="The cpu configuration: budget.initial_decode_step_s.1 must be"):
+        load_config("cpu", parse_overrides(["budget.initial_decode_step_s=none"] + [
+            f"budget.target_throughput.{name}=0"
+            for name in ("weight_read_s", "step_fixed_s", "allreduces_per_step", "guided_mask_s")
+        ]))

@@ -775,7 +775,7 @@ def test_benchmark_questions_are_in_step_with_the_fixture(kg_data_dir):
     spec.loader.exec_module(builder)
     rows = builder.questions(KnowledgeGraph(kg_data_dir))
     stored = [json.loads(line) for line in builder.OUTPUT.read_text(encoding="utf-8").splitlines()]
-    assert rows == stored, "run: python benchmarks/kg_questions_build.py"
+    assert rows == stored, "run: python -m benchmarks.kg_questions_build"
     assert len(rows) >= 60 and {row["domain"] for row in rows} == {
         "finance",
         "movie",

@@ -10,6 +10,7 @@ under `models/` it never reaches, and any import of a non-production package fro
 
 from __future__ import annotations
 
+import argparse
 import ast
 import sys
 from dataclasses import dataclass, field
@@ -90,7 +91,9 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.import_graph", description=__doc__.splitlines()[0])
+    parser.parse_args(argv)
     graph = build_graph()
     for module in graph.reachable():
         targets = sorted(graph.edges.get(module, set()) - {"models"})  # every module runs models/__init__

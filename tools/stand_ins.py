@@ -2,6 +2,8 @@
 
 Used by `make check-t4x4` and the tests: the code paths that load and run these models are the
 production ones; only the weights are tiny and random.
+
+Not a script: tools/check_t4x4.py and the tests import it.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ object. `install_fake_t4x4()` must therefore run before anything imports vllm: i
 device question, and only then runs vllm's package initialisation. Nothing here touches a GPU;
 vllm's compiled CUDA extension (which needs libcuda) is replaced by an empty module, since the
 check never runs a kernel.
+
+Not a script: tools/check_t4x4.py imports it.
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ tokens, each cross-encoder slice by its pairs (the CPU stand-ins' own time does 
 executor and the retrieval models plus their simulated time. The KV cache is sized the way vLLM's
 worker sizes it: the share of a T4's memory the preset gives vLLM, less the weights of Llama-3-70B
 GPTQ on one of four GPUs, the activations of a profiling step and NCCL's buffers.
+
+Not a script: tools/check_t4x4.py imports it.
 """
 
 from __future__ import annotations

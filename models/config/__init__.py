@@ -6,8 +6,10 @@
 
 `load_config()` picks a preset by name (argument, then env `CRAG_PRESET`, then `cpu`), applies the
 overrides, then finalises: the derived options are worked out last, so that an override of what they
-derive from (`--set budget.target_throughput.…`) reaches them. Environment variables are read when
-the configuration is built (here), never at import.
+derive from (`--set budget.target_throughput.…`) reaches them. Then every option is checked against
+its declared type and range (`Range` beside the field in schema.py: models/config/ranges.py), so a
+preset, an override or a derived value outside it is refused, naming the option and its range.
+Environment variables are read when the configuration is built (here), never at import.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import dataclasses
 import os
 from typing import Any
 
-from models.config.overrides import parse_overrides, set_option
+from models.config.overrides import check_config, parse_overrides, set_option
 from models.config.presets import PRESETS, baseline_preset, cpu_preset, t4x4_preset
+from models.config.ranges import Range
 from models.config.schema import (
     PROMPTS_DIR,
     REPO_ROOT,
@@ -38,10 +41,11 @@ from models.config.schema import (
 )
 
 __all__ = [
-    "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
-    "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "ReasoningConfig", "RetrievalConfig",
-    "ThroughputModelConfig", "WebConfig", "baseline_preset", "cpu_preset", "default_cache_dir", "finalize",
-    "load_config", "parse_overrides", "set_option", "t4x4_preset", "to_dict",
+    "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig",
+    "CalculatorConfig", "CragConfig", "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "Range",
+    "ReasoningConfig", "RetrievalConfig", "ThroughputModelConfig", "WebConfig", "baseline_preset",
+    "check_config", "cpu_preset", "default_cache_dir", "finalize", "load_config", "parse_overrides",
+    "set_option", "t4x4_preset", "to_dict",
 ]  # fmt: skip
 
 
@@ -57,7 +61,12 @@ def load_config(preset: str | None = None, overrides: dict[str, Any] | None = No
     config = PRESETS[name]()
     for dotted, value in (overrides or {}).items():
         set_option(config, dotted, value)
-    return finalize(config)
+    finalize(config)
+    try:
+        check_config(config)
+    except ValueError as error:
+        raise ValueError(f"The {name} configuration: {error}") from None
+    return config
 
 
 def finalize(config: CragConfig) -> CragConfig:
@@ -69,7 +78,9 @@ def finalize(config: CragConfig) -> CragConfig:
         chunk = config.llm.max_num_batched_tokens or DEFAULT_PREFILL_CHUNK
         budget.initial_prefill_tokens_per_s = round(target.prefill_tokens_per_step_second(chunk), 1)
     if budget.initial_decode_step_s is None:
-        budget.initial_decode_step_s = {n: round(target.step_seconds(0, n, n), 6) for n in budget.calibration_sequences}
+        budget.initial_decode_step_s = {
+            n: round(target.step_seconds(0, n, n), 6) for n in budget.calibration_sequences
+        }
     if budget.initial_call_overhead_s is None:
         budget.initial_call_overhead_s = target.call_overhead_s
     if budget.initial_context_s_per_token is None:

@@ -1,4 +1,5 @@
-"""`--set section.option=value`: overrides parsed by the option's declared type."""
+"""`--set section.option=value`: overrides parsed by the option's declared type and checked against
+its range (models/config/ranges.py); `check_config` checks a whole configuration the same way."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import types
 import typing
 from typing import Any, Literal
 
+from models.config.ranges import Range
 from models.config.schema import CragConfig
 
 
@@ -21,7 +23,9 @@ def set_option(config: CragConfig, dotted: str, value: Any) -> None:
         options = _declared_types(target)
         if part not in options:
             sections = {
-                name: kind for name, kind in options.items() if dataclasses.is_dataclass(getattr(target, name))
+                name: kind
+                for name, kind in options.items()
+                if dataclasses.is_dataclass(getattr(target, name))
             }
             raise ValueError(f"Unknown config section {part!r} in {dotted!r}; known: {_names(sections)}")
         child = getattr(target, part)
@@ -45,8 +49,19 @@ _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 _NONE = {"none", "null"}
 
 
+def check_config(config: Any, prefix: str = "") -> None:
+    """Every option of `config` (a section, recursively) holds a value of its declared type within
+    its declared range; the first that does not raises ValueError naming it and what is allowed."""
+    for name, declared in _declared_types(config).items():
+        value, dotted = getattr(config, name), f"{prefix}{name}"
+        if dataclasses.is_dataclass(value):
+            check_config(value, f"{dotted}.")
+        else:
+            _convert(value, declared, dotted)
+
+
 def _declared_types(section: Any) -> dict[str, Any]:
-    hints = typing.get_type_hints(type(section))
+    hints = typing.get_type_hints(type(section), include_extras=True)
     return {f.name: hints[f.name] for f in dataclasses.fields(section)}
 
 
@@ -55,6 +70,8 @@ def _names(options: dict[str, Any]) -> str:
 
 
 def _dict_types(declared: Any) -> tuple[Any, Any]:
+    if typing.get_origin(declared) in (types.UnionType, typing.Union):  # dict[...] | None
+        declared = next(a for a in typing.get_args(declared) if typing.get_origin(a) is dict)
     arguments = typing.get_args(declared)
     return (arguments[0], arguments[1]) if len(arguments) == 2 else (str, Any)
 
@@ -64,6 +81,11 @@ def _convert(value: Any, declared: Any, dotted: str) -> Any:
     origin, arguments = typing.get_origin(declared), typing.get_args(declared)
     if declared is Any:
         return value
+    if origin is typing.Annotated:
+        converted = _convert(value, arguments[0], dotted)
+        for declared_range in (a for a in arguments[1:] if isinstance(a, Range)):
+            declared_range.check(converted, dotted)
+        return converted
     if origin in (types.UnionType, typing.Union):
         if value is None or (isinstance(value, str) and value.strip().lower() in _NONE):
             if type(None) in arguments:
@@ -124,7 +146,8 @@ def _convert_collection(value: Any, origin: Any, arguments: tuple[Any, ...], dot
             raise ValueError(f"{dotted} expects a JSON object; got {value!r}")
         key_type, value_type = arguments if len(arguments) == 2 else (str, Any)
         return {
-            _convert(key, key_type, dotted): _convert(item, value_type, f"{dotted}.{key}") for key, item in value.items()
+            _convert(key, key_type, dotted): _convert(item, value_type, f"{dotted}.{key}")
+            for key, item in value.items()
         }
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"{dotted} expects a list; got {value!r}")

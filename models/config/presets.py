@@ -90,7 +90,7 @@ def t4x4_preset() -> CragConfig:
     # Its sigmoid scores put unrelated passages near 0, partial evidence above (benchmarks/retrieval.py).
     config.retrieval.min_relevance = 0.05
     # Engine steps of at most 512 tokens: ~1.7 s at the expected prefill speed, ~4.9 s at a third
-    # of it, so the deadline can stop the engine within seconds (README, "The deadline").
+    # of it, so the deadline can stop the engine within seconds (models/README.md, "The deadline").
     config.llm.enable_chunked_prefill = True
     config.llm.max_num_batched_tokens = 512
     config.budget.initial_stage_seconds.update(attributes=0.2, web=0.1, retrieval=1.2, kg=0.5)

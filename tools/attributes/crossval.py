@@ -1,6 +1,9 @@
 """K-fold cross-validation of our classifier, side by side with the paper's recipe (an SVM on
 MiniLM sentence embeddings), on the same folds and the same embeddings; and a learning curve
-(the same folds, each training on only a share of its questions)."""
+(the same folds, each training on only a share of its questions).
+
+Not a script: `python -m tools.attributes cv|curve` runs it.
+"""
 
 from __future__ import annotations
 

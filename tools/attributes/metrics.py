@@ -1,4 +1,7 @@
-"""Scores of predicted attributes against labelled questions, as one JSON-ready dict."""
+"""Scores of predicted attributes against labelled questions, as one JSON-ready dict.
+
+Not a script: `python -m tools.attributes` imports it.
+"""
 
 from __future__ import annotations
 
