@@ -4,6 +4,10 @@
   the United Kingdom, "republic of korea" for South Korea, "türkiye" for Turkey) and its ISO codes
   ("usa", "uk"); a code of two or three letters counts in a prediction only written in capitals ("US",
   "U.S."), or when it is the whole text ("us", "es": the gold answers of country questions).
+- Countries by their people's adjective ("the French national team", "Spanish"), from countryinfo's
+  demonyms, only where the question asks for a country or a team (`in_country_names`): elsewhere "French"
+  is as likely the language. A demonym several countries share goes to one only when its population is
+  over `DEMONYM_POPULATION_RATIO` times each other's ("French": France, not Réunion); else to none.
 - NBA teams: the KG's table of the 30 franchises with their nicknames, short forms and cities
   (models/kg/matching.py `NBA_TEAMS`: "cavs", "sixers", "philly").
 - European football clubs: the table the KG reads too (models/aliases.py `FOOTBALL_CLUBS`), the clubs
@@ -33,6 +37,9 @@ LONGEST_NAME = 8  # words: "united kingdom of great britain and northern ireland
 CODE_LETTERS = 3  # a country code: "us", "usa"
 PATTERN_WORDS = 4  # a country's pattern is tried on runs of at most this many words
 SEPARATORS = frozenset({"and", "or", "nor"})
+DEMONYM_POPULATION_RATIO = 10
+# What may follow a people's adjective in a name of their national side: "French national football team".
+NATIONAL_SIDE = r"(?:\s+national)?(?:\s+(?:football|soccer|basketball))?(?:\s+(?:team|side|squad))?"
 
 
 @dataclass(frozen=True)
@@ -167,6 +174,38 @@ class NameIndex:
             if country is not None:
                 return Name(start, end, f"country:{country}")
         return None
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> tuple[re.Pattern[str], dict[str, str]]:
+    """A pattern finding a demonym (with "the" before it and a national side's words after it), and each
+    demonym's country by its short name (country_converter's, as the name index reads it)."""
+    try:
+        from countryinfo import all_countries
+    except ImportError as error:  # pragma: no cover - installed with requirements-cpu.txt
+        raise RuntimeError("The answer checker reads demonyms with countryinfo: pip install countryinfo") from error
+    claims: dict[str, dict[str, int]] = {}
+    for country in all_countries():
+        iso3, demonym = country.iso().get("alpha3"), country.demonym() or ""
+        for word in re.split(r"[,/]", demonym.lower()):
+            if iso3 and word.strip():
+                claims.setdefault(word.strip(), {})[iso3] = int(country.population() or 0)
+    data = _country_data()
+    short = dict(zip(data["ISO3"], data["name_short"]))
+    countries = {}
+    for demonym, populations in claims.items():
+        first, *others = sorted(populations, key=populations.__getitem__, reverse=True)
+        if first in short and all(populations[first] > DEMONYM_POPULATION_RATIO * populations[o] for o in others):
+            countries[demonym] = short[first]
+    alternatives = "|".join(re.escape(d) for d in sorted(countries, key=len, reverse=True))
+    return re.compile(rf"\b(?:the\s+)?({alternatives}){NATIONAL_SIDE}\b", re.IGNORECASE), countries
+
+
+def in_country_names(text: str) -> str:
+    """`text` with each people's adjective, and the national side it names, written as its country's name
+    ("the French national team" -> "France"), for a question asking for a country or a team."""
+    pattern, countries = _demonyms()
+    return pattern.sub(lambda match: countries[match[1].lower()], text)
 
 
 def _words(tokens: Iterable[object]) -> tuple[object, ...]:

@@ -8,7 +8,8 @@ import pytest
 
 from evaluation.answer_match import RULES, Judgement, Verdict, check_answer, judge_answer, tokens
 from evaluation.answer_match.rules import NO_ANSWER, REFUSAL, RULE_NAMES, Case
-from evaluation.answer_match.sentences import key_names, key_value, says_there_is_none
+from evaluation.answer_match.sentences import asks_for_value, key_names, key_value, says_there_is_none
+from evaluation.names import in_country_names
 
 CORRECT, WRONG, UNSURE = Verdict.CORRECT, Verdict.WRONG, Verdict.UNSURE
 
@@ -248,3 +249,36 @@ def test_the_first_rule_that_decides_gives_the_verdict():
     deciding = [rule.name for rule in RULES if rule.applies(case) and rule.decide(case) is not None]
     assert judge_answer("1974", "1973").rule == deciding[0] == "one value"
     assert RULES[-1].applies(Case("anything", "a name", ""))  # the last rule reads every case
+
+
+WORLD_CUP = "which country won the 2018 world cup?"
+WORLD_CUP_GOLD = "france won the 2018 fifa world cup, beating croatia 4-2 in the final."
+
+
+@pytest.mark.parametrize(
+    "prediction, gold, question, expected",
+    [
+        ("the French national team", WORLD_CUP_GOLD, WORLD_CUP, CORRECT),
+        ("French", "france", WORLD_CUP, CORRECT),
+        ("the Croatian national football team", WORLD_CUP_GOLD, WORLD_CUP, Verdict.WRONG),
+        ("the Spanish side", "spain", "which team won euro 2012?", CORRECT),
+        # not where the question asks for something else: "French" may be the language
+        ("France", "french", "what language is spoken in quebec?", Verdict.WRONG),
+        ("French", "france", "what language is spoken in quebec?", Verdict.WRONG),
+    ],
+)
+def test_a_country_asked_for_may_be_answered_by_its_people_s_adjective(prediction, gold, question, expected):
+    assert judge_answer(prediction, gold, question=question).verdict is expected
+
+
+def test_a_demonym_several_countries_share_names_the_one_far_larger_or_none():
+    assert in_country_names("Indian") == "India" and in_country_names("the Chinese team") == "China"
+    assert in_country_names("Germans") == "Germans"  # a plural noun is not the adjective
+
+
+def test_which_year_asks_for_a_value_as_when_does():
+    asked = "in the past 4 years for apple as a company, which year had the highest gross profit?"
+    gold = "apple had the highest gross income of 170,782,000 in 2022"
+    assert asks_for_value(asked)
+    assert judge_answer("170,782,000", gold, question=asked).verdict is not CORRECT
+    assert judge_answer("2022", gold, question=asked).verdict is CORRECT

@@ -30,6 +30,7 @@ from evaluation.answer_match.polarity import (
 )
 from evaluation.answer_match.reading import Token, tokens, words
 from evaluation.answer_match.sentences import (
+    asked_name_kind,
     asks_for_value,
     has_value,
     is_clause,
@@ -42,6 +43,7 @@ from evaluation.answer_match.sentences import (
     value_fact_verdict,
 )
 from evaluation.answer_match.values import value_alternatives, value_verdict
+from evaluation.names import in_country_names
 from evaluation.answer_match.verdicts import Judgement, Verdict, best, is_refusal, unsure_if
 
 REFUSAL = "i don't know"  # the leaderboard's own rule, before the table
@@ -55,7 +57,8 @@ class Case:
     """One prediction against one gold answer, with the question: each read once, when a rule asks."""
 
     def __init__(self, prediction: str, gold: str, question: str):
-        self.prediction = prediction
+        # A country or team asked for may be answered by its people's adjective ("the French team").
+        self.prediction = in_country_names(prediction) if asked_name_kind(question) else prediction
         self.gold = gold
         self.question = question
 
