@@ -37,7 +37,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks.end_to_end import judge, read_answers  # noqa: E402
-from benchmarks.routing import DATA, SHARED, VALUE, repeated_k_fold  # noqa: E402
+from benchmarks.end_to_end import DATA, SHARED  # noqa: E402
+from tools.fit import VALUE  # noqa: E402
 from evaluation.answer_match import Verdict  # noqa: E402
 from evaluation.data import CragRecord, read_records  # noqa: E402
 from evaluation.truncation import load_truncator  # noqa: E402
@@ -149,6 +150,11 @@ def held_out(cases: list[Case], folds: list[list[int]]) -> dict[str, float]:
             runs += cases[i].runs_extractor(rule)
     correct, wrong = verdicts.count(Verdict.CORRECT), verdicts.count(Verdict.WRONG)
     return {"correct": correct, "wrong": wrong, "extractor runs": runs, "score": (correct - wrong) / len(cases)}
+
+
+def repeated_k_fold(n: int, k: int, repeats: int) -> list[list[list[int]]]:
+    rng = np.random.default_rng(0)
+    return [[list(map(int, part)) for part in np.array_split(rng.permutation(n), k)] for _ in range(repeats)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,7 +6,8 @@
 
 `load_config()` picks a preset by name (argument, then env `CRAG_PRESET`, then `cpu`), applies the
 overrides, then finalises: the derived options are worked out last, so that an override of what they
-derive from (`--set budget.target_throughput.…`) reaches them. Environment variables are read when
+derive from (`--set budget.target_throughput.…`) reaches them, and the answer policy's fitted file
+(`policy.fitted`, models/config/fitted.py) is applied. Environment variables are read when
 the configuration is built (here), never at import.
 """
 
@@ -16,6 +17,7 @@ import dataclasses
 import os
 from typing import Any
 
+from models.config.fitted import read_fitted
 from models.config.overrides import parse_overrides, set_option
 from models.config.presets import PRESETS, baseline_preset, cpu_preset, t4x4_preset
 from models.config.schema import (
@@ -30,17 +32,19 @@ from models.config.schema import (
     KnowledgeConfig,
     LLMConfig,
     PlanConfig,
+    PolicyConfig,
     ReasoningConfig,
     RetrievalConfig,
     ThroughputModelConfig,
     WebConfig,
+    WrongForm,
     default_cache_dir,
 )
 
 __all__ = [
     "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
-    "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "ReasoningConfig", "RetrievalConfig",
-    "ThroughputModelConfig", "WebConfig", "baseline_preset", "cpu_preset", "default_cache_dir", "finalize",
+    "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "PolicyConfig", "ReasoningConfig", "RetrievalConfig",
+    "ThroughputModelConfig", "WebConfig", "WrongForm", "baseline_preset", "cpu_preset", "default_cache_dir", "finalize",
     "load_config", "parse_overrides", "set_option", "t4x4_preset", "to_dict",
 ]  # fmt: skip
 
@@ -77,6 +81,10 @@ def finalize(config: CragConfig) -> CragConfig:
     if config.plan.calculator_reference_chars is None:
         shown = config.calculator.max_reference_tokens * config.retrieval.chars_per_token
         config.plan.calculator_reference_chars = int(shown)
+    if config.policy.fitted is not None:
+        # A fit's values stand over the preset's and any --set (unset `policy.fitted` to use those).
+        for name, value in read_fitted(config.policy.fitted)["values"].items():
+            set_option(config, f"policy.{name}", value)
     return config
 
 
