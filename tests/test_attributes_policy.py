@@ -66,3 +66,22 @@ def test_default_attributes_are_answered_by_the_shipped_worths():
     for preset in ("cpu", "t4x4"):
         policy = load_config(preset).policy
         assert not routed(QuestionAttributes(), policy.answer_worth, policy.refuse_below).refuse
+
+
+RULE_BEFORE = {"finance": 0.5, "sports": 0.5, "music": 0.7, "movie": 0.7, "open": 0.7}  # P(dynamic) refused above
+
+
+def test_the_cpu_worths_answer_exactly_what_the_thresholds_before_them_answered():
+    import numpy as np
+
+    from models.config import load_config
+
+    policy = load_config("cpu").policy
+    rng = np.random.default_rng(1)
+    for _ in range(2000):
+        domain = str(rng.choice(list(RULE_BEFORE)))
+        dynamic = float(rng.uniform())
+        shares = dict(zip(["slow-changing", "fast-changing", "real-time"], map(float, rng.dirichlet([1, 1, 1]))))
+        question = QuestionAttributes(domain=domain, dynamic_probability=dynamic, dynamism_probabilities=shares)
+        refused = routed(question, policy.answer_worth, policy.refuse_below).refuse
+        assert refused == (dynamic > RULE_BEFORE[domain]), (domain, dynamic)
