@@ -477,8 +477,9 @@ def report(
         stages = ", ".join(f"{stage} {tokens:.0f}" for stage, tokens in summary["tokens_per_stage"].items())
         cache, basis = summary["reply_cache"], summary["timings_rest_on"]
         routes = ", ".join(f"{route} {count}" for route, count in summary["routes"].items())
-        parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; answers by route: {routes}; "
-                     f"deadline notes: {summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}; "
+        parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; answers by route: "
+                     f"{routes}; deadline notes: {summary['deadline_notes'] or 'none'}; failed batches' "
+                     f"questions: {summary['errors']}; "
                      f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
                      f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls).")
     for name, summary in summaries.items():

@@ -26,7 +26,16 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks.end_to_end import DATA, SHARED, TABLES, TALLY_HEADERS, breakdown, judge, read_answers, tally_cells  # noqa: E402
+from benchmarks.end_to_end import (
+    DATA,
+    SHARED,
+    TABLES,
+    TALLY_HEADERS,
+    breakdown,
+    judge,
+    read_answers,
+    tally_cells,
+)  # noqa: E402
 from evaluation.answer_match import Verdict  # noqa: E402
 from evaluation.data import CragRecord, read_records  # noqa: E402
 from evaluation.truncation import load_truncator  # noqa: E402
@@ -44,8 +53,12 @@ class Case:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("runs", nargs="+", metavar="VALUE=ANSWERS", help="a run per value; the first is the shipped one")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "runs", nargs="+", metavar="VALUE=ANSWERS", help="a run per value; the first is the shipped one"
+    )
     parser.add_argument("--data", nargs="+", type=Path, default=DATA, help="the CRAG files the runs answered")
     parser.add_argument("--folds", type=int, default=5, help="folds by a hash of the interaction ids")
     parser.add_argument("--resamples", type=int, default=2000, help="resamples of the gain's interval")
@@ -55,7 +68,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     for run in args.runs:
         value, equals, path = run.partition("=")
         if not equals or not value or not Path(path).is_file():
-            parser.error(f"{run!r}: give VALUE=ANSWERS, the answers file of an end-to-end run (its answers/ folder)")
+            parser.error(
+                f"{run!r}: give VALUE=ANSWERS, the answers file of an end-to-end run (its answers/ folder)"
+            )
         runs[value] = Path(path)
     if len(runs) < 2:
         parser.error("give at least two values to choose between")
@@ -65,7 +80,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def load_cases(runs: dict[str, Path], data: list[Path], tokenizer_dir: Path) -> list[Case]:
     lines = {value: read_answers(path) for value, path in runs.items()}
-    records = [r for path in data for r in read_records(path) if all(r.gold.interaction_id in run for run in lines.values())]
+    records = [
+        r
+        for path in data
+        for r in read_records(path)
+        if all(r.gold.interaction_id in run for run in lines.values())
+    ]
     if not records:
         raise SystemExit(f"the runs share no question of {', '.join(map(str, data))}")
     truncator = load_truncator(tokenizer_dir)
@@ -75,7 +95,9 @@ def load_cases(runs: dict[str, Path], data: list[Path], tokenizer_dir: Path) -> 
 
 def chosen(cases: list[Case], values: list[str]) -> str:
     """The value of the best score on `cases`; ties to the shipped one (the first)."""
-    return values[choose([sum(c.value(value) for c in cases) for value in values], [i == 0 for i in range(len(values))])]
+    return values[
+        choose([sum(c.value(value) for c in cases) for value in values], [i == 0 for i in range(len(values))])
+    ]
 
 
 def held_out(cases: list[Case], values: list[str], folds: int) -> list[int]:
@@ -99,22 +121,37 @@ def main(argv: list[str] | None = None) -> int:
     values = list(args.runs)
     cases = load_cases(args.runs, args.data, args.tokenizer_dir)
     shipped = [c.value(values[0]) for c in cases]
-    rows = [[f"{value}{' (shipped)' if value == values[0] else ''}, in-sample", *score([c.value(value) for c in cases])]
-            for value in values]
+    rows = [
+        [
+            f"{value}{' (shipped)' if value == values[0] else ''}, in-sample",
+            *score([c.value(value) for c in cases]),
+        ]
+        for value in values
+    ]
     out = held_out(cases, values, args.folds)
     mean, low, high = interval([o - s for o, s in zip(out, shipped)], args.resamples)
-    rows.append([f"chosen on the other folds, held out ({args.folds} folds by a hash of the ids)", *score(out)])
+    rows.append(
+        [f"chosen on the other folds, held out ({args.folds} folds by a hash of the ids)", *score(out)]
+    )
     best = chosen(cases, values)
-    verdict = (f"{best} replaces {values[0]}" if best != values[0] and low > 0
-               else f"{values[0]} stays" + ("" if best == values[0] else f" ({best} scores more in-sample, not clear of zero held out)"))
+    verdict = (
+        f"{best} replaces {values[0]}"
+        if best != values[0] and low > 0
+        else f"{values[0]} stays"
+        + ("" if best == values[0] else f" ({best} scores more in-sample, not clear of zero held out)")
+    )
     print(f"# {' / '.join(values)} on {len(cases)} questions\n")
     print(markdown_table(["value", "correct", "wrong", "score"], rows))
-    print(f"\nHeld-out gain against {values[0]}: {mean:+.3f} per question [{low:+.3f}, {high:+.3f}]: {verdict}.")
+    print(
+        f"\nHeld-out gain against {values[0]}: {mean:+.3f} per question [{low:+.3f}, {high:+.3f}]: {verdict}."
+    )
     records = [c.record for c in cases]
     for label, (title, _) in TABLES.items():
         header = [title, *(f"{value}: {name}" for value in values for name in ("n", "c/m/w/u", "score"))]
-        parts = {value: breakdown(records, {c.record.gold.interaction_id: c.verdicts[value] for c in cases}, label)
-                 for value in values}
+        parts = {
+            value: breakdown(records, {c.record.gold.interaction_id: c.verdicts[value] for c in cases}, label)
+            for value in values
+        }
         table = []
         for group in parts[values[0]]:
             cells = []
@@ -126,11 +163,20 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown_table(header, table))
     changed = [c for c in cases if len({c.verdicts[value] for value in values}) > 1]
     print(f"\nQuestions whose verdict differs between the values ({len(changed)}):\n")
-    print(markdown_table(
-        ["question", "gold class", "type", *values],
-        [[c.record.gold.query[:70], c.record.gold.labels.get("static_or_dynamic", ""),
-          c.record.gold.labels.get("question_type", ""), *(c.verdicts[value].value for value in values)] for c in changed],
-    ))
+    print(
+        markdown_table(
+            ["question", "gold class", "type", *values],
+            [
+                [
+                    c.record.gold.query[:70],
+                    c.record.gold.labels.get("static_or_dynamic", ""),
+                    c.record.gold.labels.get("question_type", ""),
+                    *(c.verdicts[value].value for value in values),
+                ]
+                for c in changed
+            ],
+        )
+    )
     return 0
 
 

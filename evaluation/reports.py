@@ -352,7 +352,8 @@ def markdown_report(report: dict[str, Any]) -> str:
             rows = [[name] + [tally[c] for c in _SCORE_COLUMNS[:5]] for name, tally in report[key].items()]
             parts.append(_table([label] + _SCORE_COLUMNS[:5], rows))
     if report.get("routes"):
-        parts.append("Answers by route: " + ", ".join(f"{route} {count}" for route, count in report["routes"].items()) + ".")
+        routes = ", ".join(f"{route} {count}" for route, count in report["routes"].items())
+        parts.append(f"Answers by route: {routes}.")
     if report["failures_by_stage"]:
         failures = ", ".join(f"{stage} {count}" for stage, count in report["failures_by_stage"].items())
         parts.append(f"Stage failures (questions answered without the stage): {failures}.")

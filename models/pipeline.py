@@ -65,7 +65,8 @@ class FormCheck:
     form: str  # the constraint kind it broke
     violation: str  # how
     retried: str | None = None  # the answer asked again, when it was asked
-    retry_problem: str | None = None  # why no retried answer stands: no retry, no time, failed, broke it again
+    # why no retried answer stands (no retry, no time, the retry failed, it broke the form again)
+    retry_problem: str | None = None
 
 
 @dataclass
@@ -107,6 +108,7 @@ class QuestionRecord:
         """What the stages found so far, as the answer policy reads it."""
         attributes, kg, check = self.attributes, self.kg, self.check
         known = self.knowledge or self.unshown_knowledge
+        answered = self.reasoning is not None and self.reply_state == "answered"
         return Findings(
             query=self.question.query,
             domain=attributes.domain if attributes is not None else None,
@@ -119,7 +121,7 @@ class QuestionRecord:
             knowledge_shown=self.knowledge is not None,
             knowledge_answer=known.answer if known is not None and known.error is None else None,
             reply_state=self.reply_state,
-            reply=self.reasoning.answer if self.reasoning is not None and self.reply_state == "answered" else None,
+            reply=self.reasoning.answer if answered and self.reasoning is not None else None,
             checked=check.answer if check is not None else None,
             form=check.form if check is not None else None,
             violation=check.violation if check is not None else None,

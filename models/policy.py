@@ -85,7 +85,9 @@ class AnswerPolicy:
 
     @classmethod
     def from_config(cls, config: CragConfig) -> "AnswerPolicy":
-        return cls(config.policy, config.kg.enabled, _form_check(config) if config.answer_check.enabled else None)
+        return cls(
+            config.policy, config.kg.enabled, _form_check(config) if config.answer_check.enabled else None
+        )
 
     @property
     def observing(self) -> bool:
@@ -140,7 +142,9 @@ class AnswerPolicy:
         """A question the worths refuse, in a domain whose dynamic questions the KG may answer."""
         decision = self.routing(findings)
         return (
-            decision is not None and decision.refuse and self.kg_enabled
+            decision is not None
+            and decision.refuse
+            and self.kg_enabled
             and findings.domain in self.config.kg_answers_dynamic
         )
 
@@ -170,7 +174,9 @@ class AnswerPolicy:
             return Decision(overruled, Route.PREMISE_OVERRULED, FALSE_PREMISE_OVERRULED, overruled)
         if answer == I_DONT_KNOW:
             if findings.kg_contradicts and options.contradicted_premise_invalid:
-                return Decision(INVALID_QUESTION, Route.INVALID_PREMISE, CONTRADICTED_PREMISE, INVALID_QUESTION)
+                return Decision(
+                    INVALID_QUESTION, Route.INVALID_PREMISE, CONTRADICTED_PREMISE, INVALID_QUESTION
+                )
             if computed is not None and not findings.kg_contradicts and options.computed_answer_over_decline:
                 return Decision(computed, Route.COMPUTED_OVER_DECLINE, COMPUTED_OVER_DECLINE, computed)
             return plain
@@ -240,7 +246,11 @@ class AnswerPolicy:
             return None
         if what_then == "refuse":
             return Decision(I_DONT_KNOW, Route.WRONG_FORM, WRONG_FORM_REFUSED, f"{violation}, no retry")
-        if findings.checked == proposed.answer and findings.retried is not None and findings.retry_problem is None:
+        if (
+            findings.checked == proposed.answer
+            and findings.retried is not None
+            and findings.retry_problem is None
+        ):
             return Decision(findings.retried, Route.RETRIED, RETRIED_GIVEN, violation)
         problem = findings.retry_problem if findings.checked == proposed.answer else None
         detail = f"{violation}, {problem or 'not asked again'}"
@@ -268,7 +278,9 @@ class AnswerPolicy:
         worths = self.config.late_worth
         for kind in self.late_kinds(findings, proposed):
             if kind in worths and worths[kind] < self.config.refuse_below:
-                return Decision(I_DONT_KNOW, Route.REFUSED_WORTH, WORTH_REFUSED, f"{kind}: worth {worths[kind]:+.2f}")
+                return Decision(
+                    I_DONT_KNOW, Route.REFUSED_WORTH, WORTH_REFUSED, f"{kind}: worth {worths[kind]:+.2f}"
+                )
         return None
 
     def _answer(self, findings: Findings) -> Decision:

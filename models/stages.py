@@ -455,10 +455,10 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
         assert self.component is not None
         checker = self.component
         violations = [violation for record in records if (violation := self._violation(record)) is not None]
-        checks = [FormCheck(violation.answer, violation.constraint.kind, violation.why) for violation in violations]
+        checks = [FormCheck(broken.answer, broken.constraint.kind, broken.why) for broken in violations]
         for record, check in zip(records, checks):
             record.check = check
-        asked = [i for i, violation in enumerate(violations) if self.policy.asks_again(violation.constraint.kind)]
+        asked = [i for i, broken in enumerate(violations) if self.policy.asks_again(broken.constraint.kind)]
         conversations = checker.conversations([violations[i] for i in asked]) if checker.retries else []
         count = 0
         if conversations:
@@ -491,7 +491,8 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
             return None
         reasoning = record.reasoning
         references = reasoning.prompt_references if reasoning is not None else []
-        return Violation(record.question, *broken, proposed, references, reasoning.reasoning if reasoning else "")
+        reasoned = reasoning.reasoning if reasoning else ""
+        return Violation(record.question, *broken, proposed, references, reasoned)
 
 
 def _wrong_form_choices(config: CragConfig) -> list[str]:

@@ -209,8 +209,10 @@ def test_a_retry_in_one_call_gives_the_answer_of_the_right_form():
     assert MEDALS in prompt and "Norway: 16 gold" in prompt and "Norway won 16 golds." in prompt and "Oslo" in prompt
     assert "a number" in conversations[0][0]["content"] and "one of them" not in conversations[0][0]["content"]
     assert params.json_schema is not None and params.max_tokens == 32
-    assert medals.trace.events == [TraceEvent("answer check", "fallback", WRONG_FORM_ASKED_AGAIN, "no number"),
-                                   TraceEvent("answer check", "routed", RETRIED_GIVEN, "no number")]
+    assert medals.trace.events == [
+        TraceEvent("answer check", "fallback", WRONG_FORM_ASKED_AGAIN, "no number"),
+        TraceEvent("answer check", "routed", RETRIED_GIVEN, "no number"),
+    ]
     assert fine.trace.events == [] and "answer check" not in fine.trace.timings
     assert medals.trace.tokens["answer check"].calls == 1
 
@@ -222,7 +224,9 @@ def test_a_retry_that_still_breaks_the_form_answers_i_dont_know():
 
     assert medals.answer == I_DONT_KNOW and medals.trace.route == Route.WRONG_FORM
     assert [(event.kind, event.what, event.detail) for event in medals.trace.events] == [
-        ("fallback", WRONG_FORM_ASKED_AGAIN, "no number"), ("routed", WRONG_FORM_REFUSED, "no number, asked again: no number")]
+        ("fallback", WRONG_FORM_ASKED_AGAIN, "no number"),
+        ("routed", WRONG_FORM_REFUSED, "no number, asked again: no number"),
+    ]
     line = medals.finished_trace().as_dict()
     assert degradation_counts([line]) == {f"answer check {WRONG_FORM_ASKED_AGAIN}": 1, f"answer check {WRONG_FORM_REFUSED}": 1}
     assert event_kind_counts([line]) == {"routed": 1, "fallback": 1}

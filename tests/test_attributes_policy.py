@@ -68,7 +68,8 @@ def test_default_attributes_are_answered_by_the_shipped_worths():
         assert not routed(QuestionAttributes(), policy.answer_worth, policy.refuse_below).refuse
 
 
-RULE_BEFORE = {"finance": 0.5, "sports": 0.5, "music": 0.7, "movie": 0.7, "open": 0.7}  # P(dynamic) refused above
+# The thresholds before the worths: a question refused above this P(dynamic) in its domain.
+RULE_BEFORE = {"finance": 0.5, "sports": 0.5, "music": 0.7, "movie": 0.7, "open": 0.7}
 
 
 def test_the_cpu_worths_answer_exactly_what_the_thresholds_before_them_answered():
@@ -81,7 +82,8 @@ def test_the_cpu_worths_answer_exactly_what_the_thresholds_before_them_answered(
     for _ in range(2000):
         domain = str(rng.choice(list(RULE_BEFORE)))
         dynamic = float(rng.uniform())
-        shares = dict(zip(["slow-changing", "fast-changing", "real-time"], map(float, rng.dirichlet([1, 1, 1]))))
-        question = QuestionAttributes(domain=domain, dynamic_probability=dynamic, dynamism_probabilities=shares)
+        shares = dict(zip(["slow-changing", "fast-changing", "real-time"], map(float, rng.dirichlet([1] * 3))))
+        question = QuestionAttributes(domain=domain, dynamic_probability=dynamic,
+                                      dynamism_probabilities=shares)
         refused = routed(question, policy.answer_worth, policy.refuse_below).refuse
         assert refused == (dynamic > RULE_BEFORE[domain]), (domain, dynamic)

@@ -47,8 +47,22 @@ def no_kg(monkeypatch):
 def run(tmp_path: Path, llm: Counting, *extra: str) -> dict:
     out = tmp_path / "fit"
     cache = ["--reply-cache", str(llm.cache)] if llm.cache else ["--no-reply-cache"]
-    argv = ["--preset", "cpu", "--data", str(SAMPLE), "--out", str(out), "--folds", "3", "--bootstrap", "200",
-            "--tokenizer-dir", str(tmp_path / "no-tokenizer"), *cache, *extra]
+    argv = [
+        "--preset",
+        "cpu",
+        "--data",
+        str(SAMPLE),
+        "--out",
+        str(out),
+        "--folds",
+        "3",
+        "--bootstrap",
+        "200",
+        "--tokenizer-dir",
+        str(tmp_path / "no-tokenizer"),
+        *cache,
+        *extra,
+    ]
     assert fit.main(argv, llm=llm) == 0
     return json.loads((out / "report.json").read_text())
 
@@ -63,7 +77,9 @@ def test_the_fit_writes_a_fitted_file_and_a_report_and_a_second_run_calls_no_llm
     assert fitted["format"] == "crag-policy-fit/1" and fitted["model"] == "scripted"
     assert fitted["data"]["questions"] == 8 and len(fitted["data"]["sha256"]) == 64
     assert set(fitted["values"]) | set(fitted["kept"]) == set(fit.FITTABLE)
-    assert {"score_preset", "score_fitted", "gain_per_question", "by_dynamism", "by_question_type"} <= set(fitted["held_out"])
+    assert {"score_preset", "score_fitted", "gain_per_question", "by_dynamism", "by_question_type"} <= set(
+        fitted["held_out"]
+    )
     assert set(result["by_dynamism"]) and set(result["by_question_type"])
     names = {option["name"] for option in result["options"]}
     assert names == set(fit.FITTABLE)
@@ -90,12 +106,16 @@ def test_a_run_of_a_new_key_gets_every_reply_from_the_reply_cache(tmp_path):
     assert result["run"]["calls"]["model"] == 0 and result["run"]["calls"]["reply_cache"] > 0
 
 
-def case(dynamism: str, reply: str, gold: str, classes: dict[str, float], domain: str = "movie", qid: str = "") -> fit.Case:
+def case(
+    dynamism: str, reply: str, gold: str, classes: dict[str, float], domain: str = "movie", qid: str = ""
+) -> fit.Case:
     from evaluation.data import GoldQuestion
 
     labels = {"static_or_dynamic": dynamism, "domain": domain, "question_type": "simple"}
     findings = Findings(query="who?", domain=domain, classes=classes, reply_state="answered", reply=reply)
-    return fit.Case(GoldQuestion(qid or f"{dynamism}-{reply}-{len(classes)}", "who?", gold, [], labels), findings, reply)
+    return fit.Case(
+        GoldQuestion(qid or f"{dynamism}-{reply}-{len(classes)}", "who?", gold, [], labels), findings, reply
+    )
 
 
 STATIC = {"static": 1.0, "slow-changing": 0.0, "fast-changing": 0.0, "real-time": 0.0}
@@ -131,17 +151,32 @@ def test_a_fitted_value_replaces_the_default_only_where_its_held_out_gain_is_cle
 
 
 def test_a_switch_is_chosen_by_score_ties_to_the_presets_value():
-    computed = Findings(query="how much?", domain="finance", classes=STATIC, reply_state="answered", reply=I_DONT_KNOW,
-                        kg_evidence=True, kg_computed="42")
+    computed = Findings(
+        query="how much?",
+        domain="finance",
+        classes=STATIC,
+        reply_state="answered",
+        reply=I_DONT_KNOW,
+        kg_evidence=True,
+        kg_computed="42",
+    )
     from evaluation.data import GoldQuestion
 
-    right = [fit.Case(GoldQuestion(f"c{i}", "how much?", "42", [], {"static_or_dynamic": "static"}), computed, "42")
-             for i in range(3)]
+    right = [
+        fit.Case(
+            GoldQuestion(f"c{i}", "how much?", "42", [], {"static_or_dynamic": "static"}), computed, "42"
+        )
+        for i in range(3)
+    ]
     chooser = fitter()
     base = load_config("cpu").policy
     assert chooser.switch("computed_answer_over_decline")(right, base) is True
-    wrong = [fit.Case(GoldQuestion(f"w{i}", "how much?", "41", [], {"static_or_dynamic": "static"}), computed, "42")
-             for i in range(3)]
+    wrong = [
+        fit.Case(
+            GoldQuestion(f"w{i}", "how much?", "41", [], {"static_or_dynamic": "static"}), computed, "42"
+        )
+        for i in range(3)
+    ]
     assert chooser.switch("computed_answer_over_decline")(wrong, base) is False
     assert chooser.switch("not_in_kg_refused")(right, base) is True  # no unmatched name: a tie, the preset's
     assert chooser.replay.answers(wrong, base)[0][1] is Route.COMPUTED_OVER_DECLINE
@@ -162,7 +197,12 @@ def test_the_interval_clears_zero_only_on_enough_questions():
 
 
 def test_help_answers_without_a_side_effect(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "tools.fit", "--help"], cwd=REPO_ROOT, capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "tools.fit", "--help"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "--data" in result.stdout and "--kg-real" in result.stdout and "--jobs" in result.stdout
     assert "sys.path" not in (REPO_ROOT / "tools" / "fit.py").read_text()

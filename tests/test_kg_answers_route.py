@@ -17,7 +17,12 @@ from models.kg import KGResult
 from models.kg.answer import ComputedAnswer
 from models.pipeline import Parts, QuestionRecord
 from models.policy import (
-    COMPUTED_KEPT, COMPUTED_OVER_DECLINE, CONTRADICTED_PREMISE, FALSE_PREMISE_OVERRULED, NO_REPLY, states,
+    COMPUTED_KEPT,
+    COMPUTED_OVER_DECLINE,
+    CONTRADICTED_PREMISE,
+    FALSE_PREMISE_OVERRULED,
+    NO_REPLY,
+    states,
 )
 from models.prompts import PromptLibrary
 from models.reasoning import ReasoningResult
@@ -31,7 +36,13 @@ DIVIDENDS = "on what date did imppp start distributing dividends?"
 
 def parts(**overrides: str) -> Parts:
     config = load_config("cpu", overrides)
-    return Parts(config, ScriptedLLM([]), PromptLibrary(), SentenceEncoder(config.retrieval.embedding_model), planner=None)  # type: ignore[arg-type]
+    return Parts(
+        config,
+        ScriptedLLM([]),
+        PromptLibrary(),
+        SentenceEncoder(config.retrieval.embedding_model),
+        planner=None,
+    )  # type: ignore[arg-type]
 
 
 def reasoned(answer: str, kg: KGResult | None, **overrides: str) -> QuestionRecord:
@@ -54,17 +65,29 @@ def test_a_false_premise_the_facts_do_not_show_is_overruled_by_the_computed_answ
 def test_without_a_computed_answer_the_overruled_premise_gives_i_dont_know_unless_turned_off():
     assert reasoned(INVALID_QUESTION, KGResult(has_evidence=True)).answer == I_DONT_KNOW
     off = {"policy.false_premise_overruled": "false"}
-    assert reasoned(INVALID_QUESTION, KGResult(has_evidence=True, computed=COMPUTED), **off).answer == INVALID_QUESTION
+    assert (
+        reasoned(INVALID_QUESTION, KGResult(has_evidence=True, computed=COMPUTED), **off).answer
+        == INVALID_QUESTION
+    )
 
 
-@pytest.mark.parametrize("kg", [
-    None,  # no KG (Task 1): the model's judgement stands
-    KGResult(has_evidence=False, computed=COMPUTED),  # the KG found nothing about the asked entity and time
-    KGResult(has_evidence=True, contradicts=True, computed=COMPUTED),  # the facts say the assumed event did not happen
-])
+@pytest.mark.parametrize(
+    "kg",
+    [
+        None,  # no KG (Task 1): the model's judgement stands
+        KGResult(
+            has_evidence=False, computed=COMPUTED
+        ),  # the KG found nothing about the asked entity and time
+        KGResult(
+            has_evidence=True, contradicts=True, computed=COMPUTED
+        ),  # the facts say the assumed event did not happen
+    ],
+)
 def test_invalid_question_stands_without_kg_facts_or_with_facts_that_contradict_the_question(kg):
     record = reasoned(INVALID_QUESTION, kg)
-    assert record.answer == INVALID_QUESTION and record.trace.route == Route.ANSWERED and not record.trace.events
+    assert (
+        record.answer == INVALID_QUESTION and record.trace.route == Route.ANSWERED and not record.trace.events
+    )
 
 
 def test_the_model_may_not_overturn_the_computed_answer():
@@ -86,7 +109,9 @@ def test_an_answer_states_a_computed_value_up_to_case_signs_and_thousands_commas
 
 def retrieved(kg: KGResult | None, references: list[str], **overrides: str) -> QuestionRecord:
     """A question after the retrieval's turn, as the policy settles it there."""
-    record = QuestionRecord(Question("q", "who directed katherine ryan: in trouble?", "03/11/2024, 15:00:00 PT"))
+    record = QuestionRecord(
+        Question("q", "who directed katherine ryan: in trouble?", "03/11/2024, 15:00:00 PT")
+    )
     record.kg, record.evidence = kg, Evidence(chunks=references)
     parts(**overrides).policy.settle([record], after="retrieval")
     return record
@@ -96,15 +121,26 @@ def test_a_name_the_kg_lacks_with_nothing_else_to_go_on_is_answered_i_dont_know(
     record = retrieved(KGResult(unmatched=["Katherine Ryan: In Trouble"]), [])
     assert record.answer == I_DONT_KNOW and record.trace.route == Route.NOT_IN_KG
     assert [(e.stage, e.kind, e.what) for e in record.trace.events] == [("retrieval", "routed", "refused")]
-    assert retrieved(KGResult(unmatched=["Katherine Ryan: In Trouble"]), [], **{"policy.not_in_kg_refused": "false"}).is_open
+    assert retrieved(
+        KGResult(unmatched=["Katherine Ryan: In Trouble"]), [], **{"policy.not_in_kg_refused": "false"}
+    ).is_open
 
 
-@pytest.mark.parametrize("kg, references", [
-    (KGResult(unmatched=["Katherine Ryan: In Trouble"]), ["Katherine Ryan: In Trouble was directed by Colin Dench."]),
-    (KGResult(unmatched=["Katherine Ryan"], has_evidence=True), []),  # the KG has facts for another name asked
-    (KGResult(), []),  # every name matched (or none asked)
-    (None, []),  # no KG: the knowledge extractor may still answer a static question
-])
+@pytest.mark.parametrize(
+    "kg, references",
+    [
+        (
+            KGResult(unmatched=["Katherine Ryan: In Trouble"]),
+            ["Katherine Ryan: In Trouble was directed by Colin Dench."],
+        ),
+        (
+            KGResult(unmatched=["Katherine Ryan"], has_evidence=True),
+            [],
+        ),  # the KG has facts for another name asked
+        (KGResult(), []),  # every name matched (or none asked)
+        (None, []),  # no KG: the knowledge extractor may still answer a static question
+    ],
+)
 def test_the_question_stays_open_with_evidence_or_without_an_unmatched_name(kg, references):
     assert retrieved(kg, references).is_open
 
@@ -129,11 +165,19 @@ def test_a_question_the_reasoning_has_no_reply_for_gets_the_kgs_computed_answer(
 
 def test_a_question_no_reasoning_form_fits_gets_the_kgs_computed_answer_without_a_call():
     config = load_config("cpu", {"budget.seconds_per_question": "0.001"})
-    built = Parts(config, ScriptedLLM([]), PromptLibrary(), SentenceEncoder(config.retrieval.embedding_model), planner=None)  # type: ignore[arg-type]
+    built = Parts(
+        config,
+        ScriptedLLM([]),
+        PromptLibrary(),
+        SentenceEncoder(config.retrieval.embedding_model),
+        planner=None,
+    )  # type: ignore[arg-type]
     stage = ReasoningStage(built)
     computed, bare = (QuestionRecord(Question(i, DIVIDENDS, "03/11/2024")) for i in "ab")
     computed.kg = KGResult(has_evidence=True, computed=COMPUTED)
-    deadline = BatchDeadline(2, config.budget, stage_costs(config), EngineSpeed.initial(config.budget), time.monotonic)
+    deadline = BatchDeadline(
+        2, config.budget, stage_costs(config), EngineSpeed.initial(config.budget), time.monotonic
+    )
     call = stage.plan_call([computed, bare], deadline, [])
     assert not call.records
     built.policy.settle([computed, bare], after="reasoning")
@@ -148,14 +192,24 @@ def test_a_declined_computed_answer_is_given_unless_the_facts_contradict_the_que
     off = {"policy.computed_answer_over_decline": "false"}
     assert reasoned(I_DONT_KNOW, KGResult(has_evidence=True, computed=COMPUTED), **off).answer == I_DONT_KNOW
     assert reasoned(I_DONT_KNOW, KGResult(has_evidence=True)).answer == I_DONT_KNOW  # nothing computed
-    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=False, computed=COMPUTED)).answer == I_DONT_KNOW  # no facts
+    assert (
+        reasoned(I_DONT_KNOW, KGResult(has_evidence=False, computed=COMPUTED)).answer == I_DONT_KNOW
+    )  # no facts
 
 
 def test_a_decline_where_the_facts_contradict_the_question_is_a_false_premise():
     contradicted = reasoned(I_DONT_KNOW, KGResult(has_evidence=True, contradicts=True, computed=COMPUTED))
     assert contradicted.answer == INVALID_QUESTION and contradicted.trace.route == Route.INVALID_PREMISE
-    assert TraceEvent("answer check", "routed", CONTRADICTED_PREMISE, INVALID_QUESTION) in contradicted.trace.events
+    assert (
+        TraceEvent("answer check", "routed", CONTRADICTED_PREMISE, INVALID_QUESTION)
+        in contradicted.trace.events
+    )
     off = {"policy.contradicted_premise_invalid": "false"}
-    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=True, contradicts=True, computed=COMPUTED), **off).answer == I_DONT_KNOW
-    assert reasoned(I_DONT_KNOW, KGResult(has_evidence=False, contradicts=True)).answer == I_DONT_KNOW  # no facts
+    assert (
+        reasoned(I_DONT_KNOW, KGResult(has_evidence=True, contradicts=True, computed=COMPUTED), **off).answer
+        == I_DONT_KNOW
+    )
+    assert (
+        reasoned(I_DONT_KNOW, KGResult(has_evidence=False, contradicts=True)).answer == I_DONT_KNOW
+    )  # no facts
     assert reasoned("W", KGResult(has_evidence=True, contradicts=True)).answer == "W"  # an answer stands

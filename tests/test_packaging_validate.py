@@ -339,8 +339,9 @@ def test_an_observing_policy_is_refused_for_t4x4():
 
 def _fitted(tmp_path: Path, model: str) -> str:
     path = tmp_path / "fitted.json"
-    path.write_text(json.dumps({"format": "crag-policy-fit/1", "model": model, "values": {"answer_worth": {"static": 1.0}},
-                                "data": {"questions": 49}, "date": "2026-12-01", "held_out": {}}))
+    fitted = {"format": "crag-policy-fit/1", "model": model, "values": {"answer_worth": {"static": 1.0}},
+              "data": {"questions": 49}, "date": "2026-12-01", "held_out": {}}
+    path.write_text(json.dumps(fitted))
     return str(path)
 
 

@@ -38,7 +38,13 @@ POINTS = ("attributes", "kg", "retrieval", "reasoning", "answer check")
 
 def parts(**overrides: str) -> Parts:
     config = load_config("cpu", overrides)
-    return Parts(config, ScriptedLLM([]), PromptLibrary(), SentenceEncoder(config.retrieval.embedding_model), planner=None)  # type: ignore[arg-type]
+    return Parts(
+        config,
+        ScriptedLLM([]),
+        PromptLibrary(),
+        SentenceEncoder(config.retrieval.embedding_model),
+        planner=None,
+    )  # type: ignore[arg-type]
 
 
 def static(domain: str = "open") -> QuestionAttributes:
@@ -57,8 +63,13 @@ def through(record: QuestionRecord, built: Parts) -> QuestionRecord:
     return record
 
 
-def question(query: str = CAPITAL, attributes: QuestionAttributes | None = None, kg: KGResult | None = None,
-             reply: str | ReasoningResult | None = "canberra", **overrides: str) -> QuestionRecord:
+def question(
+    query: str = CAPITAL,
+    attributes: QuestionAttributes | None = None,
+    kg: KGResult | None = None,
+    reply: str | ReasoningResult | None = "canberra",
+    **overrides: str,
+) -> QuestionRecord:
     """A question whose stages found these: attributes, KG result, a reasoning reply (None: the
     stage failed for it); the answer check left out unless `overrides` keep it."""
     built = parts(**{"answer_check.enabled": "false", **overrides})
@@ -77,7 +88,9 @@ def checked(reply: str, retried: list[str], **overrides: str) -> QuestionRecord:
     record = QuestionRecord(Question("q", MEDALS, "March 1, 2024"))
     record.attributes = static()
     record.reasoning, record.reply_state = ReasoningResult(answer=reply, parsed=True), "answered"
-    deadline = BatchDeadline(1, config.budget, stage_costs(config), EngineSpeed.initial(config.budget), time.monotonic)
+    deadline = BatchDeadline(
+        1, config.budget, stage_costs(config), EngineSpeed.initial(config.budget), time.monotonic
+    )
     BatchRun([record], [AnswerCheckStage(built)], deadline, llm, time.monotonic, built.policy).run()
     return record
 
@@ -104,17 +117,24 @@ def no_time() -> QuestionRecord:
 FACTS = KGResult(has_evidence=True, computed=COMPUTED)
 ROUTES: dict[Route, tuple[Callable[[], QuestionRecord], str]] = {
     Route.ANSWERED: (lambda: question(), "canberra"),
-    Route.FROM_KG: (lambda: question(attributes=dynamic("finance"), kg=KGResult(has_evidence=True)), "canberra"),
+    Route.FROM_KG: (
+        lambda: question(attributes=dynamic("finance"), kg=KGResult(has_evidence=True)),
+        "canberra",
+    ),
     Route.RETRIED: (lambda: checked("Oslo", ["16"]), "16"),
     Route.COMPUTED_KEPT: (lambda: question(kg=FACTS, reply="2022-01-01"), "2021-12-23"),
     Route.COMPUTED_OVER_DECLINE: (lambda: question(kg=FACTS, reply=I_DONT_KNOW), "2021-12-23"),
     Route.COMPUTED_NO_REPLY: (lambda: question(kg=FACTS, reply=ReasoningResult(cut=True)), "2021-12-23"),
     Route.KNOWLEDGE_OVER_DECLINE: (
-        lambda: with_knowledge(I_DONT_KNOW, "Canberra", shown=False, **{"policy.knowledge_worth": '{"static": 0.5}'}),
+        lambda: with_knowledge(
+            I_DONT_KNOW, "Canberra", shown=False, **{"policy.knowledge_worth": '{"static": 0.5}'}
+        ),
         "Canberra",
     ),
     Route.INVALID_PREMISE: (
-        lambda: question(kg=KGResult(has_evidence=True, contradicts=True), reply=I_DONT_KNOW), INVALID_QUESTION),
+        lambda: question(kg=KGResult(has_evidence=True, contradicts=True), reply=I_DONT_KNOW),
+        INVALID_QUESTION,
+    ),
     Route.PREMISE_OVERRULED: (lambda: question(kg=FACTS, reply=INVALID_QUESTION), "2021-12-23"),
     Route.EMPTY_QUERY: (lambda: question(query="  "), I_DONT_KNOW),
     Route.REFUSED_DYNAMIC: (lambda: question(attributes=dynamic("open")), I_DONT_KNOW),
@@ -122,7 +142,9 @@ ROUTES: dict[Route, tuple[Callable[[], QuestionRecord], str]] = {
     Route.NOT_IN_KG: (lambda: question(kg=KGResult(unmatched=["Northwind"])), I_DONT_KNOW),
     Route.WRONG_FORM: (lambda: checked("Oslo", ["Oslo, Norway"]), I_DONT_KNOW),
     Route.REFUSED_WORTH: (
-        lambda: with_knowledge("canberra", "Canberra", shown=True, **{"policy.late_worth": '{"knowledge shown": -0.5}'}),
+        lambda: with_knowledge(
+            "canberra", "Canberra", shown=True, **{"policy.late_worth": '{"knowledge shown": -0.5}'}
+        ),
         I_DONT_KNOW,
     ),
     Route.OUT_OF_TIME: (no_time, I_DONT_KNOW),
@@ -145,11 +167,15 @@ def test_each_route_happens(route):
 
 
 def test_a_question_the_worths_refuse_is_answered_where_a_kind_of_answer_or_the_kg_says_so():
-    kept = with_knowledge("canberra", "Canberra", shown=False, **{"policy.late_worth": '{"knowledge shown": -0.5}'})
+    kept = with_knowledge(
+        "canberra", "Canberra", shown=False, **{"policy.late_worth": '{"knowledge shown": -0.5}'}
+    )
     assert kept.trace.route is Route.ANSWERED  # the extractor's answer was not shown: not of that kind
     declined = with_knowledge(I_DONT_KNOW, "Canberra", shown=False)
     assert declined.answer == I_DONT_KNOW  # no knowledge worth by default: never given
-    refused = question(attributes=dynamic("finance"), kg=KGResult(has_evidence=True), **{"kg.enabled": "false"})
+    refused = question(
+        attributes=dynamic("finance"), kg=KGResult(has_evidence=True), **{"kg.enabled": "false"}
+    )
     assert refused.trace.route is Route.REFUSED_DYNAMIC  # without a KG nothing waits for it
 
 
@@ -159,7 +185,9 @@ def test_the_rules_are_decided_after_declared_stages_and_end_with_an_answer():
     names = {stage.name for stage in STAGES}
     assert {rule.after for rule in RULES} <= names
     assert [rule.after for rule in RULES] == sorted((rule.after for rule in RULES), key=POINTS.index)
-    last, _ = AnswerPolicy.from_config(load_config("cpu")).decide(Findings(query="q?", reply_state="answered", reply="x"))
+    last, _ = AnswerPolicy.from_config(load_config("cpu")).decide(
+        Findings(query="q?", reply_state="answered", reply="x")
+    )
     assert (last.answer, last.route) == ("x", Route.ANSWERED)
 
 
@@ -169,19 +197,38 @@ def test_only_the_policy_sets_a_final_answer():
     for path in sorted((REPO_ROOT / "models").rglob("*.py")):
         name = str(path.relative_to(REPO_ROOT))
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        calls = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
-                 and isinstance(node.func, ast.Attribute) and node.func.attr == "conclude"]
+        calls = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "conclude"
+        ]
         assert name == "models/policy.py" or calls == [], f"{name}:{calls} concludes a question"
         for function in (node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)):
-            assigned = [target for node in ast.walk(function) if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
-                        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])]
-            sets_answer = any(isinstance(t, ast.Attribute) and t.attr == "answer" and isinstance(t.value, ast.Name)
-                              and t.value.id in ("self", "record") for t in assigned)
+            assigned = [
+                target
+                for node in ast.walk(function)
+                if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            ]
+            sets_answer = any(
+                isinstance(t, ast.Attribute)
+                and t.attr == "answer"
+                and isinstance(t.value, ast.Name)
+                and t.value.id in ("self", "record")
+                for t in assigned
+            )
             if sets_answer and "Record" in _owner(tree, function):
-                assert (name, function.name) == ("models/pipeline.py", "conclude"), f"{name}: {function.name} sets an answer"
+                assert (name, function.name) == ("models/pipeline.py", "conclude"), (
+                    f"{name}: {function.name} sets an answer"
+                )
             if sets_answer and function.name != "conclude":
-                assert not any(isinstance(t, ast.Attribute) and t.value.id == "record"  # type: ignore[attr-defined]
-                               for t in assigned if isinstance(t, ast.Attribute) and t.attr == "answer"), name
+                assert not any(
+                    isinstance(t, ast.Attribute) and t.value.id == "record"  # type: ignore[attr-defined]
+                    for t in assigned
+                    if isinstance(t, ast.Attribute) and t.attr == "answer"
+                ), name
 
 
 def _owner(tree: ast.AST, function: ast.FunctionDef) -> str:
@@ -222,12 +269,20 @@ def test_the_decisions_replayed_from_the_traces_equal_those_made_online(make_sys
         decided, _ = system.policy.decide(findings)
         assert (decided.answer, decided.route) == (trace.prediction, trace.route)
     # "canberra" is no number and no year: asked again, and refused when it is still "canberra"
-    assert [trace.route for trace in traces] == [Route.ANSWERED, Route.WRONG_FORM, Route.WRONG_FORM, Route.EMPTY_QUERY,
-                                                 Route.REFUSED_DYNAMIC, Route.REFUSED_DYNAMIC]
+    assert [trace.route for trace in traces] == [
+        Route.ANSWERED,
+        Route.WRONG_FORM,
+        Route.WRONG_FORM,
+        Route.EMPTY_QUERY,
+        Route.REFUSED_DYNAMIC,
+        Route.REFUSED_DYNAMIC,
+    ]
 
 
 def test_an_observing_run_answers_what_it_would_refuse_and_records_the_refusal(make_system):
-    observing = make_system(ScriptedLLM(reply_by_output_shape()), **{"policy.observe": "true", "plan.enabled": "false"})
+    observing = make_system(
+        ScriptedLLM(reply_by_output_shape()), **{"policy.observe": "true", "plan.enabled": "false"}
+    )
     observing.stage("attributes").component = FixedAttributes(0.99, domain="finance")
     observing.stage("kg").component = FixedKG("")  # no facts: the question waits for them in vain
     predictions = observing.batch_generate_answer(sample_batch(1))
@@ -235,25 +290,42 @@ def test_an_observing_run_answers_what_it_would_refuse_and_records_the_refusal(m
     findings = observing.last_traces[0].findings
     assert findings is not None and findings.reply == "canberra"  # the reasoning ran all the same
     assert findings.knowledge_answer == "canberra" and not findings.knowledge_shown  # asked, not shown
-    opened = AnswerPolicy(load_config("cpu", {"policy.answer_worth": '{"real-time": 1, "static": 1}'}).policy, True, None)
+    opened = AnswerPolicy(
+        load_config("cpu", {"policy.answer_worth": '{"real-time": 1, "static": 1}'}).policy, True, None
+    )
     assert opened.decide(findings)[0].route is Route.ANSWERED
 
 
 def test_an_observing_run_asks_again_what_the_options_would_refuse():
     record = checked("Oslo", ["16"], **{"policy.observe": "true", "policy.wrong_form.number": "refuse"})
-    assert record.trace.route is Route.WRONG_FORM and record.check is not None and record.check.retried == "16"
+    assert (
+        record.trace.route is Route.WRONG_FORM and record.check is not None and record.check.retried == "16"
+    )
     findings = record.findings()
     assert AnswerPolicy.from_config(load_config("cpu")).decide(findings)[0].answer == "16"
 
 
 def fitted_file(path: Path, values: dict, **extra) -> Path:
-    path.write_text(json.dumps({"format": "crag-policy-fit/1", "model": "scripted", "values": values, "data": {},
-                                "date": "2026-12-01", "held_out": {}, **extra}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "crag-policy-fit/1",
+                "model": "scripted",
+                "values": values,
+                "data": {},
+                "date": "2026-12-01",
+                "held_out": {},
+                **extra,
+            }
+        )
+    )
     return path
 
 
 def test_a_fitted_file_replaces_the_options_it_fitted_and_the_system_answers_by_it(tmp_path, make_system):
-    path = fitted_file(tmp_path / "fitted.json", {"answer_worth": {"static": -1.0}, "wrong_form": {"number": "keep"}})
+    path = fitted_file(
+        tmp_path / "fitted.json", {"answer_worth": {"static": -1.0}, "wrong_form": {"number": "keep"}}
+    )
     config = load_config("cpu", {"policy.fitted": str(path), "policy.computed_answer_final": "false"})
     assert config.policy.answer_worth == {"static": -1.0} and config.policy.wrong_form == {"number": "keep"}
     assert config.policy.computed_answer_final is False  # an option it did not fit keeps its setting
@@ -273,19 +345,43 @@ def test_a_preset_that_names_a_fitted_file_answers_by_it(tmp_path, monkeypatch):
 
     monkeypatch.setitem(PRESETS, "fitted", fitted_preset)
     assert load_config("fitted").policy.kg_answers_dynamic == ("finance",)
-    assert load_config("fitted", {"policy.fitted": "none"}).policy.kg_answers_dynamic == cpu_preset().policy.kg_answers_dynamic
+    assert (
+        load_config("fitted", {"policy.fitted": "none"}).policy.kg_answers_dynamic
+        == cpu_preset().policy.kg_answers_dynamic
+    )
 
 
-@pytest.mark.parametrize("content, message", [
-    (None, "does not exist"),
-    ("not json", "is not JSON"),
-    ({"format": "other"}, "is not a fitted file"),
-    ({"format": "crag-policy-fit/1", "values": {}}, "lacks model"),
-    ({"format": "crag-policy-fit/1", "model": "m", "values": {"observe": True}, "data": {}, "date": "", "held_out": {}},
-     "a fit may not"),
-    ({"format": "crag-policy-fit/1", "model": "m", "values": {"answer_worth": {"static": "high"}}, "data": {},
-      "date": "", "held_out": {}}, "expects a number"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "does not exist"),
+        ("not json", "is not JSON"),
+        ({"format": "other"}, "is not a fitted file"),
+        ({"format": "crag-policy-fit/1", "values": {}}, "lacks model"),
+        (
+            {
+                "format": "crag-policy-fit/1",
+                "model": "m",
+                "values": {"observe": True},
+                "data": {},
+                "date": "",
+                "held_out": {},
+            },
+            "a fit may not",
+        ),
+        (
+            {
+                "format": "crag-policy-fit/1",
+                "model": "m",
+                "values": {"answer_worth": {"static": "high"}},
+                "data": {},
+                "date": "",
+                "held_out": {},
+            },
+            "expects a number",
+        ),
+    ],
+)
 def test_a_bad_fitted_file_is_a_clear_error(tmp_path, content, message):
     path = tmp_path / "fitted.json"
     if content is not None:
@@ -299,11 +395,21 @@ def test_the_defaults_say_where_they_come_from():
     the comment of the option before it."""
     source = (REPO_ROOT / "models/config/schema.py").read_text(encoding="utf-8")
     lines = source.splitlines()
-    section = next(node for node in ast.parse(source).body if isinstance(node, ast.ClassDef) and node.name == "PolicyConfig")
-    options = [node for node in section.body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)]
+    section = next(
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.ClassDef) and node.name == "PolicyConfig"
+    )
+    options = [
+        node for node in section.body if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    ]
     assert len(options) >= 12
     for option in options:
         above = lines[option.lineno - 2].strip()
-        comments = " ".join(line for line in lines[section.lineno:option.lineno] if line.strip().startswith("#"))
-        assert above.startswith("#") or f"`{option.target.id}`" in comments, f"policy.{option.target.id} says no source"  # type: ignore[union-attr]
+        comments = " ".join(
+            line for line in lines[section.lineno : option.lineno] if line.strip().startswith("#")
+        )
+        assert above.startswith("#") or f"`{option.target.id}`" in comments, (
+            f"policy.{option.target.id} says no source"
+        )  # type: ignore[union-attr]
     assert "Yuan et al. 2024" in (REPO_ROOT / "models/config/presets.py").read_text(encoding="utf-8")

@@ -19,7 +19,10 @@ def test_the_choice_takes_the_best_score_and_the_shipped_value_on_a_tie():
     assert switch.chosen([case(Verdict.MISSING, Verdict.CORRECT)], VALUES) == "on"
     assert switch.chosen([case(Verdict.MISSING, Verdict.WRONG)], VALUES) == "off"
     assert switch.chosen([case(Verdict.MISSING, Verdict.MISSING)], VALUES) == "off"
-    assert switch.chosen([case(Verdict.MISSING, Verdict.CORRECT), case(Verdict.CORRECT, Verdict.WRONG)], VALUES) == "off"
+    assert (
+        switch.chosen([case(Verdict.MISSING, Verdict.CORRECT), case(Verdict.CORRECT, Verdict.WRONG)], VALUES)
+        == "off"
+    )
 
 
 def test_held_out_applies_the_value_chosen_without_the_held_out_fold():
@@ -32,7 +35,9 @@ def test_held_out_applies_the_value_chosen_without_the_held_out_fold():
         if fold_of(qid, 4) not in {fold_of(other, 4) for other in ids}:
             ids.append(qid)
         i += 1
-    cases = [case(Verdict.MISSING, Verdict.CORRECT, qid) for qid in ids[:3]] + [case(Verdict.CORRECT, Verdict.WRONG, ids[3])]
+    cases = [case(Verdict.MISSING, Verdict.CORRECT, qid) for qid in ids[:3]] + [
+        case(Verdict.CORRECT, Verdict.WRONG, ids[3])
+    ]
     assert switch.chosen(cases, VALUES) == "on"
     assert switch.held_out(cases, VALUES, 4) == [0, 0, 0, -1]
 
@@ -43,6 +48,10 @@ def test_runs_are_named_value_equals_answers_file(tmp_path):
     answers = tmp_path / "a.jsonl"
     answers.write_text("")
     assert list(switch.parse_args([f"off={answers}", f"on={answers}"]).runs) == VALUES
-    for argv in ([f"off={answers}"], [str(answers), f"on={answers}"], [f"off={answers}", f"on={tmp_path / 'none.jsonl'}"]):
+    for argv in (
+        [f"off={answers}"],
+        [str(answers), f"on={answers}"],
+        [f"off={answers}", f"on={tmp_path / 'none.jsonl'}"],
+    ):
         with pytest.raises(SystemExit):
             switch.parse_args(argv)

@@ -1,7 +1,7 @@
 """Fit the answer policy's model-dependent options to the model that answers, in one command.
 
     python -m tools.fit --preset cpu --data ../shared/data/crag_dev_10.jsonl.bz2 ... [--set ...] [--jobs N]
-    python -m tools.fit --preset cpu --kg-real            # the real-wording KG set over kg_mock's real fixture
+    python -m tools.fit --preset cpu --kg-real   # the real-wording KG set over kg_mock's real fixture
 
 1. One run of the system on labelled CRAG questions, the preset's configuration with the answer
    policy observing (`policy.observe`: the refusals the fitted options decide close no question, the
@@ -58,47 +58,101 @@ from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
 from evaluation.answer_match import Verdict, check_answer
 from evaluation.data import CragRecord, GoldQuestion, read_records
 from models.attributes.data import DOMAINS, DYNAMISM
-from models.config import REPO_ROOT, CragConfig, LLMConfig, PolicyConfig, WrongForm, load_config, parse_overrides
+from models.config import (
+    REPO_ROOT,
+    CragConfig,
+    LLMConfig,
+    PolicyConfig,
+    WrongForm,
+    load_config,
+    parse_overrides,
+)
 from models.config.fitted import FITTABLE, FORMAT
 from models.markdown import markdown_table
 from models.schema import Findings, Route
 
 SHARED = REPO_ROOT.parent / "shared"
 VALUE = {Verdict.CORRECT: 1, Verdict.WRONG: -1, Verdict.MISSING: 0, Verdict.UNSURE: 0}
-QUESTION_TYPES = ("simple", "simple_w_condition", "set", "comparison", "aggregation", "multi-hop", "post-processing",
-                  "false_premise")
+QUESTION_TYPES = (
+    "simple",
+    "simple_w_condition",
+    "set",
+    "comparison",
+    "aggregation",
+    "multi-hop",
+    "post-processing",
+    "false_premise",
+)
 CONSTRAINT_KINDS = ("options", "either", "yes_no", "year", "date", "number")
 WRONG_FORM_CHOICES: tuple[WrongForm, ...] = ("retry", "refuse", "keep")
 LATE_KINDS = ("computed", "from KG", "knowledge shown")
-SWITCHES = ("not_in_kg_refused", "computed_answer_final", "computed_answer_over_decline",
-            "contradicted_premise_invalid", "false_premise_overruled")
+SWITCHES = (
+    "not_in_kg_refused",
+    "computed_answer_final",
+    "computed_answer_over_decline",
+    "contradicted_premise_invalid",
+    "false_premise_overruled",
+)
 UNLABELLED = "(none)"
 NO_DEADLINE_S = 100_000.0
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.fit", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="python -m tools.fit",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--preset", default="cpu", help="the preset whose policy is fitted (default: cpu)")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--data", nargs="+", type=Path, metavar="FILE", help="labelled CRAG question files (.jsonl[.bz2])")
-    source.add_argument("--kg-real", action="store_true",
-                        help="benchmarks/kg_real.py's questions over the mock KG on kg_mock's real fixture, no pages")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE",
-                        help="config override (repeatable), e.g. llm.backend=openai")
+    source.add_argument(
+        "--data", nargs="+", type=Path, metavar="FILE", help="labelled CRAG question files (.jsonl[.bz2])"
+    )
+    source.add_argument(
+        "--kg-real",
+        action="store_true",
+        help="benchmarks/kg_real.py's questions over the mock KG on kg_mock's real fixture, no pages",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=VALUE",
+        help="config override (repeatable), e.g. llm.backend=openai",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes sharing the batches (default 1)")
-    parser.add_argument("--out", type=Path, default=None, help="folder of the run and the report (default outputs/fit/<preset>)")
-    parser.add_argument("--fitted", type=Path, default=None, help="the fitted file to write (default <out>/fitted.json)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder of the run and the report (default outputs/fit/<preset>)",
+    )
+    parser.add_argument(
+        "--fitted", type=Path, default=None, help="the fitted file to write (default <out>/fitted.json)"
+    )
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
-    parser.add_argument("--folds", type=int, default=5, help="cross-validation folds, by a hash of the ids (default 5)")
-    parser.add_argument("--prior", type=float, default=2.0, help="pseudo-questions worth 0 that shrink a worth (default 2)")
-    parser.add_argument("--bootstrap", type=int, default=2000, help="resamples of the held-out gain's interval")
-    parser.add_argument("--budget-s", type=float, default=NO_DEADLINE_S,
-                        help="budget.seconds_per_question of the run (high: the deadline left out)")
-    parser.add_argument("--tokenizer-dir", type=Path, default=SHARED / "tokenizer",
-                        help="the Llama-2 tokenizer for the leaderboard's 75-token cut")
+    parser.add_argument(
+        "--folds", type=int, default=5, help="cross-validation folds, by a hash of the ids (default 5)"
+    )
+    parser.add_argument(
+        "--prior", type=float, default=2.0, help="pseudo-questions worth 0 that shrink a worth (default 2)"
+    )
+    parser.add_argument(
+        "--bootstrap", type=int, default=2000, help="resamples of the held-out gain's interval"
+    )
+    parser.add_argument(
+        "--budget-s",
+        type=float,
+        default=NO_DEADLINE_S,
+        help="budget.seconds_per_question of the run (high: the deadline left out)",
+    )
+    parser.add_argument(
+        "--tokenizer-dir",
+        type=Path,
+        default=SHARED / "tokenizer",
+        help="the Llama-2 tokenizer for the leaderboard's 75-token cut",
+    )
     add_reply_cache_options(parser)
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args(argv)
@@ -125,14 +179,29 @@ def labelled_questions(args: argparse.Namespace) -> Labelled:
         from kg_mock.real_fixture import cached_real_fixture_dir
 
         if not kg_real.VALIDATION.is_file():
-            raise SystemExit(f"{kg_real.VALIDATION} is absent: the real-wording KG set reads its questions from it")
+            raise SystemExit(
+                f"{kg_real.VALIDATION} is absent: the real-wording KG set reads its questions from it"
+            )
         fixture = cached_real_fixture_dir()
         records = []
         for case in kg_real.load(kg_real.in_process_api(fixture)):
-            labels = {"domain": case.domain, "question_type": case.question_type, "static_or_dynamic": case.static_or_dynamic}
+            labels = {
+                "domain": case.domain,
+                "question_type": case.question_type,
+                "static_or_dynamic": case.static_or_dynamic,
+            }
             gold = GoldQuestion(case.key, case.query, case.gold, [], labels)
-            records.append(CragRecord(gold, {"interaction_id": case.key, "query": case.query, "search_results": [],
-                                             "query_time": case.query_time}))
+            records.append(
+                CragRecord(
+                    gold,
+                    {
+                        "interaction_id": case.key,
+                        "query": case.query,
+                        "search_results": [],
+                        "query_time": case.query_time,
+                    },
+                )
+            )
         return Labelled(records[: args.limit], ["benchmarks/kg_real.py (tune and held-out splits)"], fixture)
     missing = [str(path) for path in args.data if not path.is_file()]
     if missing:
@@ -151,8 +220,12 @@ def data_hash(records: list[CragRecord]) -> str:
 
 
 def observing_config(args: argparse.Namespace, kg_fixture: Path | None) -> CragConfig:
-    overrides = {**parse_overrides(args.set), **reply_cache_override(args),
-                 "policy.observe": "true", "budget.seconds_per_question": str(args.budget_s)}
+    overrides = {
+        **parse_overrides(args.set),
+        **reply_cache_override(args),
+        "policy.observe": "true",
+        "budget.seconds_per_question": str(args.budget_s),
+    }
     config = load_config(args.preset, overrides)
     if kg_fixture is not None:
         config.kg.company_dict_path = "/nonexistent"  # the fixture's companies are found through the API
@@ -162,8 +235,9 @@ def observing_config(args: argparse.Namespace, kg_fixture: Path | None) -> CragC
 LLMFactory = Callable[[LLMConfig], Any]
 
 
-def observe(args: argparse.Namespace, config: CragConfig, labelled: Labelled, out: Path,
-            make_llm: LLMFactory | None) -> tuple[list[dict[str, Any]], set[str]]:
+def observe(
+    args: argparse.Namespace, config: CragConfig, labelled: Labelled, out: Path, make_llm: LLMFactory | None
+) -> tuple[list[dict[str, Any]], set[str]]:
     """Every question's line of the observing run (stored ones reused), and the ids this run answered."""
     from benchmarks.end_to_end import setup_key
     from evaluation.runner import PredictionStore, run_questions, run_questions_in_jobs
@@ -182,13 +256,26 @@ def observe(args: argparse.Namespace, config: CragConfig, labelled: Labelled, ou
                 stack.callback(_restore_env, config.kg.api_url_env, before_url)
             if args.jobs > 1:
                 setup = functools.partial(_start_job, config, args.jobs, args.log_level)
-                run_questions_in_jobs(labelled.records, store, config.batch_size, setup, args.jobs,
-                                      len(labelled.records), "observing")
+                run_questions_in_jobs(
+                    labelled.records,
+                    store,
+                    config.batch_size,
+                    setup,
+                    args.jobs,
+                    len(labelled.records),
+                    "observing",
+                )
             else:
                 system = _System(config, make_llm)
                 try:
-                    run_questions(labelled.records, store, lambda: config.batch_size, _answers(system),
-                                  len(labelled.records), "observing")
+                    run_questions(
+                        labelled.records,
+                        store,
+                        lambda: config.batch_size,
+                        _answers(system),
+                        len(labelled.records),
+                        "observing",
+                    )
                 finally:
                     system.close()
     return [store.lines[r.gold.interaction_id] for r in labelled.records], set(store.lines) - before
@@ -228,7 +315,9 @@ def _answers(system: _System) -> Callable[[list[CragRecord]], list[dict[str, Any
     return lambda records: answers_from_system(system.get())(records)
 
 
-def _start_job(config: CragConfig, jobs: int, log_level: str, job: int) -> Callable[[list[CragRecord]], list[dict[str, Any]]]:
+def _start_job(
+    config: CragConfig, jobs: int, log_level: str, job: int
+) -> Callable[[list[CragRecord]], list[dict[str, Any]]]:
     """One job of --jobs (evaluation/jobs.py): the system on its share of the cores."""
     from evaluation.jobs import share_cores
     from evaluation.runner import answer_lines
@@ -242,7 +331,9 @@ def _start_job(config: CragConfig, jobs: int, log_level: str, job: int) -> Calla
 def llm_calls(lines: list[dict[str, Any]]) -> dict[str, int]:
     """The LLM calls of these lines: those the model ran, those the reply cache answered."""
     calls = sum(int(usage.get("calls", 0)) for line in lines for usage in (line.get("tokens") or {}).values())
-    cached = sum(int(usage.get("cached", 0)) for line in lines for usage in (line.get("tokens") or {}).values())
+    cached = sum(
+        int(usage.get("cached", 0)) for line in lines for usage in (line.get("tokens") or {}).values()
+    )
     return {"model": calls - cached, "reply_cache": cached}
 
 
@@ -319,11 +410,16 @@ class Replay:
 # --- the options' fits ------------------------------------------------------------------------------
 
 
-def shrunk_worths(groups: dict[str, list[int]], prior: float, toward: dict[str, float] | None = None) -> dict[str, float]:
+def shrunk_worths(
+    groups: dict[str, list[int]], prior: float, toward: dict[str, float] | None = None
+) -> dict[str, float]:
     """Per group, the mean value shrunk toward `toward` (0 when absent) by `prior` pseudo-questions."""
     toward = toward or {}
-    return {key: round((sum(values) + prior * toward.get(key.split("/")[-1], 0.0)) / (len(values) + prior), 3)
-            for key, values in groups.items() if values}
+    return {
+        key: round((sum(values) + prior * toward.get(key.split("/")[-1], 0.0)) / (len(values) + prior), 3)
+        for key, values in groups.items()
+        if values
+    }
 
 
 def choose(totals: list[int] | list[float], preferred: list[bool]) -> int:
@@ -369,7 +465,10 @@ class Fitter:
     def kg_answers_dynamic(self, cases: list[Case], base: PolicyConfig) -> tuple[str, ...]:
         chosen = set(base.kg_answers_dynamic)
         for domain in DOMAINS:
-            candidates = [tuple(d for d in DOMAINS if d in chosen | {domain}), tuple(d for d in DOMAINS if d in chosen - {domain})]
+            candidates = [
+                tuple(d for d in DOMAINS if d in chosen | {domain}),
+                tuple(d for d in DOMAINS if d in chosen - {domain}),
+            ]
             current = replace(base, kg_answers_dynamic=tuple(d for d in DOMAINS if d in chosen))
             if self.best(cases, current, "kg_answers_dynamic", candidates) == candidates[0]:
                 chosen.add(domain)
@@ -378,16 +477,25 @@ class Fitter:
         return tuple(d for d in DOMAINS if d in chosen)
 
     def switch(self, name: str) -> Callable[[list[Case], PolicyConfig], bool]:
-        return lambda cases, base: self.best(cases, base, name, [getattr(base, name), not getattr(base, name)])
+        return lambda cases, base: self.best(
+            cases, base, name, [getattr(base, name), not getattr(base, name)]
+        )
 
     def wrong_form(self, cases: list[Case], base: PolicyConfig) -> dict[str, WrongForm]:
         """Per constraint kind, retry, refuse or keep: the best score, ties to the preset's choice."""
         chosen: dict[str, WrongForm] = dict(base.wrong_form)
         for kind in CONSTRAINT_KINDS:
             current = base.wrong_form.get(kind, "retry")
-            totals = [self.score(cases, replace(base, wrong_form=chosen | {kind: choice})) for choice in WRONG_FORM_CHOICES]
-            chosen[kind] = WRONG_FORM_CHOICES[choose(totals, [choice == current for choice in WRONG_FORM_CHOICES])]
-        return {kind: choice for kind, choice in chosen.items() if choice != "retry" or kind in base.wrong_form}
+            totals = [
+                self.score(cases, replace(base, wrong_form=chosen | {kind: choice}))
+                for choice in WRONG_FORM_CHOICES
+            ]
+            chosen[kind] = WRONG_FORM_CHOICES[
+                choose(totals, [choice == current for choice in WRONG_FORM_CHOICES])
+            ]
+        return {
+            kind: choice for kind, choice in chosen.items() if choice != "retry" or kind in base.wrong_form
+        }
 
     def knowledge_worth(self, cases: list[Case], base: PolicyConfig) -> dict[str, float]:
         """Per gold class, the worth of the extractor's own answers where the reasoning declined."""
@@ -409,7 +517,10 @@ class Fitter:
         groups: dict[str, list[int]] = {kind: [] for kind in LATE_KINDS}
         for case, (answer, route, value) in zip(cases, self.replay.answers(cases, base)):
             proposed = policy.proposal(case.findings)
-            if answer in ("I don't know", "invalid question") or (answer, route) != (proposed.answer, proposed.route):
+            if answer in ("I don't know", "invalid question") or (answer, route) != (
+                proposed.answer,
+                proposed.route,
+            ):
                 continue  # a refusal, or an answer another rule gave
             for kind in policy.late_kinds(case.findings, proposed):
                 groups[kind].append(value)
@@ -445,7 +556,9 @@ def held_out(fitter: Fitter, cases: list[Case], chosen: list[Knob], folds: int) 
         if not inside:
             continue
         fitted = {knob.name: knob.fit(training, base) for knob in chosen} if training else {}
-        for i, value in zip(inside, fitter.replay.values([cases[i] for i in inside], replace(base, **fitted))):
+        for i, value in zip(
+            inside, fitter.replay.values([cases[i] for i in inside], replace(base, **fitted))
+        ):
             values[i] = value
     return values
 
@@ -484,7 +597,8 @@ class KnobResult:
         low, high = self.held_out_gain[1:]
         if self.replaces:
             return f"held-out gain clear of zero ([{low:+.3f}, {high:+.3f}] per question)"
-        return f"held-out gain not clear of zero ([{low:+.3f}, {high:+.3f}] per question): the preset's value stays"
+        return (f"held-out gain not clear of zero ([{low:+.3f}, {high:+.3f}] per question): "
+                "the preset's value stays")
 
 
 def fit_knobs(fitter: Fitter, cases: list[Case], folds: int, resamples: int) -> list[KnobResult]:
@@ -495,11 +609,15 @@ def fit_knobs(fitter: Fitter, cases: list[Case], folds: int, resamples: int) -> 
         fitted = knob.fit(cases, base)
         in_sample = fitter.replay.values(cases, replace(base, **{knob.name: fitted}))
         out = held_out(fitter, cases, [knob], folds)
-        results.append(KnobResult(
-            knob.name, getattr(base, knob.name), fitted,
-            float(np.mean(np.array(in_sample) - np.array(default_values))) if cases else 0.0,
-            interval([o - d for o, d in zip(out, default_values)], resamples),
-        ))
+        results.append(
+            KnobResult(
+                knob.name,
+                getattr(base, knob.name),
+                fitted,
+                float(np.mean(np.array(in_sample) - np.array(default_values))) if cases else 0.0,
+                interval([o - d for o, d in zip(out, default_values)], resamples),
+            )
+        )
     return results
 
 
@@ -509,54 +627,130 @@ def fit_knobs(fitter: Fitter, cases: list[Case], folds: int, resamples: int) -> 
 def tally(values: list[int]) -> dict[str, Any]:
     n = len(values)
     correct, wrong = values.count(1), values.count(-1)
-    return {"n": n, "correct": correct, "wrong": wrong, "missing": n - correct - wrong,
-            "score": round((correct - wrong) / n, 3) if n else 0.0}
+    return {
+        "n": n,
+        "correct": correct,
+        "wrong": wrong,
+        "missing": n - correct - wrong,
+        "score": round((correct - wrong) / n, 3) if n else 0.0,
+    }
 
 
-def breakdown(cases: list[Case], policies: dict[str, list[int]], label: str, order: tuple[str, ...]) -> dict[str, Any]:
+def breakdown(
+    cases: list[Case], policies: dict[str, list[int]], label: str, order: tuple[str, ...]
+) -> dict[str, Any]:
     """Per value of the gold `label`: each policy's tally."""
-    groups = sorted({getattr(case, label) for case in cases}, key=lambda g: (order.index(g) if g in order else len(order), g))
-    return {group: {name: tally([v for case, v in zip(cases, values) if getattr(case, label) == group])
-                    for name, values in policies.items()} for group in groups}
+    groups = sorted(
+        {getattr(case, label) for case in cases},
+        key=lambda g: (order.index(g) if g in order else len(order), g),
+    )
+    return {
+        group: {
+            name: tally([v for case, v in zip(cases, values) if getattr(case, label) == group])
+            for name, values in policies.items()
+        }
+        for group in groups
+    }
 
 
-def report(cases: list[Case], results: list[KnobResult], policies: dict[str, list[int]], routes: dict[str, Counter],
-           run: dict[str, Any], args: argparse.Namespace, gain: tuple[float, float, float]) -> tuple[str, dict[str, Any]]:
+def report(
+    cases: list[Case],
+    results: list[KnobResult],
+    policies: dict[str, list[int]],
+    routes: dict[str, Counter],
+    run: dict[str, Any],
+    args: argparse.Namespace,
+    gain: tuple[float, float, float],
+) -> tuple[str, dict[str, Any]]:
     names = list(policies)
     parts = [
         f"# The answer policy fitted on {len(cases)} questions (preset `{run['preset']}`)",
-        f"Data: {', '.join(run['sources'])}; model: {run['model']}. This run answered {run['answered']} questions "
-        f"with {run['calls']['model']} LLM calls to the model and {run['calls']['reply_cache']} from the reply cache "
-        f"(the other {len(cases) - run['answered']} were stored by an earlier run of the same key). The default "
-        f"policy replayed gives the run's own answer on {run['replay_matches']} of {len(cases)} questions.",
-        f"Held out: {args.folds} folds by a hash of the interaction ids; gains per question against the preset's "
-        f"value, with a 95 % interval (Bayesian bootstrap, {args.bootstrap} resamples, one pseudo-question at each "
-        "gain from -2 to +2); a fitted value replaces the preset's only where the interval lies above zero.",
-        markdown_table(["option", "preset's value", "fitted on every question", "in-sample gain/q", "held-out gain/q [95 %]",
-                        "ships"],
-                       [[r.name, _short(r.default), _short(r.fitted), f"{r.in_sample_gain:+.3f}",
-                         f"{r.held_out_gain[0]:+.3f} [{r.held_out_gain[1]:+.3f}, {r.held_out_gain[2]:+.3f}]",
-                         "fitted" if r.replaces else "preset's"] for r in results]),
+        f"Data: {', '.join(run['sources'])}; model: {run['model']}. This run answered {run['answered']} "
+        f"questions with {run['calls']['model']} LLM calls to the model and {run['calls']['reply_cache']} "
+        f"from the reply cache (the other {len(cases) - run['answered']} were stored by an earlier run of "
+        f"the same key). The default policy replayed gives the run's own answer on {run['replay_matches']} "
+        f"of {len(cases)} questions.",
+        f"Held out: {args.folds} folds by a hash of the interaction ids; gains per question against the "
+        f"preset's value, with a 95 % interval (Bayesian bootstrap, {args.bootstrap} resamples, one "
+        "pseudo-question at each gain from -2 to +2); a fitted value replaces the preset's only where the "
+        "interval lies above zero.",
+        markdown_table(
+            [
+                "option",
+                "preset's value",
+                "fitted on every question",
+                "in-sample gain/q",
+                "held-out gain/q [95 %]",
+                "ships",
+            ],
+            [
+                [
+                    r.name,
+                    _short(r.default),
+                    _short(r.fitted),
+                    f"{r.in_sample_gain:+.3f}",
+                    f"{r.held_out_gain[0]:+.3f} [{r.held_out_gain[1]:+.3f}, {r.held_out_gain[2]:+.3f}]",
+                    "fitted" if r.replaces else "preset's",
+                ]
+                for r in results
+            ],
+        ),
         "Why each option ships as it does: " + "; ".join(f"`{r.name}`: {r.why}" for r in results) + ".",
         f"The shipped combination held out against the preset's: {gain[0]:+.3f} per question "
         f"[{gain[1]:+.3f}, {gain[2]:+.3f}].",
-        markdown_table(["policy", "n", "correct", "wrong", "missing", "score"],
-                       [[name, *tally(values).values()] for name, values in policies.items()]),
+        markdown_table(
+            ["policy", "n", "correct", "wrong", "missing", "score"],
+            [[name, *tally(values).values()] for name, values in policies.items()],
+        ),
     ]
     result: dict[str, Any] = {
-        "run": run, "folds": args.folds, "prior": args.prior,
-        "options": [{"name": r.name, "default": r.default, "fitted": r.fitted, "in_sample_gain": r.in_sample_gain,
-                     "held_out_gain": r.held_out_gain, "replaces": r.replaces, "why": r.why} for r in results],
-        "shipped_gain": gain, "policies": {name: tally(values) for name, values in policies.items()},
+        "run": run,
+        "folds": args.folds,
+        "prior": args.prior,
+        "options": [
+            {
+                "name": r.name,
+                "default": r.default,
+                "fitted": r.fitted,
+                "in_sample_gain": r.in_sample_gain,
+                "held_out_gain": r.held_out_gain,
+                "replaces": r.replaces,
+                "why": r.why,
+            }
+            for r in results
+        ],
+        "shipped_gain": gain,
+        "policies": {name: tally(values) for name, values in policies.items()},
     }
-    for label, title, order in (("dynamism", "dynamism class", DYNAMISM), ("question_type", "question type", QUESTION_TYPES)):
+    for label, title, order in (
+        ("dynamism", "dynamism class", DYNAMISM),
+        ("question_type", "question type", QUESTION_TYPES),
+    ):
         table = breakdown(cases, policies, label, order)
         result[f"by_{label}"] = table
-        rows = [[group, row[names[0]]["n"], *(f"{row[name]['correct']}/{row[name]['wrong']}/{row[name]['missing']} "
-                                               f"{row[name]['score']:+.3f}" for name in names)] for group, row in table.items()]
-        parts.append(f"By {title} (correct/wrong/missing score):\n\n" + markdown_table([title, "n", *names], rows))
-    parts.append("Answers by route: " + "; ".join(f"{name}: " + ", ".join(f"{route} {count}" for route, count in counts.most_common())
-                                                   for name, counts in routes.items()) + ".")
+        rows = [
+            [
+                group,
+                row[names[0]]["n"],
+                *(
+                    f"{row[name]['correct']}/{row[name]['wrong']}/{row[name]['missing']} "
+                    f"{row[name]['score']:+.3f}"
+                    for name in names
+                ),
+            ]
+            for group, row in table.items()
+        ]
+        parts.append(
+            f"By {title} (correct/wrong/missing score):\n\n" + markdown_table([title, "n", *names], rows)
+        )
+    parts.append(
+        "Answers by route: "
+        + "; ".join(
+            f"{name}: " + ", ".join(f"{route} {count}" for route, count in counts.most_common())
+            for name, counts in routes.items()
+        )
+        + "."
+    )
     result["routes"] = {name: dict(counts) for name, counts in routes.items()}
     return "\n\n".join(parts) + "\n", result
 
@@ -594,13 +788,17 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
     this_run = [line for line in lines if line["interaction_id"] in answered]
     missing = [line["interaction_id"] for line in lines if not line.get("findings")]
     if missing:
-        raise SystemExit(f"{len(missing)} questions have no findings in their trace ({', '.join(missing[:3])}, ...): "
-                         "their batches failed; see the log, then rerun")
+        raise SystemExit(
+            f"{len(missing)} questions have no findings in their trace ({', '.join(missing[:3])}, ...): "
+            "their batches failed; see the log, then rerun"
+        )
     from evaluation.truncation import load_truncator
 
     replay = Replay(config, load_truncator(args.tokenizer_dir))
-    cases = [Case(record.gold, Findings.from_dict(line["findings"]), line["prediction"])
-             for record, line in zip(labelled.records, lines)]
+    cases = [
+        Case(record.gold, Findings.from_dict(line["findings"]), line["prediction"])
+        for record, line in zip(labelled.records, lines)
+    ]
     fitter = Fitter(replay, args.prior)
     results = fit_knobs(fitter, cases, args.folds, args.bootstrap)
     shipped = [knob for knob in knobs(fitter) if any(r.name == knob.name and r.replaces for r in results)]
@@ -615,36 +813,56 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
         "shipped fit, in-sample": replay.values(cases, fitted_options),
         "shipped fit, held out": held,
     }
-    routes = {name: Counter(str(route) for _, route, _ in replay.answers(cases, options))
-              for name, options in (("preset's options", replay.default), ("shipped fit", fitted_options))}
+    routes = {
+        name: Counter(str(route) for _, route, _ in replay.answers(cases, options))
+        for name, options in (("preset's options", replay.default), ("shipped fit", fitted_options))
+    }
     gain = interval([h - d for h, d in zip(held, default_values)], args.bootstrap)
     identity = model_identity(config.llm, llm)
     run = {
-        "preset": args.preset, "sources": labelled.sources, "model": identity, "answered": len(answered),
-        "calls": llm_calls(this_run), "seconds": round(time.perf_counter() - started, 1),
-        "replay_matches": sum(a == case.observed for (a, _, _), case in zip(replay.answers(cases, replay.default), cases)),
+        "preset": args.preset,
+        "sources": labelled.sources,
+        "model": identity,
+        "answered": len(answered),
+        "calls": llm_calls(this_run),
+        "seconds": round(time.perf_counter() - started, 1),
+        "replay_matches": sum(
+            a == case.observed for (a, _, _), case in zip(replay.answers(cases, replay.default), cases)
+        ),
     }
     text, result = report(cases, results, policies, routes, run, args, gain)
     from evaluation.runner import write_atomically
 
     fitted_path = args.fitted or out / "fitted.json"
     fitted = {
-        "format": FORMAT, "model": identity, "backend": config.llm.backend, "preset": args.preset,
-        "values": {name: list(value) if isinstance(value, tuple) else value for name, value in values.items()},
+        "format": FORMAT,
+        "model": identity,
+        "backend": config.llm.backend,
+        "preset": args.preset,
+        "values": {
+            name: list(value) if isinstance(value, tuple) else value for name, value in values.items()
+        },
         "kept": {r.name: r.why for r in results if not r.replaces},
         "data": {"sources": labelled.sources, "questions": len(cases), "sha256": data_hash(labelled.records)},
         "date": date.today().isoformat(),
-        "held_out": {"folds": args.folds, "score_preset": tally(default_values)["score"],
-                     "score_fitted": tally(held)["score"], "gain_per_question": gain,
-                     "by_dynamism": result["by_dynamism"], "by_question_type": result["by_question_type"],
-                     "options": {r.name: r.held_out_gain for r in results}},
+        "held_out": {
+            "folds": args.folds,
+            "score_preset": tally(default_values)["score"],
+            "score_fitted": tally(held)["score"],
+            "gain_per_question": gain,
+            "by_dynamism": result["by_dynamism"],
+            "by_question_type": result["by_question_type"],
+            "options": {r.name: r.held_out_gain for r in results},
+        },
     }
     write_atomically(fitted_path, json.dumps(fitted, indent=2, ensure_ascii=False) + "\n")
     write_atomically(out / "report.md", text)
     write_atomically(out / "report.json", json.dumps(result, indent=2, default=str))
     print(text)
-    print(f"Written: {fitted_path} (name it with --set policy.fitted={fitted_path}), {out / 'report.md'}, "
-          f"{out / 'report.json'}")
+    print(
+        f"Written: {fitted_path} (name it with --set policy.fitted={fitted_path}), {out / 'report.md'}, "
+        f"{out / 'report.json'}"
+    )
     return 0
 
 

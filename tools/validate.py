@@ -7,7 +7,8 @@ weight and data files; the runtime it needs (vllm, and for a vllm preset whether
 visible); the leaderboard's settings (t4x4: no reply cache, whose replies would not be the
 model's answers to these questions, and no observing answer policy); the answer policy's fitted
 file, when the preset or a --set names one (`policy.fitted`): it must have been fitted to the
-preset's model (`tools.fit` records the identity the reply cache keys on); then the system constructed and a dry answer on a tiny synthetic question, both with
+preset's model (`tools.fit` records the identity the reply cache keys on); then the system
+constructed and a dry answer on a tiny synthetic question, both with
 every non-AF_UNIX socket refused (the evaluator has no network). With the GPUs the preset needs,
 that is `UserModel()` itself. Without them (the Docker build) it is the same `CragSystem` built on
 the CPU with only the LLM engine left out: every stage is constructed from the preset, so whatever
@@ -361,8 +362,8 @@ def check_leaderboard_settings(config: CragConfig) -> Check:
     answer policy answering (not observing, which spends the time of every answer a fit needs)."""
     problems = []
     if config.preset == "t4x4" and config.llm.reply_cache is not None:
-        problems.append(f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every reply; "
-                        "leave it unset (none) for t4x4")
+        problems.append(f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every "
+                        "reply; leave it unset (none) for t4x4")
     if config.preset == "t4x4" and config.policy.observe:
         problems.append("policy.observe is on: it is for `python -m tools.fit` only; leave it off for t4x4")
     if problems:
@@ -399,7 +400,8 @@ def check_fitted(config: CragConfig, identity: Callable[[LLMConfig], str] = back
             f"replaces {', '.join(fitted['values']) or 'nothing'}")
     if fitted["model"] != model:
         return Check(name, "FAIL", [told, f"fitted to {fitted['model']!r}", f"the preset runs {model!r}",
-                                    f"refit with `python -m tools.fit --preset {config.preset} ...` on this model"])
+                                    f"refit with `python -m tools.fit --preset {config.preset} ...` on this "
+                                    "model"])
     return Check(name, "PASS", [told, f"fitted to the preset's model: {model}"])
 
 

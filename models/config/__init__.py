@@ -43,8 +43,9 @@ from models.config.schema import (
 
 __all__ = [
     "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
-    "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "PolicyConfig", "ReasoningConfig", "RetrievalConfig",
-    "ThroughputModelConfig", "WebConfig", "WrongForm", "baseline_preset", "cpu_preset", "default_cache_dir", "finalize",
+    "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "PolicyConfig", "ReasoningConfig",
+    "RetrievalConfig", "ThroughputModelConfig", "WebConfig", "WrongForm", "baseline_preset", "cpu_preset",
+    "default_cache_dir", "finalize",
     "load_config", "parse_overrides", "set_option", "t4x4_preset", "to_dict",
 ]  # fmt: skip
 

@@ -35,7 +35,9 @@ def read_fitted(path: str | Path) -> dict[str, Any]:
     """The fitted file at `path`, checked: its format, its fields, and values only of FITTABLE options."""
     source = Path(path)
     if not source.is_file():
-        raise ValueError(f"policy.fitted names {source}, which does not exist: run `python -m tools.fit` to write it")
+        raise ValueError(
+            f"policy.fitted names {source}, which does not exist: run `python -m tools.fit` to write it"
+        )
     try:
         fitted = json.loads(source.read_text(encoding="utf-8"))
     except ValueError as error:
@@ -49,5 +51,7 @@ def read_fitted(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"policy.fitted {source}: 'values' must be an object of options")
     unknown = sorted(set(fitted["values"]) - set(FITTABLE))
     if unknown:
-        raise ValueError(f"policy.fitted {source} sets options a fit may not: {unknown}; fitted options: {list(FITTABLE)}")
+        raise ValueError(
+            f"policy.fitted {source} sets options a fit may not: {unknown}; fitted options: {list(FITTABLE)}"
+        )
     return fitted

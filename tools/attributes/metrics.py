@@ -50,7 +50,8 @@ def refusal_counts(
     for attributes, question in zip(predicted, gold):
         kind = "dynamic" if is_dynamic(question.static_or_dynamic) else "static"
         probabilities = class_probabilities(attributes)
-        refused = config.enabled and route(probabilities, attributes.domain, policy.answer_worth, policy.refuse_below).refuse
+        decision = route(probabilities, attributes.domain, policy.answer_worth, policy.refuse_below)
+        refused = config.enabled and decision.refuse
         for group in (question.domain, "all"):
             row = counts.setdefault(
                 group, {"static": 0, "static_refused": 0, "dynamic": 0, "dynamic_refused": 0}
