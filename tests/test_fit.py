@@ -106,6 +106,25 @@ def test_a_run_of_a_new_key_gets_every_reply_from_the_reply_cache(tmp_path):
     assert result["run"]["calls"]["model"] == 0 and result["run"]["calls"]["reply_cache"] > 0
 
 
+def canberra_llm(config):
+    """A scripted backend each job builds for itself (it must pickle: a module-level function)."""
+    return ScriptedLLM(reply_by_output_shape())
+
+
+def test_two_jobs_observe_and_fit_like_one(tmp_path):
+    reports = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        argv = ["--preset", "cpu", "--data", str(SAMPLE), "--out", str(out), "--folds", "3", "--bootstrap", "200",
+                "--tokenizer-dir", str(tmp_path / "none"), "--no-reply-cache", "--jobs", jobs,
+                "--set", "batch_size=2"]
+        assert fit.main(argv, llm=canberra_llm) == 0
+        reports[jobs] = json.loads((out / "report.json").read_text())
+    assert reports["2"]["run"]["answered"] == 8
+    assert reports["2"]["options"] == reports["1"]["options"]
+    assert reports["2"]["policies"] == reports["1"]["policies"]
+
+
 def case(
     dynamism: str, reply: str, gold: str, classes: dict[str, float], domain: str = "movie", qid: str = ""
 ) -> fit.Case:

@@ -255,7 +255,7 @@ def observe(
                 os.environ[config.kg.api_url_env] = url  # the jobs' processes inherit it
                 stack.callback(_restore_env, config.kg.api_url_env, before_url)
             if args.jobs > 1:
-                setup = functools.partial(_start_job, config, args.jobs, args.log_level)
+                setup = functools.partial(_start_job, config, args.jobs, args.log_level, make_llm)
                 run_questions_in_jobs(
                     labelled.records,
                     store,
@@ -316,16 +316,17 @@ def _answers(system: _System) -> Callable[[list[CragRecord]], list[dict[str, Any
 
 
 def _start_job(
-    config: CragConfig, jobs: int, log_level: str, job: int
+    config: CragConfig, jobs: int, log_level: str, make_llm: LLMFactory | None, job: int
 ) -> Callable[[list[CragRecord]], list[dict[str, Any]]]:
-    """One job of --jobs (evaluation/jobs.py): the system on its share of the cores."""
+    """One job of --jobs (evaluation/jobs.py): the system on its share of the cores (and its turn of
+    the servers), its backend built by `make_llm` when given (which must then pickle)."""
     from evaluation.jobs import share_cores
     from evaluation.runner import answer_lines
 
     logger.remove()
     logger.add(sys.stderr, level=log_level.upper())
     share_cores(config, jobs, job)
-    return functools.partial(answer_lines, answer_batch=_answers(_System(config, None)))
+    return functools.partial(answer_lines, answer_batch=_answers(_System(config, make_llm)))
 
 
 def llm_calls(lines: list[dict[str, Any]]) -> dict[str, int]:
@@ -669,7 +670,7 @@ def report(
         f"questions with {run['calls']['model']} LLM calls to the model and {run['calls']['reply_cache']} "
         f"from the reply cache (the other {len(cases) - run['answered']} were stored by an earlier run of "
         f"the same key). The default policy replayed gives the run's own answer on {run['replay_matches']} "
-        f"of {len(cases)} questions.",
+        f"of {len(cases)} questions. Left out, their batch failed: {len(run['failed'])}.",
         f"Held out: {args.folds} folds by a hash of the interaction ids; gains per question against the "
         f"preset's value, with a 95 % interval (Bayesian bootstrap, {args.bootstrap} resamples, one "
         "pseudo-question at each gain from -2 to +2); a fitted value replaces the preset's only where the "
@@ -769,12 +770,10 @@ def _short(value: Any) -> str:
 
 def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int:
     """Run, fit and write (see the module docstring); `llm` builds the backend in place of
-    `create_backend` (tests script it; --jobs 1)."""
+    `create_backend` (tests script it; with --jobs above 1 it must pickle: a module-level function)."""
     args = parse_args(argv)
     logger.remove()
     logger.add(sys.stderr, level=args.log_level.upper())
-    if llm is not None and args.jobs > 1:
-        raise SystemExit("a backend passed in runs with --jobs 1")
     out = args.out or REPO_ROOT / "outputs" / "fit" / args.preset
     labelled = labelled_questions(args)
     if not labelled.records:
@@ -786,19 +785,19 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
     started = time.perf_counter()
     lines, answered = observe(args, config, labelled, out, llm)
     this_run = [line for line in lines if line["interaction_id"] in answered]
-    missing = [line["interaction_id"] for line in lines if not line.get("findings")]
-    if missing:
-        raise SystemExit(
-            f"{len(missing)} questions have no findings in their trace ({', '.join(missing[:3])}, ...): "
-            "their batches failed; see the log, then rerun"
-        )
+    failed = [line["interaction_id"] for line in lines if not line.get("findings")]
+    if failed:  # a batch that failed has no trace: its questions are left out of the fit, and said so
+        logger.warning(f"{len(failed)} questions have no findings (their batch failed): {', '.join(failed[:5])}")
     from evaluation.truncation import load_truncator
 
     replay = Replay(config, load_truncator(args.tokenizer_dir))
     cases = [
         Case(record.gold, Findings.from_dict(line["findings"]), line["prediction"])
         for record, line in zip(labelled.records, lines)
+        if line.get("findings")
     ]
+    if not cases:
+        raise SystemExit("no question has findings to fit on: every batch failed (see the log)")
     fitter = Fitter(replay, args.prior)
     results = fit_knobs(fitter, cases, args.folds, args.bootstrap)
     shipped = [knob for knob in knobs(fitter) if any(r.name == knob.name and r.replaces for r in results)]
@@ -826,6 +825,7 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
         "answered": len(answered),
         "calls": llm_calls(this_run),
         "seconds": round(time.perf_counter() - started, 1),
+        "failed": failed,
         "replay_matches": sum(
             a == case.observed for (a, _, _), case in zip(replay.answers(cases, replay.default), cases)
         ),
@@ -843,7 +843,8 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
             name: list(value) if isinstance(value, tuple) else value for name, value in values.items()
         },
         "kept": {r.name: r.why for r in results if not r.replaces},
-        "data": {"sources": labelled.sources, "questions": len(cases), "sha256": data_hash(labelled.records)},
+        "data": {"sources": labelled.sources, "questions": len(cases), "left_out": run["failed"],
+                 "sha256": data_hash([r for r in labelled.records if r.gold.interaction_id not in set(failed)])},
         "date": date.today().isoformat(),
         "held_out": {
             "folds": args.folds,
