@@ -25,7 +25,7 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from loguru import logger
 
-from models.config import CragConfig, finalize, load_config
+from models.config import CragConfig, finalize, load_config, read_fitted
 from models.deadline import CALIBRATION_SCHEMA, BatchDeadline, EngineSpeed, calibrate
 from models.embeddings import SentenceEncoder
 from models.llm import LLMBackend, create_backend
@@ -98,12 +98,28 @@ class CragSystem:
         self.pages.warm_up()
         if self.llm is not None:
             self.llm.warm_up(self.json_schemas())
+            self._check_fitted(self.llm)
             if measure:
                 self.calibrate()
         self.encoder.warm_up()
         for component in self._components():
             if isinstance(component, _Loads) and component is not self.pages:
                 component.warm_up()
+
+    def _check_fitted(self, llm: LLMBackend) -> None:
+        """Warn when the answer policy's fitted file was fitted to another model than this one
+        (`python -m tools.validate` fails on it); its values stand."""
+        path = self.config.policy.fitted
+        if path is None:
+            return
+        fitted_model = read_fitted(path)["model"]
+        try:
+            model = llm.model_identity()
+        except Exception as error:  # a backend that cannot name its model: say so, answer on
+            model = f"unknown ({type(error).__name__}: {error})"
+        if model != fitted_model:
+            logger.warning(f"policy.fitted {path} was fitted to {fitted_model!r}, not to this "
+                           f"model ({model!r}); its values stand: refit with python -m tools.fit")
 
     def calibrate(self) -> None:
         """Measure the LLM where it runs (outside any batch's time); the deadline plans with it.

@@ -413,3 +413,20 @@ def test_the_defaults_say_where_they_come_from():
             f"policy.{option.target.id} says no source"
         )  # type: ignore[union-attr]
     assert "Yuan et al. 2024" in (REPO_ROOT / "models/config/presets.py").read_text(encoding="utf-8")
+
+
+def test_a_system_warns_when_its_fitted_file_was_fitted_to_another_model(tmp_path, make_system):
+    from loguru import logger
+
+    warnings: list[str] = []
+    sink = logger.add(lambda message: warnings.append(str(message)), level="WARNING")
+    try:
+        path = fitted_file(tmp_path / "fitted.json", {})
+        system = make_system(ScriptedLLM([]), **{"policy.fitted": str(path)})
+        system._check_fitted(system.llm)  # fitted to "scripted": this model
+        assert warnings == []
+        fitted_file(path, {}, model="another model")
+        system._check_fitted(system.llm)
+        assert len(warnings) == 1 and "fitted to 'another model', not to this model ('scripted')" in warnings[0]
+    finally:
+        logger.remove(sink)

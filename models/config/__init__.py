@@ -45,7 +45,7 @@ __all__ = [
     "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig", "CalculatorConfig", "CragConfig",
     "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "PolicyConfig", "ReasoningConfig",
     "RetrievalConfig", "ThroughputModelConfig", "WebConfig", "WrongForm", "baseline_preset", "cpu_preset",
-    "default_cache_dir", "finalize",
+    "default_cache_dir", "finalize", "read_fitted",
     "load_config", "parse_overrides", "set_option", "t4x4_preset", "to_dict",
 ]  # fmt: skip
 
