@@ -97,6 +97,7 @@ from evaluation.reports import (
     describe_reply_cache,
     markdown_stage_seconds,
     reply_cache_counts,
+    route_counts,
     stage_seconds,
     timing_basis,
     uncached_lines,
@@ -431,6 +432,7 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
             stage: sum(stage in (line.get("timings") or {}) for line in lines) for stage in ("kg", "calculator", "knowledge")
         },
         "deadline_notes": dict(notes),
+        "routes": route_counts(lines),
         "errors": sum(bool(line.get("error")) for line in lines),
     }
 
@@ -472,8 +474,10 @@ def report(
     for name, summary in summaries.items():
         stages = ", ".join(f"{stage} {tokens:.0f}" for stage, tokens in summary["tokens_per_stage"].items())
         cache, basis = summary["reply_cache"], summary["timings_rest_on"]
-        parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; deadline notes: "
-                     f"{summary['deadline_notes'] or 'none'}; failed batches' questions: {summary['errors']}; "
+        routes = ", ".join(f"{route} {count}" for route, count in summary["routes"].items())
+        parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; answers by route: "
+                     f"{routes}; deadline notes: {summary['deadline_notes'] or 'none'}; failed batches' "
+                     f"questions: {summary['errors']}; "
                      f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
                      f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls).")
     for name, summary in summaries.items():

@@ -33,8 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.end_to_end import judge, read_answers
-from benchmarks.routing import DATA, SHARED, VALUE, repeated_k_fold
+from benchmarks.end_to_end import DATA, SHARED, judge, read_answers
 from evaluation.answer_match import Verdict
 from evaluation.data import CragRecord, read_records
 from evaluation.truncation import load_truncator
@@ -42,6 +41,7 @@ from models.attributes import AttributePredictor
 from models.config import load_config
 from models.markdown import markdown_table
 from models.schema import Question
+from tools.fit import VALUE
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DYNAMIC_CAPS = (0.5, 0.7, 1.0)
@@ -147,6 +147,11 @@ def held_out(cases: list[Case], folds: list[list[int]]) -> dict[str, float]:
             runs += cases[i].runs_extractor(rule)
     correct, wrong = verdicts.count(Verdict.CORRECT), verdicts.count(Verdict.WRONG)
     return {"correct": correct, "wrong": wrong, "extractor runs": runs, "score": (correct - wrong) / len(cases)}
+
+
+def repeated_k_fold(n: int, k: int, repeats: int) -> list[list[list[int]]]:
+    rng = np.random.default_rng(0)
+    return [[list(map(int, part)) for part in np.array_split(rng.permutation(n), k)] for _ in range(repeats)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -71,6 +71,7 @@ def build_report(
         "timings_rest_on": timing_basis(uncached_lines(lines)),
         "tokens_per_stage": token_summary(lines),
         "seconds_per_stage": stage_seconds(lines),
+        "routes": route_counts(lines),
         "failures_by_stage": failure_counts(lines),
         "degradations": degradation_counts(lines),
         "events_by_kind": event_kind_counts(lines),
@@ -192,6 +193,11 @@ def markdown_stage_seconds(summary: dict[str, dict[str, float]]) -> str:
                "decode tokens/q", "decode s/q"]
     rows = [[stage, *(row[key] for key in ("seconds", *LLM_MEASURES))] for stage, row in summary.items()]
     return _table(headers, rows)
+
+
+def route_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """Answers by the answer policy's route (models/schema.py:Route; "(none)": a failed batch's)."""
+    return dict(Counter(line.get("route") or UNLABELLED for line in lines).most_common())
 
 
 def _events(line: dict[str, Any]) -> list[dict[str, str]]:
@@ -353,6 +359,9 @@ def markdown_report(report: dict[str, Any]) -> str:
         if key in report:
             rows = [[name] + [tally[c] for c in _SCORE_COLUMNS[:5]] for name, tally in report[key].items()]
             parts.append(_table([label] + _SCORE_COLUMNS[:5], rows))
+    if report.get("routes"):
+        routes = ", ".join(f"{route} {count}" for route, count in report["routes"].items())
+        parts.append(f"Answers by route: {routes}.")
     if report["failures_by_stage"]:
         failures = ", ".join(f"{stage} {count}" for stage, count in report["failures_by_stage"].items())
         parts.append(f"Stage failures (questions answered without the stage): {failures}.")

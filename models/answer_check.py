@@ -16,7 +16,7 @@ several violates only when it is nothing but the options (an answer that repeats
 "a or b"), since a sentence comparing them ("a is older than b") answers the choice. "I don't know"
 and "invalid question" never violate. The reasoning prompt is not told any of this (stating the
 constraints there made the small model worse): a violating answer is asked again in one short
-prompt, or refused (models/stages.py:AnswerCheckStage).
+prompt, or refused, or kept, as the answer policy says (models/policy.py, models/stages.py).
 """
 
 from __future__ import annotations
@@ -198,9 +198,9 @@ class Violation:
 
 
 class AnswerChecker:
-    """The check of a batch's answers (no LLM call) and, when `retry` is on and there is an LLM, one
-    short call for all the violating answers: the question, the form asked, the references and
-    reasoning already given, and the answer that did not take that form."""
+    """The check of a batch's answers (no LLM call) and, when there is an LLM, one short call for
+    the violating answers the answer policy asks again: the question, the form asked, the
+    references and reasoning already given, and the answer that did not take that form."""
 
     def __init__(self, config: AnswerCheckConfig, llm: LLMBackend | None, prompts: PromptLibrary):
         self.config = config
@@ -213,7 +213,8 @@ class AnswerChecker:
 
     @property
     def retries(self) -> bool:
-        return self.config.retry and self.llm is not None
+        """Whether it can ask again (it has an LLM); where it does is the answer policy's choice."""
+        return self.llm is not None
 
     def check(self, query: str, answer: str) -> tuple[AnswerConstraint, str] | None:
         """The question's constraint and why `answer` breaks it; None when it keeps it (or has none)."""

@@ -9,7 +9,8 @@
 
 The stages are the entries of `models/stages.py:STAGES`, in this order; each runs once per batch over
 the questions still open that its rule picks (a cheap plan, `models/plan.py`, decides the optional
-ones). Each question is one record (`models/pipeline.py:QuestionRecord`) that the stages fill in.
+ones). Each question is one record (`models/pipeline.py:QuestionRecord`) that the stages fill in;
+the answer policy (`models/policy.py`) alone answers it, after the stage whose findings decide.
 The batch shares one deadline (`models/deadline.py`): a stage runs when it fits with the time the
 stages after it need, each LLM call is stopped at the time those later stages need, and the
 reasoning call takes the richest form that fits what is left; the batch never runs past
@@ -24,7 +25,7 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from loguru import logger
 
-from models.config import CragConfig, finalize, load_config
+from models.config import CragConfig, finalize, load_config, read_fitted
 from models.deadline import CALIBRATION_SCHEMA, BatchDeadline, EngineSpeed, calibrate
 from models.embeddings import SentenceEncoder
 from models.llm import LLMBackend, create_backend
@@ -59,6 +60,7 @@ class CragSystem:
         retrieval = config.retrieval
         self.encoder = SentenceEncoder(retrieval.embedding_model, retrieval.embedding_device, retrieval.embedding_batch_size)
         parts = Parts(config, self.llm, PromptLibrary(), self.encoder, Planner(config.plan))
+        self.policy = parts.policy
         # Without an LLM (load_llm=False) the LLM stages are off and the system only retrieves references.
         entries = stages or declared()
         self.stages = [stage(parts) for stage in entries]
@@ -87,18 +89,37 @@ class CragSystem:
     def retriever(self) -> Retriever:
         return self.stage("retrieval").component
 
-    def warm_up(self) -> None:
-        """Load everything heavy once, before the first batch, and measure the LLM's speed. The page
-        workers start first (in the background); the LLM goes next: vLLM sizes its KV cache from the
-        GPU memory it finds free, so the sentence encoder and the stages' models load after it."""
+    def warm_up(self, measure: bool = True) -> None:
+        """Load everything heavy once, before the first batch, and measure the LLM's speed (`measure`
+        off: the deadline plans with the preset's speeds, for a run that leaves the deadline out and
+        asks the model nothing its reply cache holds, as `tools.fit`'s). The page workers start first
+        (in the background); the LLM goes next: vLLM sizes its KV cache from the GPU memory it finds
+        free, so the sentence encoder and the stages' models load after it."""
         self.pages.warm_up()
         if self.llm is not None:
             self.llm.warm_up(self.json_schemas())
-            self.calibrate()
+            self._check_fitted(self.llm)
+            if measure:
+                self.calibrate()
         self.encoder.warm_up()
         for component in self._components():
             if isinstance(component, _Loads) and component is not self.pages:
                 component.warm_up()
+
+    def _check_fitted(self, llm: LLMBackend) -> None:
+        """Warn when the answer policy's fitted file was fitted to another model than this one
+        (`python -m tools.validate` fails on it); its values stand."""
+        path = self.config.policy.fitted
+        if path is None:
+            return
+        fitted_model = read_fitted(path)["model"]
+        try:
+            model = llm.model_identity()
+        except Exception as error:  # a backend that cannot name its model: say so, answer on
+            model = f"unknown ({type(error).__name__}: {error})"
+        if model != fitted_model:
+            logger.warning(f"policy.fitted {path} was fitted to {fitted_model!r}, not to this "
+                           f"model ({model!r}); its values stand: refit with python -m tools.fit")
 
     def calibrate(self) -> None:
         """Measure the LLM where it runs (outside any batch's time); the deadline plans with it.
@@ -129,7 +150,7 @@ class CragSystem:
             raise RuntimeError("This CragSystem was built with load_llm=False; it can only retrieve references")
         records = [QuestionRecord(question) for question in Question.from_batch(batch)]
         deadline = BatchDeadline(len(records), self.config.budget, self.stage_costs, self.speed, self.clock)
-        self.last_traces = BatchRun(records, self.stages, deadline, self.llm, self.clock).run()
+        self.last_traces = BatchRun(records, self.stages, deadline, self.llm, self.clock, self.policy).run()
         return [trace.prediction for trace in self.last_traces]
 
     def retrieve_references(self, batch: dict[str, list[Any]]) -> list[list[str]]:

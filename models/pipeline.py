@@ -8,7 +8,9 @@ question gets when it fails or is skipped (`fallback`), and the time it needs wh
 selects, derives the time to keep free for the stages after it from their entries, skips an
 optional stage that does not fit, runs it under that time limit, and records its timing, tokens
 and events in each question's trace. Stages raise on failure; `BatchRun.call` is the one place
-failures are contained: the stage's questions get its fallback and the batch goes on.
+failures are contained: the stage's questions get its fallback and the batch goes on. Stages only
+record what they found: after each stage's turn the answer policy (models/policy.py) closes the
+questions its rules decide there, and after the last it answers the rest.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any, Callable, ClassVar, Generic, Sequence, TypeVar
 from loguru import logger
 
 from models.answers import I_DONT_KNOW
+from models.attributes.policy import class_probabilities
 from models.calculator import CalculationResult
 from models.config import CragConfig
 from models.deadline import BatchDeadline, LLMStageShape, Planned
@@ -31,15 +34,18 @@ from models.llm.base import TimeLimit
 from models.reasoning import ReasoningResult
 from models.embeddings import SentenceEncoder
 from models.plan import Planner
+from models.policy import AnswerPolicy, Decision
 from models.prompts import PromptLibrary
 from models.schema import (
     EventKind,
     Evidence,
+    Findings,
     PageUse,
     Question,
     QuestionAttributes,
     QuestionPlan,
     QuestionTrace,
+    ReplyState,
     StageResult,
     TraceEvent,
 )
@@ -48,25 +54,41 @@ from models.web import Page
 R = TypeVar("R", bound=StageResult)
 C = TypeVar("C")
 
-OUT_OF_TIME = "refused: out of time"
 STAGE_FAILED = "failed"  # the `what` of a stage's failure (it raised, or its result has an error)
 
 
 @dataclass
+class FormCheck:
+    """The answer check's reading of one answer that broke the form its question asks for."""
+
+    answer: str  # the answer checked (the one the policy proposed)
+    form: str  # the constraint kind it broke
+    violation: str  # how
+    retried: str | None = None  # the answer asked again, when it was asked
+    # why no retried answer stands (no retry, no time, the retry failed, it broke the form again)
+    retry_problem: str | None = None
+
+
+@dataclass
 class QuestionRecord:
-    """One question on its way through the stages. `answer` stays None while the question is open."""
+    """One question on its way through the stages: what each stage found. `answer` stays None while
+    the question is open; the answer policy alone sets it (`conclude`)."""
 
     question: Question
     attributes: QuestionAttributes | None = None
-    waits_for_kg: bool = False  # likely dynamic: answered only from KG facts (attributes.kg_answers_dynamic)
+    # Held for the KG by the policy: likely dynamic, answered only from KG facts (policy.kg_answers_dynamic).
+    waits_for_kg: bool = False
     kg: KGResult | None = None
     pages: list[Page] = field(default_factory=list)
     evidence: Evidence = field(default_factory=Evidence)  # the web evidence the reasoning prompt shows
     kg_lines: list[str] = field(default_factory=list)  # KG facts shown in their own section of the prompt
     plan: QuestionPlan | None = None
     calculation: CalculationResult | None = None
-    knowledge: KnowledgeAnswer | None = None
+    knowledge: KnowledgeAnswer | None = None  # the extractor's answer shown to the reasoning
+    unshown_knowledge: KnowledgeAnswer | None = None  # its answer asked while observing, not shown
     reasoning: ReasoningResult | None = None
+    reply_state: ReplyState = "none"
+    check: FormCheck | None = None
     answer: str | None = None
     trace: QuestionTrace = field(init=False)
 
@@ -82,12 +104,37 @@ class QuestionRecord:
         """The evidence with the KG lines first, as the plan and the calculator read them."""
         return replace(self.evidence, chunks=self.kg_lines + self.evidence.chunks)
 
-    def respond(self, text: str, route: str | None = None, event: TraceEvent | None = None) -> None:
-        """Answer the question (it is then closed); `route` says why, `event` records how."""
-        self.answer = text
-        self.trace.route = route or self.trace.route or "answered"
-        if event is not None:
-            self.trace.events.append(event)
+    def findings(self) -> Findings:
+        """What the stages found so far, as the answer policy reads it."""
+        attributes, kg, check = self.attributes, self.kg, self.check
+        known = self.knowledge or self.unshown_knowledge
+        answered = self.reasoning is not None and self.reply_state == "answered"
+        return Findings(
+            query=self.question.query,
+            domain=attributes.domain if attributes is not None else None,
+            classes=class_probabilities(attributes) if attributes is not None else {},
+            kg_evidence=kg is not None and kg.has_evidence,
+            kg_computed=kg.computed.value if kg is not None and kg.computed is not None else None,
+            kg_contradicts=kg is not None and kg.contradicts,
+            kg_unmatched=list(kg.unmatched) if kg is not None else [],
+            web_evidence=bool(self.evidence.references),
+            knowledge_shown=self.knowledge is not None,
+            knowledge_answer=known.answer if known is not None and known.error is None else None,
+            reply_state=self.reply_state,
+            reply=self.reasoning.answer if answered and self.reasoning is not None else None,
+            checked=check.answer if check is not None else None,
+            form=check.form if check is not None else None,
+            violation=check.violation if check is not None else None,
+            retried=check.retried if check is not None else None,
+            retry_problem=check.retry_problem if check is not None else None,
+        )
+
+    def conclude(self, decision: Decision, stage: str) -> None:
+        """The answer policy's decision, made after `stage`'s turn: the question is closed."""
+        self.answer = decision.answer
+        self.trace.route = decision.route
+        if decision.what:
+            self.note(stage, decision.kind, decision.what, decision.detail)
 
     def note(self, stage: str, kind: EventKind, what: str, detail: str = "") -> None:
         self.trace.events.append(TraceEvent(stage, kind, what, detail))
@@ -96,6 +143,7 @@ class QuestionRecord:
         trace = self.trace
         trace.prediction = self.answer if self.answer is not None else I_DONT_KNOW
         trace.attributes, trace.plan = self.attributes, self.plan
+        trace.findings = self.findings()
         trace.pages = self.evidence.pages or [PageUse(page.page_name, page.read) for page in self.pages]
         if self.reasoning is not None:
             trace.references = list(self.reasoning.prompt_references)
@@ -105,13 +153,18 @@ class QuestionRecord:
 
 @dataclass
 class Parts:
-    """What the stages are built from: the configuration and the pieces they share."""
+    """What the stages are built from: the configuration and the pieces they share (the answer
+    policy is the configuration's)."""
 
     config: CragConfig
     llm: LLMBackend | None
     prompts: PromptLibrary
     encoder: SentenceEncoder
     planner: Planner
+    policy: AnswerPolicy = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.policy = AnswerPolicy.from_config(self.config)
 
     def with_llm(self, enabled: bool, build: Callable[[LLMBackend], C]) -> C | None:
         """`build(llm)` for a stage that is on and has an LLM to call; None otherwise."""
@@ -186,11 +239,12 @@ class Stage(ABC, Generic[R]):
         """Write the stage's result (or its fallback) into the record."""
 
     def finish(self, records: list[QuestionRecord]) -> None:
-        """Routing once the stage has had its turn, over the questions still open."""
+        """What the stage notes once it has had its turn, over the questions still open."""
 
 
 class BatchRun:
-    """One batch: the records, the deadline, and the stages taken in order."""
+    """One batch: the records, the deadline, the stages taken in order and the answer policy
+    consulted after each."""
 
     def __init__(
         self,
@@ -199,16 +253,19 @@ class BatchRun:
         deadline: BatchDeadline,
         llm: LLMBackend | None,
         clock: Callable[[], float],
+        policy: AnswerPolicy,
     ):
         self.records = records
         self.stages = list(stages)
         self.deadline = deadline
         self.llm = llm
         self.clock = clock
+        self.policy = policy
 
     def run(self) -> list[QuestionTrace]:
         for stage in self.stages:
             self.turn(stage)
+        self.policy.finish(self.records)
         return [record.finished_trace() for record in self.records]
 
     def open_records(self) -> list[QuestionRecord]:
@@ -229,6 +286,7 @@ class BatchRun:
                     for i, record in enumerate(call.records):
                         stage.write(record, results[i] if results is not None else stage.fallback())
         stage.finish(self.open_records())
+        self.policy.settle(self.open_records(), after=stage.name)
 
     def reserve_after(self, stage: Stage[Any]) -> list[Planned]:
         """The reserve of the stages after `stage`, each for the open questions it will run for (an

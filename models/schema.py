@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Any, Literal
 
 from models.llm.base import TokenUsage
@@ -12,6 +13,69 @@ from models.llm.base import TokenUsage
 # "fallback" (a second way was taken) or "failed" (it produced nothing usable for the question).
 EventKind = Literal["routed", "skipped", "degraded", "fallback", "failed"]
 EVENT_KINDS: tuple[EventKind, ...] = ("routed", "skipped", "degraded", "fallback", "failed")
+
+
+class Route(StrEnum):
+    """Why a question got its final answer: the answer policy's decision (models/policy.py), one per
+    question, in its trace and counted by the reports. The values are the trace's words."""
+
+    ANSWERED = "answered"
+    FROM_KG = "answered: dynamic, from KG evidence"
+    RETRIED = "answered: asked again for the form its question asks"
+    COMPUTED_KEPT = "answered: the KG's computed answer over the model's"
+    COMPUTED_OVER_DECLINE = "answered: the KG's computed answer where the model declined"
+    COMPUTED_NO_REPLY = "answered: the KG's computed answer, no reasoning reply"
+    KNOWLEDGE_OVER_DECLINE = "answered: the model's own answer where the reasoning declined"
+    INVALID_PREMISE = "invalid question: the KG's facts contradict the question"
+    PREMISE_OVERRULED = "refused: a false premise the KG's facts do not show"
+    EMPTY_QUERY = "empty query"
+    REFUSED_DYNAMIC = "refused: dynamic"
+    NO_KG_EVIDENCE = "refused: dynamic, no KG evidence"
+    NOT_IN_KG = "refused: asked entity not in the KG, no other evidence"
+    WRONG_FORM = "refused: answer of the wrong form"
+    REFUSED_WORTH = "refused: answers of its kind are worth less than a refusal"
+    OUT_OF_TIME = "refused: out of time"
+    FAILED = "refused: the reasoning failed"
+
+
+# How the reasoning stage left a question: not reached ("none"), answered (a parsed reply, a brief
+# reply after a cut, a backup answer, or a reply without an answer), cut by the deadline before its
+# answer, not asked for want of time, or failed (the stage raised or was skipped for it).
+ReplyState = Literal["none", "answered", "cut", "no time", "failed"]
+
+
+@dataclass
+class Findings:
+    """What the answer policy decides on (models/policy.py), read from a question's record
+    (models/pipeline.py:QuestionRecord.findings): what each stage found, nothing decided. The trace
+    keeps it, so that `python -m tools.fit` replays the policy under other parameters."""
+
+    query: str = ""
+    domain: str | None = None  # the predicted domain; None: no attributes predicted
+    classes: dict[str, float] = field(default_factory=dict)  # P(class) of the four dynamism classes
+    kg_evidence: bool = False  # the KG returned facts about the asked entity and time
+    kg_computed: str | None = None  # the answer the KG's facts decide (models/kg/answer.py)
+    kg_contradicts: bool = False  # the KG's facts say what the question assumes did not happen
+    kg_unmatched: list[str] = field(default_factory=list)  # asked names the KG has no record of
+    web_evidence: bool = False  # retrieval kept web references for the reasoning prompt
+    knowledge_shown: bool = False  # the reasoning prompt showed the knowledge extractor's answer
+    knowledge_answer: str | None = None  # the extractor's own answer, where it was asked
+    reply_state: ReplyState = "none"
+    reply: str | None = None  # the reasoning's answer (reply_state "answered")
+    checked: str | None = None  # the answer the answer check read
+    form: str | None = None  # the constraint kind it broke (models/answer_check.py), None: it kept it
+    violation: str | None = None  # how it broke it
+    retried: str | None = None  # the answer asked again, when the check asked
+    retry_problem: str | None = None  # why no retried answer stands (failed, broke the form again, no time)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Findings":
+        """The findings of a trace's JSON (`as_dict`); unknown keys are an error."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"findings name unknown fields {unknown}; known: {sorted(known)}")
+        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -160,10 +224,9 @@ class QuestionTrace:
     tokens: dict[str, TokenUsage] = field(default_factory=dict)  # stage -> LLM usage for this question
     attributes: QuestionAttributes | None = None
     plan: QuestionPlan | None = None  # None: the question was answered before the plan was made
-    # Why the question was answered or refused: "answered", "empty query", "refused: dynamic",
-    # "refused: dynamic, no KG evidence", "answered: dynamic, from KG evidence", "refused: out of time".
-    route: str = ""
-    routing: str = ""  # the routing policy's reckoning: expected score, the class that decided, its P
+    route: Route | None = None  # why the question got its answer (the answer policy's decision)
+    routing: str = ""  # the routing's reckoning: expected worth, the class that decided, its P
+    findings: Findings | None = None  # what the answer policy decided on
     events: list[TraceEvent] = field(default_factory=list)  # routing, skipped stages, degradations, failures
     pages: list[PageUse] = field(default_factory=list)  # each page: read or not, what it gave retrieval
     reasoning: str = ""  # the reasoning reply's own words (why it answered so), "" when it did not run
@@ -186,8 +249,9 @@ class QuestionTrace:
             "attributes": asdict(self.attributes) if self.attributes is not None else None,
             "plan": asdict(self.plan) if self.plan is not None else None,
             "failures": self.failures,
-            "route": self.route,
+            "route": self.route.value if self.route is not None else "",
             "routing": self.routing,
+            "findings": asdict(self.findings) if self.findings is not None else None,
             "events": [asdict(event) for event in self.events],
             "pages": [asdict(page) for page in self.pages],
             "reasoning": self.reasoning,

@@ -9,7 +9,6 @@ its place in `--budget-report` and `tools/validate.py` follow from the entry.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -17,39 +16,33 @@ from typing import Any
 from loguru import logger
 
 from models.answer_check import AnswerChecker, RetriedAnswer, Violation, violates
-from models.answers import I_DONT_KNOW, INVALID_QUESTION
-from models.attributes import AttributePredictor, route
+from models.attributes import AttributePredictor
 from models.calculator import CalculationResult, Calculator
-from models.config import CragConfig, ReasoningConfig
+from models.config import CragConfig
 from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, ReasoningPlan, StageCosts
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm.base import TimeLimit
-from models.pipeline import OUT_OF_TIME, Parts, QuestionRecord, Stage, StageCall
+from models.pipeline import FormCheck, Parts, QuestionRecord, Stage, StageCall
+from models.policy import COMPUTED_KEPT, COMPUTED_OVER_DECLINE, FALSE_PREMISE_OVERRULED, AnswerPolicy
 from models.reasoning import BACKUP_CALL, Affordable, Reasoner, ReasoningResult
 from models.retrieval import Retriever
 from models.retrieval.pages import PageTriage
-from models.schema import Evidence, QuestionAttributes, QuestionPlan, TraceEvent
+from models.schema import Evidence, QuestionAttributes, QuestionPlan, Route
 from models.web import PageExtractor
-from models.vocabulary import NUMBER_VALUE
 from models.web.page import WebPages
 
 REPLY_CUT = "reply cut by the deadline"
 WRONG_FORM_ASKED_AGAIN = "answer of the wrong form asked again"
-WRONG_FORM_REFUSED = "answer of the wrong form refused"
-WRONG_FORM_ROUTE = "refused: answer of the wrong form"
-FALSE_PREMISE_OVERRULED = "false premise overruled: the KG's facts answer the question"
-COMPUTED_KEPT = "the KG's computed answer kept over the model's"
-COMPUTED_OVER_DECLINE = "the KG's computed answer given where the model declined"
-CONTRADICTED_PREMISE = "invalid question: the KG's facts contradict the question"
-NOT_IN_KG_ROUTE = "refused: asked entity not in the KG, no other evidence"
-COMPUTED_ROUTE = "answered: the KG's computed answer, no time for the reasoning"
+NO_TIME_LEFT = "no time left"
+# benchmarks/kg_system.py reads the policy's event labels and this route from here.
+__all__ = ["COMPUTED_KEPT", "COMPUTED_OVER_DECLINE", "FALSE_PREMISE_OVERRULED", "NOT_IN_KG_ROUTE", "STAGES"]
+NOT_IN_KG_ROUTE = Route.NOT_IN_KG
 
 
 class AttributeStage(Stage[QuestionAttributes]):
-    """Domain and dynamism; then the routing: `I don't know` at once for an empty query and for a
-    question the policy refuses, except that the likely-dynamic questions of the domains the KG can
-    answer wait for its facts instead."""
+    """Domain and dynamism; the answer policy then refuses at once an empty query and a question
+    whose expected answer worth is too low, or holds it for the KG in the domains the KG answers."""
 
     name = "attributes"
     seed_seconds = 0.05
@@ -78,31 +71,10 @@ class AttributeStage(Stage[QuestionAttributes]):
     def write(self, record: QuestionRecord, result: QuestionAttributes | None) -> None:
         record.attributes = result
 
-    def finish(self, records: list[QuestionRecord]) -> None:
-        config = self.config
-        kg_answers = set(config.attributes.kg_answers_dynamic) if config.kg.enabled else set()
-        for record in records:
-            attributes = record.attributes
-            if not record.question.query.strip():
-                record.respond(I_DONT_KNOW, route="empty query")
-                continue
-            if attributes is None:
-                continue
-            decision = route(attributes, config.attributes)
-            record.trace.routing = decision.why
-            if not decision.refuse:
-                continue
-            if attributes.domain in kg_answers:
-                record.waits_for_kg = True
-                record.note(self.name, "routed", "waits for the KG", decision.why)
-            else:
-                refused = TraceEvent(self.name, "routed", "refused", decision.why)
-                record.respond(I_DONT_KNOW, route="refused: dynamic", event=refused)
-
 
 class KGStage(Stage[KGResult]):
-    """Tasks 2-3: the KG's facts for the questions the plan asks it about; then the likely-dynamic
-    questions waiting for them are answered only from facts about the asked entity and time."""
+    """Tasks 2-3: the KG's facts for the questions the plan asks it about; the answer policy then
+    refuses the questions held for them that got no facts about the asked entity and time."""
 
     name = "kg"
     optional = True
@@ -133,16 +105,6 @@ class KGStage(Stage[KGResult]):
     def write(self, record: QuestionRecord, result: KGResult | None) -> None:
         record.kg = result
 
-    def finish(self, records: list[QuestionRecord]) -> None:
-        for record in records:
-            if not record.waits_for_kg:
-                continue
-            if record.kg is not None and record.kg.has_evidence:
-                record.trace.route = "answered: dynamic, from KG evidence"
-            else:
-                refused = TraceEvent(self.name, "routed", "refused", "the KG had no evidence")
-                record.respond(I_DONT_KNOW, route="refused: dynamic, no KG evidence", event=refused)
-
 
 class WebStage(Stage[WebPages]):
     """Raw HTML -> text chunks and Markdown tables, within the time the later stages leave."""
@@ -172,7 +134,8 @@ class WebStage(Stage[WebPages]):
 class RetrievalStage(Stage[Evidence]):
     """The evidence each question's prompt shows, within the time the least reasoning leaves; a
     question answered from the KG alone (`kg.domain_sources`, `kg.dynamic_sources`) drops its web
-    evidence when the KG has facts."""
+    evidence when the KG has facts. The answer policy then refuses a question about a name the KG
+    lacks that has nothing else to go on."""
 
     name = "retrieval"
     seed_seconds = 1.0
@@ -208,15 +171,6 @@ class RetrievalStage(Stage[Evidence]):
         # Pooled KG lines live in the evidence, ranked with the web's; else they keep their own section.
         pooled = self.config.retrieval.pool_kg_references
         record.kg_lines = _kg_references(record) if kg_only or not pooled else []
-
-    def finish(self, records: list[QuestionRecord]) -> None:
-        """A question about a name the KG has no record of, with no KG facts and no web evidence, is
-        answered "I don't know": no answer it could get would rest on anything but the model's guess."""
-        for record in records:
-            kg = record.kg
-            if record.is_open and kg is not None and kg.unmatched and not kg.has_evidence and not record.evidence.references:
-                refused = TraceEvent(self.name, "routed", "refused", f"not in the KG: {', '.join(map(repr, kg.unmatched))}")
-                record.respond(I_DONT_KNOW, route=NOT_IN_KG_ROUTE, event=refused)
 
 
 class PlanStage(Stage[QuestionPlan]):
@@ -277,8 +231,9 @@ class CalculatorStage(Stage[CalculationResult]):
 
 class KnowledgeStage(Stage[KnowledgeAnswer]):
     """The model's own answer, one more opinion for the reasoning prompt, where the plan asks for it.
-    A likely-dynamic question (answered from the KG) is not asked, since a fact that changes is not
-    in the model's memory, unless `knowledge.answer_dynamic`."""
+    A question held for the KG is not asked, since a fact that changes is not in the model's memory,
+    unless `policy.knowledge_for_dynamic`. While the policy observes, every question is asked and the
+    answers the rule would not show are kept aside (the policy may give one over a decline)."""
 
     name = "knowledge"
     optional = True
@@ -295,19 +250,28 @@ class KnowledgeStage(Stage[KnowledgeAnswer]):
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
         knowledge = parts.config.knowledge
+        self.policy = parts.policy
         self.component = parts.with_llm(knowledge.enabled, lambda llm: KnowledgeExtractor(knowledge, llm, parts.prompts))
 
-    def runs_for(self, record: QuestionRecord) -> bool | None:
+    def shown(self, record: QuestionRecord) -> bool | None:
+        """Whether the reasoning prompt shows its answer (None: no plan yet)."""
         if record.plan is None:
             return None
-        return record.plan.knowledge and (not record.waits_for_kg or self.config.knowledge.answer_dynamic)
+        return record.plan.knowledge and (not record.waits_for_kg or self.config.policy.knowledge_for_dynamic)
+
+    def runs_for(self, record: QuestionRecord) -> bool | None:
+        shown = self.shown(record)
+        return shown if shown is None or not self.policy.observing else True
 
     def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[KnowledgeAnswer]:
         assert self.component is not None
         return self.component.run([record.question for record in records])
 
     def write(self, record: QuestionRecord, result: KnowledgeAnswer | None) -> None:
-        record.knowledge = result
+        if self.shown(record):
+            record.knowledge = result
+        else:
+            record.unshown_knowledge = result
 
     def finish(self, records: list[QuestionRecord]) -> None:
         for record in records:
@@ -367,23 +331,23 @@ class ReasoningStage(Stage[ReasoningResult]):
             for record in kept:
                 record.note(self.name, "degraded", "reduced to meet the deadline", form.describe())
         for record in records[plan.answerable :]:
-            no_time = TraceEvent(self.name, "skipped", "no time left")
-            if not _answer_computed(record, no_time):
-                record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=no_time)
+            record.reply_state = "no time"
+            record.note(self.name, "skipped", NO_TIME_LEFT)
         return StageCall(form.stage, kept, lambda limit: self._reason(kept, plan, limit, deadline))
 
     def write(self, record: QuestionRecord, result: ReasoningResult | None) -> None:
         record.reasoning = result
         if result is None:
-            record.respond(I_DONT_KNOW)
+            record.reply_state = "failed"
         elif result.cut and not result.parsed:
-            if not _answer_computed(record, TraceEvent(self.name, "fallback", REPLY_CUT, "the KG's computed answer")):
-                record.respond(I_DONT_KNOW, route=OUT_OF_TIME, event=TraceEvent(self.name, "fallback", REPLY_CUT, I_DONT_KNOW))
-        elif result.recovered:
-            record.respond(result.answer, event=TraceEvent(self.name, "fallback", REPLY_CUT, "answered by a brief reply"))
+            record.reply_state = "cut"
+            record.note(self.name, "degraded", REPLY_CUT, "no answer in it")
         else:
-            backup = TraceEvent(self.name, "fallback", "backup answer prompt used") if result.used_backup else None
-            record.respond(_facts_checked(record, result.answer, self.config.reasoning), event=backup)
+            record.reply_state = "answered"
+            if result.recovered:
+                record.note(self.name, "fallback", REPLY_CUT, "answered by a brief reply")
+            if result.used_backup:
+                record.note(self.name, "fallback", "backup answer prompt used")
 
     def _recovery(self, form: ReasoningForm) -> Planned | None:
         """The brief pass over the questions of a full `form` (None for a brief one): their prompts
@@ -459,10 +423,11 @@ class ReasoningStage(Stage[ReasoningResult]):
 
 
 class AnswerCheckStage(Stage[RetriedAnswer]):
-    """The form each answer must take, read from its question (models/answer_check.py) and checked
-    without the LLM, whose reasoning prompt never states it. The answers that break it are asked
-    again in one short call for the batch, for as many as the time left affords; an answer not asked
-    again, or asked again and still breaking it, becomes `I don't know`."""
+    """The form each answer the policy proposes must take, read from its question
+    (models/answer_check.py) and checked without the LLM, whose reasoning prompt never states it.
+    The answers that break it are asked again in one short call for the batch, for as many as the
+    time left affords, where the policy asks again (`policy.wrong_form`); the policy then gives the
+    answer asked again if it keeps the form, or refuses, or keeps the first answer."""
 
     name = "answer check"
     seed_seconds = 0.0
@@ -471,106 +436,68 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
     @classmethod
     def shapes(cls, config: CragConfig) -> dict[str, LLMStageShape]:
         check = config.answer_check
-        if not (check.enabled and check.retry):
+        asks = config.policy.observe or any(then == "retry" for then in _wrong_form_choices(config))
+        if not (check.enabled and asks):
             return {}
         return {cls.name: LLMStageShape(1, check.max_tokens, check.constrained_output, "answer_check")}
 
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
         check = parts.config.answer_check
+        self.policy: AnswerPolicy = parts.policy
         self.component: AnswerChecker | None = AnswerChecker(check, parts.llm, parts.prompts) if check.enabled else None
 
     def select(self, records: list[QuestionRecord]) -> list[QuestionRecord]:
-        """The answered questions whose answer breaks their constraint."""
-        return [record for record in records if self._violation(record) is not None]
+        """The open questions whose proposed answer breaks their constraint."""
+        return [record for record in records if record.is_open and self._violation(record) is not None]
 
     def plan_call(self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]) -> StageCall | None:
         assert self.component is not None
         checker = self.component
         violations = [violation for record in records if (violation := self._violation(record)) is not None]
-        conversations = checker.conversations(violations) if checker.retries else []
+        checks = [FormCheck(broken.answer, broken.constraint.kind, broken.why) for broken in violations]
+        for record, check in zip(records, checks):
+            record.check = check
+        asked = [i for i, broken in enumerate(violations) if self.policy.asks_again(broken.constraint.kind)]
+        conversations = checker.conversations([violations[i] for i in asked]) if checker.retries else []
         count = 0
         if conversations:
             seconds = deadline.seconds_left() - deadline.reserve(later)
             count = deadline.affordable(self.name, checker.prompt_tokens(conversations), seconds)
-        why_not = "no time left" if checker.retries else "no retry"
-        for record, violation in zip(records[count:], violations[count:]):
-            self._refuse(record, f"{violation.why}, {why_not}")
-        kept, asked = records[:count], conversations[:count]
-        return StageCall(self.name, kept, lambda limit: checker.run(asked)) if kept else None
+        for index, check in enumerate(checks):
+            if index not in asked[:count]:
+                check.retry_problem = NO_TIME_LEFT if index in asked and checker.retries else "no retry"
+        kept, sent = [records[i] for i in asked[:count]], conversations[:count]
+        return StageCall(self.name, kept, lambda limit: checker.run(sent)) if kept else None
 
     def write(self, record: QuestionRecord, result: RetriedAnswer | None) -> None:
-        violation = self._violation(record)
-        assert violation is not None
-        record.note(self.name, "fallback", WRONG_FORM_ASKED_AGAIN, violation.why)
+        check = record.check
+        assert check is not None and self.component is not None
+        record.note(self.name, "fallback", WRONG_FORM_ASKED_AGAIN, check.violation)
         if result is None or result.error:
-            self._refuse(record, f"{violation.why}, the retry failed")
-        elif (why := violates(violation.constraint, result.answer)) is not None:
-            self._refuse(record, f"{why}, again")
-        else:
-            record.respond(result.answer)
+            check.retry_problem = "the retry failed"
+            return
+        check.retried = result.answer
+        constraint = self.component.check(record.question.query, check.answer)
+        if constraint is not None and (why := violates(constraint[0], result.answer)) is not None:
+            check.retry_problem = f"asked again: {why}"
 
     def _violation(self, record: QuestionRecord) -> Violation | None:
-        if self.component is None or record.answer is None:
+        if self.component is None or record.reply_state != "answered":
             return None
-        broken = self.component.check(record.question.query, record.answer)
+        proposed = self.policy.proposal(record.findings()).answer
+        broken = self.component.check(record.question.query, proposed)
         if broken is None:
             return None
         reasoning = record.reasoning
         references = reasoning.prompt_references if reasoning is not None else []
-        return Violation(record.question, *broken, record.answer, references, reasoning.reasoning if reasoning else "")
-
-    def _refuse(self, record: QuestionRecord, detail: str) -> None:
-        refused = TraceEvent(self.name, "routed", WRONG_FORM_REFUSED, detail)
-        record.respond(I_DONT_KNOW, route=WRONG_FORM_ROUTE, event=refused)
+        reasoned = reasoning.reasoning if reasoning else ""
+        return Violation(record.question, *broken, proposed, references, reasoned)
 
 
-def _answer_computed(record: QuestionRecord, why: TraceEvent) -> bool:
-    """A question the reasoning cannot answer in time gets the answer its KG facts decide, if they
-    decide one (True then)."""
-    if record.kg is None or record.kg.computed is None:
-        return False
-    record.respond(record.kg.computed.value, route=COMPUTED_ROUTE, event=why)
-    return True
-
-
-def _facts_checked(record: QuestionRecord, answer: str, options: ReasoningConfig) -> str:
-    """`answer`, held to what the question's KG facts decide. "invalid question" while the facts
-    answer the question and none contradicts it becomes the computed answer, else "I don't know".
-    "I don't know" becomes "invalid question" where the facts contradict the question
-    (`contradicted_premise_invalid`), else the computed answer (`computed_answer_over_decline`). With
-    `computed_answer_final`, another answer that does not state the computed answer is replaced by
-    it: the model may not overturn the facts' arithmetic."""
-    kg = record.kg
-    if kg is None or not kg.has_evidence:
-        return answer
-    computed = kg.computed
-    if answer == INVALID_QUESTION:
-        if kg.contradicts:
-            return answer
-        overruled = computed.value if computed is not None else I_DONT_KNOW
-        record.note(ReasoningStage.name, "fallback", FALSE_PREMISE_OVERRULED, overruled)
-        return overruled
-    if answer == I_DONT_KNOW:
-        if kg.contradicts and options.contradicted_premise_invalid:
-            record.note(ReasoningStage.name, "fallback", CONTRADICTED_PREMISE, INVALID_QUESTION)
-            return INVALID_QUESTION
-        if computed is not None and not kg.contradicts and options.computed_answer_over_decline:
-            record.note(ReasoningStage.name, "fallback", COMPUTED_OVER_DECLINE, computed.value)
-            return computed.value
-        return answer
-    if options.computed_answer_final and computed is not None and not _states(answer, computed.value):
-        record.note(ReasoningStage.name, "fallback", COMPUTED_KEPT, answer)
-        return computed.value
-    return answer
-
-
-def _states(answer: str, value: str) -> bool:
-    """`answer` writes every word and number of `value` (case, signs and thousands commas aside)."""
-    def words(text: str) -> set[str]:
-        return {word.replace(",", "") for word in re.findall(rf"{NUMBER_VALUE}|[^\W\d_]+", text.lower())}
-
-    return words(value) <= words(answer)
+def _wrong_form_choices(config: CragConfig) -> list[str]:
+    """What `policy.wrong_form` does for each constraint kind checked (a kind not named retries)."""
+    return [config.policy.wrong_form.get(kind, "retry") for kind in config.answer_check.kinds]
 
 
 def _changing(record: QuestionRecord) -> bool:

@@ -18,14 +18,9 @@ from models.deadline import BatchDeadline, EngineSpeed
 from models.pipeline import BatchRun, Parts, QuestionRecord
 from models.prompts import PromptLibrary
 from models.reasoning import ReasoningResult
-from models.schema import Question, TraceEvent
-from models.stages import (
-    WRONG_FORM_ASKED_AGAIN,
-    WRONG_FORM_REFUSED,
-    WRONG_FORM_ROUTE,
-    AnswerCheckStage,
-    stage_costs,
-)
+from models.policy import RETRIED_GIVEN, WRONG_FORM_REFUSED
+from models.schema import Question, Route, TraceEvent
+from models.stages import WRONG_FORM_ASKED_AGAIN, AnswerCheckStage, stage_costs
 from tests.doubles import ScriptedLLM
 from tests.test_crag_system import reply_by_output_shape, sample_batch
 
@@ -185,18 +180,20 @@ MEDALS = "how many gold medals did norway win in 2022?"
 
 
 def run_stage(llm, questions_answers, **overrides):
-    """The stage alone over answered records, as the batch meets it after the reasoning."""
+    """The stage alone over reasoned records, as the batch meets it after the reasoning, and the
+    answer policy after it."""
     config = load_config("cpu", overrides)
-    stage = AnswerCheckStage(Parts(config, llm, PromptLibrary(), encoder=None, planner=None))  # type: ignore[arg-type]
+    parts = Parts(config, llm, PromptLibrary(), encoder=None, planner=None)  # type: ignore[arg-type]
+    stage = AnswerCheckStage(parts)
     records = []
     for index, (query, answer) in enumerate(questions_answers):
         record = QuestionRecord(Question(str(index), query, "March 1, 2024"))
         record.reasoning = ReasoningResult(answer=answer, reasoning="Norway won 16 golds.", prompt_references=["Norway: 16 gold"])
-        record.respond(answer)
+        record.reply_state = "answered"
         records.append(record)
     clock = time.monotonic
     deadline = BatchDeadline(len(records), config.budget, stage_costs(config), EngineSpeed.initial(config.budget), clock)
-    BatchRun(records, [stage], deadline, llm, clock).run()
+    BatchRun(records, [stage], deadline, llm, clock, parts.policy).run()
     return records
 
 
@@ -206,12 +203,16 @@ def test_a_retry_in_one_call_gives_the_answer_of_the_right_form():
     fine, medals = run_stage(llm, [(BOLT, "Usain Bolt"), (MEDALS, "Oslo")])
 
     assert (fine.answer, medals.answer) == ("Usain Bolt", "16")
+    assert (fine.trace.route, medals.trace.route) == (Route.ANSWERED, Route.RETRIED)
     [(conversations, params)] = llm.calls  # one call, for the violating answer only
     [prompt] = [message["content"] for conversation in conversations for message in conversation if message["role"] == "user"]
     assert MEDALS in prompt and "Norway: 16 gold" in prompt and "Norway won 16 golds." in prompt and "Oslo" in prompt
     assert "a number" in conversations[0][0]["content"] and "one of them" not in conversations[0][0]["content"]
     assert params.json_schema is not None and params.max_tokens == 32
-    assert medals.trace.events == [TraceEvent("answer check", "fallback", WRONG_FORM_ASKED_AGAIN, "no number")]
+    assert medals.trace.events == [
+        TraceEvent("answer check", "fallback", WRONG_FORM_ASKED_AGAIN, "no number"),
+        TraceEvent("answer check", "routed", RETRIED_GIVEN, "no number"),
+    ]
     assert fine.trace.events == [] and "answer check" not in fine.trace.timings
     assert medals.trace.tokens["answer check"].calls == 1
 
@@ -221,9 +222,11 @@ def test_a_retry_that_still_breaks_the_form_answers_i_dont_know():
 
     [medals] = run_stage(llm, [(MEDALS, "Oslo")])
 
-    assert medals.answer == I_DONT_KNOW and medals.trace.route == WRONG_FORM_ROUTE
-    assert [(event.kind, event.what) for event in medals.trace.events] == [
-        ("fallback", WRONG_FORM_ASKED_AGAIN), ("routed", WRONG_FORM_REFUSED)]
+    assert medals.answer == I_DONT_KNOW and medals.trace.route == Route.WRONG_FORM
+    assert [(event.kind, event.what, event.detail) for event in medals.trace.events] == [
+        ("fallback", WRONG_FORM_ASKED_AGAIN, "no number"),
+        ("routed", WRONG_FORM_REFUSED, "no number, asked again: no number"),
+    ]
     line = medals.finished_trace().as_dict()
     assert degradation_counts([line]) == {f"answer check {WRONG_FORM_ASKED_AGAIN}": 1, f"answer check {WRONG_FORM_REFUSED}": 1}
     assert event_kind_counts([line]) == {"routed": 1, "fallback": 1}
@@ -231,7 +234,7 @@ def test_a_retry_that_still_breaks_the_form_answers_i_dont_know():
 
 @pytest.mark.parametrize("overrides, why", [
     ({"budget.seconds_per_question": "0.001"}, "no number, no time left"),
-    ({"answer_check.retry": "false"}, "no number, no retry"),
+    ({"policy.wrong_form.number": "refuse"}, "no number, no retry"),
 ])
 def test_without_time_or_a_retry_a_wrong_form_is_refused_without_calling_the_llm(overrides, why):
     llm = ScriptedLLM([])
@@ -240,6 +243,15 @@ def test_without_time_or_a_retry_a_wrong_form_is_refused_without_calling_the_llm
 
     assert llm.calls == [] and medals.answer == I_DONT_KNOW
     assert medals.trace.events == [TraceEvent("answer check", "routed", WRONG_FORM_REFUSED, why)]
+
+
+def test_a_kind_the_policy_keeps_is_neither_asked_again_nor_refused():
+    llm = ScriptedLLM([])
+
+    [medals] = run_stage(llm, [(MEDALS, "Oslo")], **{"policy.wrong_form.number": "keep"})
+
+    assert llm.calls == [] and medals.answer == "Oslo" and medals.trace.route == Route.ANSWERED
+    assert medals.check is not None and medals.check.retry_problem == "no retry"
 
 
 def test_a_disabled_check_leaves_the_answers_alone():

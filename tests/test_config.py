@@ -51,15 +51,15 @@ def test_bad_options_fail_clearly():
 def test_overrides_follow_the_declared_types():
     config = load_config("cpu", parse_overrides([
         "llm.threads=1", "llm.model_path=none", "retrieval.mode=baseline",
-        "attributes.answer_score.static=0.6", 'kg.domain_sources={"open": "kg"}',
+        "policy.answer_worth.static=0.6", 'kg.domain_sources={"open": "kg"}',
         "budget.target_throughput.weight_read_s=0.2",
     ]))
     assert config.llm.threads == 1 and isinstance(config.llm.threads, int)
     assert config.llm.model_path is None
     assert config.retrieval.mode == "baseline"
-    assert config.attributes.answer_score["static"] == 0.6
-    default_scores = load_config("cpu").attributes.answer_score
-    assert config.attributes.answer_score["real-time"] == default_scores["real-time"]  # other keys untouched
+    assert config.policy.answer_worth["static"] == 0.6
+    default_scores = load_config("cpu").policy.answer_worth
+    assert config.policy.answer_worth["real-time"] == default_scores["real-time"]  # other keys untouched
     assert config.kg.domain_sources == {"open": "kg"}
     assert config.budget.target_throughput.weight_read_s == 0.2
 
@@ -74,8 +74,8 @@ def test_overrides_follow_the_declared_types():
         ("retrieval.top_k_chunks=", "expects an integer"),
         ("budget.seconds_per_question=soon", "expects a number"),
         ("calculator.enabled=maybe", "expects a boolean"),
-        ("attributes.answer_score.static=high", "expects a number"),
-        ("attributes.answer_score=0.5", "expects a JSON object"),
+        ("policy.answer_worth.static=high", "expects a number"),
+        ("policy.answer_worth=0.5", "expects a JSON object"),
         ('kg.domain_sources={"open": 1}', "expects text"),
         ("nosuch.option=1", "Unknown config section 'nosuch'.*known: answer_check, attributes, budget"),
         ("retrieval.nosuch=1", "Unknown config option 'retrieval.nosuch'.*top_k_chunks"),
@@ -186,7 +186,7 @@ def test_every_numeric_option_declares_its_range():
         ("kg.nba_season_start_month=13", "must be between 1 and 12; got 13$"),
         ("budget.calibration_sequences=1,0", "budget.calibration_sequences must be at least 1; got 0$"),
         ('budget.initial_decode_step_s={"1": -1}', "initial_decode_step_s.1 must be above 0; got -1.0"),
-        ("attributes.answer_score.static=2", "answer_score.static must be between -1 and 1; got 2.0$"),
+        ("policy.answer_worth.static=2", "answer_worth.static must be between -1 and 1; got 2.0$"),
         ("budget.target_throughput.pcie_bytes_per_s=0", "pcie_bytes_per_s must be above 0; got 0.0$"),
     ],
 )

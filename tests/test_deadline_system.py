@@ -9,8 +9,7 @@ import pytest
 
 from models.config import load_config
 from models.crag_system import CragSystem
-from models.pipeline import OUT_OF_TIME
-from models.stages import WRONG_FORM_ROUTE
+from models.schema import Route
 from models.llm.base import cut_by_limit
 from tests.doubles import ScriptedLLM, SimulatedClock, TimedLLM
 
@@ -56,7 +55,8 @@ def test_no_batch_runs_past_its_time_on_an_engine_of_any_speed(prefill_tps, deco
         assert len(answers) == size and all(answers)
         for trace in traces:
             # the answer check refuses the scripted "canberra" where a number or a year is asked
-            assert trace.route in (OUT_OF_TIME, WRONG_FORM_ROUTE) or trace.prediction != "I don't know" or trace.failures
+            refused = trace.route in (Route.OUT_OF_TIME, Route.WRONG_FORM)
+            assert refused or trace.prediction != "I don't know" or trace.failures
 
 
 def test_a_fast_engine_runs_every_stage_and_refuses_nothing(monkeypatch):
@@ -64,7 +64,7 @@ def test_a_fast_engine_runs_every_stage_and_refuses_nothing(monkeypatch):
     assert llm.cuts == 0
     for _, _, _, traces in batches:
         for trace in traces:
-            assert trace.route != OUT_OF_TIME
+            assert trace.route != Route.OUT_OF_TIME
             assert not any("deadline" in event.what for event in trace.events)
             assert "reasoning" in trace.tokens
 
@@ -73,7 +73,7 @@ def test_a_slow_engine_gives_up_the_optional_stages_before_the_reasoning(monkeyp
     batches, _ = answer_all(60.0, 0.3, 12.0, monkeypatch)
     labels = [event.label for _, _, _, traces in batches for trace in traces for event in trace.events]
     assert "calculator skipped to meet the deadline" in labels
-    answered = [trace for _, _, _, traces in batches for trace in traces if trace.route != OUT_OF_TIME]
+    answered = [trace for _, _, _, traces in batches for trace in traces if trace.route != Route.OUT_OF_TIME]
     assert answered and all("reasoning" in trace.tokens or "reasoning (brief)" in trace.tokens for trace in answered)
 
 
@@ -82,7 +82,7 @@ def test_a_very_slow_engine_degrades_in_order_and_still_ends_on_time(monkeypatch
     events = [event for _, _, _, traces in batches for trace in traces for event in trace.events]
     routes = [trace.route for _, _, _, traces in batches for trace in traces]
     degraded = [event for event in events if event.stage == "reasoning" and event.kind in ("degraded", "skipped")]
-    assert degraded or OUT_OF_TIME in routes
+    assert degraded or Route.OUT_OF_TIME in routes
 
 
 def test_a_failed_calibration_keeps_the_presets_speeds_and_says_why(monkeypatch):
@@ -152,7 +152,7 @@ def test_replies_cut_before_their_answer_are_answered_by_one_brief_call_in_the_r
     (_, full_left), (_, brief_left) = llm.limits
     assert 0 < brief_left < full_left  # the full call ended early enough to leave the brief one its time
     for trace in system.last_traces:
-        assert trace.route != OUT_OF_TIME
+        assert trace.route != Route.OUT_OF_TIME
         assert ("reasoning reply cut by the deadline", "answered by a brief reply") in [
             (event.label, event.detail) for event in trace.events
         ]
@@ -171,5 +171,7 @@ def test_a_cut_reply_without_time_for_the_brief_call_answers_i_dont_know_and_say
     assert answers == ["I don't know"] * 2
     assert [kind for kind, _ in llm.limits] == ["full"]
     for trace in system.last_traces:
-        assert trace.route == OUT_OF_TIME and trace.tokens["reasoning"].cut == 1
-        assert ("reasoning reply cut by the deadline", "I don't know") in [(e.label, e.detail) for e in trace.events]
+        assert trace.route == Route.OUT_OF_TIME and trace.tokens["reasoning"].cut == 1
+        labels = [(e.label, e.detail) for e in trace.events]
+        assert ("reasoning reply cut by the deadline", "no answer in it") in labels
+        assert ("reasoning no reasoning reply", "cut: I don't know") in labels

@@ -47,11 +47,13 @@ LINES = [
             {"stage": "web", "kind": "failed", "what": "page error", "detail": "timed out [another page]"},
         ],
     },
-    {"seconds": 2.0, "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 300, "completion_tokens": 30}}},
+    {"seconds": 2.0, "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 300, "completion_tokens": 30}},
+     "route": "answered"},
     {
         "seconds": 3.0,
         "tokens": {},
         "events": [{"stage": "attributes", "kind": "routed", "what": "refused", "detail": "P(dynamic)=0.91 in finance"}],
+        "route": "refused: dynamic",
     },
     {"seconds": 10.0, "error": "RuntimeError: boom", "tokens": {}},
 ]
@@ -79,6 +81,8 @@ def test_overall_and_breakdowns():
     assert report["failures_by_stage"] == {"web": 1}  # questions: one, with two pages that failed
     assert report["events_by_kind"] == {"routed": 1, "skipped": 1, "failed": 2}
     assert report["stages"]["calculator"] == {"ran": 1, "skipped": 1} and report["stages"]["web"] == {"failed": 1}
+    # by the answer policy's route; a line without one (an old trace, a failed batch) counts as "(none)"
+    assert report["routes"] == {"(none)": 2, "answered": 1, "refused: dynamic": 1}
 
 
 def test_markdown_tables_and_charts(tmp_path):
@@ -88,6 +92,7 @@ def test_markdown_tables_and_charts(tmp_path):
     assert "| finance | 2 | 1 | 1 | 0 | 0.500 |" in text
     assert "Verdicts by rules: 4 (answer checker 2); by the LLM judge: 0." in text
     assert "calculator skipped to meet the deadline 1, attributes refused 1." in text
+    assert "Answers by route: (none) 2, answered 1, refused: dynamic 1." in text
     assert "| calculator | 1 | 0 | 1 | 0 | 0 | 0 |" in text
     charts = breakdown_charts(report, tmp_path)
     assert [c.name for c in charts] == [

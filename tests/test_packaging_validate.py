@@ -13,6 +13,7 @@ import pytest
 
 from models.config import PRESETS, PROMPTS_DIR, REPO_ROOT, load_config
 from tools.validate import (
+    check_fitted,
     check_leaderboard_settings,
     CHALLENGE_IDS,
     EXAMPLE_TOKENS,
@@ -329,3 +330,35 @@ def test_no_preset_keeps_replies_and_t4x4_with_a_reply_cache_is_refused(tmp_path
     refused = check_leaderboard_settings(load_config("t4x4", cached))
     assert refused.status == "FAIL" and "llm.reply_cache" in refused.details[0]
     assert check_leaderboard_settings(load_config("cpu", cached)).status == "PASS"  # a development run may
+
+
+def test_an_observing_policy_is_refused_for_t4x4():
+    refused = check_leaderboard_settings(load_config("t4x4", {"policy.observe": "true"}))
+    assert refused.status == "FAIL" and "policy.observe" in refused.details[0]
+
+
+def _fitted(tmp_path: Path, model: str) -> str:
+    path = tmp_path / "fitted.json"
+    fitted = {"format": "crag-policy-fit/1", "model": model, "values": {"answer_worth": {"static": 1.0}},
+              "data": {"questions": 49}, "date": "2026-12-01", "held_out": {}}
+    path.write_text(json.dumps(fitted))
+    return str(path)
+
+
+def test_a_named_fitted_file_must_be_fitted_to_the_presets_model(tmp_path):
+    from tools.validate import backend_identity
+
+    assert check_fitted(load_config("t4x4")).status == "PASS"  # none named: the preset's own options
+    t4x4 = load_config("t4x4", {"policy.fitted": _fitted(tmp_path, "vllm 0.8.5, model folder X")})
+    matching = check_fitted(t4x4, identity=lambda llm: "vllm 0.8.5, model folder X")
+    assert matching.status == "PASS" and "replaces answer_worth" in matching.details[0]
+    other = check_fitted(t4x4, identity=lambda llm: "vllm 0.8.5, model folder Y")
+    assert other.status == "FAIL" and "folder X" in other.details[1] and "folder Y" in other.details[2]
+
+    def unknown(llm):
+        raise RuntimeError("The vllm backend needs the GPU image's packages")
+
+    assert check_fitted(t4x4, identity=unknown).status == "FAIL"
+    cpu = load_config("cpu", {"policy.fitted": _fitted(tmp_path, backend_identity(load_config("cpu").llm))})
+    assert check_fitted(cpu).status == "PASS"  # the embedded model, identified without loading it
+    assert check_fitted(load_config("cpu", {"policy.fitted": _fitted(tmp_path, "scripted")})).status == "FAIL"

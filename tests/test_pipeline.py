@@ -74,7 +74,7 @@ def test_the_stages_before_it_keep_its_time_free(second_opinion, make_system):
     system = make_system(ScriptedLLM(reply_by_output_shape()))
     records = [QuestionRecord(question) for question in Question.from_batch(sample_batch(3))]
     deadline = BatchDeadline(3, system.config.budget, system.stage_costs, system.speed, system.clock)
-    run = BatchRun(records, system.stages, deadline, system.llm, system.clock)
+    run = BatchRun(records, system.stages, deadline, system.llm, system.clock, system.policy)
 
     # An optional stage before it (the calculator) keeps its full time; a required one (the web
     # pages) only the least the batch needs, which an optional stage is not.

@@ -713,7 +713,8 @@ def answer_questions(
     time. `again`: then time the first batch once more, warm (`TaskOutcome.first_again`), its
     answers not counted."""
     from models.answers import normalize_answer
-    from models.pipeline import OUT_OF_TIME, STAGE_FAILED
+    from models.pipeline import STAGE_FAILED
+    from models.schema import Route
 
     keys = ("interaction_id", "query", "query_time", "search_results")
     outcome = TaskOutcome()
@@ -760,7 +761,7 @@ def answer_questions(
                     if event.what == STAGE_FAILED and "batch deadline" not in event.detail
                 ]
                 outcome.answered += trace.prediction != "I don't know"
-                outcome.refused_for_time += trace.route == OUT_OF_TIME
+                outcome.refused_for_time += trace.route is Route.OUT_OF_TIME
                 outcome.cut += sum(usage.cut for usage in trace.tokens.values())
                 lines.append(
                     {

@@ -5,7 +5,10 @@
 Checks, in order: the aicrowd.json files; `models.user_config.UserModel` importable; the preset's
 weight and data files; the runtime it needs (vllm, and for a vllm preset whether enough GPUs are
 visible); the leaderboard's settings (t4x4: no reply cache, whose replies would not be the
-model's answers to these questions); then the system constructed and a dry answer on a tiny synthetic question, both with
+model's answers to these questions, and no observing answer policy); the answer policy's fitted
+file, when the preset or a --set names one (`policy.fitted`): it must have been fitted to the
+preset's model (`tools.fit` records the identity the reply cache keys on); then the system
+constructed and a dry answer on a tiny synthetic question, both with
 every non-AF_UNIX socket refused (the evaluator has no network). With the GPUs the preset needs,
 that is `UserModel()` itself. Without them (the Docker build) it is the same `CragSystem` built on
 the CPU with only the LLM engine left out: every stage is constructed from the preset, so whatever
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import importlib
 import importlib.util
 import ipaddress
@@ -33,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from models.config import PROMPTS_DIR, REPO_ROOT, CragConfig, load_config, parse_overrides
+from models.config import PROMPTS_DIR, REPO_ROOT, CragConfig, LLMConfig, load_config, parse_overrides
+from models.config.fitted import read_fitted
 from models.llm import Completion, Conversation, GenerationParams, LLMBackend
 from models.prompts import parse_template
 from tools.weights import missing_weights, quantization_summary
@@ -353,13 +358,51 @@ def dry_answer(model: Any) -> list[str]:
 
 
 def check_leaderboard_settings(config: CragConfig) -> Check:
-    """The t4x4 preset runs on the leaderboard: every answer computed there, none replayed."""
+    """The t4x4 preset runs on the leaderboard: every answer computed there, none replayed, and the
+    answer policy answering (not observing, which spends the time of every answer a fit needs)."""
+    problems = []
     if config.preset == "t4x4" and config.llm.reply_cache is not None:
-        return Check("leaderboard settings", "FAIL", [
-            f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every reply; "
-            "leave it unset (none) for t4x4"])
+        problems.append(f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every "
+                        "reply; leave it unset (none) for t4x4")
+    if config.preset == "t4x4" and config.policy.observe:
+        problems.append("policy.observe is on: it is for `python -m tools.fit` only; leave it off for t4x4")
+    if problems:
+        return Check("leaderboard settings", "FAIL", problems)
     cache = f"reply cache {config.llm.reply_cache}" if config.llm.reply_cache else "no reply cache"
     return Check("leaderboard settings", "PASS", [cache])
+
+
+def backend_identity(config: LLMConfig) -> str:
+    """The identity of the model `config` runs, as the reply cache keys on it (no model is loaded)."""
+    from models.llm import create_backend
+
+    backend = create_backend(dataclasses.replace(config, reply_cache=None))
+    try:
+        return backend.model_identity()
+    finally:
+        backend.close()
+
+
+def check_fitted(config: CragConfig, identity: Callable[[LLMConfig], str] = backend_identity) -> Check:
+    """The answer policy's fitted file, when one is named, was fitted to the preset's model."""
+    name = "fitted answer policy"
+    if config.policy.fitted is None:
+        return Check(name, "PASS", ["none named: the preset's own options (their sources beside them, "
+                                    "models/config/schema.py:PolicyConfig, presets.py)"])
+    fitted = read_fitted(config.policy.fitted)
+    try:
+        model = identity(config.llm)
+    except Exception as error:
+        return Check(name, "FAIL", [f"{config.policy.fitted}: the preset's model cannot be identified "
+                                    f"({type(error).__name__}: {error})"])
+    data = fitted["data"]
+    told = (f"{config.policy.fitted}: fitted on {data.get('questions', '?')} questions ({fitted['date']}); "
+            f"replaces {', '.join(fitted['values']) or 'nothing'}")
+    if fitted["model"] != model:
+        return Check(name, "FAIL", [told, f"fitted to {fitted['model']!r}", f"the preset runs {model!r}",
+                                    f"refit with `python -m tools.fit --preset {config.preset} ...` on this "
+                                    "model"])
+    return Check(name, "PASS", [told, f"fitted to the preset's model: {model}"])
 
 
 def validate(preset: str, overrides: dict[str, str] | None = None) -> list[Check]:
@@ -385,10 +428,12 @@ def validate(preset: str, overrides: dict[str, str] | None = None) -> list[Check
     on_gpus = config.llm.backend != "vllm" or gpus >= config.llm.tensor_parallel_size
     checks.append(check_runtime(config, gpus))
     checks.append(check_leaderboard_settings(config))
+    checks.append(check_fitted(config))
     budget_check, _ = check_budget(config)
     checks.append(budget_check)
 
-    blockers = [c.name for c in checks if c.status == "FAIL" and c.name not in ("aicrowd.json", "token budget")]
+    non_blocking = ("aicrowd.json", "token budget", "fitted answer policy")
+    blockers = [c.name for c in checks if c.status == "FAIL" and c.name not in non_blocking]
     if blockers:
         checks.append(Check("construct + dry answer", "SKIP", [f"blocked by: {', '.join(blockers)}"]))
         return checks

@@ -1,7 +1,10 @@
-"""Question attributes (domain, dynamism, P(dynamic)) and the refusal policy built on them."""
+"""Question attributes (domain, dynamism, P(dynamic)) and the routing's reckoning built on them."""
 
 from models.attributes.classifier import ArtifactError, AttributeClassifier
-from models.attributes.policy import RoutingDecision, route, should_refuse
+from models.attributes.policy import RoutingDecision, class_probabilities, route
 from models.attributes.predictor import AttributePredictor
 
-__all__ = ["ArtifactError", "AttributeClassifier", "AttributePredictor", "RoutingDecision", "route", "should_refuse"]
+__all__ = [
+    "ArtifactError", "AttributeClassifier", "AttributePredictor", "RoutingDecision", "class_probabilities",
+    "route",
+]

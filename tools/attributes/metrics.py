@@ -11,8 +11,8 @@ import numpy as np
 from sklearn.metrics import accuracy_score, brier_score_loss, confusion_matrix, f1_score
 
 from models.attributes.data import DOMAINS, DYNAMISM, LabelledQuestion, is_dynamic
-from models.attributes.policy import should_refuse
-from models.config import AttributesConfig
+from models.attributes.policy import class_probabilities, route
+from models.config import AttributesConfig, PolicyConfig
 from models.schema import QuestionAttributes
 
 BINARY_LABELS = ("static", "dynamic")
@@ -42,15 +42,19 @@ def score_attributes(
 def refusal_counts(
     predicted: list[QuestionAttributes], gold: list[LabelledQuestion], config: AttributesConfig
 ) -> dict[str, dict[str, int]]:
-    """Per domain (and overall): how many static and dynamic questions the routing policy refuses.
+    """Per domain (and overall): how many static and dynamic questions the answer policy's worths
+    (the schema's `policy.answer_worth`, the cpu preset's) refuse for dynamism.
 
     A refused static question can cost a correct answer; a refused dynamic one avoids a likely
     hallucination. Grouped by the gold domain.
     """
+    policy = PolicyConfig()
     counts: dict[str, dict[str, int]] = {}
     for attributes, question in zip(predicted, gold):
         kind = "dynamic" if is_dynamic(question.static_or_dynamic) else "static"
-        refused = should_refuse(attributes, config)
+        probabilities = class_probabilities(attributes)
+        decision = route(probabilities, attributes.domain, policy.answer_worth, policy.refuse_below)
+        refused = config.enabled and decision.refuse
         for group in (question.domain, "all"):
             row = counts.setdefault(
                 group, {"static": 0, "static_refused": 0, "dynamic": 0, "dynamic_refused": 0}
