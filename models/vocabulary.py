@@ -445,6 +445,65 @@ TOP_SPOT = (
     r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
 )
 
+# --- The reading of a KG question (models/kg/intent.py) -------------------------------------------
+
+# The tense a question asks in: the present ("who are the members", "what is", "currently") or the past
+# ("who were", "did", "won"); a time it names decides first.
+PRESENT_TENSE = (r"\b(?:is|are|am|has|have|does|do|isn't|aren't|hasn't|haven't|doesn't|don't)\b|'s\b|'re\b|"
+                 r"\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b")
+PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|ago|yesterday|last|previous|former(?:ly)?)\b"
+# A time relative to the question's own with no span to resolve: the latest one, the next one, now.
+RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|recent(?:ly)?|last (?:game|match|appearance|"
+                 r"fixture|outing|contest|trading day)|next|upcoming|so far|to date|at the moment|right now)\b")
+# What the question asks its answer to be, by the noun after its wh-word ("which language", "what
+# year", "which team") or the wh-word alone ("who", "when", "where"): the noun or word -> the form.
+ASKED_NOUN = r"\b(?:what|which)(?: \w+)?? (?P<noun>[a-z]+)\b"
+ANSWER_NOUNS: dict[str, str] = {
+    "language": "language", "languages": "language",
+    "country": "place", "countries": "place", "nationality": "place", "city": "place", "place": "place",
+    "year": "year", "decade": "year", "date": "date", "day": "date", "month": "date",
+}  # fmt: skip
+ANSWER_WORDS: dict[str, str] = {r"^(?:who|whom)\b": "name", r"^when\b": "date", r"^where\b": "place"}
+# The rows a count or a total is over, as the question names them ("how many albums", "the number of
+# dividends"): the noun phrase after the counting words.
+COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
+                r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
+# Words that end the rows' noun phrase ("how many albums did ...", "how many jump shots were ...").
+COUNTED_ROWS_END = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
+                             "with that which who whom he she it they this these those there".split())
+# A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
+THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly)\s+"
+             r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b")
+
+# A Grammy named (the KG's Grammy routes answer it).
+GRAMMY = r"grammy"
+# The words of a company record's key ("dividendYield": dividend, yield; "fiftyTwoWeekHigh").
+RECORD_KEY_PARTS = r"[a-z]+|[A-Z][a-z]*|\d+"
+# An open-domain record's fact named by the question: words sharing the first FACT_STEM letters of a
+# word of its key ("headquartered" names "headquarters"), or words that name a common fact without
+# sharing a stem with its key ("the mountain X stands on": its location), by a stem of the key.
+FACT_STEM = 6
+FACT_KEY_WORDS: dict[str, str] = {
+    "locati": r"\b(?:located|stands?|sits?|situated|lies|built (?:on|in))\b",
+    "headqu": r"\b(?:based|head office|hq)\b",
+    "operat": r"\b(?:runs?|manag(?:es|ed))\b",
+    "owner": r"\b(?:owns?|owned)\b",
+    "founde": r"\b(?:founded by|set up by|established by)\b",
+}
+# "which country is X in?": a fact word right after these names the kind of the answer, not a fact to follow.
+ASKS_THE_KIND = frozenset({"which", "what", "whose"})
+# Words that ask for nothing by themselves: what is left of "who is the director of X?" without them.
+BARE_QUESTION_WORDS = frozenset(
+    "who whom what which is was are were the a an of s does did do name tell me called currently now that its it by for in has "
+    "have".split()
+)
+
+# A ticker as the finance routes take it ("BRK.B"); a written word that is probably one ("tsla"); a
+# word too long for one ("metlife", "altria": the reader filed a name as a ticker).
+TICKER_SPELLING = r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$"
+TICKER_WORD = r"^[A-Za-z]{1,5}$"
+LONG_WORD = r"^[A-Za-z]{6,}$"
+
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 
 # A title in quotes: "black beatles", “the matrix”, 'hello' (an apostrophe inside a word is no quote).

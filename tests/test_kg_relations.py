@@ -13,6 +13,7 @@ from models.kg import KnowledgeGraphStage
 from models.kg.entities import KGEntities
 from models.kg.music import _fact_line
 from models.kg.stage import question_cap
+from models.kg.intent import read_question
 from models.kg.state import QuestionState
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
@@ -123,11 +124,16 @@ def test_members_render_alike_in_any_order():
 
 def test_comparisons_get_calls_for_every_operand():
     config = KGConfig()
-    three = QuestionState("what is the combined market cap of a, b and c?", SUNDAY, "finance",
-                          KGEntities(companies=["A Corp", "B Corp", "C Corp"]))
+    three = _read(QuestionState("what is the combined market cap of a, b and c?", SUNDAY, "finance",
+                                KGEntities(companies=["A Corp", "B Corp", "C Corp"])))
     assert question_cap(three, config) == 3 * config.calls_per_operand > config.max_calls_per_question
-    one = QuestionState("what is the market cap of a corp?", SUNDAY, "finance", KGEntities(companies=["A Corp"]))
+    one = _read(QuestionState("what is the market cap of a corp?", SUNDAY, "finance", KGEntities(companies=["A Corp"])))
     assert question_cap(one, config) == config.max_calls_per_question
+
+
+def _read(state: QuestionState) -> QuestionState:
+    state.intent = read_question(state.query, state.query_time, state.domain, state.entities)
+    return state
 
 
 PARAPHRASES = [  # (question, domain, entities, query time, strings the evidence must hold, strings it must not)

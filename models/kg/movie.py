@@ -20,12 +20,15 @@ from models.config import KGConfig
 from models.kg.formatting import is_empty, number, parse_day, plain
 from models.kg.entities import name_words, written_whole
 from models.kg.matching import best_match, numbered_title, search_key, trailing_number, written_match
-from models.kg.answer import COUNT_ASKED, Fact, FactTable
+from models.kg.answer import Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.schema import Event
 from models import vocabulary
+
 from models.vocabulary import CREW_ROLES, FILM_FIELDS, NOMINEES, asked
+
+COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
 MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"

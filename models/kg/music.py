@@ -20,12 +20,15 @@ from datetime import date, timedelta
 from models.config import KGConfig
 from models.kg.formatting import country_name, dated, is_empty, number, parse_day, plain
 from models.kg.matching import loose_key
-from models.kg.answer import COUNT_ASKED, Fact, FactTable
+from models.kg.answer import Fact, FactTable
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan
 from models import vocabulary
+
 from models.vocabulary import asked
+
+COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
 ARTIST_TOPICS = [

@@ -19,13 +19,15 @@ from typing import Any
 
 from models.config import KGConfig
 from models.answer_check import read_constraint
-from models.kg.answer import COUNT_ASKED, Fact, FactTable
+from models.kg.answer import Fact, FactTable
 from models.kg.formatting import column_rows, dated, number, parse_day
 from models.kg.matching import loose_key, match_team, nba_team_names
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan, weekday_name
 from models import vocabulary
+
+COUNT_ASKED = re.compile(vocabulary.COUNT_ASKED)
 
 NBA_GAMES, SOCCER_GAMES = "sports_nba_get_games_on_date", "sports_soccer_get_games_on_date"
 PLAY_BY_PLAY = "sports_nba_get_play_by_play_data_by_game_ids"

@@ -25,7 +25,6 @@ single API calls are recorded in the result; anything else raises to the orchest
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -34,10 +33,10 @@ from typing import Any
 from loguru import logger
 
 from models.config import KGConfig
-from models.kg import finance, movie, music
+from models.kg import movie, music
 from models.kg import open as open_domain
 from models.kg import sports
-from models.kg.answer import ComputedAnswer, compute
+from models.kg.answer import ComputedAnswer, FactTable, compute
 from models.kg.client import CallResult, KGClient
 from models.kg.entities import (
     KGEntities,
@@ -49,22 +48,51 @@ from models.kg.entities import (
     refile_for_domain,
     search_question_words,
 )
+from models.kg.domain import Domain
+from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
+from models.kg.intent import IntentReader, ReadingSettings
 from models.kg.matching import CompanyDirectory
+from models.kg.relations import Relation
 from models.kg.routes import ApiCall
 from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
 from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 from models.schema import Event, Question, QuestionAttributes, StageResult
-from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
 CALLS_LEFT_OUT = "calls left out"
-_OPERANDS = re.compile(OPERAND_WORDS)
 # A block cut shorter than this says too little to be worth its place.
 MIN_BLOCK_CHARS = 80
-DOMAINS: dict[str, ModuleType] = {
-    "finance": finance, "movie": movie, "music": music, "sports": sports, "open": open_domain,
+
+
+class _ModuleDomain:
+    """A domain still written as a module of functions, behind the Domain protocol."""
+
+    def __init__(self, name: str, module: ModuleType, relations: tuple[Relation, ...] = ()):
+        self.name, self.module, self.relations = name, module, relations
+
+    def applies(self, state: QuestionState) -> bool:
+        return self.module.applies(state)
+
+    def settle_kinds(self, state: QuestionState) -> None:
+        settle = getattr(self.module, "settle_kinds", None)
+        if settle is not None:
+            settle(state)
+
+    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
+        return self.module.plan(state, context)
+
+    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
+        return self.module.render(state, context)
+
+    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
+        return self.module.asked_table(state, context)
+
+
+DOMAINS: dict[str, Domain] = {
+    "finance": FinanceDomain(), "movie": _ModuleDomain("movie", movie), "music": _ModuleDomain("music", music),
+    "sports": _ModuleDomain("sports", sports), "open": _ModuleDomain("open", open_domain),
 }
 
 
@@ -123,17 +151,17 @@ def budget(config: KGConfig, questions: int, seconds_available: float | None = N
 def question_cap(state: QuestionState, config: KGConfig) -> int:
     """Call units one question may spend: `max_calls_per_question`, or for a comparison or an
     aggregation `calls_per_operand` for each name it compares, so that no operand is left out."""
-    if not _OPERANDS.search(state.wording):
+    if not state.reading.asks("operands"):
         return config.max_calls_per_question
     entities = state.entities
     operands = len(entities.tickers) + sum(len(getattr(entities, kind)) for kind in NAME_KINDS)
     return max(config.max_calls_per_question, config.calls_per_operand * operands)
 
 
-def domains_of(state: QuestionState) -> list[ModuleType]:
+def domains_of(state: QuestionState) -> list[Domain]:
     chosen = [DOMAINS[state.domain]] if state.domain in DOMAINS else []
-    chosen += [module for module in DOMAINS.values() if module not in chosen and module.applies(state)]
-    return chosen or [open_domain]
+    chosen += [domain for domain in DOMAINS.values() if domain not in chosen and domain.applies(state)]
+    return chosen or [DOMAINS["open"]]
 
 
 class KnowledgeGraphStage:
@@ -142,6 +170,8 @@ class KnowledgeGraphStage:
         self.llm = llm
         self.prompts = prompts
         self._directory: CompanyDirectory | None = None
+        self.reader = IntentReader(ReadingSettings(
+            season_start_months=(10, config.nba_season_start_month, config.soccer_season_start_month)))
 
     @property
     def directory(self) -> CompanyDirectory:
@@ -195,6 +225,7 @@ class KnowledgeGraphStage:
                 else:
                     for index, state in states.items():
                         state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
+                        self._read(state)
                 # the seconds left once the entities are read (the LLM call above spent some of them)
                 left = None if seconds_available is None else seconds_available - (self.llm.clock() - started_on_llm_clock)
                 seconds, calls = budget(self.config, len(questions), left)
@@ -230,10 +261,16 @@ class KnowledgeGraphStage:
             state.events += repairs
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
             state.other_kind_on_miss = True
-            music.settle_kinds(state)
-            movie.settle_kinds(state)
+            self._read(state)
+            for domain in DOMAINS.values():
+                domain.settle_kinds(state)
             if not self._wanted(state, context):
                 state.events += search_question_words(state.entities, state.query, state.domain)
+                self._read(state)
+
+    def _read(self, state: QuestionState) -> None:
+        """The one reading of the question (read again only when the names it holds were repaired)."""
+        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities)
 
     # 2. rounds of scheduled API calls
     def _fetch(
@@ -321,7 +358,7 @@ class KnowledgeGraphStage:
         left = config.max_total_chars
         complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
         if evidence.found and complete:
-            result.computed = compute(next((t for m in domains_of(state) if (t := m.asked_table(state, context))), None), state.query)
+            result.computed = compute(next((t for d in domains_of(state) if (t := d.facts(state, context))), None), state.reading)
         if result.computed is not None:
             result.references.append(result.computed.line())
             left -= len(result.references[0])

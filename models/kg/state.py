@@ -11,6 +11,7 @@ from typing import Any
 from models.config import KGConfig
 from models.kg.client import CallResult
 from models.kg.entities import KGEntities
+from models.kg.intent import Intent
 from models.kg.matching import CompanyDirectory, best_match, written_match
 from models.kg.routes import ApiCall
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
@@ -37,6 +38,14 @@ class QuestionState:
     # Names the LLM read may be filed under the wrong kind of their domain (a film as a person, a
     # song as an artist): such a name is looked up as the other kind when its own search misses.
     other_kind_on_miss: bool = False
+    intent: Intent | None = None  # the one reading of the question (models/kg/intent.py)
+
+    @property
+    def reading(self) -> Intent:
+        """The question's Intent (read before any domain plans)."""
+        if self.intent is None:
+            raise RuntimeError("the KG question was not read into an Intent before planning")
+        return self.intent
 
     @property
     def lowered(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
@@ -36,6 +36,7 @@ class DateSpan:
     end: date  # inclusive
     granularity: Granularity
     phrase: str
+    relative: bool = False  # resolved against the question's time ("last week", "in march"), not written out
 
     @property
     def label(self) -> str:
@@ -94,6 +95,8 @@ def find_time_spans(text: str, query_time: str, season_start_month: int = 10) ->
             span = resolve(match, today, season_start_month)
             if span is None:
                 continue
+            if resolve in _RELATIVE or (resolve in _RELATIVE_WITHOUT_YEAR and not match.groupdict().get("y")):
+                span = replace(span, relative=True)
             found.append((match.start(), span))
             for position in range(match.start(), match.end()):
                 taken[position] = True
@@ -379,3 +382,7 @@ _RULES: list[tuple[re.Pattern[str], Resolver]] = [
     (re.compile(r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _WEEKDAY + r"\b"), _weekday),
     (re.compile(rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)"), _bare_year),
 ]
+# Resolvers whose span depends on the question's time; the others' only when no year is written.
+_RELATIVE = {_bare_month, _weekday_of_week, _relative_season, _relative_day, _weekday, _ago, _past_n, _past_one,
+             _relative_period}
+_RELATIVE_WITHOUT_YEAR = {_month_day_year, _week_of_month, _quarter}
