@@ -362,6 +362,17 @@ CREW_ROLES: dict[str, str] = {
 CREW_PERSON = (
     r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b"
 )
+# The crew jobs a word of CREW_PERSON names ("the director of X", "who wrote X").
+CREW_PERSON_JOBS: dict[str, tuple[str, ...]] = {
+    "director": ("Director",), "directed": ("Director",),
+    "composer": ("Original Music Composer",), "composed": ("Original Music Composer",),
+    "screenwriter": ("Screenplay", "Writer"), "writer": ("Screenplay", "Writer"), "wrote": ("Screenplay", "Writer"),
+    "producer": ("Producer",), "produced": ("Producer",),
+}  # fmt: skip
+# A supporting role named ("best supporting actress"): no lead category is meant, those whose stored
+# category pattern opens with an acting role.
+SUPPORTING = r"supporting"
+LEAD_CATEGORY = r"\^ACT"
 # A person's own facts: birth, age.
 PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
 # A person's other films asked for; or anything more of them ("also", "else").
@@ -463,7 +474,7 @@ ANSWER_NOUNS: dict[str, str] = {
     "country": "place", "countries": "place", "nationality": "place", "city": "place", "place": "place",
     "year": "year", "decade": "year", "date": "date", "day": "date", "month": "date",
 }  # fmt: skip
-ANSWER_WORDS: dict[str, str] = {r"^(?:who|whom)\b": "name", r"^when\b": "date", r"^where\b": "place"}
+ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date", "where": "place"}
 # The rows a count or a total is over, as the question names them ("how many albums", "the number of
 # dividends"): the noun phrase after the counting words.
 COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
@@ -479,10 +490,9 @@ THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under
 GRAMMY = r"grammy"
 # The words of a company record's key ("dividendYield": dividend, yield; "fiftyTwoWeekHigh").
 RECORD_KEY_PARTS = r"[a-z]+|[A-Z][a-z]*|\d+"
-# An open-domain record's fact named by the question: words sharing the first FACT_STEM letters of a
-# word of its key ("headquartered" names "headquarters"), or words that name a common fact without
-# sharing a stem with its key ("the mountain X stands on": its location), by a stem of the key.
-FACT_STEM = 6
+# An open-domain record's fact named by the question: words sharing a stem with a word of its key
+# ("headquartered" names "headquarters"), or words that name a common fact without sharing a stem
+# with its key ("the mountain X stands on": its location), by a stem of the key.
 FACT_KEY_WORDS: dict[str, str] = {
     "locati": r"\b(?:located|stands?|sits?|situated|lies|built (?:on|in))\b",
     "headqu": r"\b(?:based|head office|hq)\b",
@@ -503,6 +513,16 @@ BARE_QUESTION_WORDS = frozenset(
 TICKER_SPELLING = r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$"
 TICKER_WORD = r"^[A-Za-z]{1,5}$"
 LONG_WORD = r"^[A-Za-z]{6,}$"
+
+# A letter, a digit: a record's value that reads as a name has letters and no digits.
+LETTER = r"[A-Za-z]"
+DIGIT = r"\d"
+
+# A player's running total in a play-by-play description ("Jordan 2' Dunk (12 PTS)"): the points are group 1.
+RUNNING_POINTS = r"\((\d+) PTS\)"
+# Words that stand for a subject without naming it, and an article before a name.
+PRONOUNS = frozenset("they he she it we you team".split())
+LEADING_ARTICLE = r"^(?:the|a)\s+"
 
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 

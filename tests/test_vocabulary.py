@@ -254,6 +254,29 @@ PATTERNS = [
     ("CHART_RANK", "in 2010", False), ("CHART_RANK", "the 3rd album", False),
     ("TOP_SPOT", "it hit number one", True), ("TOP_SPOT", "it topped the charts", True),
     ("TOP_SPOT", "it hit number two", False),
+    # the reading of a KG question (models/kg/intent.py)
+    ("PRESENT_TENSE", "who are the members", True), ("PRESENT_TENSE", "what's its eps", True),
+    ("PRESENT_TENSE", "who were the members", False),
+    ("PAST_TENSE", "who were the members", True), ("PAST_TENSE", "what did it close at", True),
+    ("PAST_TENSE", "who are the members", False),
+    ("RELATIVE_TIME", "in their last game", True), ("RELATIVE_TIME", "the most recent trading day", True),
+    ("RELATIVE_TIME", "in 2021", False),
+    ("ASKED_NOUN", "which language is it in", True), ("ASKED_NOUN", "what original language", True),
+    ("ASKED_NOUN", "who directed it", False),
+    ("COUNTED_ROWS", "how many albums did she release", True), ("COUNTED_ROWS", "the number of dividends", True),
+    ("COUNTED_ROWS", "how much did it cost", False),
+    ("THRESHOLD", "did she win more than 3 grammys", True), ("THRESHOLD", "at least ten times", True),
+    ("THRESHOLD", "did she win more grammys", False),
+    ("GRAMMY", "her grammy wins", True), ("GRAMMY", "an oscar", False),
+    ("RECORD_KEY_PARTS", "dividendYield", True), ("RECORD_KEY_PARTS", "", False),
+    ("TICKER_SPELLING", "BRK.B", True), ("TICKER_SPELLING", "two words", False),
+    ("TICKER_WORD", "tsla", True), ("TICKER_WORD", "metlife", False),
+    ("LONG_WORD", "metlife", True), ("LONG_WORD", "tsla", False),
+    ("LETTER", "Apple Inc", True), ("LETTER", "2024", False), ("DIGIT", "route 66", True), ("DIGIT", "none", False),
+    ("RUNNING_POINTS", "jordan 2' dunk (12 pts)", False), ("RUNNING_POINTS", "Jordan 2' Dunk (12 PTS)", True),
+    ("LEADING_ARTICLE", "the nets", True), ("LEADING_ARTICLE", "theo", False),
+    ("SUPPORTING", "best supporting actress", True), ("SUPPORTING", "best actress", False),
+    ("LEAD_CATEGORY", "^ACTOR$", True), ("LEAD_CATEGORY", "ACTOR IN A SUPPORTING ROLE", False),
 ]
 
 # (name, text, the words `word_pattern` finds first, or "") for each word list of the plan.
@@ -303,6 +326,10 @@ WORD_SETS = [
     ("PEOPLE_LIST_WORDS", "wife", True), ("RELATION_WORDS", "wife", False),
     ("PEOPLE_LIST_WORDS", "younger", True), ("PEOPLE_LIST_WORDS", "airplane", False),
     ("RELATION_WORDS", "brothers", True), ("RELATION_WORDS", "cousin", True), ("RELATION_WORDS", "members", False),
+    ("COUNTED_ROWS_END", "did", True), ("COUNTED_ROWS_END", "albums", False),
+    ("ASKS_THE_KIND", "which", True), ("ASKS_THE_KIND", "operator", False),
+    ("BARE_QUESTION_WORDS", "who", True), ("BARE_QUESTION_WORDS", "founded", False),
+    ("PRONOUNS", "they", True), ("PRONOUNS", "jordan", False),
 ]
 
 # (name, word, value) for each word table.
@@ -315,6 +342,9 @@ TABLES = [
     ("RESULT_CODES", "d", "draw"), ("RESULT_CODES", "l", "loss"),
     ("RESULT_WORDS", "drew", "draw"), ("RESULT_WORDS", "victory", "win"), ("RESULT_WORDS", "beaten", "loss"),
     ("UNITS", "metres", ("m", "length")), ("UNITS", "squarefeet", ("ft2", "area")), ("UNITS", "liters", ("l", "volume")),
+    ("ANSWER_NOUNS", "language", "language"), ("ANSWER_NOUNS", "country", "place"), ("ANSWER_NOUNS", "year", "year"),
+    ("ANSWER_WORDS", "who", "name"), ("ANSWER_WORDS", "when", "date"), ("ANSWER_WORDS", "where", "place"),
+    ("CREW_PERSON_JOBS", "directed", ("Director",)), ("CREW_PERSON_JOBS", "writer", ("Screenplay", "Writer")),
 ]
 
 # (text as the checker reads it, the unit word it becomes, or "" for none) for UNIT_SPELLINGS.
@@ -407,9 +437,24 @@ def test_each_unit_spelling_is_read_as_its_one_word(text, word):
     assert not word or word in v.UNITS
 
 
+# (stem of a record key, text, matches?) for FACT_KEY_WORDS: words naming a fact with no stem of its key.
+FACT_KEY_WORDS = [
+    ("locati", "the mountain it stands on", True), ("locati", "the mountain it names", False),
+    ("headqu", "where it is based", True), ("headqu", "where it is sold", False),
+    ("operat", "who runs it", True), ("operat", "who built it", False),
+    ("owner", "who owns it", True), ("owner", "who sold it", False),
+    ("founde", "it was set up by", True), ("founde", "it was founded in", False),
+]
+
+
+@pytest.mark.parametrize("stem, text, matches", FACT_KEY_WORDS)
+def test_each_fact_key_is_named_by_its_words(stem, text, matches):
+    assert bool(re.search(v.FACT_KEY_WORDS[stem], text)) is matches
+
+
 def test_every_list_of_the_module_is_in_a_table():
     tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {
-        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS", "FILM_FIELDS", "CREW_ROLES"
+        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS", "FILM_FIELDS", "CREW_ROLES", "FACT_KEY_WORDS"
     }
     helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL", "_SPAN_NAMED"}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
@@ -419,6 +464,7 @@ def test_every_list_of_the_module_is_in_a_table():
     assert set(v.SOCCER_FIELDS) == {column for column, *_ in SOCCER_FIELDS}
     assert set(v.FILM_FIELDS) == {field for field, *_ in FILM_FIELDS}
     assert set(v.CREW_ROLES) == {job for job, *_ in CREW_ROLES}
+    assert set(v.FACT_KEY_WORDS) == {stem for stem, *_ in FACT_KEY_WORDS}
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

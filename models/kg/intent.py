@@ -26,7 +26,7 @@ from models import vocabulary as v
 from models.answer_check import AnswerConstraint, read_constraint
 from models.kg.entities import KGEntities, name_words, written_whole
 from models.kg.matching import loose_key, written_match
-from models.kg.relations import TABLES, Relation
+from models.kg.relations import MUSIC_OFF_CHART_HINTS, TABLES, Relation
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
 from models.retrieval.question_kind import asks_for_several
 
@@ -42,10 +42,13 @@ Direction = Literal["", "higher", "lower", "earlier", "later"]
 Form = Literal["", "option", "yes_no", "year", "date", "number", "name", "place", "language"]
 MatchedBy = Literal["cue", "hint", "meaning", "reader", "default"]
 NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
-Scope = Literal["wording", "question"]
+# Where a cue is read: the wording (names blanked, "_"), the whole question, or the rest of the wording
+# once the words that name a relation alone are taken out ("best new artist" names no artist asked).
+# "tight": the wording with its runs of spaces made one (the blanks of names leave two).
+Scope = Literal["wording", "question", "rest", "tight"]
 
-# Named cues the domains read off a question, each a pattern of models/vocabulary.py, matched on the
-# wording (names blanked, "_") or on the whole question. A domain asks `intent.asks(name)`.
+# Named cues the domains read off a question, each a pattern of models/vocabulary.py. A domain asks
+# `intent.asks(name)`.
 CUES: dict[str, tuple[str, Scope]] = {
     # what is done with the rows (models/kg/answer.py)
     "total": (v.TOTAL_ASKED, "wording"), "average": (v.AVERAGE_ASKED, "wording"),
@@ -71,27 +74,28 @@ CUES: dict[str, tuple[str, Scope]] = {
     "billboard": (v.BILLBOARD_WORDS, "question"), "chart_moves": (v.CHART_MOVES, "wording"),
     "previous_week": (v.PREVIOUS_WEEK, "question"), "this_week": (v.THIS_WEEK, "question"),
     "debut": (v.DEBUT, "question"), "artist_date_words": (v.ARTIST_DATE_WORDS, "wording"),
-    "artist_nouns": (v.ARTIST_NOUNS, "wording"), "member_words": (v.MEMBERS_ASKED, "wording"),
+    "artist_nouns": (v.ARTIST_NOUNS, "rest"), "member_words": (v.MEMBERS_ASKED, "wording"),
     "band_facts": (v.BAND_FACTS, "wording"), "released": (v.RELEASED, "wording"), "work_nouns": (v.WORK_NOUNS, "wording"),
     "award_years": (v.AWARD_YEARS, "wording"), "career": (v.CAREER, "wording"), "death": (v.DEATH, "wording"),
-    "act_asked": (v.ACT_ASKED, "wording"), "song_asked": (v.SONG_ASKED, "wording"), "grammy": (v.GRAMMY, "question"),
-    "artist_signal": (v.ARTIST_SIGNAL, "wording"), "song_signal": (v.SONG_SIGNAL, "wording"),
+    "act_asked": (v.ACT_ASKED, "wording"), "song_asked": (v.SONG_ASKED, "wording"), "grammy": (v.GRAMMY, "wording"),
+    **{f"off_chart_{name}": (words, "wording") for name, words in MUSIC_OFF_CHART_HINTS.items()},
+    "artist_signal": (v.ARTIST_SIGNAL, "tight"), "song_signal": (v.SONG_SIGNAL, "tight"),
     "member_birth": (rf"{v.BIRTH_DATE}|oldest|youngest|eldest|older|younger", "wording"),
     "member_place": (v.BIRTH_PLACE, "wording"),
     # movie
-    "film_year_words": (v.FILM_YEAR_WORDS, "question"), "films_of_a_year": (v.FILMS_OF_A_YEAR, "wording"),
-    "crew_person": (v.CREW_PERSON, "wording"), "person_facts": (v.PERSON_FACTS, "wording"),
-    "other_films": (v.OTHER_FILMS, "wording"), "more_of_the_person": (v.MORE_OF_THE_PERSON, "wording"),
+    "film_year_words": (v.FILM_YEAR_WORDS, "question"), "films_of_a_year": (v.FILMS_OF_A_YEAR, "rest"),
+    "crew_person": (v.CREW_PERSON, "wording"), "person_facts": (v.PERSON_FACTS, "rest"),
+    "other_films": (v.OTHER_FILMS, "rest"), "more_of_the_person": (v.MORE_OF_THE_PERSON, "wording"),
     "award_won": (v.AWARD_WON, "wording"), "first_one": (v.FIRST_ONE, "wording"), "last_one": (v.LAST_ONE, "wording"),
     "nominees": (v.NOMINEES, "wording"), "nominations": (v.NOMINATIONS, "wording"),
-    "person_films": (v.PERSON_FILMS, "wording"), "films_of_followed": (v.FILMS_OF_FOLLOWED, "wording"),
-    "directed": (v.DIRECTED, "wording"), "acted": (v.ACTED, "wording"), "cast_asked": (v.CAST_ASKED, "wording"),
-    "cast_size": (v.CAST_SIZE, "wording"), "film_asked": (v.FILM_ASKED, "wording"),
-    "film_person_asked": (v.FILM_PERSON_ASKED, "wording"), "others_asked": (v.OTHERS_ASKED, "wording"),
-    "oscars": (v.OSCARS, "wording"), "lead_actress": (v.LEAD_ACTRESS_ASKED, "wording"),
-    "lead_actor": (v.LEAD_ACTOR_ASKED, "wording"), "main_cast": (v.MAIN_CAST_ASKED, "wording"),
-    "shared": (v.SHARED, "wording"), "person_signal": (v.PERSON_SIGNAL, "wording"),
-    "movie_signal": (v.MOVIE_SIGNAL, "wording"),
+    "person_films": (v.PERSON_FILMS, "rest"), "films_of_followed": (v.FILMS_OF_FOLLOWED, "wording"),
+    "directed": (v.DIRECTED, "rest"), "acted": (v.ACTED, "rest"), "cast_asked": (v.CAST_ASKED, "rest"),
+    "cast_size": (v.CAST_SIZE, "rest"), "film_asked": (v.FILM_ASKED, "wording"),
+    "film_person_asked": (v.FILM_PERSON_ASKED, "wording"), "others_asked": (v.OTHERS_ASKED, "rest"),
+    "oscars": (v.OSCARS, "wording"), "lead_actress": (v.LEAD_ACTRESS_ASKED, "rest"),
+    "lead_actor": (v.LEAD_ACTOR_ASKED, "rest"), "main_cast": (v.MAIN_CAST_ASKED, "rest"),
+    "shared": (v.SHARED, "wording"), "person_signal": (v.PERSON_SIGNAL, "tight"),
+    "movie_signal": (v.MOVIE_SIGNAL, "tight"), "supporting": (v.SUPPORTING, "wording"),
     # sports
     "next_game": (v.NEXT_GAME, "wording"), "player_stats": (v.PLAYER_STATS, "wording"),
     "player_stat_subject": (v.PLAYER_STAT, "question"), "game_period": (v.GAME_PERIOD, "wording"),
@@ -112,14 +116,17 @@ _AGGREGATES = [pattern for words in (v.COUNTING_WORDS, v.ARITHMETIC_WORDS, v.COM
                if (pattern := v.word_pattern(words))]
 _LEADING_CLAUSE = re.compile(v.LEADING_CLAUSE)
 _ASKED_NOUN = re.compile(v.ASKED_NOUN)
-_ANSWER_WORDS: list[tuple[re.Pattern[str], Form]] = [
-    (re.compile(pattern), cast(Form, form)) for pattern, form in v.ANSWER_WORDS.items()]
+# Letters of a word compared with a record key's: "headquartered" names "headquarters".
+STEM = 6
 _COUNTED = re.compile(v.COUNTED_ROWS)
 _THRESHOLD = re.compile(v.THRESHOLD)
 _RECORD_KEY_PARTS = re.compile(v.RECORD_KEY_PARTS)
 _WORDS = re.compile(r"[a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
 _POLITE = re.compile(v.POLITE_REQUEST)
+_GAME_PERIOD = re.compile(v.GAME_PERIOD)
+_PREVIOUS_WEEK = re.compile(v.PREVIOUS_WEEK)
+_LEADING_ARTICLE = re.compile(v.LEADING_ARTICLE)
 
 
 @dataclass(frozen=True)
@@ -150,10 +157,16 @@ class TimeReading:
     spans: tuple[DateSpan, ...]
     today: date | None
     by_season_start: Mapping[int, tuple[DateSpan, ...]] = field(default_factory=dict)
+    game_periods: frozenset[str] = frozenset()  # phrases of spans that name a part of a game ("the third quarter")
+    previous_weeks: frozenset[str] = frozenset()  # phrases of spans that name the week before ("last week")
 
     def spans_for(self, season_start_month: int) -> tuple[DateSpan, ...]:
         """The spans read with seasons starting in `season_start_month` ("this season" of soccer)."""
         return self.by_season_start.get(season_start_month, self.spans)
+
+    def calendar_spans(self, season_start_month: int) -> tuple[DateSpan, ...]:
+        """`spans_for`, without the parts of a game: "the third quarter" is no calendar quarter."""
+        return tuple(s for s in self.spans_for(season_start_month) if s.phrase not in self.game_periods)
 
 
 @dataclass(frozen=True)
@@ -238,7 +251,7 @@ class Intent:
         named = [(w.start(), w.end()) for position, w in enumerate(words) if _stems(w.group()) & stems
                  and not (position and words[position - 1].group() in v.ASKS_THE_KIND)]
         for stem, pattern in v.FACT_KEY_WORDS.items():
-            if stem[: v.FACT_STEM] in stems:
+            if stem[: STEM] in stems:
                 named += [(m.start(), m.end()) for m in re.finditer(pattern, self._wording)]
         return tuple(named)
 
@@ -250,7 +263,7 @@ class Intent:
 
 
 def _stems(text: str) -> set[str]:
-    return {word[: v.FACT_STEM] for word in _LETTERS.findall(text.lower()) if len(word) > 3}
+    return {word[: STEM] for word in _LETTERS.findall(text.lower()) if len(word) > 3}
 
 
 def blanked(query: str, entities: KGEntities) -> str:
@@ -287,7 +300,10 @@ class IntentReader:
         "relation", "operation"); `meaning`: relation -> cosine, when the caller scored the batch."""
         question = " ".join(query.lower().replace("\u2019", "'").split())
         wording = blanked(query, entities).replace("\u2019", "'")
-        texts = {"wording": wording, "question": question}
+        rest = wording
+        for table in TABLES.values():
+            rest = _consumed(table, rest)
+        texts = {"wording": wording, "question": question, "rest": rest, "tight": " ".join(wording.split())}
         cues, captures = set(), {}
         for name, (pattern, scope) in _COMPILED.items():
             found = [{"0": m.group(), **{str(i): g for i, g in enumerate(m.groups(), 1) if g is not None},
@@ -298,11 +314,12 @@ class IntentReader:
         time = self._time(wording, query_time, cues)
         constraint = read_constraint(_LEADING_CLAUSE.sub("", question))
         subjects = tuple(Subject(name, kind) for kind in (*NAME_KINDS, "tickers") for name in getattr(entities, kind))
+        subjects += tuple(Subject(name, "players") for name in _players(captures.get("player_stat_subject", ())))
         asks_rows = asks_for_several(wording) or any(pattern.search(wording) for pattern in _AGGREGATES)
         operation, direction = _operation(cues, constraint, len(subjects), asks_rows)
         relations, confidence = {}, {}
         for table_domain, table in TABLES.items():
-            picked, sure = self._relations(table, wording, meaning or {}, reader if table_domain == domain else None)
+            picked, sure = self._relations(table, wording, question, meaning or {}, reader if table_domain == domain else None)
             relations[table_domain], confidence[table_domain] = picked, sure
         return Intent(
             domain, subjects, relations, confidence, time, operation, direction,
@@ -335,9 +352,12 @@ class IntentReader:
             tense = "now"
         else:
             tense = "unmarked"
-        return TimeReading(kind, tense, spans, today, by_month)
+        phrases = {s.phrase for many in by_month.values() for s in many}
+        periods = frozenset(p for p in phrases if _GAME_PERIOD.search(p))
+        weeks = frozenset(p for p in phrases if _PREVIOUS_WEEK.search(p))
+        return TimeReading(kind, tense, spans, today, by_month, periods, weeks)
 
-    def _relations(self, table: tuple[Relation, ...], wording: str, meaning: Mapping[str, float],
+    def _relations(self, table: tuple[Relation, ...], wording: str, question: str, meaning: Mapping[str, float],
                    reader: Mapping[str, str] | None) -> tuple[tuple[RelationMatch, ...], float]:
         """The relations of `table` the wording picks, most specific first, and the confidence of the
         pick: 1 for cue words the meaning does not contradict; for a pick by meaning alone its cosine
@@ -346,7 +366,7 @@ class IntentReader:
         found: list[RelationMatch] = []
         for relation in table:
             cue = _CUE_PATTERNS.get(relation.name)
-            hit = cue.search(text) if cue is not None else None
+            hit = cue.search(question if relation.whole_question else text) if cue is not None else None
             if hit is not None and cue is not None:
                 found.append(RelationMatch(relation.name, "cue", meaning.get(relation.name, 0.0), hit.start(), hit.group()))
                 if relation.consumes:
@@ -391,6 +411,15 @@ def _for_meaning(wording: str) -> str:
 
 _CUE_PATTERNS = {r.name: re.compile(r.cues) for table in TABLES.values() for r in table if r.cues}
 _HINT_PATTERNS = {r.name: re.compile(r.hints) for table in TABLES.values() for r in table if r.hints}
+
+
+def _consumed(table: tuple[Relation, ...], text: str) -> str:
+    """`text` with the cue words of the table's consuming relations blanked (same length)."""
+    for relation in table:
+        cue = _CUE_PATTERNS.get(relation.name)
+        if relation.consumes and cue is not None:
+            text = cue.sub(lambda m: " " * len(m.group()), text)
+    return text
 
 
 def _without_lone_weak(found: list[RelationMatch], table: tuple[Relation, ...]) -> list[RelationMatch]:
@@ -444,7 +473,8 @@ def _form(question: str, constraint: AnswerConstraint | None) -> Form:
     noun = _ASKED_NOUN.search(opening)
     if noun is not None and noun.start() == 0 and noun["noun"] in v.ANSWER_NOUNS:
         return cast(Form, v.ANSWER_NOUNS[noun["noun"]])
-    return next((form for pattern, form in _ANSWER_WORDS if pattern.search(opening)), "")
+    first = opening.split(maxsplit=1)[0] if opening.split() else ""
+    return cast(Form, v.ANSWER_WORDS.get(first, ""))
 
 
 def _counted(question: str) -> str:
@@ -471,3 +501,14 @@ def _threshold(question: str) -> tuple[str, float] | None:
 def read_question(query: str, query_time: str = "", domain: str = "", entities: KGEntities | None = None) -> Intent:
     """The reading of one question with the default settings and no encoder (tests, tools)."""
     return IntentReader(ReadingSettings()).read(query, query_time, domain, entities or KGEntities())
+
+
+def _players(found: tuple[Mapping[str, str], ...]) -> list[str]:
+    """The people whose own numbers the question asks ("did X score", "X's points"): the subjects
+    of `vocabulary.PLAYER_STAT`, pronouns left out."""
+    names = []
+    for match in found:
+        subject = _LEADING_ARTICLE.sub("", match.get("who") or match.get("owner") or "").strip()
+        if subject and subject not in v.PRONOUNS:
+            names.append(subject)
+    return list(dict.fromkeys(names))

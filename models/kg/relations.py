@@ -47,6 +47,9 @@ class Relation:
     weak: bool = False  # picked by its cues only alone or beside a relation of its group
     group: str = ""
     yields: str = ""  # the kind of names its values are, the subjects of a next hop
+    # its cue is read on the whole question, names included: its words are often read as a name
+    # ("the first basket" as a team)
+    whole_question: bool = False
 
 
 # --- finance --------------------------------------------------------------------------------------
@@ -145,7 +148,7 @@ MUSIC: tuple[Relation, ...] = (
         field="rank", value="name", changes=True, group="chart", yields="songs"),
     Relation("members", "members", (
         "who are the members of the band?", "who plays in the group?", "how many people are in the band?"),
-        cues=(v.MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer"),
+        cues=v.MEMBERS_ASKED, hints=r"drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer",
         subjects=_ARTIST, routes=("music_get_members",), value="name", changes=True, yields="artists"),
     Relation("grammy_years", "years with a Grammy award", ("in which years did the artist win a grammy?",),
              cues=r"grammy|award", subjects=_ARTIST, routes=("music_grammy_get_award_date_by_artist",), value="year",
@@ -164,7 +167,7 @@ MUSIC: tuple[Relation, ...] = (
     Relation("birth_date", "birth date (founding date for a band)", (
         "when was the singer born?", "how old is the artist?", "when was the band formed?", "who is older?"),
         cues=(r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart\w*|\bbegan\b|"
-              rf"{v.BIRTH_DATE}"),
+              rf"debut(?:ed)? year|{v.BIRTH_DATE}"),
         subjects=_ARTIST, routes=("music_get_artist_birth_date",), value="date"),
     Relation("works", "works", (
         "which songs has the artist released?", "how many albums did the band put out?", "list the singer's discography"),
@@ -173,7 +176,7 @@ MUSIC: tuple[Relation, ...] = (
         routes=("music_get_artist_all_works",), value="name", changes=True),
     Relation("song_author", "author", (
         "who wrote the song?", "who sang the song?", "who is the songwriter?"),
-        cues=r"wr[io]te|writ|author|compos|penned|who (?:sang|sings|performed|is the artist)|by whom|whose",
+        cues=r"wr[io]te|writ|author|compos|penned", hints=r"who (?:sang|sings|performed|is the artist)|by whom|whose",
         subjects=_SONG, routes=("music_get_song_author",), value="name", yields="artists"),
     Relation("song_release_date", "release date", ("when was the song released?", "which song came out first?"),
              cues=r"releas|come out|came out|how old|recent", subjects=_SONG, routes=("music_get_song_release_date",),
@@ -282,10 +285,10 @@ SPORTS: tuple[Relation, ...] = (
         additive=True),
     Relation("first_scorer", "scorer of the game's first points", ("who scored the first basket of the game?",),
              cues=v.FIRST_SCORE, subjects=_TEAM, routes=(*_GAMES, "sports_nba_get_play_by_play_data_by_game_ids"),
-             value="name"),
+             value="name", whole_question=True),
     Relation("last_scorer", "scorer of the game's last points", ("who made the last shot of the game?",),
              cues=v.LAST_SCORE, subjects=_TEAM, routes=(*_GAMES, "sports_nba_get_play_by_play_data_by_game_ids"),
-             value="name"),
+             value="name", whole_question=True),
     Relation("game_winner", "winner", ("who won the game?", "which team won?"), cues=v.WINNER_ASKED, subjects=_TEAM,
              routes=_GAMES, value="name", changes=True),
     Relation("teams_beating", "teams that beat the team", (
@@ -312,7 +315,7 @@ SPORTS: tuple[Relation, ...] = (
         cues=v.POINTS_ASKED, subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True),
     Relation("play_by_play", "play-by-play", ("what happened in the third quarter of the game?",),
              cues=v.PLAY_BY_PLAY_WORDS, subjects=_TEAM, routes=("sports_nba_get_play_by_play_data_by_game_ids",),
-             value="text"),
+             value="text", whole_question=True),
 )
 
 # --- open domain ----------------------------------------------------------------------------------

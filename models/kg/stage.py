@@ -27,16 +27,16 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from loguru import logger
 
 from models.config import KGConfig
-from models.kg import movie, music
-from models.kg import open as open_domain
+from models.kg.movie import MovieDomain
+from models.kg.music import MusicDomain
 from models.kg import sports
-from models.kg.answer import ComputedAnswer, FactTable, compute
+from models.kg.sports import SportsDomain
+from models.kg.answer import ComputedAnswer, compute
 from models.kg.client import CallResult, KGClient
 from models.kg.entities import (
     KGEntities,
@@ -52,8 +52,8 @@ from models.kg.domain import Domain
 from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
 from models.kg.intent import IntentReader, ReadingSettings
+from models.kg.open import OpenDomain
 from models.kg.matching import CompanyDirectory
-from models.kg.relations import Relation
 from models.kg.routes import ApiCall
 from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
 from models.llm.base import GenerationParams, LLMBackend
@@ -66,33 +66,9 @@ CALLS_LEFT_OUT = "calls left out"
 MIN_BLOCK_CHARS = 80
 
 
-class _ModuleDomain:
-    """A domain still written as a module of functions, behind the Domain protocol."""
-
-    def __init__(self, name: str, module: ModuleType, relations: tuple[Relation, ...] = ()):
-        self.name, self.module, self.relations = name, module, relations
-
-    def applies(self, state: QuestionState) -> bool:
-        return self.module.applies(state)
-
-    def settle_kinds(self, state: QuestionState) -> None:
-        settle = getattr(self.module, "settle_kinds", None)
-        if settle is not None:
-            settle(state)
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        return self.module.plan(state, context)
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        return self.module.render(state, context)
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        return self.module.asked_table(state, context)
-
-
 DOMAINS: dict[str, Domain] = {
-    "finance": FinanceDomain(), "movie": _ModuleDomain("movie", movie), "music": _ModuleDomain("music", music),
-    "sports": _ModuleDomain("sports", sports), "open": _ModuleDomain("open", open_domain),
+    "finance": FinanceDomain(), "movie": MovieDomain(), "music": MusicDomain(),
+    "sports": SportsDomain(), "open": OpenDomain(),
 }
 
 
@@ -354,7 +330,7 @@ class KnowledgeGraphStage:
         evidence = Evidence()
         for module in domains_of(state):
             evidence.extend(module.render(state, context))
-        limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
+        limit = config.max_set_reference_chars if state.reading.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
         complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
         if evidence.found and complete:
