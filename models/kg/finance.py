@@ -18,7 +18,7 @@ from models import vocabulary
 from models.kg.answer import Fact, FactTable
 from models.kg.domain import picked, table_of
 from models.kg.formatting import dated, is_empty, money, number, parse_day, plain
-from models.kg.matching import best_company
+from models.kg.matching import best_company, company_key, name_score
 from models.kg.relations import BY_NAME, FINANCE, FINANCE_DEFAULT, Relation
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
@@ -92,6 +92,8 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
             elif answered:
                 state.events.append(Event("degraded", "company not in the KG", repr(company)))
             continue
+        state.note_match(company, official, 1.0 if company_key(company) == company_key(official) else
+                         name_score(company_key(company) or company, company_key(official) or official))
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)
         if answered and isinstance(ticker, str) and ticker:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal, Mapping, cast
+from typing import Literal, Mapping, Protocol, cast
 
 from models import vocabulary as v
 from models.answer_check import AnswerConstraint, read_constraint
 from models.kg.entities import KGEntities, name_words, written_whole
 from models.kg.matching import loose_key, written_match
-from models.kg.relations import MUSIC_OFF_CHART_HINTS, TABLES, Relation
+from models.kg.relations import BY_NAME, MUSIC_OFF_CHART_HINTS, TABLES, Relation
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
 from models.retrieval.question_kind import asks_for_several
 
@@ -282,9 +282,9 @@ class ReadingSettings:
     """What the reader weighs (models/config/schema.py:KGConfig holds them)."""
 
     season_start_months: tuple[int, ...] = (10,)
-    min_meaning: float = 0.45  # a relation picked by meaning alone scores at least this
-    min_margin: float = 0.05  # ... and this much above the next relation
-    veto_margin: float = 0.2  # a cue is doubted when another relation's meaning beats it by this much
+    min_meaning: float = 0.5  # a relation picked by meaning alone scores at least this
+    min_margin: float = 0.05  # ... and this much above the nearest relation of other routes
+    veto_margin: float = 0.2  # a cue is doubted when a relation of other routes means the question this much better
 
 
 class IntentReader:
@@ -360,8 +360,12 @@ class IntentReader:
     def _relations(self, table: tuple[Relation, ...], wording: str, question: str, meaning: Mapping[str, float],
                    reader: Mapping[str, str] | None) -> tuple[tuple[RelationMatch, ...], float]:
         """The relations of `table` the wording picks, most specific first, and the confidence of the
-        pick: 1 for cue words the meaning does not contradict; for a pick by meaning alone its cosine
-        when it is clear of the next relation's; 0 when nothing is picked."""
+        pick: 1 for cue words the meaning does not doubt (0.5 when a relation of other routes means
+        the question far better); for a pick by meaning alone its cosine, when it is clear of the
+        nearest relation of other routes; 0 when nothing is picked. A table of one relation (the open
+        domain's: which fact is asked is read off the record) picks it."""
+        if len(table) == 1:
+            return (RelationMatch(table[0].name, "default", meaning.get(table[0].name, 0.0)),), 1.0
         text = wording
         found: list[RelationMatch] = []
         for relation in table:
@@ -374,34 +378,41 @@ class IntentReader:
             elif (hint := _HINT_PATTERNS.get(relation.name)) is not None and hint.search(text):
                 found.append(RelationMatch(relation.name, "hint", meaning.get(relation.name, 0.0)))
         found = _without_lone_weak(found, table)
-        ranked = sorted(((score, name) for name, score in meaning.items() if name in {r.name for r in table}), reverse=True)
-        if reader and reader.get("relation") in {r.name for r in table}:
+        names = {r.name for r in table}
+        if reader and reader.get("relation") in names:
             name = reader["relation"]
             if name not in {m.name for m in found}:
                 found.insert(0, RelationMatch(name, "reader", meaning.get(name, 0.0)))
             return tuple(found), 1.0
+        ranked = sorted(((score, name) for name, score in meaning.items() if name in names), reverse=True)
         cued = [m for m in found if m.by == "cue"]
         settings = self.settings
         if cued:
             if not ranked:
                 return tuple(found), 1.0
             best, best_name = ranked[0]
-            doubted = best_name not in {m.name for m in found} and best - max(m.meaning for m in cued) > settings.veto_margin
+            doubted = (not any(_kin(best_name, m.name) for m in found)
+                       and best - max(m.meaning for m in cued) > settings.veto_margin)
             return tuple(found), 0.5 if doubted else 1.0
         if not ranked:
             return tuple(found), 0.0
-        (best, best_name), runner_up = ranked[0], ranked[1][0] if len(ranked) > 1 else 0.0
+        best, best_name = ranked[0]
+        runner_up = next((score for score, name in ranked[1:] if not _kin(name, best_name)), 0.0)
         if best >= settings.min_meaning and best - runner_up >= settings.min_margin:
             chosen = RelationMatch(best_name, "meaning", best)
             return (chosen, *(m for m in found if m.name != best_name)), best
         return tuple(found), 0.0
 
 
-class MeaningScorer:
-    """The protocol of models/kg/meaning.py: relation -> cosine with its nearest description."""
+def _kin(first: str, second: str) -> bool:
+    """Two relations of one route (a stock's closing and opening prices): their facts come together."""
+    return first == second or bool(set(BY_NAME[first].routes) & set(BY_NAME[second].routes))
 
-    def scores(self, texts: list[str]) -> list[dict[str, float]]:  # pragma: no cover - protocol
-        raise NotImplementedError
+
+class MeaningScorer(Protocol):
+    """models/kg/meaning.py: per text, relation -> cosine with its nearest description."""
+
+    def scores(self, texts: list[str]) -> list[dict[str, float]]: ...
 
 
 def _for_meaning(wording: str) -> str:

@@ -19,7 +19,7 @@ from loguru import logger
 _ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
 # Words that name a share class or legal form, not the company.
 _COMPANY_NOISE = re.compile(
-    r"\b(common stock|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
+    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
     r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
 )
 

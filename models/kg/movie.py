@@ -239,6 +239,8 @@ def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dic
     question's own words (one the question writes in full, or most like the title)."""
     key = "title" if route == MOVIE_SEARCH else "name"
     record, numbered = _pick(state.answer(route, query=name)[1], key, name, config, state.reading)
+    if record is not None:
+        state.note_match(name, str(record[key]), 1.0 if numbered or state.reading.writes_whole(str(record[key])) else None)
     if numbered and record is not None:
         state.events.append(Event("fallback", "title read with a number taken as the series' film", f"{name!r} -> {record[key]!r}"))
     words = state.reading.own_words
@@ -248,6 +250,7 @@ def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dic
                    and trailing_number(r[key]) == trailing_number(name)]  # "toy story 3" is not "Toy Story"
         record = max(written, key=lambda r: len(search_key(r[key])), default=None)
         if record is not None:
+            state.note_match(name, str(record[key]), 1.0)  # the question writes it in full
             state.events.append(Event("fallback", "title found by the question's own words", f"{name!r} -> {record[key]!r}"))
     return record
 

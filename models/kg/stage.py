@@ -51,7 +51,10 @@ from models.kg.entities import (
 from models.kg.domain import Domain
 from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
-from models.kg.intent import IntentReader, ReadingSettings
+from models.embeddings import SentenceEncoder
+from models.kg.intent import Intent, IntentReader, ReadingSettings
+from models.kg.meaning import RelationMeaning, shared_meaning
+from models.kg.relations import TABLES
 from models.kg.open import OpenDomain
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
@@ -62,10 +65,12 @@ from models.schema import Event, Question, QuestionAttributes, StageResult
 
 SOURCES = ("kg", "web", "both")
 CALLS_LEFT_OUT = "calls left out"
+WITHHELD = "computed answer withheld"
 # A block cut shorter than this says too little to be worth its place.
 MIN_BLOCK_CHARS = 80
 
 
+RELATION_DOMAIN = {relation.name: domain for domain, table in TABLES.items() for relation in table}
 DOMAINS: dict[str, Domain] = {
     "finance": FinanceDomain(), "movie": MovieDomain(), "music": MusicDomain(),
     "sports": SportsDomain(), "open": OpenDomain(),
@@ -88,6 +93,32 @@ class KGResult(StageResult):
     # day, the song not on that chart): the one evidence of a false premise the KG gives.
     contradicts: bool = False
     unmatched: list[str] = field(default_factory=list)  # asked names the KG has no record of
+    # How the question was read (its relations, operation, time, form, how sure) and how alike the
+    # weakest KG name matched for it is to the asked one (1 when exact, None when no name was matched).
+    reading: Reading | None = None
+    match: float | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The Intent of a question in short (models/kg/intent.py): the relations picked in its domain's
+    table and how (cue words, meaning, the LLM), its operation, time kind and tense, the form its
+    answer takes, and the confidence of the pick."""
+
+    domain: str
+    relations: tuple[str, ...]
+    by: tuple[str, ...]
+    operation: str
+    time: str
+    tense: str
+    form: str
+    confidence: float
+
+    @classmethod
+    def of(cls, intent: Intent, domain: str) -> Reading:
+        picked = intent.relations.get(domain, ())
+        return cls(domain, tuple(m.name for m in picked), tuple(m.by for m in picked), intent.operation,
+                   intent.time.kind, intent.time.tense, intent.form, round(intent.confidence.get(domain, 0.0), 4))
 
 
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
@@ -141,13 +172,19 @@ def domains_of(state: QuestionState) -> list[Domain]:
 
 
 class KnowledgeGraphStage:
-    def __init__(self, config: KGConfig, llm: LLMBackend, prompts: PromptLibrary):
+    def __init__(self, config: KGConfig, llm: LLMBackend, prompts: PromptLibrary, encoder: SentenceEncoder | None = None):
+        """`encoder`: a sentence encoder to share, used when it is the one `kg.relation_encoder` names."""
         self.config = config
         self.llm = llm
         self.prompts = prompts
         self._directory: CompanyDirectory | None = None
+        self.meaning: RelationMeaning | None = None
+        if config.relation_encoder:
+            self.meaning = shared_meaning(config.relation_encoder, config.relation_encoder_device, encoder)
         self.reader = IntentReader(ReadingSettings(
-            season_start_months=(10, config.nba_season_start_month, config.soccer_season_start_month)))
+            season_start_months=(10, config.nba_season_start_month, config.soccer_season_start_month),
+            min_meaning=config.min_relation_meaning, min_margin=config.min_relation_margin,
+            veto_margin=config.relation_veto_margin), self.meaning)
 
     @property
     def directory(self) -> CompanyDirectory:
@@ -156,8 +193,11 @@ class KnowledgeGraphStage:
         return self._directory
 
     def warm_up(self) -> None:
-        """Read the company table now rather than in the first batch with KG questions."""
+        """Read the company table and embed the relations' descriptions now rather than in the first
+        batch with KG questions."""
         logger.info(f"KG: {len(self.directory.tickers)} tickers in the company table")
+        if self.meaning is not None:
+            self.meaning.warm_up()
 
     def json_schemas(self) -> list[dict[str, Any]]:
         """The guided-decoding schema of the entity reading, for the LLM's warm-up."""
@@ -201,6 +241,8 @@ class KnowledgeGraphStage:
                 else:
                     for index, state in states.items():
                         state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
+                    self._score_meaning(states)
+                    for state in states.values():
                         self._read(state)
                 # the seconds left once the entities are read (the LLM call above spent some of them)
                 left = None if seconds_available is None else seconds_available - (self.llm.clock() - started_on_llm_clock)
@@ -226,6 +268,7 @@ class KnowledgeGraphStage:
         completions = self.llm.generate(conversations, params)
         for completion, (index, state) in zip(completions, states.items()):
             results[index].usage.add(completion)
+            state.reply = completion.text
             if completion.error:
                 state.problems.append(f"LLM error: {completion.error}")
             entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind)
@@ -237,6 +280,8 @@ class KnowledgeGraphStage:
             state.events += repairs
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
             state.other_kind_on_miss = True
+        self._score_meaning(states)
+        for state in states.values():
             self._read(state)
             for domain in DOMAINS.values():
                 domain.settle_kinds(state)
@@ -244,9 +289,15 @@ class KnowledgeGraphStage:
                 state.events += search_question_words(state.entities, state.query, state.domain)
                 self._read(state)
 
+    def _score_meaning(self, states: dict[int, QuestionState]) -> None:
+        """Each question against the relations' descriptions, the batch in one encoder call."""
+        chosen = list(states.values())
+        for state, scores in zip(chosen, self.reader.meaning_of([s.query for s in chosen], [s.entities for s in chosen])):
+            state.meaning = scores
+
     def _read(self, state: QuestionState) -> None:
         """The one reading of the question (read again only when the names it holds were repaired)."""
-        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities)
+        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities, meaning=state.meaning)
 
     # 2. rounds of scheduled API calls
     def _fetch(
@@ -333,8 +384,21 @@ class KnowledgeGraphStage:
         limit = config.max_set_reference_chars if state.reading.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
         complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
+        weak = {asked: found for asked, found in state.matched.items() if found[1] < config.min_confident_match}
+        for asked, (spelling, score) in weak.items():
+            evidence.blocks.insert(0, f"The KG's nearest record to the asked {asked!r} is {spelling!r} (name similarity "
+                                      f"{score:.2f}): it may be another one")
         if evidence.found and complete:
-            result.computed = compute(next((t for d in domains_of(state) if (t := d.facts(state, context))), None), state.reading)
+            table = next((t for d in domains_of(state) if (t := d.facts(state, context))), None)
+            computed = compute(table, state.reading)
+            table_domain = RELATION_DOMAIN.get(table.relation, state.domain) if table is not None else state.domain
+            if computed is not None and weak:
+                state.events.append(Event("routed", WITHHELD, f"a weak name match ({', '.join(map(repr, weak))})"))
+            elif computed is not None and not state.reading.confident(table_domain, config.min_reading_confidence):
+                state.events.append(Event("routed", WITHHELD, f"the reading is not sure of its relation "
+                                          f"({state.reading.confidence.get(table_domain, 0.0):.2f})"))
+            else:
+                result.computed = computed
         if result.computed is not None:
             result.references.append(result.computed.line())
             left -= len(result.references[0])
@@ -348,6 +412,8 @@ class KnowledgeGraphStage:
         result.has_evidence = evidence.found
         result.contradicts = evidence.contradicts
         result.unmatched = list(evidence.unmatched)
+        result.reading = Reading.of(state.reading, state.domain if state.domain in state.reading.relations else "open")
+        result.match = min((score for _, score in state.matched.values()), default=None)
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
         if result.failed_calls:

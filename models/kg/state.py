@@ -12,7 +12,7 @@ from models.config import KGConfig
 from models.kg.client import CallResult
 from models.kg.entities import KGEntities
 from models.kg.intent import Intent
-from models.kg.matching import CompanyDirectory, best_match
+from models.kg.matching import CompanyDirectory, best_match, name_score
 from models.kg.routes import ApiCall
 from models.kg.timeparse import parse_query_time
 from models.schema import Event
@@ -34,6 +34,10 @@ class QuestionState:
     # song as an artist): such a name is looked up as the other kind when its own search misses.
     other_kind_on_miss: bool = False
     intent: Intent | None = None  # the one reading of the question (models/kg/intent.py)
+    meaning: dict[str, float] = field(default_factory=dict)  # relation -> cosine with its descriptions
+    reply: str = ""  # the entity reader's reply, when the LLM read the question
+    # each asked name the KG matched: (its KG spelling, how alike the two are, 0-1)
+    matched: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     @property
     def reading(self) -> Intent:
@@ -70,7 +74,18 @@ class QuestionState:
         if not answered or not isinstance(hits, list):
             return self.done(search_route, query=name), None
         names = [h for h in hits if isinstance(h, str)]
-        return True, best_match(name, names, min_similarity) or self.reading.written_among(name, names)
+        similar = best_match(name, names, min_similarity)
+        if similar is not None:
+            self.note_match(name, similar)
+            return True, similar
+        written = self.reading.written_among(name, names)
+        if written is not None:
+            self.note_match(name, written, 1.0)  # the question writes the KG's name in full
+        return True, written
+
+    def note_match(self, asked: str, found: str, score: float | None = None) -> None:
+        """`asked` was matched to the KG's `found` (by their similarity unless `score` says otherwise)."""
+        self.matched[asked] = (found, name_score(asked, found) if score is None else score)
 
     def keep_asked_kind(self, kinds: tuple[str, str], wants: tuple[bool, bool]) -> None:
         """A name the reader filed under both kinds of a domain (an artist and a song, a person and a
