@@ -185,7 +185,7 @@ PRICE_COLUMNS: dict[str, str] = {
     "Open": r"\bopen(?:ed|s|ing)?\b(?!-)",
     "High": r"\bhighs?\b|\bmaximum\b|\bmax\b|\bpeak",
     "Low": r"\blows?\b|\bminimum\b|\bmin\b|\bbottom",
-    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity",
+    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity|changed hands",
 }
 # The days of a span that closed below (or above) the close before them, asked as a set.
 CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*|\bdown days\b"
@@ -223,7 +223,7 @@ COUNT_ASKED = r"\b(?:how many|how much|number of|count)\b"
 HIGHEST_ASKED = r"\b(?:highest|most(?! recent)|maximum|max|peak|biggest|largest|greatest|best)\b"
 LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
 # The direction of a comparison of amounts.
-MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|exceed\w*|outperform\w*)\b"
+MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|pricier|exceed\w*|outperform\w*)\b"
 LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
 # "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
 _SPAN_NAMED = (r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
@@ -379,7 +379,8 @@ PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
 OTHER_FILMS = r"other (?:films|movies)"
 MORE_OF_THE_PERSON = rf"{OTHER_FILMS}|also|else"
 # An award won (not only a nomination).
-AWARD_WON = r"\bw[oi]ns?\b|\bwinning\b|\bhonou?red\b|\bpraised\b|\bawarded\b"
+AWARD_WON = (r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|\breceived\b|"
+             r"\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b")
 # A person's films asked about: their films, what they directed or acted in.
 PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
 # The films of a person an earlier answer named ("what other films did she direct?").
@@ -467,20 +468,24 @@ PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|ago|ye
 RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|recent(?:ly)?|last (?:game|match|appearance|"
                  r"fixture|outing|contest|trading day)|next|upcoming|so far|to date|at the moment|right now)\b")
 # What the question asks its answer to be, by the noun after its wh-word ("which language", "what
-# year", "which team") or the wh-word alone ("who", "when", "where"): the noun or word -> the form.
+# year", "which team") or the wh-word alone ("who", "when"; "where does it rank" asks no place): the
+# noun or word -> the form.
 ASKED_NOUN = r"\b(?:what|which)(?: \w+)?? (?P<noun>[a-z]+)\b"
 ANSWER_NOUNS: dict[str, str] = {
     "language": "language", "languages": "language",
     "country": "place", "countries": "place", "nationality": "place", "city": "place", "place": "place",
     "year": "year", "decade": "year", "date": "date", "day": "date", "month": "date",
 }  # fmt: skip
-ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date", "where": "place"}
+# A clause that asks: it opens with a wh-word.
+WH_OPENING = r"^(?:what|which|who|whom|whose|where|when|how)\b"
+ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date"}
 # The rows a count or a total is over, as the question names them ("how many albums", "the number of
 # dividends"): the noun phrase after the counting words.
 COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
                 r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
-# Words that end the rows' noun phrase ("how many albums did ...", "how many jump shots were ...").
-COUNTED_ROWS_END = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
+# Function words: they end the rows' noun phrase ("how many albums did ...", "how many jump shots
+# were ..."), and are no noun asked after a wh-word ("what are the ...").
+FUNCTION_WORDS = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
                              "with that which who whom he she it they this these those there".split())
 # A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
 THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly)\s+"
@@ -514,6 +519,8 @@ TICKER_SPELLING = r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$"
 TICKER_WORD = r"^[A-Za-z]{1,5}$"
 LONG_WORD = r"^[A-Za-z]{6,}$"
 
+# A day written as the KG writes it ("2024-03-08"): a computed answer that is a date.
+ISO_DAY = r"\d{4}-\d{2}-\d{2}\b"
 # A letter, a digit: a record's value that reads as a name has letters and no digits.
 LETTER = r"[A-Za-z]"
 DIGIT = r"\d"

@@ -248,10 +248,14 @@ def test_no_answer_is_computed_over_rows_some_calls_of_which_were_left_out(ask, 
     assert "calls left out" in map(lambda e: e.what, result.events) and result.computed is None
 
 
-def test_the_current_members_asked_get_no_computed_answer_and_the_list_is_said_to_be_every_member(ask):
-    current = ask("Who are the current members of Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]))
-    every = ask("Who are the members of Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]))
-    assert current.computed is None and "the KG does not say who left" in text(current)
+def test_the_members_asked_in_the_present_get_no_computed_answer_and_the_list_is_said_to_be_every_member(ask):
+    # the KG's undated list holds every member a band ever had: a set asked in the present ("who are",
+    # "current") is not it; one asked in the past ("who were") is
+    for question in ("Who are the current members of Halcyon Drift?", "Who are the members of Halcyon Drift?",
+                     "Who plays in Halcyon Drift these days?"):
+        current = ask(question, "music", KGEntities(artists=["Halcyon Drift"]))
+        assert current.computed is None and "the KG does not say who left" in text(current), question
+    every = ask("Who were the members of Halcyon Drift?", "music", KGEntities(artists=["Halcyon Drift"]))
     assert every.computed is not None and every.computed.kind == "set" and "who left" not in text(every)
 
 

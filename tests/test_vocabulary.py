@@ -212,6 +212,7 @@ PATTERNS = [
     ("MORE_OF_THE_PERSON", "what did she direct", False),
     ("AWARD_WON", "which film won best picture", True), ("AWARD_WON", "she was honored", True),
     ("AWARD_WON", "she was nominated", False), ("AWARD_WON", "a wonderful film", False),
+    ("AWARD_WON", "he was named best actor", True), ("AWARD_WON", "the winner of more awards", True),
     ("PERSON_FILMS", "his filmography", True), ("PERSON_FILMS", "which films did she direct", True),
     ("PERSON_FILMS", "when was she born", False),
     ("FILMS_OF_FOLLOWED", "what other films", True), ("FILMS_OF_FOLLOWED", "the film's budget", False),
@@ -277,6 +278,8 @@ PATTERNS = [
     ("LEADING_ARTICLE", "the nets", True), ("LEADING_ARTICLE", "theo", False),
     ("SUPPORTING", "best supporting actress", True), ("SUPPORTING", "best actress", False),
     ("LEAD_CATEGORY", "^ACTOR$", True), ("LEAD_CATEGORY", "ACTOR IN A SUPPORTING ROLE", False),
+    ("ISO_DAY", "2024-03-08", True), ("ISO_DAY", "2024-03", False),
+    ("WH_OPENING", "which film won best picture", True), ("WH_OPENING", "at the time x won", False),
 ]
 
 # (name, text, the words `word_pattern` finds first, or "") for each word list of the plan.
@@ -326,7 +329,7 @@ WORD_SETS = [
     ("PEOPLE_LIST_WORDS", "wife", True), ("RELATION_WORDS", "wife", False),
     ("PEOPLE_LIST_WORDS", "younger", True), ("PEOPLE_LIST_WORDS", "airplane", False),
     ("RELATION_WORDS", "brothers", True), ("RELATION_WORDS", "cousin", True), ("RELATION_WORDS", "members", False),
-    ("COUNTED_ROWS_END", "did", True), ("COUNTED_ROWS_END", "albums", False),
+    ("FUNCTION_WORDS", "did", True), ("FUNCTION_WORDS", "albums", False),
     ("ASKS_THE_KIND", "which", True), ("ASKS_THE_KIND", "operator", False),
     ("BARE_QUESTION_WORDS", "who", True), ("BARE_QUESTION_WORDS", "founded", False),
     ("PRONOUNS", "they", True), ("PRONOUNS", "jordan", False),
@@ -343,7 +346,7 @@ TABLES = [
     ("RESULT_WORDS", "drew", "draw"), ("RESULT_WORDS", "victory", "win"), ("RESULT_WORDS", "beaten", "loss"),
     ("UNITS", "metres", ("m", "length")), ("UNITS", "squarefeet", ("ft2", "area")), ("UNITS", "liters", ("l", "volume")),
     ("ANSWER_NOUNS", "language", "language"), ("ANSWER_NOUNS", "country", "place"), ("ANSWER_NOUNS", "year", "year"),
-    ("ANSWER_WORDS", "who", "name"), ("ANSWER_WORDS", "when", "date"), ("ANSWER_WORDS", "where", "place"),
+    ("ANSWER_WORDS", "who", "name"), ("ANSWER_WORDS", "when", "date"), ("ANSWER_WORDS", "whom", "name"),
     ("CREW_PERSON_JOBS", "directed", ("Director",)), ("CREW_PERSON_JOBS", "writer", ("Screenplay", "Writer")),
 ]
 

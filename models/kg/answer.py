@@ -20,12 +20,17 @@ from datetime import date
 from statistics import fmean
 from typing import TYPE_CHECKING, Literal
 
+import re
+
+from models import vocabulary
 from models.answer_check import violates
 
 if TYPE_CHECKING:
     from models.kg.intent import Intent
 
 Value = float | date | str
+_ISO_DAY = re.compile(vocabulary.ISO_DAY)
+_YEAR = re.compile(vocabulary.YEAR)
 ComputedKind = Literal["lookup", "sum", "average", "count", "extreme", "first", "last", "comparison", "difference", "set"]
 
 
@@ -50,6 +55,8 @@ class FactTable:
     unit: str = ""  # written after a value ("%")
     relation: str = ""  # the relation of models/kg/relations.py the rows are of
     value: str = ""  # the kind of its values (relations.ValueKind), "" when not declared
+    rows: str = ""  # what its rows are, as a count names them (a pattern; "" when not declared)
+    leaves: bool = False  # its rows can stop holding and are undated (a band's members)
 
 
 @dataclass(frozen=True)
@@ -89,11 +96,71 @@ def compute(table: FactTable | None, intent: Intent) -> ComputedAnswer | None:
             answer = _about_all(table, facts, intent)
     else:
         answer = _about_one(table, facts, intent)
+    if answer is not None and yes_no and answer.value not in ("yes", "no"):
+        answer = _held_against_threshold(answer, intent)
     if answer is None or (yes_no and answer.value not in ("yes", "no")):
         return None
     if constraint is not None and violates(constraint, answer.value) is not None:
         return None  # not of the form the question asks for (a number, a date, one of its options)
+    if not _of_the_asked_kind(answer, table, intent) or not _over_the_asked_rows(answer, table, intent):
+        return None
+    if answer.kind == "set" and table.leaves and intent.time.tense == "now":
+        return None  # "who are the members": the KG's undated list holds every member there ever was
     return answer
+
+
+# Kinds of computed answer that are numbers whatever the rows' values.
+_NUMBER_KINDS = ("count", "sum", "average")
+
+
+def _held_against_threshold(answer: ComputedAnswer, intent: Intent) -> ComputedAnswer | None:
+    """A yes/no question that holds one value against a number it names ("did she win more than 3
+    grammys?"): yes or no, from the value computed; None when it names no number or the value is none."""
+    if intent.threshold is None:
+        return None
+    try:
+        value = float(answer.value.rstrip("%").replace(",", ""))
+    except ValueError:
+        return None
+    words, limit = intent.threshold
+    holds = {"more than": value > limit, "over": value > limit, "above": value > limit, "at least": value >= limit,
+             "fewer than": value < limit, "less than": value < limit, "under": value < limit, "below": value < limit,
+             "at most": value <= limit, "exactly": value == limit}[words]
+    return ComputedAnswer("comparison", "yes" if holds else "no", f"{answer.value} ({answer.how}) held against {words} {shown(limit)}")
+
+
+def _of_the_asked_kind(answer: ComputedAnswer, table: FactTable, intent: Intent) -> bool:
+    """The answer is of the kind the question asks for: a date or a year where it asks when, a number
+    where it asks how many, a place where it asks where, a language where it asks which language."""
+    form = intent.form
+    if form in ("", "name", "option", "yes_no") or answer.value in ("yes", "no"):
+        return True
+    is_date = _date_like(answer.value)
+    if form in ("date", "year"):
+        return is_date or table.value in ("date", "year") and answer.kind not in _NUMBER_KINDS
+    if form == "number":
+        return not is_date and (answer.kind in _NUMBER_KINDS or _number_like(answer.value))
+    return table.value in ("", form)
+
+
+def _over_the_asked_rows(answer: ComputedAnswer, table: FactTable, intent: Intent) -> bool:
+    """A count or a total is over the rows the question names ("how many albums" is no count of every
+    work): the relation's rows are those, or the question names none."""
+    if not table.rows or not (answer.kind in ("count", "sum") or intent.operation in ("count", "sum")):
+        return True
+    return intent.counts(table.rows) is not False
+
+
+def _date_like(text: str) -> bool:
+    return bool(_ISO_DAY.match(text) or _YEAR.fullmatch(text))
+
+
+def _number_like(text: str) -> bool:
+    try:
+        float(text.rstrip("%").replace(",", ""))
+    except ValueError:
+        return False
+    return True
 
 
 def _about_all(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedAnswer | None:
@@ -117,6 +184,8 @@ def _about_one(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedA
             return ComputedAnswer("count", str(len(items)), f"count of the {len(items)} {name}")
         if len(items) == 1:
             return ComputedAnswer("lookup", items[0], name)
+        if intent.asks_for_one:
+            return None  # several where the question asks for one ("which film won ..."): which one is not known
         return ComputedAnswer("set", ", ".join(items), f"every one of the {name}")  # no count: a count is no list
     if len(facts) == 1:
         fact = facts[0]

@@ -161,7 +161,21 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
                 evidence.add(f"{ticker} / {FACT_LABELS[route]} (KG, current): {number(result)}")
     for route in FACT_LABELS:
         evidence.add(_compared(route, known, state))
+    if _price_of_a_dividend_day(state) and (day := _dividend_day(state, known)) is not None:
+        evidence.add(_dividend_day_line(state, known[0], day, now))
     return evidence
+
+
+def _dividend_day_line(state: QuestionState, ticker: str, day: date, now: datetime | None) -> str:
+    """The trading of the day a dividend picks, beside the payment."""
+    which = "first" if state.reading.asks("earlier") else "last"
+    days = _completed_days(_bars(state.answer(PRICES, query=ticker)[1]), now)
+    by_day, ordered = dict(days), [d for d, _ in days]
+    if day not in by_day:
+        return f"{ticker} paid its {which} dividend on {dated(day)}; no trading data of that day in the KG"
+    before = [d for d in ordered if d < day]
+    return (f"{ticker} paid its {which} dividend on {dated(day)}; that day's trading: "
+            + _day_line(ticker, day, by_day[day], by_day[before[-1]] if before else None))
 
 
 def _asked_keys(info: dict, state: QuestionState) -> list[str]:
@@ -384,7 +398,9 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
 
 
 def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
-    payments = sorted((day, v) for k, v in (result.items() if isinstance(result, dict) else []) if (day := parse_day(k)))
+    today = state.today or date.max
+    payments = sorted((day, v) for k, v in (result.items() if isinstance(result, dict) else [])
+                      if (day := parse_day(k)) and day <= today)
     items = [(day, value) for day, v in payments if (value := _real(v)) is not None]
     if not items:
         return f"{ticker}: no dividends in the KG"
@@ -430,6 +446,12 @@ def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
     intent = state.reading
     chosen = {relation.name: relation for relation in data_relations(state)}
     if "dividends" in chosen:
+        column = _price_of_a_dividend_day(state)
+        if column is not None:  # "the volume on the day of the last dividend": the dividend picks the day
+            day = _dividend_day(state, known)
+            return _price_table(state, known, day, column) if day is not None else None
+        if column is None and _names_a_price_first(state):
+            return None  # a dividend of the day a price picks: no rule here reads it
         return table_of(chosen["dividends"], _dividend_table(state, known))
     for name in FIGURES:
         if name in chosen:
@@ -457,6 +479,35 @@ def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
     return None
 
 
+def _price_of_a_dividend_day(state: QuestionState) -> str | None:
+    """The price column asked of the day a dividend picks ("what was the volume on the day of the
+    last dividend?"): a column named before the dividend, with the dividend's first or last asked."""
+    intent = state.reading
+    dividend = intent.match("finance", "dividends")
+    columns = [(m.at, BY_NAME[name].field) for name in PRICE_COLUMNS
+               if (m := intent.match("finance", name)) is not None and m.by == "cue"]
+    if dividend is None or not columns or intent.asks("earlier") == intent.asks("later"):
+        return None
+    at, column = min(columns)
+    return column if at < dividend.at else None
+
+
+def _names_a_price_first(state: QuestionState) -> bool:
+    """A price column is named before the dividend ("the dividend paid on the day of the highest volume")."""
+    intent = state.reading
+    dividend = intent.match("finance", "dividends")
+    return dividend is not None and any(
+        (m := intent.match("finance", name)) is not None and m.by == "cue" and m.at < dividend.at for name in PRICE_COLUMNS)
+
+
+def _dividend_day(state: QuestionState, known: list[str]) -> date | None:
+    """The day of the first or the last dividend (of the asked span), of the one company asked."""
+    days = [fact.when for fact in _dividend_table(state, known).facts if fact.when is not None]
+    if len(known) != 1 or not days:
+        return None
+    return min(days) if state.reading.asks("earlier") else max(days)
+
+
 def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
     """The last 1-minute price at the question's time ("right now", "today", "currently")."""
     now = eastern_time(state.query_time)
@@ -475,18 +526,21 @@ def _info(state: QuestionState, ticker: str) -> dict:
 
 
 def _dividend_table(state: QuestionState, known: list[str]) -> FactTable:
+    """The dividends paid in the asked span, up to the question's day (a later payment is not known then)."""
     spans = state.reading.time.spans[:1]
+    today = state.today or date.max
     found = []
     for ticker in known:
         answered, result = state.answer("finance_get_dividends_history", query=ticker)
         for key, value in result.items() if answered and isinstance(result, dict) else []:
             day, amount = parse_day(key), _real(value)
-            if day is not None and amount is not None and all(span.contains(day) for span in spans):
+            if day is not None and amount is not None and day <= today and all(span.contains(day) for span in spans):
                 found.append(Fact(ticker, amount, day))
     return FactTable("dividends paid", sorted(found, key=lambda f: (f.subject, f.when or date.min)), additive=True)
 
 
-def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
+def _price_table(state: QuestionState, known: list[str], on: date | None = None, asked: str | None = None) -> FactTable | None:
+    """The column the question names (or `asked`) over its span's days (or the one day `on`)."""
     intent = state.reading
     now = eastern_time(state.query_time)
     # the column the question names first; "the highest (lowest) price" is the day's high (low), and
@@ -499,15 +553,15 @@ def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
         named = [(start, c, word) for start, c, word in named if word != "open"]
     if len(named) > 1:
         return None  # several columns asked ("the low and high prices"): no one value answers
-    column = min(named)[1] if named else "Volume" if intent.asks("shares_traded") else None
+    column = asked or (min(named)[1] if named else "Volume" if intent.asks("shares_traded") else None)
     if column is None:
         if not prices:
             return None  # no figure named: the question's figure is not known to be a price
         high, low = intent.asks("highest"), intent.asks("lowest")
         column = "High" if high and not low else "Low" if low and not high else "Close"
     lower, higher = intent.asks("closed_lower"), intent.asks("closed_higher")
-    moved = (lower or higher) and intent.asks("days_asked")
-    spans = [s for s in intent.time.spans if s.start <= (now.date() if now else date.max)][:1]
+    moved = (lower or higher) and intent.asks("days_asked") and on is None
+    spans = [] if on else [s for s in intent.time.spans if s.start <= (now.date() if now else date.max)][:1]
     money = intent.captures("money_amount")
     money_spent = money[0] if money and intent.asks("shares_bought") else None
     rows: list[Fact] = []
@@ -516,7 +570,9 @@ def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
         days = _completed_days(_bars(result), now) if answered else []
         if not days:
             continue
-        if spans:
+        if on is not None:
+            inside = [(day, bar) for day, bar in days if day == on]
+        elif spans:
             inside = [(day, bar) for day, bar in days if spans[0].contains(day)]
             edge = _edge_day(state, inside)
             inside = edge[1] if edge else inside

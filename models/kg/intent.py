@@ -43,7 +43,8 @@ Form = Literal["", "option", "yes_no", "year", "date", "number", "name", "place"
 MatchedBy = Literal["cue", "hint", "meaning", "reader", "default"]
 NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
 # Where a cue is read: the wording (names blanked, "_"), the whole question, or the rest of the wording
-# once the words that name a relation alone are taken out ("best new artist" names no artist asked).
+# once the words that name a thing are taken out ("best new artist" names no artist asked, "best
+# picture" no highest value).
 # "tight": the wording with its runs of spaces made one (the blanks of names leave two).
 Scope = Literal["wording", "question", "rest", "tight"]
 
@@ -51,13 +52,13 @@ Scope = Literal["wording", "question", "rest", "tight"]
 # `intent.asks(name)`.
 CUES: dict[str, tuple[str, Scope]] = {
     # what is done with the rows (models/kg/answer.py)
-    "total": (v.TOTAL_ASKED, "wording"), "average": (v.AVERAGE_ASKED, "wording"),
-    "count": (v.COUNT_ASKED, "wording"), "highest": (v.HIGHEST_ASKED, "wording"),
-    "lowest": (v.LOWEST_ASKED, "wording"), "more": (v.MORE_ASKED, "wording"), "less": (v.LESS_ASKED, "wording"),
-    "earlier": (v.EARLIER_ASKED, "wording"), "later": (v.LATER_ASKED, "wording"), "when": (v.WHEN_ASKED, "wording"),
-    "share": (v.SHARE_ASKED, "wording"), "age_or_duration": (v.AGE_OR_DURATION_ASKED, "wording"),
-    "difference": (v.DIFFERENCE_ASKED, "wording"), "date_gap": (v.DATE_GAP_ASKED, "wording"),
-    "side_by_side": (v.SIDE_BY_SIDE, "wording"), "rows_counted": (v.ROWS_COUNTED, "wording"),
+    "total": (v.TOTAL_ASKED, "rest"), "average": (v.AVERAGE_ASKED, "rest"),
+    "count": (v.COUNT_ASKED, "rest"), "highest": (v.HIGHEST_ASKED, "rest"),
+    "lowest": (v.LOWEST_ASKED, "rest"), "more": (v.MORE_ASKED, "rest"), "less": (v.LESS_ASKED, "rest"),
+    "earlier": (v.EARLIER_ASKED, "rest"), "later": (v.LATER_ASKED, "rest"), "when": (v.WHEN_ASKED, "rest"),
+    "share": (v.SHARE_ASKED, "rest"), "age_or_duration": (v.AGE_OR_DURATION_ASKED, "rest"),
+    "difference": (v.DIFFERENCE_ASKED, "rest"), "date_gap": (v.DATE_GAP_ASKED, "rest"),
+    "side_by_side": (v.SIDE_BY_SIDE, "rest"), "rows_counted": (v.ROWS_COUNTED, "rest"),
     "operands": (v.OPERAND_WORDS, "wording"),
     # time and tense
     "present_tense": (v.PRESENT_TENSE, "wording"), "past_tense": (v.PAST_TENSE, "wording"),
@@ -125,6 +126,7 @@ _WORDS = re.compile(r"[a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
 _POLITE = re.compile(v.POLITE_REQUEST)
 _GAME_PERIOD = re.compile(v.GAME_PERIOD)
+_WH_OPENING = re.compile(v.WH_OPENING)
 _PREVIOUS_WEEK = re.compile(v.PREVIOUS_WEEK)
 _LEADING_ARTICLE = re.compile(v.LEADING_ARTICLE)
 
@@ -186,6 +188,7 @@ class Intent:
     counted: str  # the rows a count or a total is over, as named ("albums", "jump shots"); "" when none
     threshold: tuple[str, float] | None  # ("more than", 3.0) of a yes/no question holding a value against one
     asks_for_rows: bool  # a set or an aggregate: every row it needs is shown
+    asks_for_one: bool  # its wh-word asks for one thing by a singular noun ("which film won ...")
     _wording: str = ""
     _question: str = ""
     _captures: Mapping[str, tuple[Mapping[str, str], ...]] = field(default_factory=dict)
@@ -212,6 +215,13 @@ class Intent:
 
     def confident(self, domain: str, threshold: float) -> bool:
         return self.confidence.get(domain, 0.0) >= threshold
+
+    def counts(self, rows: str) -> bool | None:
+        """Whether the rows a count or a total is over, as the question names them ("how many
+        albums"), are those `rows` (a relation's pattern); None when it names none."""
+        if not self.counted:
+            return None
+        return bool(re.search(rows, self.counted))
 
     def in_question_order(self, names: list[str]) -> list[str]:
         """`names` in the order the question writes them (those it does not write keep theirs, after)."""
@@ -283,7 +293,7 @@ class ReadingSettings:
 
     season_start_months: tuple[int, ...] = (10,)
     min_meaning: float = 0.5  # a relation picked by meaning alone scores at least this
-    min_margin: float = 0.05  # ... and this much above the nearest relation of other routes
+    min_margin: float = 0.05  # ... and this much above the next relation
     veto_margin: float = 0.2  # a cue is doubted when a relation of other routes means the question this much better
 
 
@@ -318,14 +328,17 @@ class IntentReader:
         asks_rows = asks_for_several(wording) or any(pattern.search(wording) for pattern in _AGGREGATES)
         operation, direction = _operation(cues, constraint, len(subjects), asks_rows)
         relations, confidence = {}, {}
+        # what the question's own subjects are: the kinds of its names, the years it names, a chart rank
+        kinds = {s.kind for s in subjects} | ({"years"} if time.spans else set()) | ({"rank"} if entities.rank else set())
         for table_domain, table in TABLES.items():
-            picked, sure = self._relations(table, wording, question, meaning or {}, reader if table_domain == domain else None)
+            picked, sure = self._relations(table, wording, question, meaning or {}, reader if table_domain == domain else None,
+                                           kinds)
             relations[table_domain], confidence[table_domain] = picked, sure
         return Intent(
             domain, subjects, relations, confidence, time, operation, direction,
             constraint.options if constraint and constraint.kind in ("options", "either") else (),
             _form(question, constraint), constraint, frozenset(cues), _counted(question), _threshold(question),
-            asks_rows, wording, question, captures,
+            asks_rows, _asks_for_one(question), wording, question, captures,
         )
 
     def meaning_of(self, queries: list[str], entities: list[KGEntities]) -> list[dict[str, float]]:
@@ -358,12 +371,15 @@ class IntentReader:
         return TimeReading(kind, tense, spans, today, by_month, periods, weeks)
 
     def _relations(self, table: tuple[Relation, ...], wording: str, question: str, meaning: Mapping[str, float],
-                   reader: Mapping[str, str] | None) -> tuple[tuple[RelationMatch, ...], float]:
+                   reader: Mapping[str, str] | None, kinds: set[str] = frozenset()  # type: ignore[assignment]
+                   ) -> tuple[tuple[RelationMatch, ...], float]:
         """The relations of `table` the wording picks, most specific first, and the confidence of the
         pick: 1 for cue words the meaning does not doubt (0.5 when a relation of other routes means
         the question far better); for a pick by meaning alone its cosine, when it is clear of the
-        nearest relation of other routes; 0 when nothing is picked. A table of one relation (the open
-        domain's: which fact is asked is read off the record) picks it."""
+        nearest relation of other routes; 0 when nothing is picked. When no relation picked by its
+        cue takes the question's own kinds of subject (`kinds`: "the film" of a question about two
+        films names no person's filmography), the relation meant best among those that do leads. A
+        table of one relation (the open domain's: which fact is asked is read off the record) picks it."""
         if len(table) == 1:
             return (RelationMatch(table[0].name, "default", meaning.get(table[0].name, 0.0)),), 1.0
         text = wording
@@ -387,6 +403,14 @@ class IntentReader:
         ranked = sorted(((score, name) for name, score in meaning.items() if name in names), reverse=True)
         cued = [m for m in found if m.by == "cue"]
         settings = self.settings
+        if cued and kinds and not any(_takes(m.name, kinds) for m in cued):
+            fitting = [(score, name) for score, name in ranked if _takes(name, kinds)]
+            if fitting and fitting[0][0] >= settings.min_meaning:
+                best, best_name = fitting[0]
+                runner_up = fitting[1][0] if len(fitting) > 1 else 0.0
+                chosen = RelationMatch(best_name, "meaning", best)
+                sure = best if best - runner_up >= settings.min_margin else 0.0
+                return (chosen, *(m for m in found if m.name != best_name)), sure
         if cued:
             if not ranked:
                 return tuple(found), 1.0
@@ -397,11 +421,16 @@ class IntentReader:
         if not ranked:
             return tuple(found), 0.0
         best, best_name = ranked[0]
-        runner_up = next((score for score, name in ranked[1:] if not _kin(name, best_name)), 0.0)
+        runner_up = ranked[1][0] if len(ranked) > 1 else 0.0
         if best >= settings.min_meaning and best - runner_up >= settings.min_margin:
             chosen = RelationMatch(best_name, "meaning", best)
             return (chosen, *(m for m in found if m.name != best_name)), best
         return tuple(found), 0.0
+
+
+def _takes(name: str, kinds: set[str]) -> bool:
+    """The relation is about one of `kinds` of subject."""
+    return bool(set(BY_NAME[name].subjects) & kinds)
 
 
 def _kin(first: str, second: str) -> bool:
@@ -425,10 +454,10 @@ _HINT_PATTERNS = {r.name: re.compile(r.hints) for table in TABLES.values() for r
 
 
 def _consumed(table: tuple[Relation, ...], text: str) -> str:
-    """`text` with the cue words of the table's consuming relations blanked (same length)."""
+    """`text` with the cue words that name a thing (an award) blanked (same length)."""
     for relation in table:
         cue = _CUE_PATTERNS.get(relation.name)
-        if relation.consumes and cue is not None:
+        if relation.consumes and relation.a_name and cue is not None:
             text = cue.sub(lambda m: " " * len(m.group()), text)
     return text
 
@@ -453,7 +482,8 @@ def _operation(cues: set[str], constraint: AnswerConstraint | None, subjects: in
     earlier, later = "earlier" in cues, "later" in cues
     direction: Direction = ("higher" if more and not less else "lower" if less and not more
                             else "earlier" if earlier and not later else "later" if later and not earlier else "")
-    compared = subjects > 1 and bool(direction or "side_by_side" in cues or (constraint and constraint.kind == "options"))
+    options = len(constraint.options) if constraint is not None else 0
+    compared = max(subjects, options) > 1 and bool(direction or "side_by_side" in cues or options)
     if constraint is not None and constraint.kind == "yes_no":
         return "yes_no", direction
     if "date_gap" in cues or ("difference" in cues and subjects > 1):
@@ -480,12 +510,28 @@ def _form(question: str, constraint: AnswerConstraint | None) -> Form:
         if constraint.kind in ("options", "either"):
             return "option"
         return cast(Form, constraint.kind)
-    opening = _POLITE.sub("", question).lstrip(" ,")
+    opening = _question_proper(question)
     noun = _ASKED_NOUN.search(opening)
     if noun is not None and noun.start() == 0 and noun["noun"] in v.ANSWER_NOUNS:
         return cast(Form, v.ANSWER_NOUNS[noun["noun"]])
     first = opening.split(maxsplit=1)[0] if opening.split() else ""
     return cast(Form, v.ANSWER_WORDS.get(first, ""))
+
+
+def _asks_for_one(question: str) -> bool:
+    """The question proper asks for one thing by a singular noun after its wh-word ("which film won
+    best picture?", not "which teams beat them?")."""
+    noun = _ASKED_NOUN.search(_question_proper(question))
+    return (noun is not None and noun.start() == 0 and noun["noun"] not in v.FUNCTION_WORDS
+            and not noun["noun"].endswith("s"))
+
+
+def _question_proper(question: str) -> str:
+    """The question without a polite opening, and of "when x won best actor, which film won best
+    picture?" its last clause that opens with a wh-word."""
+    opening = _POLITE.sub("", question).lstrip(" ,")
+    asking = [clause.strip() for clause in opening.split(",")[1:] if _WH_OPENING.match(clause.strip())]
+    return asking[-1] if asking else opening
 
 
 def _counted(question: str) -> str:
@@ -494,7 +540,7 @@ def _counted(question: str) -> str:
         return ""
     words = []
     for word in match["rows"].split():
-        if word in v.COUNTED_ROWS_END:
+        if word in v.FUNCTION_WORDS:
             break
         words.append(word)
     return " ".join(words)

@@ -349,7 +349,8 @@ class AskedOf:
 
 
 def _shown(state: QuestionState) -> Shown:
-    return Shown(state.reading.asks_for_rows, tuple(_roles(state)), tuple(_categories(state)),
+    full = state.reading.asks_for_rows or _picks(state, "cast", "leads", "shared_cast")
+    return Shown(full, tuple(_roles(state)), tuple(_categories(state)),
                  state.reading.asks("award_won"), tuple(_film_years(state)))
 
 
@@ -372,6 +373,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         if movie:
             films.append(movie)
             evidence.add("\n".join(movie_lines(movie, config, shown=shown)))
+            evidence.add(_no_such_award(state, str(movie.get("title")), movie), contradicts=True)
         elif not _found(state, PERSON_SEARCH, title, config):
             evidence.miss(title, f"No movie titled {title!r} in the KG")
     if len(films) > 1 and state.reading.asks("shared"):
@@ -383,6 +385,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         person = _found(state, PERSON_SEARCH, name, config)
         if person:
             evidence.add("\n".join(person_lines(person, by_id, fields, config, shown)))
+            evidence.add(_no_such_award(state, str(person.get("name")), person), contradicts=True)
         elif not _found(state, MOVIE_SEARCH, name, config):
             evidence.miss(name, f"No person named {name!r} in the movie KG")
     for title, job, name in _crew_followups(state, config):
@@ -582,7 +585,9 @@ def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
         relation = BY_NAME[next(name for name, category in OSCARS.items() if category in categories)]
         return table_of(relation, FactTable(f"Oscar {'films' if key == 'film' else 'winners'} asked",
                                             [Fact(f"Oscar {a.year}", str(a.record.get(key))) for a in awards if a.record.get(key)]))
-    if (categories or intent.asks("oscars")) and intent.asks("count") and (people or films):
+    if _asks_award_years(state) and (people or films):
+        return _held_years(state, {**people, **films})  # the asked award's years, or none: nothing else answers
+    if (categories or _picks(state, "oscar_count")) and (intent.asks("count") or intent.operation == "compare") and (people or films):
         won = intent.asks("award_won") and not intent.asks("nominations")
         rows = []
         for subject, record in [*people.items(), *films.items()]:
@@ -594,7 +599,7 @@ def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     leads = _leads_table(state, [*films.values(), *_award_films(state, awards, config)])
     if leads is not None:
         return leads
-    fields = _fields(state)
+    fields = _fields_of_the_asked_kind(state)
     if people and intent.asks("person_facts") and not films:
         return table_of(BY_NAME["birthday"], FactTable("birthday", [
             Fact(str(p.get("name")), day) for p in people.values() if (day := parse_day(p.get("birthday")))]))
@@ -612,6 +617,48 @@ def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     if people and intent.asks("person_films") and not films:
         return _person_films_table(state, list(people.values()), fields)
     return None
+
+
+def _asks_award_years(state: QuestionState) -> bool:
+    """The question asks when its named film or person won (or was up for) an Oscar of the categories
+    it names ("what year did X win best picture?"), naming no year itself."""
+    intent = state.reading
+    return bool(_categories(state)) and not any(s.granularity == "year" for s in intent.time.spans) and (
+        intent.form in ("date", "year") or intent.asks("when"))
+
+
+def _award_years(record: dict, state: QuestionState) -> list[int]:
+    """The ceremony years of `record`'s Oscars in the asked categories (won ones when it asks about a win)."""
+    won = state.reading.asks("award_won") and not state.reading.asks("nominations")
+    return sorted({a["year_ceremony"] for a in record.get("oscar_awards") or [] if isinstance(a, dict)
+                   and isinstance(a.get("year_ceremony"), int) and _in_categories(a, _categories(state))
+                   and (a.get("winner") or not won)})
+
+
+def _held_years(state: QuestionState, records: dict[str, dict]) -> FactTable | None:
+    """The years of the asked Oscars of the named films and people, when the question asks when."""
+    rows = [Fact(str(r.get("name") or r.get("title") or name), str(year)) for name, r in records.items()
+            for year in _award_years(r, state)]
+    relation = BY_NAME[next(name for name, category in OSCARS.items() if category in _categories(state))]
+    return table_of(relation, FactTable("ceremony year of the asked Oscar", rows)) if rows else None
+
+
+def _no_such_award(state: QuestionState, subject: str, record: dict) -> str:
+    """"X won no Oscar for <category>" when the question asks when X won one and X has none: the facts
+    say that what the question assumes did not happen."""
+    if not (_asks_award_years(state) and state.reading.asks("award_won")) or _award_years(record, state):
+        return ""
+    nominated = [a for a in record.get("oscar_awards") or [] if isinstance(a, dict) and _in_categories(a, _categories(state))]
+    also = ("; nominated in " + ", ".join(str(a.get("year_ceremony")) for a in nominated)) if nominated else ""
+    return f"{subject} won no Oscar in the asked categories ({', '.join(c.strip('^$') for c in _categories(state))}){also}"
+
+
+def _fields_of_the_asked_kind(state: QuestionState) -> list[str]:
+    """The film fields picked, those of the kind the answer must take first ("what language was it
+    released in?" asks the language, not the release date)."""
+    form = state.reading.form
+    return sorted(_fields(state), key=lambda name: form in ("language", "date", "year", "number")
+                  and BY_NAME[name].value not in ({form} | ({"date"} if form == "year" else set())))
 
 
 def _award_films(state: QuestionState, awards: list[Award], config: KGConfig) -> list[dict]:

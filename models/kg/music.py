@@ -381,7 +381,8 @@ def _fact_lines(state: QuestionState, spelling: str, config: KGConfig) -> list[s
     for r in state.results.values():
         if r.ok and r.call.body.get("query") == spelling and r.call.route in ROUTE_LABELS:
             line = _fact_line(spelling, r.call.route, r.result, config)
-            if r.call.route == "music_get_members" and state.reading.asks("at_present") and not is_empty(r.result):
+            present = state.reading.asks("at_present") or state.reading.time.tense == "now"
+            if r.call.route == "music_get_members" and present and not is_empty(r.result):
                 line += " (every member the band ever had: the KG does not say who left)"
             lines.append(line)
     return lines

@@ -50,6 +50,15 @@ class Relation:
     # its cue is read on the whole question, names included: its words are often read as a name
     # ("the first basket" as a team)
     whole_question: bool = False
+    # what its rows are, as a question counting them names them ("albums" are no count of every work,
+    # "jump shots" none of a player's points): a count or a total of other rows answers nothing
+    rows: str = ""
+    # its rows can stop holding (a member leaves a band) and the KG does not date them: a set asked
+    # in the present is not the set of every row ever
+    leaves: bool = False
+    # its cue words are the name of a thing (an award), not words of what is asked: "best" of "best
+    # picture" asks for no highest value
+    a_name: bool = False
 
 
 # --- finance --------------------------------------------------------------------------------------
@@ -77,7 +86,8 @@ FINANCE: tuple[Relation, ...] = (
         "how much did the company pay in dividends?", "when did the stock pay a dividend?",
         "how many dividend payments did the company make?"),
         cues=r"dividend|payout|distribution", subjects=("tickers", "companies"),
-        routes=("finance_get_dividends_history",), value="number", additive=True, changes=True),
+        routes=("finance_get_dividends_history",), value="number", additive=True, changes=True,
+        rows=r"\b(?:dividends?|payments?|payouts?|distributions?|times)\b"),
     Relation("company_profile", "company record", (
         "which sector or industry is the company in?", "where is the company headquartered?",
         "how many employees does the company have?", "who is the company's ceo?", "on which exchange is it listed?"),
@@ -106,7 +116,8 @@ FINANCE: tuple[Relation, ...] = (
     Relation("volume", "shares traded", (
         "how many shares of the stock were traded?", "what was the trading volume?", "how active was trading in it?"),
         cues=v.PRICE_COLUMNS["Volume"], subjects=("tickers", "companies"), routes=("finance_get_price_history",),
-        field="Volume", value="number", additive=True, changes=True, group="prices"),
+        field="Volume", value="number", additive=True, changes=True, group="prices",
+        rows=r"\b(?:shares|stocks?|days|sessions|times|volume)\b"),
     Relation("latest_price", "latest price (last 1-minute bar)", (
         "what is the stock price right now?", "what is the stock trading at today?"),
         cues=(r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
@@ -123,13 +134,13 @@ _ARTIST, _SONG = ("artists",), ("songs",)
 MUSIC: tuple[Relation, ...] = (
     Relation("best_new_artist", "Grammy Best New Artist", (
         "who won the grammy for best new artist that year?",), cues=r"best new artist", subjects=("years",),
-        routes=("music_grammy_get_best_artist_by_year",), value="name", consumes=True, yields="artists"),
+        routes=("music_grammy_get_best_artist_by_year",), value="name", consumes=True, yields="artists", a_name=True),
     Relation("song_of_the_year", "Grammy Song of the Year", ("which song won the grammy song of the year?",),
              cues=r"song of the year", subjects=("years",), routes=("music_grammy_get_best_song_by_year",),
-             value="name", consumes=True, yields="songs"),
+             value="name", consumes=True, yields="songs", a_name=True),
     Relation("album_of_the_year", "Grammy Album of the Year", ("which album won the grammy album of the year?",),
              cues=r"album of the year|record of the year", subjects=("years",),
-             routes=("music_grammy_get_best_album_by_year",), value="name", consumes=True),
+             routes=("music_grammy_get_best_album_by_year",), value="name", consumes=True, a_name=True),
     Relation("chart_last_week", "rank on the previous week's chart", (
         "where did the song rank on last week's chart?", "how many places did the song climb or drop?"),
         cues=rf"{v.PREVIOUS_WEEK}|{v.CHANGE}", subjects=_SONG, routes=("music_get_billboard_attributes",),
@@ -145,18 +156,20 @@ MUSIC: tuple[Relation, ...] = (
         "which song is number one on the billboard hot 100?", "what song topped the chart that week?",
         "where does the song rank on the billboard chart?"),
         cues=v.BILLBOARD_WORDS, subjects=("rank", "songs", "artists"), routes=("music_get_billboard_rank_date",),
-        field="rank", value="name", changes=True, group="chart", yields="songs"),
+        field="rank", value="name", changes=True, group="chart", yields="songs",
+        rows=r"\b(?:hits?|songs?|singles?|number ones?|weeks|times|entries|tracks?)\b"),
     Relation("members", "members", (
         "who are the members of the band?", "who plays in the group?", "how many people are in the band?"),
         cues=v.MEMBERS_ASKED, hints=r"drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer",
-        subjects=_ARTIST, routes=("music_get_members",), value="name", changes=True, yields="artists"),
+        subjects=_ARTIST, routes=("music_get_members",), value="name", changes=True, yields="artists",
+        rows=r"\b(?:members?|singers?|vocalists?|musicians?|people|persons)\b", leaves=True),
     Relation("grammy_years", "years with a Grammy award", ("in which years did the artist win a grammy?",),
              cues=r"grammy|award", subjects=_ARTIST, routes=("music_grammy_get_award_date_by_artist",), value="year",
-             group="grammys"),
+             group="grammys", rows=r"\b(?:gramm(?:y|ys|ies)|awards?|times|years|wins)\b"),
     Relation("grammy_count", "Grammy award count", (
         "how many grammy awards has the artist won?", "who has won more grammys?"),
         cues=r"grammy|award", subjects=_ARTIST, routes=("music_grammy_get_award_count_by_artist",), value="number",
-        changes=True, group="grammys"),
+        changes=True, group="grammys", rows=r"\b(?:gramm(?:y|ys|ies)|awards?|times|wins|trophies)\b"),
     Relation("lifespan", "lifespan [start, end]", (
         "when did the band split up?", "how long was the artist's career?", "is the singer still alive?"),
         cues=rf"{v.LIFESPAN}|split|active|career", subjects=_ARTIST, routes=("music_get_lifespan",), value="text"),
@@ -173,7 +186,8 @@ MUSIC: tuple[Relation, ...] = (
         "which songs has the artist released?", "how many albums did the band put out?", "list the singer's discography"),
         cues=r"\b(?:songs|albums|works|singles|tracks|discography)\b",
         hints=r"album|songs?\b|single|works?\b|discograph|record|track|releas", subjects=_ARTIST,
-        routes=("music_get_artist_all_works",), value="name", changes=True),
+        routes=("music_get_artist_all_works",), value="name", changes=True,
+        rows=r"\b(?:songs?|works?|tracks?|singles?|records?|releases|recordings|pieces|titles)\b"),
     Relation("song_author", "author", (
         "who wrote the song?", "who sang the song?", "who is the songwriter?"),
         cues=r"wr[io]te|writ|author|compos|penned", hints=r"who (?:sang|sings|performed|is the artist)|by whom|whose",
@@ -196,6 +210,7 @@ MUSIC_OFF_CHART_HINTS = {"song_release_date": r"when|year|date|debut", "song_rel
 # --- movie ----------------------------------------------------------------------------------------
 
 _FILM, _PERSON = ("movies",), ("people",)
+_FILM_ROWS = r"\b(?:movies?|films?|pictures?|features?|titles|roles|times|productions)\b"
 # Oscar categories: the words that ask for one, and the stored category names they stand for.
 OSCAR_CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("best_picture", r"best (?:motion )?picture|best film\b", r"BEST PICTURE|OUTSTANDING PICTURE|BEST MOTION PICTURE"),
@@ -218,32 +233,35 @@ OSCAR_CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("makeup", r"make-?up", r"MAKEUP"),
 )
 _FILM_FIELDS: tuple[tuple[str, ValueKind, tuple[str, ...]], ...] = (
-    ("release_date", "date", ("when was the film released?", "which movie came out first?")),
-    ("rating", "number", ("what is the film's rating?", "which movie is rated higher?")),
+    ("release_date", "date", ("when was the film released?", "which movie came out first?", "in what year did the movie premiere?")),
+    ("rating", "number", ("what is the film's rating?", "which movie is rated higher?", "which film did critics and audiences score better?")),
     ("budget", "number", ("what was the film's budget?", "how much did the movie cost to make?",
                           "which film was more expensive to produce?")),
-    ("revenue", "number", ("how much did the film gross at the box office?", "how much money did the movie make?")),
-    ("genres", "text", ("what genre is the film?",)),
+    ("revenue", "number", ("how much did the film gross at the box office?", "how much money did the movie earn?",
+                           "which film earned more?", "which film was the bigger commercial success?")),
+    ("genres", "text", ("what genre is the film?", "what kind of movie is it?")),
     ("original_title", "text", ("what is the film's original title?",)),
-    ("original_language", "language", ("what is the original language of the film?",)),
+    ("original_language", "language", ("what is the original language of the film?", "what language is the movie in?")),
 )
 MOVIE: tuple[Relation, ...] = (
     *(Relation(f"oscar_{name}", f"Oscar for {name.replace('_', ' ')}", (f"who won the oscar for {name.replace('_', ' ')}?",),
-               cues=words, subjects=("years", "people"), routes=("movie_get_year_info",), field=category, value="name",
-               consumes=True, group="oscars", yields="movies")
+               cues=words, subjects=("years", "people", "movies"), routes=("movie_get_year_info",), field=category, value="name",
+               consumes=True, group="oscars", yields="movies", a_name=True)
       for name, words, category in OSCAR_CATEGORIES),
     Relation("oscar_count", "Oscars", (
         "how many academy awards did the film win?", "how many times was the director nominated for an oscar?",
         "which film won more awards?"),
         cues=v.OSCARS, subjects=("movies", "people"), routes=("movie_get_movie_info", "movie_get_person_info"),
-        field="oscar_awards", value="number", changes=True),
+        field="oscar_awards", value="number", changes=True,
+        rows=r"\b(?:awards?|oscars?|nominations?|times|wins|statuettes|academy awards?)\b"),
     Relation("leads", "lead actors by billing", (
         "who was the leading lady of the film?", "who played the main characters?", "who was the male lead?"),
         cues=rf"{v.LEAD_ACTRESS_ASKED}|{v.LEAD_ACTOR_ASKED}|{v.MAIN_CAST_ASKED}", subjects=_FILM,
         routes=("movie_get_movie_info",), field="cast", value="name"),
     Relation("cast", "cast", (
         "who starred in the film?", "how many actors are in the cast?", "which movie had the larger cast?"),
-        cues=rf"{v.CAST_SIZE}|{v.ACTED}", subjects=_FILM, routes=("movie_get_movie_info",), field="cast", value="name"),
+        cues=rf"{v.CAST_SIZE}|{v.ACTED}", subjects=_FILM, routes=("movie_get_movie_info",), field="cast", value="name",
+        rows=r"\b(?:actors?|actresses|cast(?: members)?|people|performers|stars|members)\b"),
     *(Relation(field, field.replace("_", " "), descriptions, cues=v.FILM_FIELDS[field], subjects=_FILM,
                routes=("movie_get_movie_info",), field=field, value=kind, additive=field in ("budget", "revenue"))
       for field, kind, descriptions in _FILM_FIELDS),
@@ -260,13 +278,13 @@ MOVIE: tuple[Relation, ...] = (
              cues=v.PERSON_FACTS, subjects=_PERSON, routes=("movie_get_person_info",), field="birthday", value="date"),
     Relation("films_directed", "films directed", ("which films did the director make?", "how many movies did he direct?"),
              cues=v.DIRECTED, subjects=_PERSON, routes=("movie_get_person_info", "movie_get_movie_info_by_id"),
-             field="directed_movies", value="name", changes=True, group="filmography"),
+             field="directed_movies", value="name", changes=True, group="filmography", rows=_FILM_ROWS),
     Relation("films_acted", "films acted in", ("which movies did the actor appear in?", "what films has she starred in?"),
              cues=v.ACTED, subjects=_PERSON, routes=("movie_get_person_info", "movie_get_movie_info_by_id"),
-             field="acted_movies", value="name", changes=True, group="filmography"),
+             field="acted_movies", value="name", changes=True, group="filmography", rows=_FILM_ROWS),
     Relation("filmography", "films", ("what movies did the person work on?",), cues=v.PERSON_FILMS, subjects=_PERSON,
              routes=("movie_get_person_info", "movie_get_movie_info_by_id"), value="name", changes=True,
-             group="filmography"),
+             group="filmography", rows=_FILM_ROWS),
     Relation("films_of_year", "films of the year", ("which films came out that year?",), cues=v.FILMS_OF_A_YEAR,
              subjects=("years",), routes=("movie_get_year_info", "movie_get_movie_info_by_id"), value="name"),
     Relation("shared_cast", "actors in both films", ("which actors were in both films?",), cues=v.SHARED,
@@ -277,12 +295,13 @@ MOVIE: tuple[Relation, ...] = (
 
 _TEAM = ("teams",)
 _GAMES = ("sports_nba_get_games_on_date", "sports_soccer_get_games_on_date")
+_GAME_ROWS = r"\b(?:games?|matches|wins|losses|times|victories|defeats|contests|fixtures)\b"
 SPORTS: tuple[Relation, ...] = (
     Relation("player_points", "a player's points in the game", (
         "how many points did the player score in the game?", "how many free throws did he make?"),
-        cues=v.PLAYER_STATS, subjects=("teams", "entities"),
+        cues=v.PLAYER_STATS, subjects=("teams", "entities", "players"),
         routes=("sports_nba_get_games_on_date", "sports_nba_get_play_by_play_data_by_game_ids"), value="number",
-        additive=True),
+        additive=True, rows=r"\b(?:points?|free throws?|pts)\b"),
     Relation("first_scorer", "scorer of the game's first points", ("who scored the first basket of the game?",),
              cues=v.FIRST_SCORE, subjects=_TEAM, routes=(*_GAMES, "sports_nba_get_play_by_play_data_by_game_ids"),
              value="name", whole_question=True),
@@ -297,9 +316,9 @@ SPORTS: tuple[Relation, ...] = (
     Relation("teams_beaten", "teams the team beat", ("which teams did the team beat?",), cues=v.BEATEN_BY_THE_TEAM,
              subjects=_TEAM, routes=_GAMES, value="name", changes=True),
     Relation("wins", "games won", ("how many games did the team win?", "who had more wins?"), cues=v.WINS_ASKED,
-             subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True),
+             subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True, rows=_GAME_ROWS),
     Relation("losses", "games lost", ("how many games did the team lose?",), cues=v.LOSSES_ASKED, subjects=_TEAM,
-             routes=_GAMES, value="number", additive=True, changes=True),
+             routes=_GAMES, value="number", additive=True, changes=True, rows=_GAME_ROWS),
     Relation("game_result", "result", ("how did the team fare in the game?", "did they win or lose?"),
              cues=v.RESULT_ASKED, subjects=_TEAM, routes=_GAMES, value="result", changes=True),
     *(Relation(column.lower(), f"{column.lower()}", (f"who was the team's {column.lower()} in the game?",),
@@ -312,7 +331,8 @@ SPORTS: tuple[Relation, ...] = (
              cues=v.OPPONENT_ASKED, subjects=_TEAM, routes=_GAMES, value="name", changes=True),
     Relation("points", "points scored", (
         "how many points did the team score?", "how many goals did they score?", "who scored more points?"),
-        cues=v.POINTS_ASKED, subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True),
+        cues=v.POINTS_ASKED, subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True,
+        rows=r"\b(?:points?|goals?|runs|pts)\b"),
     Relation("play_by_play", "play-by-play", ("what happened in the third quarter of the game?",),
              cues=v.PLAY_BY_PLAY_WORDS, subjects=_TEAM, routes=("sports_nba_get_play_by_play_data_by_game_ids",),
              value="text", whole_question=True),
