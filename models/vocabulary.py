@@ -461,12 +461,13 @@ TOP_SPOT = (
 
 # The tense a question asks in: the present ("who are the members", "what is", "currently") or the past
 # ("who were", "did", "won"); a time it names decides first.
-PRESENT_TENSE = (r"\b(?:is|are|am|has|have|does|do|isn't|aren't|hasn't|haven't|doesn't|don't)\b|'s\b|'re\b|"
-                 r"\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b")
-PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|ago|yesterday|last|previous|former(?:ly)?)\b"
+PRESENT_TENSE = (r"\b(?:is|are|am|has|have|does|do|can|will|isn't|aren't|hasn't|haven't|doesn't|don't|can't|won't)\b|"
+                 r"'s\b|'re\b|\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b")
+PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|former(?:ly)?)\b"
 # A time relative to the question's own with no span to resolve: the latest one, the next one, now.
-RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|recent(?:ly)?|last (?:game|match|appearance|"
-                 r"fixture|outing|contest|trading day)|next|upcoming|so far|to date|at the moment|right now)\b")
+RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|(?<!more )recent(?:ly)?|"
+                 r"(?:last|next) (?:[\w-]+ ){0,3}?(?:game|match|appearance|fixture|outing|contest|trading day)|"
+                 r"next|upcoming|so far|to date|at the moment|right now)\b")
 # What the question asks its answer to be, by the noun after its wh-word ("which language", "what
 # year", "which team") or the wh-word alone ("who", "when"; "where does it rank" asks no place): the
 # noun or word -> the form.
@@ -487,6 +488,8 @@ COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|diff
 # were ..."), and are no noun asked after a wh-word ("what are the ...").
 FUNCTION_WORDS = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
                              "with that which who whom he she it they this these those there".split())
+# Units of an amount: "how many points" asks for an amount, not a count of rows.
+AMOUNT_UNITS = frozenset("points goals shares dollars runs yards votes pts".split())
 # A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
 THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly)\s+"
              r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b")

@@ -333,6 +333,7 @@ WORD_SETS = [
     ("ASKS_THE_KIND", "which", True), ("ASKS_THE_KIND", "operator", False),
     ("BARE_QUESTION_WORDS", "who", True), ("BARE_QUESTION_WORDS", "founded", False),
     ("PRONOUNS", "they", True), ("PRONOUNS", "jordan", False),
+    ("AMOUNT_UNITS", "points", True), ("AMOUNT_UNITS", "albums", False),
 ]
 
 # (name, word, value) for each word table.

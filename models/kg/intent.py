@@ -126,6 +126,9 @@ _WORDS = re.compile(r"[a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
 _POLITE = re.compile(v.POLITE_REQUEST)
 _GAME_PERIOD = re.compile(v.GAME_PERIOD)
+_PRESENT, _PAST = re.compile(v.PRESENT_TENSE), re.compile(v.PAST_TENSE)
+_RELATIVE_TIME = re.compile(v.RELATIVE_TIME)
+_TIMELESS_EDGE = re.compile(rf"{v.EARLIER_ASKED}|{v.LATER_ASKED}")
 _WH_OPENING = re.compile(v.WH_OPENING)
 _PREVIOUS_WEEK = re.compile(v.PREVIOUS_WEEK)
 _LEADING_ARTICLE = re.compile(v.LEADING_ARTICLE)
@@ -189,6 +192,7 @@ class Intent:
     threshold: tuple[str, float] | None  # ("more than", 3.0) of a yes/no question holding a value against one
     asks_for_rows: bool  # a set or an aggregate: every row it needs is shown
     asks_for_one: bool  # its wh-word asks for one thing by a singular noun ("which film won ...")
+    kinds: frozenset[str] = frozenset()  # the kinds of its own subjects: of its names, "years" it names, a chart "rank"
     _wording: str = ""
     _question: str = ""
     _captures: Mapping[str, tuple[Mapping[str, str], ...]] = field(default_factory=dict)
@@ -212,6 +216,19 @@ class Intent:
 
     def match(self, domain: str, name: str) -> RelationMatch | None:
         return next((m for m in self.relations.get(domain, ()) if m.name == name), None)
+
+    def answer_relation(self, domain: str) -> str:
+        """The relation the answer is of, among those picked in `domain`: the second hop of a chain (a
+        relation about a kind of name no subject of the question is, that a picked relation yields:
+        "the country of the artist who won best new artist"), else the first about a subject of the
+        question, else the first picked; "" when none is."""
+        picked = [m.name for m in self.relations.get(domain, ()) if m.by != "hint"]
+        yielded = {BY_NAME[name].yields for name in picked} - {""}
+        for name in picked:
+            takes = set(BY_NAME[name].subjects)
+            if not takes & self.kinds and takes & yielded:
+                return name
+        return next((name for name in picked if set(BY_NAME[name].subjects) & self.kinds), picked[0] if picked else "")
 
     def confident(self, domain: str, threshold: float) -> bool:
         return self.confidence.get(domain, 0.0) >= threshold
@@ -321,12 +338,17 @@ class IntentReader:
             if found:
                 cues.add(name)
                 captures[name] = tuple(found)
-        time = self._time(wording, query_time, cues)
+        time = self._time(wording, query_time, cues, _POLITE.sub("", question))
         constraint = read_constraint(_LEADING_CLAUSE.sub("", question))
         subjects = tuple(Subject(name, kind) for kind in (*NAME_KINDS, "tickers") for name in getattr(entities, kind))
-        subjects += tuple(Subject(name, "players") for name in _players(captures.get("player_stat_subject", ())))
+        named = {loose_key(s.name) for s in subjects}
+        subjects += tuple(Subject(name, "players") for name in _players(captures.get("player_stat_subject", ()))
+                          if loose_key(name) not in named)
         asks_rows = asks_for_several(wording) or any(pattern.search(wording) for pattern in _AGGREGATES)
-        operation, direction = _operation(cues, constraint, len(subjects), asks_rows)
+        counted = _counted(question)
+        # "the most recent trading day", "their last game": words of the time, not of a first or last row
+        timed = _RELATIVE_TIME.search(wording) is not None and not _TIMELESS_EDGE.search(_RELATIVE_TIME.sub(" ", wording))
+        operation, direction = _operation(cues, constraint, len(subjects), asks_rows, counted, time.spans, timed)
         relations, confidence = {}, {}
         # what the question's own subjects are: the kinds of its names, the years it names, a chart rank
         kinds = {s.kind for s in subjects} | ({"years"} if time.spans else set()) | ({"rank"} if entities.rank else set())
@@ -337,8 +359,8 @@ class IntentReader:
         return Intent(
             domain, subjects, relations, confidence, time, operation, direction,
             constraint.options if constraint and constraint.kind in ("options", "either") else (),
-            _form(question, constraint), constraint, frozenset(cues), _counted(question), _threshold(question),
-            asks_rows, _asks_for_one(question), wording, question, captures,
+            _form(question, constraint), constraint, frozenset(cues), counted, _threshold(question),
+            asks_rows, _asks_for_one(question), frozenset(kinds), wording, question, captures,
         )
 
     def meaning_of(self, queries: list[str], entities: list[KGEntities]) -> list[dict[str, float]]:
@@ -347,7 +369,7 @@ class IntentReader:
             return [{} for _ in queries]
         return self.meaning.scores([_for_meaning(blanked(q, e)) for q, e in zip(queries, entities)])
 
-    def _time(self, wording: str, query_time: str, cues: set[str]) -> TimeReading:
+    def _time(self, wording: str, query_time: str, cues: set[str], proper: str) -> TimeReading:
         moment = parse_query_time(query_time)
         today = moment.date() if moment else None
         months = dict.fromkeys(self.settings.season_start_months or (10,))
@@ -358,10 +380,13 @@ class IntentReader:
                               else "point" if all(s.granularity == "day" for s in spans) else "span")
         else:
             kind = "relative" if "relative_time" in cues else "none"
-        past = today is not None and bool(spans) and all(s.end < today for s in spans) and kind != "relative"
-        if past or ("past_tense" in cues and "at_present" not in cues):
+        # a time the question names decides (all of it before the question's day: then); else its first
+        # tense word, its polite opening left out ("has had" is the present, "do you know" no tense)
+        past = today is not None and bool(spans) and all(s.end < today for s in spans)
+        present, earlier = _PRESENT.search(proper), _PAST.search(proper)
+        if past or (earlier and not (present and present.start() < earlier.start()) and "at_present" not in cues):
             tense: Tense = "then"
-        elif "present_tense" in cues or "at_present" in cues:
+        elif present or "at_present" in cues:
             tense = "now"
         else:
             tense = "unmarked"
@@ -474,9 +499,11 @@ def _without_lone_weak(found: list[RelationMatch], table: tuple[Relation, ...]) 
     return [m for m in found if m.name not in weak or groups[m.name] in kept_groups]
 
 
-def _operation(cues: set[str], constraint: AnswerConstraint | None, subjects: int, rows: bool) -> tuple[Operation, Direction]:
+def _operation(cues: set[str], constraint: AnswerConstraint | None, subjects: int, rows: bool, counted: str = "",
+               spans: tuple[DateSpan, ...] = (), timed: bool = False) -> tuple[Operation, Direction]:
     """The one operation a reading names (its outer form: "did x score more than y?" is a yes/no check
-    of a comparison), and the direction of an extreme or a comparison."""
+    of a comparison), and the direction of an extreme or a comparison. "How many" of an amount
+    ("how many points") counts nothing: it reads the amount of one row, or totals it over a span."""
     more = bool(cues & {"more", "highest"})
     less = bool(cues & {"less", "lowest"})
     earlier, later = "earlier" in cues, "later" in cues
@@ -486,19 +513,24 @@ def _operation(cues: set[str], constraint: AnswerConstraint | None, subjects: in
     compared = max(subjects, options) > 1 and bool(direction or "side_by_side" in cues or options)
     if constraint is not None and constraint.kind == "yes_no":
         return "yes_no", direction
-    if "date_gap" in cues or ("difference" in cues and subjects > 1):
+    if "date_gap" in cues or ("difference" in cues and subjects > 1) or "age_or_duration" in cues:
         return "difference", direction
     if compared:
         return "compare", direction
-    if "rows_counted" in cues or ("count" in cues and "total" not in cues):
+    amount = counted.split(" ", 1)[0] in v.AMOUNT_UNITS if counted else False
+    if amount and "rows_counted" not in cues:
+        return ("sum" if "total" in cues or any(s.granularity != "day" for s in spans) else "lookup"), direction
+    if "rows_counted" in cues:
+        return "count", direction
+    if "average" in cues:
+        return "average", direction
+    if "count" in cues and "total" not in cues and counted:
         return "count", direction
     if "total" in cues:
         return "sum", direction
-    if "average" in cues:
-        return "average", direction
     if cues & {"highest", "lowest"}:
         return "extreme", direction
-    if earlier != later:
+    if earlier != later and not timed:
         return "first_or_last", direction
     if rows:
         return "set", direction

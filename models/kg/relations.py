@@ -38,7 +38,9 @@ class Relation:
     hints: str = ""
     subjects: tuple[str, ...] = ()  # kinds of KGEntities it is about ("tickers", "artists", ...)
     routes: tuple[str, ...] = ()
-    field: str = ""  # the answer's field (a record key, a price column, a game row's column)
+    # the field of the routes' answers that holds its facts (a record key, a price column, a game row's
+    # column; "|" between those of other routes; "" when the answer is the whole result)
+    field: str = ""
     value: ValueKind = "text"
     unit: str = ""
     additive: bool = False  # a total over its rows means something (volumes, points, payments)
@@ -96,14 +98,6 @@ FINANCE: tuple[Relation, ...] = (
         subjects=("tickers", "companies"), routes=("finance_get_info",), value="text"),
     Relation("ticker", "ticker symbol", ("what is the company's ticker symbol?",), cues=v.TICKER_ASKED,
              subjects=("companies",), routes=("finance_get_ticker_by_name",), value="name"),
-    Relation("closing_price", "closing price", (
-        "what was the stock's closing price?", "how did the stock trade?", "did the share price go up or down?",
-        "how much did the stock gain or lose?"),
-        cues=(r"\b(?:prices?|priced|clos(?:e|ed|es|ing)|open(?:ed|s|ing)?|high(?:est|s)?|low(?:est|s)?|"
-              r"trad(?:e|ed|es|ing)|volume|gain(?:s|ed)?|los[est]\w*|drop(?:s|ped)?|ris(?:e|es|en)|rose|f[ae]ll(?:s|en)?|"
-              r"return(?:s|ed)?|chang(?:e|es|ed)|mov(?:e|es|ed)|average|up|down)\b"),
-        subjects=("tickers", "companies"), routes=("finance_get_price_history",), field="Close", value="number",
-        changes=True, group="prices"),
     Relation("opening_price", "opening price", ("what was the stock's opening price?", "at what price did it open?"),
              cues=v.PRICE_COLUMNS["Open"], subjects=("tickers", "companies"), routes=("finance_get_price_history",),
              field="Open", value="number", changes=True, group="prices"),
@@ -118,6 +112,14 @@ FINANCE: tuple[Relation, ...] = (
         cues=v.PRICE_COLUMNS["Volume"], subjects=("tickers", "companies"), routes=("finance_get_price_history",),
         field="Volume", value="number", additive=True, changes=True, group="prices",
         rows=r"\b(?:shares|stocks?|days|sessions|times|volume)\b"),
+    Relation("closing_price", "closing price", (
+        "what was the stock's closing price?", "how did the stock trade?", "did the share price go up or down?",
+        "how much did the stock gain or lose?"),
+        cues=(r"\b(?:prices?|priced|clos(?:e|ed|es|ing)|open(?:ed|s|ing)?|high(?:est|s)?|low(?:est|s)?|"
+              r"trad(?:e|ed|es|ing)|volume|gain(?:s|ed)?|los[est]\w*|drop(?:s|ped)?|ris(?:e|es|en)|rose|f[ae]ll(?:s|en)?|"
+              r"return(?:s|ed)?|chang(?:e|es|ed)|mov(?:e|es|ed)|average|up|down)\b"),
+        subjects=("tickers", "companies"), routes=("finance_get_price_history",), field="Close", value="number",
+        changes=True, group="prices"),
     Relation("latest_price", "latest price (last 1-minute bar)", (
         "what is the stock price right now?", "what is the stock trading at today?"),
         cues=(r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
@@ -245,7 +247,8 @@ _FILM_FIELDS: tuple[tuple[str, ValueKind, tuple[str, ...]], ...] = (
 )
 MOVIE: tuple[Relation, ...] = (
     *(Relation(f"oscar_{name}", f"Oscar for {name.replace('_', ' ')}", (f"who won the oscar for {name.replace('_', ' ')}?",),
-               cues=words, subjects=("years", "people", "movies"), routes=("movie_get_year_info",), field=category, value="name",
+               cues=words, subjects=("years", "people", "movies"), routes=("movie_get_year_info", "movie_get_person_info",
+                                                                          "movie_get_movie_info"), field="oscar_awards", value="name",
                consumes=True, group="oscars", yields="movies", a_name=True)
       for name, words, category in OSCAR_CATEGORIES),
     Relation("oscar_count", "Oscars", (
@@ -266,7 +269,7 @@ MOVIE: tuple[Relation, ...] = (
                routes=("movie_get_movie_info",), field=field, value=kind, additive=field in ("budget", "revenue"))
       for field, kind, descriptions in _FILM_FIELDS),
     *(Relation(job.lower().replace(" ", "_"), job.lower(), descriptions, cues=v.CREW_ROLES[job], subjects=_FILM,
-               routes=("movie_get_movie_info",), field=job, value="name", yields="people")
+               routes=("movie_get_movie_info",), field="crew", value="name", yields="people")
       for job, descriptions in (
           ("Director", ("who directed the film?", "who was the filmmaker?")),
           ("Original Music Composer", ("who composed the film's music?",)),
@@ -295,6 +298,8 @@ MOVIE: tuple[Relation, ...] = (
 
 _TEAM = ("teams",)
 _GAMES = ("sports_nba_get_games_on_date", "sports_soccer_get_games_on_date")
+# The fields of a game's row that say who won: the NBA's win-loss columns, soccer's result.
+_RESULT = "wl_home|wl_away|result"
 _GAME_ROWS = r"\b(?:games?|matches|wins|losses|times|victories|defeats|contests|fixtures)\b"
 SPORTS: tuple[Relation, ...] = (
     Relation("player_points", "a player's points in the game", (
@@ -304,34 +309,36 @@ SPORTS: tuple[Relation, ...] = (
         additive=True, rows=r"\b(?:points?|free throws?|pts)\b"),
     Relation("first_scorer", "scorer of the game's first points", ("who scored the first basket of the game?",),
              cues=v.FIRST_SCORE, subjects=_TEAM, routes=(*_GAMES, "sports_nba_get_play_by_play_data_by_game_ids"),
-             value="name", whole_question=True),
+             field="player1_name", value="name", whole_question=True),
     Relation("last_scorer", "scorer of the game's last points", ("who made the last shot of the game?",),
              cues=v.LAST_SCORE, subjects=_TEAM, routes=(*_GAMES, "sports_nba_get_play_by_play_data_by_game_ids"),
-             value="name", whole_question=True),
+             field="player1_name", value="name", whole_question=True),
     Relation("game_winner", "winner", ("who won the game?", "which team won?"), cues=v.WINNER_ASKED, subjects=_TEAM,
-             routes=_GAMES, value="name", changes=True),
+             routes=_GAMES, field=_RESULT, value="name", changes=True),
     Relation("teams_beating", "teams that beat the team", (
         "which teams beat the team?", "who defeated them?"), cues=v.BEAT_THE_TEAM, subjects=_TEAM, routes=_GAMES,
-        value="name", changes=True),
+        field=_RESULT, value="name", changes=True),
     Relation("teams_beaten", "teams the team beat", ("which teams did the team beat?",), cues=v.BEATEN_BY_THE_TEAM,
-             subjects=_TEAM, routes=_GAMES, value="name", changes=True),
+             subjects=_TEAM, routes=_GAMES, field=_RESULT, value="name", changes=True),
     Relation("wins", "games won", ("how many games did the team win?", "who had more wins?"), cues=v.WINS_ASKED,
-             subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True, rows=_GAME_ROWS),
+             subjects=_TEAM, routes=_GAMES, field=_RESULT, value="number", additive=True, changes=True, rows=_GAME_ROWS),
     Relation("losses", "games lost", ("how many games did the team lose?",), cues=v.LOSSES_ASKED, subjects=_TEAM,
-             routes=_GAMES, value="number", additive=True, changes=True, rows=_GAME_ROWS),
+             routes=_GAMES, field=_RESULT, value="number", additive=True, changes=True, rows=_GAME_ROWS),
     Relation("game_result", "result", ("how did the team fare in the game?", "did they win or lose?"),
-             cues=v.RESULT_ASKED, subjects=_TEAM, routes=_GAMES, value="result", changes=True),
+             cues=v.RESULT_ASKED, subjects=_TEAM, routes=_GAMES, field=_RESULT, value="result", changes=True),
     *(Relation(column.lower(), f"{column.lower()}", (f"who was the team's {column.lower()} in the game?",),
                cues=v.SOCCER_FIELDS[column], subjects=_TEAM, routes=("sports_soccer_get_games_on_date",), field=column,
                value="number" if column in ("Attendance", "Poss") else "name", changes=True)
       for column in v.SOCCER_FIELDS),
     Relation("game_day", "day of the team's game", ("when did the team play?", "when is their next match?"),
-             cues=v.GAME_DAY_ASKED, subjects=_TEAM, routes=_GAMES, value="date", changes=True),
+             cues=v.GAME_DAY_ASKED, subjects=_TEAM, routes=_GAMES, field="game_date|date", value="date", changes=True),
     Relation("opponent", "opponent", ("which team did they play against?", "who is their next opponent?"),
-             cues=v.OPPONENT_ASKED, subjects=_TEAM, routes=_GAMES, value="name", changes=True),
+             cues=v.OPPONENT_ASKED, subjects=_TEAM, routes=_GAMES, field="team_name_home|team_name_away|opponent",
+             value="name", changes=True),
     Relation("points", "points scored", (
         "how many points did the team score?", "how many goals did they score?", "who scored more points?"),
-        cues=v.POINTS_ASKED, subjects=_TEAM, routes=_GAMES, value="number", additive=True, changes=True,
+        cues=v.POINTS_ASKED, subjects=_TEAM, routes=_GAMES, field="pts_home|pts_away|GF|GA", value="number",
+        additive=True, changes=True,
         rows=r"\b(?:points?|goals?|runs|pts)\b"),
     Relation("play_by_play", "play-by-play", ("what happened in the third quarter of the game?",),
              cues=v.PLAY_BY_PLAY_WORDS, subjects=_TEAM, routes=("sports_nba_get_play_by_play_data_by_game_ids",),

@@ -52,7 +52,7 @@ from models.kg.domain import Domain
 from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
 from models.embeddings import SentenceEncoder
-from models.kg.intent import Intent, IntentReader, ReadingSettings
+from models.kg.intent import Intent, IntentReader, ReadingSettings, RelationMatch
 from models.kg.meaning import RelationMeaning, shared_meaning
 from models.kg.relations import TABLES
 from models.kg.open import OpenDomain
@@ -115,9 +115,15 @@ class Reading:
     confidence: float
 
     @classmethod
-    def of(cls, intent: Intent, domain: str) -> Reading:
-        picked = intent.relations.get(domain, ())
-        return cls(domain, tuple(m.name for m in picked), tuple(m.by for m in picked), intent.operation,
+    def of(cls, intent: Intent, domain: str, answered_by: str = "") -> Reading:
+        """The reading in `domain`, the relation the answer is of first (`answered_by`: the one whose
+        rows the computed answer read, else the reading's own choice)."""
+        picked = list(intent.relations.get(domain, ()))
+        first = answered_by if answered_by in RELATION_DOMAIN else intent.answer_relation(domain)
+        if first and first not in {m.name for m in picked}:
+            picked.insert(0, RelationMatch(first, "default"))  # the domain's procedure chose it (the day's high)
+        ordered = sorted(picked, key=lambda m: m.name != first)
+        return cls(domain, tuple(m.name for m in ordered), tuple(m.by for m in ordered), intent.operation,
                    intent.time.kind, intent.time.tense, intent.form, round(intent.confidence.get(domain, 0.0), 4))
 
 
@@ -388,6 +394,7 @@ class KnowledgeGraphStage:
         for asked, (spelling, score) in weak.items():
             evidence.blocks.insert(0, f"The KG's nearest record to the asked {asked!r} is {spelling!r} (name similarity "
                                       f"{score:.2f}): it may be another one")
+        table = None
         if evidence.found and complete:
             table = next((t for d in domains_of(state) if (t := d.facts(state, context))), None)
             computed = compute(table, state.reading)
@@ -412,7 +419,8 @@ class KnowledgeGraphStage:
         result.has_evidence = evidence.found
         result.contradicts = evidence.contradicts
         result.unmatched = list(evidence.unmatched)
-        result.reading = Reading.of(state.reading, state.domain if state.domain in state.reading.relations else "open")
+        result.reading = Reading.of(state.reading, state.domain if state.domain in state.reading.relations else "open",
+                                    table.relation if table is not None else "")
         result.match = min((score for _, score in state.matched.values()), default=None)
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
