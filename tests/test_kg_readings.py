@@ -156,3 +156,41 @@ def test_the_reading_holds_the_operation_the_time_and_the_form():
     assert (span.operation, span.time.kind) == ("sum", "span")
     options = read_question("which company has the higher p/e ratio, tdcx or good?", "", "finance")
     assert options.form == "option" and options.options == ("tdcx", "good") and options.operation == "compare"
+
+
+def test_the_llm_may_name_the_relation_and_the_operation_from_the_declared_lists():
+    from models.kg.entities import entity_schema, parse_entities
+    from models.kg.intent import OPERATIONS
+    from models.kg.stage import RELATION_NAMES
+
+    schema = entity_schema(3, RELATION_NAMES, OPERATIONS)
+    assert schema["properties"]["relation"]["enum"][-1] == "none" and "budget" in schema["properties"]["relation"]["enum"]
+    assert set(schema["properties"]["operation"]["enum"]) == set(OPERATIONS) and "relation" in schema["required"]
+    reply = '{"movies": ["Arrival", "Lady Bird"], "relation": "budget", "operation": "compare"}'
+    entities, problem = parse_entities(reply, 3, RELATION_NAMES, OPERATIONS)
+    assert problem is None and (entities.relation, entities.operation) == ("budget", "compare")
+    invented, _ = parse_entities('{"relation": "box_office_money", "operation": "guess"}', 3, RELATION_NAMES, OPERATIONS)
+    assert (invented.relation, invented.operation) == ("", "")  # not of the declared lists: not taken
+    # no cue word names the budget: the LLM's relation leads, and the reading is sure of it
+    reader = {"relation": "budget", "operation": "compare"}
+    films = KGEntities(movies=["Arrival", "Lady Bird"])
+    from models.kg.intent import IntentReader, ReadingSettings
+
+    reading = IntentReader(ReadingSettings()).read("which one was dearer to shoot, arrival or lady bird?", "", "movie",
+                                                  films, reader=reader)
+    assert reading.picked("movie")[0] == "budget" and reading.confidence["movie"] == 1.0 and reading.operation == "compare"
+    # cue words name another relation: the readings disagree and the pick is not sure
+    other = IntentReader(ReadingSettings()).read("which one has the higher rating, arrival or lady bird?", "", "movie",
+                                                films, reader=reader)
+    assert other.picked("movie")[0] == "rating" and other.confidence["movie"] == 0.5
+
+
+def test_every_relation_is_listed_in_the_prompt_for_the_llm_to_name():
+    from models.kg.stage import RELATION_NAMES
+    from models.prompts import PromptLibrary
+
+    prompt = "\n".join(m["content"] for m in PromptLibrary().conversation("kg_entities", query="q", domain="movie", relations="yes"))
+    listed = {word for line in prompt.splitlines() if line.startswith("  ") for word in line.replace(",", " ").split()}
+    assert set(RELATION_NAMES) <= listed
+    plain = "\n".join(m["content"] for m in PromptLibrary().conversation("kg_entities", query="q", domain="movie"))
+    assert "relation:" not in plain  # asked only with kg.relation_reader "llm"

@@ -53,18 +53,31 @@ class KGEntities:
     entities: list[str] = field(default_factory=list)  # open-domain subjects
     sport: str = ""  # "nba", "soccer" or ""
     rank: int = 0  # a Billboard chart position named in the question, 0 when none
+    # the relation and the operation the reader named from the declared lists (kg.relation_reader
+    # "llm"); "" when it named none
+    relation: str = ""
+    operation: str = ""
 
 
-def entity_schema(max_items: int) -> dict[str, Any]:
+def entity_schema(max_items: int, relations: tuple[str, ...] = (), operations: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The reply's schema; with `relations` (and `operations`) it also names the relation asked and what
+    is done with its facts, from those lists ("none" when no relation fits)."""
     names = {"type": "array", "items": {"type": "string"}, "maxItems": max_items}
     properties: dict[str, Any] = {name: names for name in _LIST_FIELDS}
     properties["sport"] = {"type": "string", "enum": ["nba", "soccer", "none"]}
     properties["rank"] = {"type": "integer"}
-    return {"type": "object", "properties": properties, "required": [*_LIST_FIELDS, "sport", "rank"]}
+    required = [*_LIST_FIELDS, "sport", "rank"]
+    if relations:
+        properties["relation"] = {"type": "string", "enum": [*relations, "none"]}
+        properties["operation"] = {"type": "string", "enum": list(operations)}
+        required += ["relation", "operation"]
+    return {"type": "object", "properties": properties, "required": required}
 
 
-def parse_entities(text: str, max_items: int) -> tuple[KGEntities, str | None]:
-    """Entities from the LLM's JSON reply, plus an error message when the reply was unusable."""
+def parse_entities(text: str, max_items: int, relations: tuple[str, ...] = (),
+                   operations: tuple[str, ...] = ()) -> tuple[KGEntities, str | None]:
+    """Entities from the LLM's JSON reply, plus an error message when the reply was unusable; the
+    relation and the operation it names when they are of the declared lists."""
     raw = find_json(text, dict)
     if raw is None:
         return KGEntities(), "entity reply holds no JSON object"
@@ -80,6 +93,9 @@ def parse_entities(text: str, max_items: int) -> tuple[KGEntities, str | None]:
     entities.sport = sport if sport in ("nba", "soccer") else ""
     rank = raw.get("rank")
     entities.rank = rank if isinstance(rank, int) and 0 < rank <= 100 else 0
+    relation, operation = raw.get("relation"), raw.get("operation")
+    entities.relation = relation if isinstance(relation, str) and relation in relations else ""
+    entities.operation = operation if isinstance(operation, str) and operation in operations else ""
     return entities, None
 
 

@@ -349,6 +349,8 @@ class IntentReader:
         # "the most recent trading day", "their last game": words of the time, not of a first or last row
         timed = _RELATIVE_TIME.search(wording) is not None and not _TIMELESS_EDGE.search(_RELATIVE_TIME.sub(" ", wording))
         operation, direction = _operation(cues, constraint, len(subjects), asks_rows, counted, time.spans, timed)
+        if reader and reader.get("operation") in OPERATIONS:
+            operation = cast(Operation, reader["operation"])  # the LLM named it from the declared list
         relations, confidence = {}, {}
         # what the question's own subjects are: the kinds of its names, the years it names, a chart rank
         kinds = {s.kind for s in subjects} | ({"years"} if time.spans else set()) | ({"rank"} if entities.rank else set())
@@ -421,10 +423,15 @@ class IntentReader:
         found = _without_lone_weak(found, table)
         names = {r.name for r in table}
         if reader and reader.get("relation") in names:
+            # the LLM's relation leads where the cue words agree or say nothing; where they name others
+            # the two readings disagree, and the pick is not sure
             name = reader["relation"]
-            if name not in {m.name for m in found}:
-                found.insert(0, RelationMatch(name, "reader", meaning.get(name, 0.0)))
-            return tuple(found), 1.0
+            cued_names = [m.name for m in found if m.by == "cue"]
+            named = next((m for m in found if m.name == name), RelationMatch(name, "reader", meaning.get(name, 0.0)))
+            others = [m for m in found if m.name != name]
+            if cued_names and name not in cued_names:
+                return (*others, named), 0.5
+            return (named, *others), 1.0
         ranked = sorted(((score, name) for name, score in meaning.items() if name in names), reverse=True)
         cued = [m for m in found if m.by == "cue"]
         settings = self.settings

@@ -52,7 +52,7 @@ from models.kg.domain import Domain
 from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
 from models.embeddings import SentenceEncoder
-from models.kg.intent import Intent, IntentReader, ReadingSettings, RelationMatch
+from models.kg.intent import OPERATIONS, Intent, IntentReader, ReadingSettings, RelationMatch
 from models.kg.meaning import RelationMeaning, shared_meaning
 from models.kg.relations import TABLES
 from models.kg.open import OpenDomain
@@ -71,6 +71,7 @@ MIN_BLOCK_CHARS = 80
 
 
 RELATION_DOMAIN = {relation.name: domain for domain, table in TABLES.items() for relation in table}
+RELATION_NAMES = tuple(RELATION_DOMAIN)
 DOMAINS: dict[str, Domain] = {
     "finance": FinanceDomain(), "movie": MovieDomain(), "music": MusicDomain(),
     "sports": SportsDomain(), "open": OpenDomain(),
@@ -207,7 +208,13 @@ class KnowledgeGraphStage:
 
     def json_schemas(self) -> list[dict[str, Any]]:
         """The guided-decoding schema of the entity reading, for the LLM's warm-up."""
-        return [entity_schema(self.config.max_entities_per_kind)]
+        return [self._schema()]
+
+    def _schema(self) -> dict[str, Any]:
+        """The entity reply's schema; with `kg.relation_reader` "llm" it names a relation and an operation too."""
+        if self.config.relation_reader == "llm":
+            return entity_schema(self.config.max_entities_per_kind, RELATION_NAMES, OPERATIONS)
+        return entity_schema(self.config.max_entities_per_kind)
 
     def api_url(self) -> str | None:
         return os.environ.get(self.config.api_url_env, "").strip() or None
@@ -265,19 +272,20 @@ class KnowledgeGraphStage:
 
     # 1. one LLM call for the batch
     def _read_entities(self, states: dict[int, QuestionState], results: list[KGResult], context: PlanContext) -> None:
+        named = self.config.relation_reader == "llm"
         conversations = [
-            self.prompts.conversation("kg_entities", query=state.query, domain=state.domain) for state in states.values()
+            self.prompts.conversation("kg_entities", query=state.query, domain=state.domain, relations="yes" if named else None)
+            for state in states.values()
         ]
-        params = GenerationParams(
-            max_tokens=self.config.extraction_max_tokens, json_schema=entity_schema(self.config.max_entities_per_kind)
-        )
+        params = GenerationParams(max_tokens=self.config.extraction_max_tokens, json_schema=self._schema())
         completions = self.llm.generate(conversations, params)
         for completion, (index, state) in zip(completions, states.items()):
             results[index].usage.add(completion)
-            state.reply = completion.text
             if completion.error:
                 state.problems.append(f"LLM error: {completion.error}")
-            entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind)
+            entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind,
+                                               RELATION_NAMES if named else (), OPERATIONS if named else ())
+            state.named = {"relation": entities.relation, "operation": entities.operation} if named else {}
             if problem:
                 state.problems.append(problem)
             entities, repairs = ground_in_question(entities, state.query)
@@ -303,7 +311,8 @@ class KnowledgeGraphStage:
 
     def _read(self, state: QuestionState) -> None:
         """The one reading of the question (read again only when the names it holds were repaired)."""
-        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities, meaning=state.meaning)
+        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities, reader=state.named,
+                                        meaning=state.meaning)
 
     # 2. rounds of scheduled API calls
     def _fetch(

@@ -35,7 +35,7 @@ class QuestionState:
     other_kind_on_miss: bool = False
     intent: Intent | None = None  # the one reading of the question (models/kg/intent.py)
     meaning: dict[str, float] = field(default_factory=dict)  # relation -> cosine with its descriptions
-    reply: str = ""  # the entity reader's reply, when the LLM read the question
+    named: dict[str, str] = field(default_factory=dict)  # the relation and the operation the LLM named
     # each asked name the KG matched: (its KG spelling, how alike the two are, 0-1)
     matched: dict[str, tuple[str, float]] = field(default_factory=dict)
 
