@@ -69,6 +69,66 @@ NUMBER_VALUE = r"\d+(?:,\d{3})*(?:\.\d+)?"
 # Digits with any separators: folded into one placeholder by the attribute classifier's features.
 DIGIT_RUN = r"\d+(?:[.,]\d+)*"
 
+# --- Time expressions in a question (models/kg/timeparse.py resolves each against the question's time)
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_T_MONTH = rf"(?P<month>{MONTH})\.?"
+_T_WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
+_T_COUNT = r"(?P<count>\d{1,3}|a|" + "|".join(NUMBER_WORDS) + r")"
+_T_UNIT = r"(?P<unit>day|week|month|year)s?"
+_T_ORDINAL = r"(?P<nth>" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r"|last)"
+_T_YEAR = rf"(?P<y>{MODERN_YEAR})"
+# Between the words of a range: an ordinal and a few words ("from 59th grammy (2016) to 61st grammy (2018)").
+_T_ON_THE_WAY = r"(?:the\s+)?(?:\d{1,3}(?:st|nd|rd|th)\s+)?(?:[a-z]+\s+){0,3}?\(?"
+# Each kind of time expression, by the resolver that reads it, in the order they are tried (an
+# earlier one wins where two overlap).
+TIME_EXPRESSIONS: dict[str, str] = {
+    "year_range_words": (rf"\b(?:from|between)\s+{_T_ON_THE_WAY}{_T_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_T_ON_THE_WAY}"
+                         rf"(?P<y2>{MODERN_YEAR})\b\)?"),
+    "year_range": rf"\b{_T_YEAR}\s*(?:-|to|through|until)\s*(?P<y2>{MODERN_YEAR})\b",
+    "iso_day": r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b",
+    "us_day": r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b",
+    "explicit_season": r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b",
+    "iso_month": r"\b(?P<y>\d{4})[-/](?P<m>\d{1,2})\b(?!-)",
+    "month_day_year": r"\b" + _T_MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{4})\b)?",
+    "day_month_year": r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "week_of_month": r"\b(?:the\s+)?" + _T_ORDINAL + r"\s+week\s+of\s+" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "quarter": r"\b(?:q(?P<q>[1-4])|(?:the\s+)?" + _T_ORDINAL + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    "month_year": r"\b" + _T_MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b",
+    "bare_month": (r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
+                   + _T_MONTH + r"\b(?!\s*\d)"),
+    "named_season": r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b",
+    "relative_season": r"\b(?P<which>this|current|last|previous|next)\s+season\b",
+    "weekday_of_week": (r"\b(?:the\s+)?" + _T_WEEKDAY
+                        + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"),
+    "relative_day": r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b",
+    "ago": r"\b" + _T_COUNT + r"\s+" + _T_UNIT + r"\s+ago\b",
+    "past_n": r"\b(?:past|last)\s+" + _T_COUNT + r"\s+" + _T_UNIT + r"\b",
+    "past_one": r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b",
+    "relative_period": r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b",
+    "weekday": r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _T_WEEKDAY + r"\b",
+    "bare_year": rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)",
+}
+# The zone a question's time is written in ("03/10/2024, 23:34:42 PT": " PT"), left out to parse it.
+TIME_ZONE_SUFFIX = r"\s+[A-Za-z]{1,5}$"
+# Runs of letters and digits, of letters: the words of a text as the KG's readers compare them.
+WORD_TOKEN = r"[a-z0-9]+"
+LETTER_RUN = r"[a-z]+"
+# A word that can start a name a question writes, and the question's words a name search may use.
+CAPITALISED_WORD = r"[A-Z][\w&.’'-]*"
+NAME_SEARCH_WORD = r"[a-z][a-z0-9&'.-]*"
+# The options of "a or b" and the owner before "'s", as a question writes them (up to four words each).
+_T_NAME_WORD = r"[\w&.’'-]+"
+NAMED_OPTIONS = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD}),? (?:or|vs\.?|versus) ((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})"
+NAMED_OWNER = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})(?:'s|’s)(?!\w)"
+# Words that name a share class or legal form, not the company ("Apple Inc. Common Stock" is Apple).
+COMPANY_NOISE = (
+    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
+    r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
+)
+# A ticker written in a question: after "$", "ticker" or "(" (group 1), or a run of 2-5 capitals (group 2).
+WRITTEN_TICKER = r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5})\b"
+
 # --- What the plan reads in a question (models/plan.py; PlanConfig holds these as its defaults) ----
 
 # Arithmetic and dates over retrieved facts (CRAG's post-processing questions).

@@ -279,6 +279,14 @@ PATTERNS = [
     ("SUPPORTING", "best supporting actress", True), ("SUPPORTING", "best actress", False),
     ("LEAD_CATEGORY", "^ACTOR$", True), ("LEAD_CATEGORY", "ACTOR IN A SUPPORTING ROLE", False),
     ("ISO_DAY", "2024-03-08", True), ("ISO_DAY", "2024-03", False),
+    ("TIME_ZONE_SUFFIX", "03/10/2024, 23:34:42 PT", True), ("TIME_ZONE_SUFFIX", "03/10/2024, 23:34:42", False),
+    ("WORD_TOKEN", "abc", True), ("WORD_TOKEN", "?!", False), ("LETTER_RUN", "abc", True), ("LETTER_RUN", "2024", False),
+    ("CAPITALISED_WORD", "Beatles", True), ("CAPITALISED_WORD", "beatles", False),
+    ("NAME_SEARCH_WORD", "ac/dc", True), ("NAME_SEARCH_WORD", "2024", False),
+    ("WRITTEN_TICKER", "is $tsla up", False), ("WRITTEN_TICKER", "is $TSLA up", True),
+    ("NAMED_OPTIONS", "the rockets or the lakers", True), ("NAMED_OPTIONS", "the rockets and the lakers", False),
+    ("NAMED_OWNER", "the band's members", True), ("NAMED_OWNER", "the bands members", False),
+    ("COMPANY_NOISE", "ftai aviation ltd common shares", True), ("COMPANY_NOISE", "ftai aviation", False),
     ("WH_OPENING", "which film won best picture", True), ("WH_OPENING", "at the time x won", False),
 ]
 
@@ -441,6 +449,38 @@ def test_each_unit_spelling_is_read_as_its_one_word(text, word):
     assert not word or word in v.UNITS
 
 
+# (kind of time expression, text, matches?) for TIME_EXPRESSIONS (models/kg/timeparse.py resolves them).
+TIME_EXPRESSIONS = [
+    ("year_range_words", "from 59th grammy (2016) to 61st grammy (2018)", True), ("year_range_words", "from 2016", False),
+    ("year_range", "2016-2018", True), ("year_range", "2016-03", False),
+    ("iso_day", "on 2024-03-08", True), ("iso_day", "in 2024-03", False),
+    ("us_day", "on 03/08/2024", True), ("us_day", "3/8", False),
+    ("explicit_season", "the 2023-24 season", True), ("explicit_season", "the 2023 season", False),
+    ("iso_month", "in 2022-12", True), ("iso_month", "on 2022-12-01", False),
+    ("month_day_year", "on march 8, 2024", True), ("month_day_year", "in march", False),
+    ("day_month_year", "on the 8th of march", True), ("day_month_year", "in march", False),
+    ("week_of_month", "the first week of february", True), ("week_of_month", "the first of february", False),
+    ("quarter", "in q4 2023", True), ("quarter", "a quarter of an hour", False),
+    ("month_year", "in march 2024", True), ("month_year", "in march", False),
+    ("bare_month", "in march", True), ("bare_month", "march 8", False),
+    ("named_season", "the 2023 season", True), ("named_season", "this season", False),
+    ("relative_season", "this season", True), ("relative_season", "the 2023 season", False),
+    ("weekday_of_week", "the tuesday from the past week", True), ("weekday_of_week", "on tuesday", False),
+    ("relative_day", "yesterday", True), ("relative_day", "the other day", False),
+    ("ago", "three weeks ago", True), ("ago", "three weeks", False),
+    ("past_n", "the last 5 days", True), ("past_n", "the last days", False),
+    ("past_one", "over the past month", True), ("past_one", "the months", False),
+    ("relative_period", "last week", True), ("relative_period", "a week", False),
+    ("weekday", "last friday", True), ("weekday", "a fried fish", False),
+    ("bare_year", "in 2021", True), ("bare_year", "$2021", False),
+]
+
+
+@pytest.mark.parametrize("kind, text, matches", TIME_EXPRESSIONS)
+def test_each_time_expression_matches_its_kind(kind, text, matches):
+    assert bool(re.search(v.TIME_EXPRESSIONS[kind], text)) is matches
+
+
 # (stem of a record key, text, matches?) for FACT_KEY_WORDS: words naming a fact with no stem of its key.
 FACT_KEY_WORDS = [
     ("locati", "the mountain it stands on", True), ("locati", "the mountain it names", False),
@@ -458,9 +498,11 @@ def test_each_fact_key_is_named_by_its_words(stem, text, matches):
 
 def test_every_list_of_the_module_is_in_a_table():
     tested = {name for name, *_ in PATTERNS + WORD_LISTS + WORD_SETS + TABLES} | {
-        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS", "FILM_FIELDS", "CREW_ROLES", "FACT_KEY_WORDS"
+        "TEMPORAL_CUES", "PRICE_COLUMNS", "SOCCER_FIELDS", "UNIT_SPELLINGS", "FILM_FIELDS", "CREW_ROLES", "FACT_KEY_WORDS",
+        "TIME_EXPRESSIONS",
     }
-    helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL", "_SPAN_NAMED"}  # parts of the above
+    helpers = {"COUNT", "MONTH_NAMES", "MONTH_ABBREVIATIONS", "NUMBER_IN_WORDS", "NOT_PLURAL", "_SPAN_NAMED", "WEEKDAYS",
+               *(name for name in dir(v) if name.startswith("_T_"))}  # parts of the above
     public = {name for name in dir(v) if name.isupper()}
     assert public - helpers == tested
     assert set(v.TEMPORAL_CUES) == {cue for cue, *_ in TEMPORAL}
@@ -469,6 +511,7 @@ def test_every_list_of_the_module_is_in_a_table():
     assert set(v.FILM_FIELDS) == {field for field, *_ in FILM_FIELDS}
     assert set(v.CREW_ROLES) == {job for job, *_ in CREW_ROLES}
     assert set(v.FACT_KEY_WORDS) == {stem for stem, *_ in FACT_KEY_WORDS}
+    assert set(v.TIME_EXPRESSIONS) == {kind for kind, *_ in TIME_EXPRESSIONS}
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

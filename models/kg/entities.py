@@ -21,16 +21,17 @@ _LIST_FIELDS = ("companies", "tickers", "movies", "people", "artists", "songs", 
 
 NBA_WORDS = re.compile(vocabulary.NBA_WORDS)
 SOCCER_WORDS = re.compile(vocabulary.SOCCER_WORDS)
-_TICKER = re.compile(r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5})\b")
+_TICKER = re.compile(vocabulary.WRITTEN_TICKER)
 _RANK = re.compile(vocabulary.CHART_RANK)
 # Capitalised words that are also ticker symbols but almost never mean the stock in a question.
 _NOT_TICKERS = {"USA", "UK", "EU", "AI", "ROI", "TV", "FC", "CEO", "CFO", "EPS", "ETF", "IPO", "GDP", "NBA", "NFL", "MVP"}
 _QUOTED = re.compile(vocabulary.QUOTED_TITLE)
 _DESCRIBED = re.compile(vocabulary.DESCRIBED_ENTITY)
-_WORD = r"[\w&.’'-]+"
-_OPTIONS = re.compile(rf"((?:{_WORD} ){{0,3}}{_WORD}),? (?:or|vs\.?|versus) ((?:{_WORD} ){{0,3}}{_WORD})")
-_OWNER = re.compile(rf"((?:{_WORD} ){{0,3}}{_WORD})(?:'s|’s)(?!\w)")
-_CAPITALISED = re.compile(r"[A-Z][\w&.’'-]*")
+_OPTIONS = re.compile(vocabulary.NAMED_OPTIONS)
+_OWNER = re.compile(vocabulary.NAMED_OWNER)
+_CAPITALISED = re.compile(vocabulary.CAPITALISED_WORD)
+_WORD_TOKEN = re.compile(vocabulary.WORD_TOKEN)
+_NAME_SEARCH_WORD = re.compile(vocabulary.NAME_SEARCH_WORD)
 # A word of the question this similar to a word of a name writes it, misspelt ("beattles", "beatles").
 WORD_SIMILARITY = 0.85
 # Domains whose names the KG finds by a fuzzy search (sports teams are matched in game rows instead).
@@ -160,8 +161,8 @@ def _written(name: str, kind: str, query: str) -> bool:
     """The question writes `name`: a ticker as one of its words, any other name with half of its words
     that can be part of a name (not "the" of "The Godfather") or one long one in it, a misspelt word
     standing for its spelling ("the beattles" writes The Beatles)."""
-    words = set(re.findall(r"[a-z0-9]+", query.lower()))
-    tokens = re.findall(r"[a-z0-9]+", name.lower())
+    words = set(_WORD_TOKEN.findall(query.lower()))
+    tokens = _WORD_TOKEN.findall(name.lower())
     if kind == "tickers":
         return len(tokens) == 1 and tokens[0] in words
     tokens = [t for t in tokens if t not in vocabulary.NOT_NAME_WORDS] or tokens
@@ -285,8 +286,8 @@ def search_question_words(entities: KGEntities, query: str, domain: str) -> list
 def written_whole(name: str, query: str) -> bool:
     """Every word of `name` that can be part of a name is a word of the question, or one misspelt
     ("copper meridan" writes Copper Meridian); at least four letters of them."""
-    words = set(re.findall(r"[a-z0-9]+", query.lower()))
-    tokens = [t for t in re.findall(r"[a-z0-9]+", name.lower()) if t not in vocabulary.NOT_NAME_WORDS]
+    words = set(_WORD_TOKEN.findall(query.lower()))
+    tokens = [t for t in _WORD_TOKEN.findall(name.lower()) if t not in vocabulary.NOT_NAME_WORDS]
     return sum(map(len, tokens)) >= 4 and all(
         t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY)) for t in tokens
     )
@@ -295,7 +296,7 @@ def written_whole(name: str, query: str) -> bool:
 def name_words(query: str) -> str:
     """The question's words that can be part of a name (no cue words, months or number words), as one
     search query ("" when none is left)."""
-    words = [w for w in re.findall(r"[a-z][a-z0-9&'.-]*", query.lower())
+    words = [w for w in _NAME_SEARCH_WORD.findall(query.lower())
              if loose_key(w) not in vocabulary.NOT_NAME_WORDS and w not in vocabulary.MONTH_NUMBERS and w not in vocabulary.NUMBER_WORDS]
     return " ".join(words)
 

@@ -16,12 +16,11 @@ from pathlib import Path
 
 from loguru import logger
 
+from models.vocabulary import COMPANY_NOISE, WORD_TOKEN
+
 _ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
-# Words that name a share class or legal form, not the company.
-_COMPANY_NOISE = re.compile(
-    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
-    r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
-)
+_WORD_TOKEN = re.compile(WORD_TOKEN)
+_COMPANY_NOISE = re.compile(COMPANY_NOISE)
 
 
 CONTAINED_SCORE = 0.8
@@ -35,7 +34,7 @@ def search_key(text: str) -> str:
 def loose_key(text: str) -> str:
     """A loose comparison key: accents folded, every non-alphanumeric run a single space."""
     folded = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
-    return " ".join(re.findall(r"[a-z0-9]+", folded.replace("'", "").replace("\u2019", "")))
+    return " ".join(_WORD_TOKEN.findall(folded.replace("'", "").replace("\u2019", "")))
 
 
 def name_score(query: str, candidate: str) -> float:
