@@ -194,3 +194,13 @@ def test_every_relation_is_listed_in_the_prompt_for_the_llm_to_name():
     assert set(RELATION_NAMES) <= listed
     plain = "\n".join(m["content"] for m in PromptLibrary().conversation("kg_entities", query="q", domain="movie"))
     assert "relation:" not in plain  # asked only with kg.relation_reader "llm"
+
+
+def test_a_name_read_that_is_a_relations_own_name_is_no_name():
+    from models.kg.intent import drop_relation_names
+
+    entities = KGEntities(songs=["Song of the Year", "Hello"], movies=["Best Picture"], artists=["Best New Artist Grammy"],
+                          people=["Gary Oldman"])
+    events = drop_relation_names(entities)
+    assert (entities.songs, entities.movies, entities.artists, entities.people) == (["Hello"], [], [], ["Gary Oldman"])
+    assert len(events) == 3 and all(e.what == "name read is a relation's own name, dropped" for e in events)

@@ -29,6 +29,7 @@ from models.kg.matching import loose_key, written_match
 from models.kg.relations import BY_NAME, MUSIC_OFF_CHART_HINTS, TABLES, Relation
 from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
 from models.retrieval.question_kind import asks_for_several
+from models.schema import Event
 
 Operation = Literal["lookup", "count", "sum", "average", "extreme", "first_or_last", "compare", "difference", "set",
                     "yes_no"]
@@ -289,6 +290,24 @@ class Intent:
         return bool(set(_LETTERS.findall(rest)) - v.BARE_QUESTION_WORDS)
 
 
+def drop_relation_names(entities: KGEntities) -> list[Event]:
+    """A name the reader gave that is a relation's own name ("song of the year", "best picture": the
+    award, not a song or a film) is no name to search: dropped, with an event each."""
+    events = []
+    for kind in NAME_KINDS:
+        kept = []
+        for name in getattr(entities, kind):
+            left = name.lower()
+            for pattern in _NAMES_OF_THINGS:
+                left = pattern.sub(" ", left)
+            if left != name.lower() and all(word in v.NOT_NAME_WORDS or word.isdigit() for word in _WORDS.findall(left)):
+                events.append(Event("fallback", "name read is a relation's own name, dropped", repr(name)))
+            else:
+                kept.append(name)
+        setattr(entities, kind, kept)
+    return events
+
+
 def _stems(text: str) -> set[str]:
     return {word[: STEM] for word in _LETTERS.findall(text.lower()) if len(word) > 3}
 
@@ -482,6 +501,7 @@ def _for_meaning(wording: str) -> str:
 
 
 _CUE_PATTERNS = {r.name: re.compile(r.cues) for table in TABLES.values() for r in table if r.cues}
+_NAMES_OF_THINGS = [_CUE_PATTERNS[r.name] for table in TABLES.values() for r in table if r.a_name]
 _HINT_PATTERNS = {r.name: re.compile(r.hints) for table in TABLES.values() for r in table if r.hints}
 
 

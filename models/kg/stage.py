@@ -52,7 +52,7 @@ from models.kg.domain import Domain
 from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
 from models.embeddings import SentenceEncoder
-from models.kg.intent import OPERATIONS, Intent, IntentReader, ReadingSettings, RelationMatch
+from models.kg.intent import OPERATIONS, Intent, IntentReader, ReadingSettings, RelationMatch, drop_relation_names
 from models.kg.meaning import RelationMeaning, shared_meaning
 from models.kg.relations import TABLES
 from models.kg.open import OpenDomain
@@ -289,6 +289,7 @@ class KnowledgeGraphStage:
             if problem:
                 state.problems.append(problem)
             entities, repairs = ground_in_question(entities, state.query)
+            repairs += drop_relation_names(entities)
             entities = refile_for_domain(entities, state.domain)
             repairs += fill_from_question(entities, state.query, state.domain, self.config.max_entities_per_kind)
             state.events += repairs
