@@ -240,6 +240,7 @@ class _ScriptedReader(LLMBackend):
 
 def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_size: int, scripted: bool) -> Run:
     run = Run(name)
+    stage.warm_up()  # as CragSystem.warm_up does: the relation encoder loads before the first batch is timed
     for start in tqdm(range(0, len(cases), batch_size), desc=name, unit="batch", leave=False):
         batch = cases[start : start + batch_size]
         questions = [Question(f"kg-{start + i}", c.query, c.query_time) for i, c in enumerate(batch)]
