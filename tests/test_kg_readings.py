@@ -189,11 +189,12 @@ def test_every_relation_is_listed_in_the_prompt_for_the_llm_to_name():
     from models.kg.stage import RELATION_NAMES
     from models.prompts import PromptLibrary
 
-    prompt = "\n".join(m["content"] for m in PromptLibrary().conversation("kg_entities", query="q", domain="movie", relations="yes"))
+    prompt = "\n".join(m["content"] for m in PromptLibrary().conversation("kg_entities_named", query="q", domain="movie"))
     listed = {word for line in prompt.splitlines() if line.startswith("  ") for word in line.replace(",", " ").split()}
     assert set(RELATION_NAMES) <= listed
     plain = "\n".join(m["content"] for m in PromptLibrary().conversation("kg_entities", query="q", domain="movie"))
     assert "relation:" not in plain  # asked only with kg.relation_reader "llm"
+    assert prompt.replace(plain.split("- rank:")[0], "").count("- relation:") == 1  # the same instructions, and the lists
 
 
 def test_a_name_read_that_is_a_relations_own_name_is_no_name():

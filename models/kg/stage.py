@@ -273,10 +273,8 @@ class KnowledgeGraphStage:
     # 1. one LLM call for the batch
     def _read_entities(self, states: dict[int, QuestionState], results: list[KGResult], context: PlanContext) -> None:
         named = self.config.relation_reader == "llm"
-        conversations = [
-            self.prompts.conversation("kg_entities", query=state.query, domain=state.domain, relations="yes" if named else None)
-            for state in states.values()
-        ]
+        template = "kg_entities_named" if named else "kg_entities"  # the named one also lists the relations
+        conversations = [self.prompts.conversation(template, query=state.query, domain=state.domain) for state in states.values()]
         params = GenerationParams(max_tokens=self.config.extraction_max_tokens, json_schema=self._schema())
         completions = self.llm.generate(conversations, params)
         for completion, (index, state) in zip(completions, states.items()):
