@@ -205,3 +205,28 @@ def test_a_name_read_that_is_a_relations_own_name_is_no_name():
     events = drop_relation_names(entities)
     assert (entities.songs, entities.movies, entities.artists, entities.people) == (["Hello"], [], [], ["Gary Oldman"])
     assert len(events) == 3 and all(e.what == "name read is a relation's own name, dropped" for e in events)
+
+
+@pytest.mark.parametrize("name, query, kind, kept", [
+    ("toy story 1", "how much did each toy story movie gross on average?", "movies", False),  # a number not written
+    ("Toy Story", "how much did each toy story movie gross on average?", "movies", True),
+    ("The One", "what was the singer of the song that won song of the year in 2016?", "songs", False),  # "the" alone
+    ("2000-11-11", "how many points did he score in the game on 2000-11-11?", "entities", False),  # a time
+    ("the most popular song on billboard in 2024-02-28", "what is the most popular song on billboard in 2024-02-28?",
+     "songs", False),  # the question itself
+    ("Billboard Love", "is billboard love on the chart this week?", "songs", True),
+])
+def test_a_weak_readers_names_are_held_to_the_question(name, query, kind, kept):
+    from models.kg.entities import ground_in_question
+
+    entities, _ = ground_in_question(KGEntities(**{kind: [name]}), query)
+    assert (name in getattr(entities, kind)) is kept
+
+
+def test_a_sports_question_naming_an_nba_team_in_full_gets_it_when_the_reader_named_none():
+    from models.kg.entities import add_rule_entities
+
+    query = "can you name the teams that were victorious against miami heat during 2021-12?"
+    assert add_rule_entities(KGEntities(), query, set(), "sports").teams == ["Miami Heat"]
+    assert add_rule_entities(KGEntities(teams=["Heat"]), query, set(), "sports").teams == ["Heat"]  # the reader's stays
+    assert add_rule_entities(KGEntities(), "is the heat wave over?", set(), "sports").teams == []  # no full name

@@ -300,7 +300,8 @@ def drop_relation_names(entities: KGEntities) -> list[Event]:
             left = name.lower()
             for pattern in _NAMES_OF_THINGS:
                 left = pattern.sub(" ", left)
-            if left != name.lower() and all(word in v.NOT_NAME_WORDS or word.isdigit() for word in _WORDS.findall(left)):
+            if left != name.lower() and all(word in v.NOT_NAME_WORDS or any(c.isdigit() for c in word)
+                                            for word in _WORDS.findall(left)):
                 events.append(Event("fallback", "name read is a relation's own name, dropped", repr(name)))
             else:
                 kept.append(name)

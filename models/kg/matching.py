@@ -200,6 +200,13 @@ def nba_team_names(asked: str) -> tuple[str, ...]:
     return ()
 
 
+def nba_full_names(text: str) -> list[str]:
+    """The NBA teams `text` names by a full name of the game table ("miami heat", "the portland trail
+    blazers"), in the table's spelling."""
+    key = f" {loose_key(text)} "
+    return [names[0] for names in NBA_TEAMS if any(f" {loose_key(name)} " in key for name in names)]
+
+
 # --- soccer -----------------------------------------------------------------------------------------
 
 # Informal names -> the words of the source's spelling ("Manchester Utd", "Paris S-G").

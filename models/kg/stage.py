@@ -253,7 +253,7 @@ class KnowledgeGraphStage:
                     self._read_entities(states, results, context)
                 else:
                     for index, state in states.items():
-                        state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
+                        state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers, state.domain)
                     self._score_meaning(states)
                     for state in states.values():
                         self._read(state)
@@ -291,7 +291,7 @@ class KnowledgeGraphStage:
             entities = refile_for_domain(entities, state.domain)
             repairs += fill_from_question(entities, state.query, state.domain, self.config.max_entities_per_kind)
             state.events += repairs
-            state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
+            state.entities = add_rule_entities(entities, state.query, self.directory.tickers, state.domain)
             state.other_kind_on_miss = True
         self._score_meaning(states)
         for state in states.values():
