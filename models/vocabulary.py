@@ -514,7 +514,8 @@ CHART_RANK = r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,
 # The top of a chart, as a question names it.
 TOP_SPOT = (
     r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
-    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
+    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*|"
+    r"most popular (?:song|single|track) (?:on|of) (?:the )?(?:billboard|hot 100|charts?))\b"
 )
 
 # --- The reading of a KG question (models/kg/intent.py) -------------------------------------------

@@ -254,7 +254,8 @@ PATTERNS = [
     ("CHART_RANK", "was it no. 5", True), ("CHART_RANK", "it ranked 12", True), ("CHART_RANK", "in 3rd place", True),
     ("CHART_RANK", "in 2010", False), ("CHART_RANK", "the 3rd album", False),
     ("TOP_SPOT", "it hit number one", True), ("TOP_SPOT", "it topped the charts", True),
-    ("TOP_SPOT", "it hit number two", False),
+    ("TOP_SPOT", "it hit number two", False), ("TOP_SPOT", "the most popular song on billboard", True),
+    ("TOP_SPOT", "the most popular song of the year", False),
     # the reading of a KG question (models/kg/intent.py)
     ("PRESENT_TENSE", "who are the members", True), ("PRESENT_TENSE", "what's its eps", True),
     ("PRESENT_TENSE", "who were the members", False),

@@ -292,7 +292,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
                 calls.append(ApiCall(CHART_ATTRIBUTES, {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
     awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS if intent.picks("music", name)]
     if intent.asks("grammy") or awards:
-        if not awards and not (artists or songs):
+        if not awards and not (state.entities.artists or state.entities.songs):  # a year's awards, no one named
             awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS]
         years = _grammy_years(state)
         calls += [ApiCall(relation.routes[0], {"query": year}) for relation in awards for year in years]
