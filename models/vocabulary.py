@@ -473,9 +473,6 @@ OSCARS = r"\boscars?\b|\bacademy awards?\b"
 ARTIST_DATE_WORDS = (
     r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b"
 )
-# The Grammy awards the year routes answer, as questions name them ("song of the year" asks for no
-# song's facts).
-GRAMMY_AWARD_NAMES = r"best new artist|(?:song|album|record) of the year"
 # Words naming the act rather than the song ("the artist of this week's number one song").
 ARTIST_NOUNS = r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b"
 # Facts of a band itself (its founding, its end), not of its members.

@@ -230,8 +230,6 @@ PATTERNS = [
     ("OSCARS", "how many oscars", True), ("OSCARS", "an academy award", True), ("OSCARS", "a golden globe", False),
     ("ARTIST_DATE_WORDS", "when was she born", True), ("ARTIST_DATE_WORDS", "when was the band formed", True),
     ("ARTIST_DATE_WORDS", "where was she born", False),
-    ("GRAMMY_AWARD_NAMES", "who won best new artist", True), ("GRAMMY_AWARD_NAMES", "the record of the year", True),
-    ("GRAMMY_AWARD_NAMES", "the best song of 2010", False),
     ("ARTIST_NOUNS", "the artist of the song", True), ("ARTIST_NOUNS", "which rappers", True), ("ARTIST_NOUNS", "the bandwagon", False),
     ("BAND_FACTS", "when was the band formed", True), ("BAND_FACTS", "when did they break up", False),
     ("BAND_FACTS", "when did they split", True), ("BAND_FACTS", "who are the members", False),

@@ -47,6 +47,7 @@ def table_of(relation: Relation, facts: FactTable) -> FactTable:
     """`facts` labelled and typed by the relation they are of."""
     facts.relation = relation.name
     facts.value = relation.value
+    facts.unit = facts.unit or relation.unit
     facts.rows = relation.rows
     facts.leaves = relation.leaves
     return facts
