@@ -549,8 +549,17 @@ FUNCTION_WORDS = frozenset("did does do was were is are has have had will would 
 # Units of an amount: "how many points" asks for an amount, not a count of rows.
 AMOUNT_UNITS = frozenset("points goals shares dollars runs yards votes pts".split())
 # A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
-THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly)\s+"
+THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
+             r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
              r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b")
+# How each threshold's words hold a value against its number: "above" (>), "at least" (>=), "below"
+# (<), "at most" (<=), "exactly" (=).
+THRESHOLD_WORDS: dict[str, str] = {
+    "more than": "above", "over": "above", "above": "above", "higher than": "above", "greater than": "above",
+    "larger than": "above", "bigger than": "above", "at least": "at least", "fewer than": "below",
+    "less than": "below", "under": "below", "below": "below", "lower than": "below", "smaller than": "below",
+    "at most": "at most", "exactly": "exactly",
+}  # fmt: skip
 
 # A Grammy named (the KG's Grammy routes answer it).
 GRAMMY = r"grammy"

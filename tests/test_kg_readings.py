@@ -230,3 +230,16 @@ def test_a_sports_question_naming_an_nba_team_in_full_gets_it_when_the_reader_na
     assert add_rule_entities(KGEntities(), query, set(), "sports").teams == ["Miami Heat"]
     assert add_rule_entities(KGEntities(teams=["Heat"]), query, set(), "sports").teams == ["Heat"]  # the reader's stays
     assert add_rule_entities(KGEntities(), "is the heat wave over?", set(), "sports").teams == []  # no full name
+
+
+def test_a_question_naming_times_as_options_gets_one_of_them(ask, api):
+    when, company = "02/15/2024, 14:30:00 PT", KGEntities(companies=["Microsoft"])
+    bars = api.bars("MSFT")
+    today, yesterday = bars["2024-02-15"], bars["2024-02-14"]
+    higher = ask("was microsoft's closing price higher today or yesterday?", "finance", company, when)
+    assert value(higher) == ("today" if today["Close"] > yesterday["Close"] else "yesterday")
+    lower = ask("did microsoft close lower yesterday or today?", "finance", company, when)
+    assert value(lower) == ("today" if today["Close"] < yesterday["Close"] else "yesterday")
+    assert today["Open"] == yesterday["Open"]  # the fixture's two opens are equal: the answer says so
+    tie = ask("does microsoft have higher opening stock price today or yesterday?", "finance", company, when)
+    assert value(tie) is not None and value(tie).startswith("the same")

@@ -266,7 +266,8 @@ PATTERNS = [
     ("COUNTED_ROWS", "how many albums did she release", True), ("COUNTED_ROWS", "the number of dividends", True),
     ("COUNTED_ROWS", "how much did it cost", False),
     ("THRESHOLD", "did she win more than 3 grammys", True), ("THRESHOLD", "at least ten times", True),
-    ("THRESHOLD", "did she win more grammys", False),
+    ("THRESHOLD", "did she win more grammys", False), ("THRESHOLD", "is its p/e ratio higher than 30", True),
+    ("THRESHOLD", "did they score more points than the lakers", False),
     ("GRAMMY", "her grammy wins", True), ("GRAMMY", "an oscar", False),
     ("RECORD_KEY_PARTS", "dividendYield", True), ("RECORD_KEY_PARTS", "", False),
     ("TICKER_SPELLING", "BRK.B", True), ("TICKER_SPELLING", "two words", False),
@@ -354,6 +355,7 @@ TABLES = [
     ("RESULT_WORDS", "drew", "draw"), ("RESULT_WORDS", "victory", "win"), ("RESULT_WORDS", "beaten", "loss"),
     ("UNITS", "metres", ("m", "length")), ("UNITS", "squarefeet", ("ft2", "area")), ("UNITS", "liters", ("l", "volume")),
     ("ANSWER_NOUNS", "language", "language"), ("ANSWER_NOUNS", "country", "place"), ("ANSWER_NOUNS", "year", "year"),
+    ("THRESHOLD_WORDS", "higher than", "above"), ("THRESHOLD_WORDS", "at most", "at most"),
     ("ANSWER_WORDS", "who", "name"), ("ANSWER_WORDS", "when", "date"), ("ANSWER_WORDS", "whom", "name"),
     ("CREW_PERSON_JOBS", "directed", ("Director",)), ("CREW_PERSON_JOBS", "writer", ("Screenplay", "Writer")),
 ]
@@ -511,6 +513,12 @@ def test_every_list_of_the_module_is_in_a_table():
     assert set(v.CREW_ROLES) == {job for job, *_ in CREW_ROLES}
     assert set(v.FACT_KEY_WORDS) == {stem for stem, *_ in FACT_KEY_WORDS}
     assert set(v.TIME_EXPRESSIONS) == {kind for kind, *_ in TIME_EXPRESSIONS}
+
+
+def test_each_threshold_is_read_by_its_words():
+    for words in v.THRESHOLD_WORDS:
+        match = re.search(v.THRESHOLD, f"did it score {words} 5")
+        assert match is not None and match["op"] == words
 
 
 def test_the_months_are_the_calendars_and_may_is_no_date_in_a_sentence():

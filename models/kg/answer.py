@@ -81,6 +81,9 @@ def compute(table: FactTable | None, intent: Intent) -> ComputedAnswer | None:
     if (intent.asks("share") and table.unit != "%") or intent.asks("age_or_duration"):
         return None
     facts = list(dict.fromkeys(table.facts))
+    between = _between_option_times(table, facts, intent)
+    if between is not None:
+        return between
     subjects = list(dict.fromkeys(f.subject for f in facts))
     constraint = intent.constraint
     yes_no = constraint is not None and constraint.kind == "yes_no"
@@ -109,6 +112,32 @@ def compute(table: FactTable | None, intent: Intent) -> ComputedAnswer | None:
     return answer
 
 
+def _between_option_times(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedAnswer | None:
+    """A choice between times the question names ("higher today or yesterday?"): the option whose
+    time's one row holds the higher (lower) value; None unless every option is a time with one row."""
+    times = intent.option_times
+    if len(times) < 2 or any(span is None for span in times):
+        return None
+    more, less = intent.asks("more") or intent.asks("highest"), intent.asks("less") or intent.asks("lowest")
+    if more == less:
+        return None
+    values: dict[str, float] = {}
+    for option, span in zip(intent.options, times):
+        rows = [f for f in facts if f.when is not None and span is not None and span.contains(f.when)
+                and isinstance(f.value, (int, float))]
+        if len(rows) != 1:
+            return None
+        values[option] = float(rows[0].value)  # type: ignore[arg-type]
+    ranking = ", ".join(f"{option} {shown(value, table.unit)}" for option, value in values.items())
+    how = f"the {table.attribute} of each time named: {ranking}"
+    if len(set(values.values())) == 1:
+        return ComputedAnswer("comparison", f"the same: {ranking}", how)  # a tie is the answer, not no answer
+    if len(set(values.values())) < len(values):
+        return None
+    winner = (max if more else min)(values, key=lambda option: values[option])
+    return ComputedAnswer("comparison", winner, how)
+
+
 # Kinds of computed answer that are numbers whatever the rows' values.
 _NUMBER_KINDS = ("count", "sum", "average")
 
@@ -123,9 +152,8 @@ def _held_against_threshold(answer: ComputedAnswer, intent: Intent) -> ComputedA
     except ValueError:
         return None
     words, limit = intent.threshold
-    holds = {"more than": value > limit, "over": value > limit, "above": value > limit, "at least": value >= limit,
-             "fewer than": value < limit, "less than": value < limit, "under": value < limit, "below": value < limit,
-             "at most": value <= limit, "exactly": value == limit}[words]
+    holds = {"above": value > limit, "at least": value >= limit, "below": value < limit, "at most": value <= limit,
+             "exactly": value == limit}[vocabulary.THRESHOLD_WORDS[words]]
     return ComputedAnswer("comparison", "yes" if holds else "no", f"{answer.value} ({answer.how}) held against {words} {shown(limit)}")
 
 

@@ -472,7 +472,8 @@ def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
                          value="number" if numbers and not texts else "text")
     if intent.asks("change") and not (intent.asks("highest") or intent.asks("lowest")):
         return None  # a move between prices ("how much did it gain"): the facts' own change lines state it
-    if "latest_price" in chosen:
+    times_named = bool(intent.option_times) and all(intent.option_times)  # "today or yesterday": days to set apart
+    if "latest_price" in chosen and not times_named:
         return table_of(chosen["latest_price"], _latest_price_table(state, known))
     if any(relation.group == "prices" for relation in chosen.values()):
         return _price_table(state, known)
@@ -561,7 +562,12 @@ def _price_table(state: QuestionState, known: list[str], on: date | None = None,
         column = "High" if high and not low else "Low" if low and not high else "Close"
     lower, higher = intent.asks("closed_lower"), intent.asks("closed_higher")
     moved = (lower or higher) and intent.asks("days_asked") and on is None
-    spans = [] if on else [s for s in intent.time.spans if s.start <= (now.date() if now else date.max)][:1]
+    if on is not None:
+        spans: list[DateSpan] = []
+    elif intent.option_times and all(intent.option_times):  # "higher today or yesterday?": both days
+        spans = [s for s in intent.option_times if s is not None]
+    else:
+        spans = [s for s in intent.time.spans if s.start <= (now.date() if now else date.max)][:1]
     money = intent.captures("money_amount")
     money_spent = money[0] if money and intent.asks("shares_bought") else None
     rows: list[Fact] = []
@@ -573,7 +579,7 @@ def _price_table(state: QuestionState, known: list[str], on: date | None = None,
         if on is not None:
             inside = [(day, bar) for day, bar in days if day == on]
         elif spans:
-            inside = [(day, bar) for day, bar in days if spans[0].contains(day)]
+            inside = [(day, bar) for day, bar in days if any(span.contains(day) for span in spans)]
             edge = _edge_day(state, inside)
             inside = edge[1] if edge else inside
         elif intent.asks("many_days"):

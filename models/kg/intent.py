@@ -186,6 +186,7 @@ class Intent:
     operation: Operation
     direction: Direction
     options: tuple[str, ...]
+    option_times: tuple[DateSpan | None, ...]  # the time each option names ("today or yesterday"), None for others
     form: Form
     constraint: AnswerConstraint | None
     cues: frozenset[str]
@@ -378,9 +379,10 @@ class IntentReader:
             picked, sure = self._relations(table, wording, question, meaning or {}, reader if table_domain == domain else None,
                                            kinds)
             relations[table_domain], confidence[table_domain] = picked, sure
+        options = constraint.options if constraint and constraint.kind in ("options", "either") else ()
+        option_times = tuple(next(iter(find_time_spans(option, query_time)), None) for option in options)
         return Intent(
-            domain, subjects, relations, confidence, time, operation, direction,
-            constraint.options if constraint and constraint.kind in ("options", "either") else (),
+            domain, subjects, relations, confidence, time, operation, direction, options, option_times,
             _form(question, constraint), constraint, frozenset(cues), counted, _threshold(question),
             asks_rows, _asks_for_one(question), frozenset(kinds), wording, question, captures,
         )
