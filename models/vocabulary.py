@@ -252,7 +252,8 @@ CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*
 CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
-COMPANY_RECORD_FIELDS = r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b"
+COMPANY_RECORD_FIELDS = (r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b|"
+                         r"trailing (?:eps|p/?e)\b")
 
 # One of several things picked by its place in time: the first one, the last one.
 FIRST_ONE = r"\b(?:first|earliest)\b"
@@ -439,8 +440,8 @@ PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
 OTHER_FILMS = r"other (?:films|movies)"
 MORE_OF_THE_PERSON = rf"{OTHER_FILMS}|also|else"
 # An award won (not only a nomination).
-AWARD_WON = (r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|\breceived\b|"
-             r"\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b")
+AWARD_WON = (r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|"
+             r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b")
 # A person's films asked about: their films, what they directed or acted in.
 PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
 # The films of a person an earlier answer named ("what other films did she direct?").
@@ -535,6 +536,9 @@ ANSWER_NOUNS: dict[str, str] = {
     "country": "place", "countries": "place", "nationality": "place", "city": "place", "place": "place",
     "year": "year", "decade": "year", "date": "date", "day": "date", "month": "date",
 }  # fmt: skip
+# "what was _'s debut single?", "what is the original title?": the question ends with the noun it asks
+# for (the wording's names blanked, "_"); a singular one asks for one thing.
+ASKED_HEAD = r"^(?:what|which)(?:'s| is| was) (?:the |_ ?'s |a |an )(?:[a-z-]+ ){0,2}(?P<noun>[a-z]+)\s*\??$"
 # A clause that asks: it opens with a wh-word.
 WH_OPENING = r"^(?:what|which|who|whom|whose|where|when|how)\b"
 ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date"}
@@ -551,7 +555,8 @@ AMOUNT_UNITS = frozenset("points goals shares dollars runs yards votes pts".spli
 # A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
 THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
              r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
-             r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b")
+             r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b"
+             r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?")
 # How each threshold's words hold a value against its number: "above" (>), "at least" (>=), "below"
 # (<), "at most" (<=), "exactly" (=).
 THRESHOLD_WORDS: dict[str, str] = {

@@ -243,3 +243,20 @@ def test_a_question_naming_times_as_options_gets_one_of_them(ask, api):
     assert today["Open"] == yesterday["Open"]  # the fixture's two opens are equal: the answer says so
     tie = ask("does microsoft have higher opening stock price today or yesterday?", "finance", company, when)
     assert value(tie) is not None and value(tie).startswith("the same")
+
+
+def test_a_threshold_is_read_with_its_scale():
+    assert read_question("did darkest hour earn more than 100 million dollars?").threshold == ("more than", 100_000_000.0)
+    assert read_question("did it win at least three awards?").threshold == ("at least", 3.0)
+
+
+
+@pytest.mark.parametrize("query, entities, answer", [
+    ("what was adele's debut single?", KGEntities(artists=["Adele"]), None),  # one asked: no set of every work
+    ("which band is older, the beatles or the rolling stones?", KGEntities(artists=["The Beatles", "The Rolling Stones"]),
+     "The Beatles"),  # founding years compared as dates
+    ("what is the trailing eps of auph?", KGEntities(tickers=["AUPH"]), "-0.05"),  # the record's field, not the forward EPS
+])
+def test_a_qualifier_of_the_asked_thing_is_held_to(ask, query, entities, answer):
+    domain = "finance" if entities.tickers else "music"
+    assert value(ask(query, domain, entities, "03/11/2024, 14:02:10 PT")) == answer

@@ -49,7 +49,7 @@ PATTERNS = [
     ("CLOSED_LOWER", "the days it closed lower", True), ("CLOSED_LOWER", "closed at a lower value", True),
     ("CLOSED_LOWER", "a higher closing price", False),
     ("CLOSED_HIGHER", "days with a higher closing price", True), ("CLOSED_HIGHER", "it closed lower", False),
-    ("COMPANY_RECORD_FIELDS", "its dividend yield", True), ("COMPANY_RECORD_FIELDS", "a higher average volume", True),
+    ("COMPANY_RECORD_FIELDS", "its dividend yield", True), ("COMPANY_RECORD_FIELDS", "its trailing eps", True), ("COMPANY_RECORD_FIELDS", "a higher average volume", True),
     ("COMPANY_RECORD_FIELDS", "the dividends paid", False),
     ("FIRST_ONE", "his first best actor oscar", True), ("FIRST_ONE", "the firstborn", False),
     ("LAST_ONE", "their most recent game", True), ("LAST_ONE", "the lasting effect", False),
@@ -288,6 +288,7 @@ PATTERNS = [
     ("NAMED_OWNER", "the band's members", True), ("NAMED_OWNER", "the bands members", False),
     ("COMPANY_NOISE", "ftai aviation ltd common shares", True), ("COMPANY_NOISE", "ftai aviation", False),
     ("WH_OPENING", "which film won best picture", True), ("WH_OPENING", "at the time x won", False),
+    ("ASKED_HEAD", "what was _ 's debut single?", True), ("ASKED_HEAD", "what is the genre of _?", False),
 ]
 
 # (name, text, the words `word_pattern` finds first, or "") for each word list of the plan.

@@ -131,6 +131,7 @@ _PRESENT, _PAST = re.compile(v.PRESENT_TENSE), re.compile(v.PAST_TENSE)
 _RELATIVE_TIME = re.compile(v.RELATIVE_TIME)
 _TIMELESS_EDGE = re.compile(rf"{v.EARLIER_ASKED}|{v.LATER_ASKED}")
 _WH_OPENING = re.compile(v.WH_OPENING)
+_ASKED_HEAD = re.compile(v.ASKED_HEAD)
 _PREVIOUS_WEEK = re.compile(v.PREVIOUS_WEEK)
 _LEADING_ARTICLE = re.compile(v.LEADING_ARTICLE)
 
@@ -384,7 +385,7 @@ class IntentReader:
         return Intent(
             domain, subjects, relations, confidence, time, operation, direction, options, option_times,
             _form(question, constraint), constraint, frozenset(cues), counted, _threshold(question),
-            asks_rows, _asks_for_one(question), frozenset(kinds), wording, question, captures,
+            asks_rows, _asks_for_one(question, wording), frozenset(kinds), wording, question, captures,
         )
 
     def meaning_of(self, queries: list[str], entities: list[KGEntities]) -> list[dict[str, float]]:
@@ -580,12 +581,14 @@ def _form(question: str, constraint: AnswerConstraint | None) -> Form:
     return cast(Form, v.ANSWER_WORDS.get(first, ""))
 
 
-def _asks_for_one(question: str) -> bool:
+def _asks_for_one(question: str, wording: str) -> bool:
     """The question proper asks for one thing by a singular noun after its wh-word ("which film won
-    best picture?", not "which teams beat them?")."""
+    best picture?", not "which teams beat them?"), or ends with one ("what was x's debut single?")."""
     noun = _ASKED_NOUN.search(_question_proper(question))
-    return (noun is not None and noun.start() == 0 and noun["noun"] not in v.FUNCTION_WORDS
-            and not noun["noun"].endswith("s"))
+    head = _ASKED_HEAD.match(" ".join(_POLITE.sub("", wording).split()))
+    if noun is None or noun.start() != 0 or noun["noun"] in v.FUNCTION_WORDS:
+        noun = head
+    return noun is not None and noun["noun"] not in v.FUNCTION_WORDS and not noun["noun"].endswith("s")
 
 
 def _question_proper(question: str) -> str:
@@ -614,7 +617,7 @@ def _threshold(question: str) -> tuple[str, float] | None:
         return None
     written = match["n"]
     value = float(written) if written[0].isdigit() else float(v.NUMBER_WORDS[written])
-    return match["op"], value
+    return match["op"], value * (v.SCALES[match["scale"]] if match["scale"] else 1)
 
 
 def read_question(query: str, query_time: str = "", domain: str = "", entities: KGEntities | None = None) -> Intent:

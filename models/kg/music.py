@@ -636,7 +636,8 @@ def _relation_table(state: QuestionState, relation: Relation, subjects: list[str
             else:
                 rows.append(Fact(subject, f"{value[0]} to {value[1] or 'now'}"))
         elif isinstance(value, str):
-            day = parse_day(value) if compared and relation.value == "date" else None
+            # a bare year ("1962", a band's founding) compares as its first day
+            day = parse_day(f"{value}-01-01" if len(value) == 4 else value) if compared and relation.value == "date" else None
             rows.append(Fact(subject, day or (country_name(value) if relation.value == "place" else value)))
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             rows.append(Fact(subject, float(value)))

@@ -68,7 +68,8 @@ class Relation:
 FINANCE: tuple[Relation, ...] = (
     Relation("record_figure", "company record", (
         "what is the stock's dividend yield?", "what is the average daily trading volume of the stock?",
-        "what is the 52-week high or low of the stock?", "what is the beta of the stock?"),
+        "what is the 52-week high or low of the stock?", "what is the beta of the stock?",
+        "what are the stock's trailing earnings per share or trailing p/e?"),
         cues=v.COMPANY_RECORD_FIELDS, subjects=("tickers", "companies"), routes=("finance_get_info",),
         value="number", changes=True, consumes=True),
     Relation("pe_ratio", "P/E ratio (forward P/E)", (
