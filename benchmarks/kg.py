@@ -30,14 +30,19 @@ from ../shared/data at run time, over the real-wording KG of kg_mock/real_fixtur
 answer facts derived from the KG's routes) with scripted entities, unbudgeted, with the scripted names
 as the reader's reply and, with --end-to-end, read by the embedded model; printed per run and split
 (tune / held-out): answer facts found, near misses shown, API calls and seconds per question, then the
-share found per domain and per question type; --out writes every run's evidence per question.
+share found per domain and per question type; --out writes every run's evidence per question. Beside
+them, the stage's computed answers judged against the gold ones (right, wrong, unsure, none), and the
+reading held to each question's gold intent (benchmarks/kg_real.py:INTENTS: operation, time kind,
+tense, the routes and fields that hold the answer), by split and domain: its relation (the one the
+computed answer read, else the reading's own choice) is right when one of the routes and fields it
+declares (models/kg/relations.py) holds the answer; with --end-to-end also for the LLM's reading.
 
 With --real --system: the whole CragSystem answers the real-wording set with no web pages (the KG the only
 source), judged by the answer checker beside the stage's facts found (benchmarks/kg_system.py).
 
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
 finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
-old routing (predicted-dynamic questions refused before the KG: attributes.kg_answers_dynamic empty;
+old routing (predicted-dynamic questions refused before the KG: policy.kg_answers_dynamic empty;
 the others still see the KG) and the preset's new routing, each with the KG down (CRAG_MOCK_API_URL
 on a port where nothing listens) and up (the mock server with no artificial delay: --delay-s is
 ignored here). Printed: answered-correct, answered-wrong and refused ("I don't know") overall and per
@@ -83,6 +88,9 @@ from kg_mock.server import free_port, running_server
 from models.config import CragConfig, KGConfig, load_config, parse_overrides
 from models.kg import KGResult, KnowledgeGraphStage
 from models.kg.entities import KGEntities
+from models.kg.relations import BY_NAME
+from models.kg.routes import ROUTES
+from models.kg.stage import Reading
 from models.llm.base import Completion, GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
@@ -163,6 +171,40 @@ def answered(case: Case, result: KGResult) -> bool:
     return all(states(evidence, span) for span in case.answers)
 
 
+def computed_verdict(case: Case, result: KGResult) -> str:
+    """The stage's computed answer against the gold one: "correct", "wrong", "unsure" (the checker cannot
+    tell) or "none" (no answer computed)."""
+    if result.computed is None:
+        return "none"
+    return check_answer(result.computed.value, case.gold, question=case.query).value
+
+
+def computed_cells(pairs: list[tuple[Case, KGResult]]) -> str:
+    counts = Counter(computed_verdict(c, r) for c, r in pairs)
+    return f"{counts['correct']:>4} {counts['wrong']:>5} {counts['unsure']:>6} {counts['none']:>4}"
+
+
+def reading_of(result: KGResult) -> Reading | None:
+    """The result's reading (a dict when it was read back from a saved file)."""
+    reading = result.reading
+    if isinstance(reading, dict):
+        return Reading(**{k: tuple(v) if isinstance(v, list) else v for k, v in reading.items()})
+    return reading
+
+
+def intent_scores(case: Case, result: KGResult) -> dict[str, bool]:
+    """The reading held to the question's gold intent (benchmarks/kg_real.py:INTENTS): its first
+    relation by the routes and fields it declares, its operation, its time kind and its tense."""
+    gold = kg_real.INTENTS[case.key]
+    reading = reading_of(result)
+    if reading is None:
+        return {"relation": False, "operation": False, "time": False, "tense": False}
+    relation = BY_NAME.get(reading.relations[0]) if reading.relations else None
+    places = kg_real.answer_places([ROUTES[r].path.strip("/") for r in relation.routes], relation.field) if relation else set()
+    return {"relation": kg_real.relation_right(gold, places), "operation": reading.operation == gold.operation,
+            "time": reading.time == gold.time, "tense": reading.tense == gold.tense}
+
+
 def offers_near_miss(case: Case, result: KGResult) -> bool:
     evidence = "\n".join(result.references)
     return any(states(evidence, span) for span in case.near_misses)
@@ -196,6 +238,7 @@ class _ScriptedReader(LLMBackend):
 
 def run_stage(name: str, stage: KnowledgeGraphStage, cases: list[Case], batch_size: int, scripted: bool) -> Run:
     run = Run(name)
+    stage.warm_up()  # as CragSystem.warm_up does: the relation encoder loads before the first batch is timed
     for start in tqdm(range(0, len(cases), batch_size), desc=name, unit="batch", leave=False):
         batch = cases[start : start + batch_size]
         questions = [Question(f"kg-{start + i}", c.query, c.query_time) for i, c in enumerate(batch)]
@@ -455,7 +498,8 @@ def report_saved_real(path: Path, show_misses: bool) -> None:
 def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
     """Per run and split: answer facts found, near misses shown, calls and seconds per question; then the
     share found per domain and per question type; with `show_misses`, every miss and near miss."""
-    header = f"{'run':<40} {'split':<9} {'answer facts found':>19} {'near misses':>12} {'calls/q':>8} {'s/q':>6}"
+    header = (f"{'run':<40} {'split':<9} {'answer facts found':>19} {'near misses':>12} {'calls/q':>8} {'s/q':>6} "
+              f"| computed: right wrong unsure none")
     print(header)
     print("-" * len(header))
     for run, cases in runs:
@@ -467,7 +511,23 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             listed = [(c, r) for c, r in pairs if c.near_misses]
             shown = sum(offers_near_miss(c, r) for c, r in listed)
             print(f"{run.name:<40} {split:<9} {found:>4}/{len(pairs):<4} = {found / len(pairs):5.0%} {f'{shown}/{len(listed)}':>12} "
-                  f"{mean(len(r.calls) for _, r in pairs):>8.2f} {mean(r.seconds for _, r in pairs):>6.2f}")
+                  f"{mean(len(r.calls) for _, r in pairs):>8.2f} {mean(r.seconds for _, r in pairs):>6.2f} "
+                  f"|           {computed_cells(pairs)}")
+    print("\nthe reading held to the gold intent (benchmarks/kg_real.py:INTENTS), right of all: relation (by the routes "
+          "and fields it declares), operation, time kind, tense")
+    for run, cases in runs:
+        if run.name.startswith("unbudgeted"):
+            continue  # the same reading as ours
+        for label, group in (("all", lambda c: "all"), ("split", lambda c: c.split), ("domain", lambda c: c.domain)):
+            values = sorted({group(c) for c in cases})
+            for value in values:
+                pairs = [(c, r) for c, r in zip(cases, run.results) if group(c) == value and c.key in kg_real.INTENTS]
+                if not pairs:
+                    continue
+                scores = [intent_scores(c, r) for c, r in pairs]
+                cells = "  ".join(f"{aspect} {sum(s[aspect] for s in scores):>3}/{len(scores):<3}"
+                                  for aspect in ("relation", "operation", "time", "tense"))
+                print(f"  {run.name:<40} {value:<9} {cells}")
     for label, group in (("domain", lambda c: c.domain), ("question type", lambda c: c.question_type)):
         print(f"\nanswer facts found by {label}:")
         for run, cases in runs:
@@ -601,7 +661,7 @@ def run_system_benchmark(args: argparse.Namespace) -> None:
     print(f"{len(cases)} dynamic finance and sports questions from {args.questions}; whole system, preset "
           f"{args.preset}, batches of {args.batch_size}, no web pages; mock KG server with no delay\n")
     nothing_listening = f"http://127.0.0.1:{free_port('127.0.0.1')}"
-    old_routing = {"attributes.kg_answers_dynamic": ""}
+    old_routing = {"policy.kg_answers_dynamic": ""}
     old_down = run_system("old routing, KG down", config(old_routing), nothing_listening, cases, args.batch_size)
     new_down = run_system("new routing, KG down", config({}), nothing_listening, cases, args.batch_size)
     with running_server(delay_s=0.0) as url:

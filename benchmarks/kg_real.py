@@ -1105,6 +1105,168 @@ def _sports() -> list[RealQuestion]:
 QUESTIONS: list[RealQuestion] = [*_finance(), *_movie(), *_music(), *_sports()]
 
 
+# --- the gold intent of each question -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoldIntent:
+    """What an ideal reading of a question holds, in a neutral form (no relation of ours is named):
+    - operation: one of models.kg.intent.OPERATIONS (lookup, count, sum, average, extreme,
+      first_or_last, compare, difference, set, yes_no), the outer one ("did x score more than y?" is a
+      yes/no check; "how many points did x score on <day>?" reads one amount: a lookup);
+    - time: "none", "point" (a day written out), "span" (a period written out: a year, a month, a
+      quarter, "until 2019"), "relative" (a time read from the question's own: "last week", "most
+      recent", "in jan", "next match");
+    - tense: "now" or "then" (a period written out in the past is "then");
+    - answer: where the answer is, as official routes (paths without the leading slash), each with the
+      field of their answers that holds it ("finance/get_price_history:Volume"; "|" between
+      alternatives; no field when the whole answer holds it). A reading's relation is right when one
+      of the routes and fields it declares (models/kg/relations.py) is one of these."""
+
+    operation: str
+    time: str
+    tense: str
+    answer: tuple[str, ...]
+
+
+_PRICES, _INFO = "finance/get_price_history", "finance/get_info"
+_MOVIE, _PERSON, _YEAR = "movie/get_movie_info", "movie/get_person_info", "movie/get_year_info"
+_NBA, _SOCCER = "sports/nba/get_games_on_date", "sports/soccer/get_games_on_date"
+_NBA_RESULT, _NBA_TEAMS = f"{_NBA}:wl_home|wl_away", f"{_NBA}:team_name_home|team_name_away"
+
+
+def _gold(operation: str, time: str, tense: str, *answer: str) -> GoldIntent:
+    return GoldIntent(operation, time, tense, answer)
+
+
+INTENTS: dict[str, GoldIntent] = {
+    # finance
+    "2937d471": _gold("lookup", "relative", "then", f"{_PRICES}:Volume"),
+    "6c8083ab": _gold("lookup", "relative", "then", f"{_PRICES}:Low|High"),
+    "e236c396": _gold("lookup", "relative", "then", f"{_PRICES}:Close"),
+    "2a56eddc": _gold("count", "span", "then", "finance/get_dividends_history"),
+    "17f084f8": _gold("lookup", "none", "now", "finance/get_eps"),
+    "f51e7907": _gold("compare", "relative", "now", f"{_PRICES}:Volume"),
+    "10db2c9d": _gold("extreme", "relative", "then", f"{_PRICES}:High"),
+    "bb769975": _gold("sum", "relative", "then", f"{_PRICES}:Volume"),
+    "89b4bc23": _gold("sum", "relative", "then", f"{_PRICES}:Volume"),
+    "b748a4d2": _gold("sum", "relative", "then", f"{_PRICES}:Volume"),
+    "e4e6750b": _gold("average", "relative", "then", f"{_PRICES}:High"),
+    "c1597464": _gold("set", "span", "then", f"{_PRICES}:Close"),
+    "e9a7fc4a": _gold("set", "relative", "then", f"{_PRICES}:Close"),
+    "85cc35f3": _gold("set", "relative", "then", f"{_PRICES}:Close"),
+    "25d230b2": _gold("compare", "none", "now", "finance/get_market_capitalization"),
+    "6e6feebb": _gold("compare", "none", "now", "finance/get_pe_ratio"),
+    "92e00d95": _gold("first_or_last", "none", "then", "finance/get_dividends_history"),
+    "e5aceb8d": _gold("sum", "relative", "then", "finance/get_dividends_history"),
+    "8e6f6025": _gold("count", "span", "then", "finance/get_dividends_history"),
+    "a05a3d52": _gold("compare", "relative", "now", f"{_INFO}:averageVolume"),
+    "edde11f2": _gold("lookup", "none", "now", f"{_INFO}:dividendYield"),
+    "545a9d58": _gold("compare", "relative", "now", f"{_PRICES}:Close"),
+    "8d409639": _gold("compare", "relative", "now", f"{_PRICES}:Open"),
+    "6b226b01": _gold("lookup", "point", "then", f"{_PRICES}:Close"),
+    "3c363cbc": _gold("compare", "point", "then", f"{_PRICES}:Close"),
+    "80633605": _gold("extreme", "relative", "then", f"{_PRICES}:Low"),
+    "1084c118": _gold("lookup", "relative", "then", f"{_PRICES}:Open"),
+    # movie
+    "67a1ef25": _gold("lookup", "none", "then", f"{_YEAR}:oscar_awards"),
+    "2a233422": _gold("difference", "none", "then", f"{_PERSON}:birthday|oscar_awards"),
+    "54f26611": _gold("lookup", "span", "then", f"{_MOVIE}:cast"),
+    "5db90d97": _gold("lookup", "span", "then", f"{_MOVIE}:cast"),
+    "b5cdaab3": _gold("set", "none", "then", f"{_MOVIE}:cast"),
+    "ac242919": _gold("set", "none", "then", f"{_MOVIE}:crew"),
+    "d5d3d46b": _gold("set", "span", "then", f"{_PERSON}:acted_movies"),
+    "24cf9a37": _gold("set", "span", "then", f"{_PERSON}:acted_movies|directed_movies"),
+    "6d325128": _gold("lookup", "span", "then", f"{_PERSON}:directed_movies"),
+    "2f324569": _gold("compare", "none", "now", f"{_PERSON}:birthday"),
+    "c30c1d3c": _gold("compare", "none", "then", f"{_MOVIE}:release_date"),
+    "8b8b0853": _gold("compare", "none", "then", f"{_MOVIE}:cast"),
+    "6ffd040c": _gold("count", "none", "then", f"{_MOVIE}:cast"),
+    "059ecf07": _gold("count", "none", "then", f"{_MOVIE}:oscar_awards"),
+    "db3ccddc": _gold("count", "none", "now", f"{_PERSON}:oscar_awards"),
+    "5eaf2776": _gold("count", "none", "then", f"{_PERSON}:directed_movies"),
+    "3c9ced00": _gold("difference", "none", "then", f"{_MOVIE}:release_date"),
+    "1033305a": _gold("average", "none", "then", f"{_MOVIE}:revenue"),
+    "3ec0993e": _gold("compare", "none", "now", f"{_MOVIE}:oscar_awards"),
+    "5981a321": _gold("yes_no", "none", "then", f"{_MOVIE}:crew", f"{_PERSON}:directed_movies"),
+    "ce18f7dd": _gold("lookup", "span", "then", f"{_YEAR}:oscar_awards"),
+    "e93e3e85": _gold("lookup", "none", "then", f"{_PERSON}:birthday"),
+    "129da772": _gold("lookup", "span", "then", f"{_YEAR}:oscar_awards"),
+    "9fdae4e0": _gold("count", "none", "now", f"{_PERSON}:oscar_awards"),
+    "b4e25eb6": _gold("lookup", "span", "then", f"{_YEAR}:oscar_awards"),
+    # music
+    "a33c8b67": _gold("set", "none", "now", "music/get_members"),
+    "2220ff57": _gold("set", "none", "now", "music/get_members"),
+    "decd3495": _gold("count", "none", "now", "music/get_members"),
+    "2d42db28": _gold("set", "span", "then", "music/grammy_get_best_artist_by_year"),
+    "bdaa3dcc": _gold("lookup", "span", "then", "music/get_artist_birth_place"),
+    "3da17f00": _gold("count", "span", "then", "music/get_artist_all_works"),
+    "8c64872e": _gold("lookup", "span", "then", "music/get_song_author"),
+    "5d2ee41d": _gold("compare", "span", "then", "music/grammy_get_award_date_by_artist",
+                      "music/grammy_get_award_count_by_artist"),
+    "a9a1b338": _gold("count", "span", "then", "music/grammy_get_award_date_by_artist",
+                      "music/grammy_get_award_count_by_artist"),
+    "519ed4a8": _gold("lookup", "none", "then", "music/get_artist_birth_date"),
+    "36511aad": _gold("lookup", "none", "then", "music/get_artist_birth_date"),
+    "16e777af": _gold("compare", "none", "now", "music/get_lifespan"),
+    "0f528b34": _gold("compare", "none", "then", "music/get_song_release_date"),
+    "60fbdf14": _gold("set", "span", "then", "music/get_artist_all_works", "music/get_song_release_date"),
+    "53c2039c": _gold("lookup", "point", "then", "music/get_billboard_rank_date"),
+    "3472d7a6": _gold("count", "span", "then", "music/get_billboard_rank_date"),
+    "fe41f664": _gold("count", "none", "then", "music/get_billboard_rank_date"),
+    "b3387794": _gold("lookup", "none", "then", "music/get_artist_birth_date"),
+    "ce1ddb48": _gold("lookup", "none", "then", "music/get_artist_birth_date", "music/get_lifespan"),
+    "17a5f5e6": _gold("lookup", "none", "now", "music/get_artist_birth_place"),
+    "b23312ae": _gold("compare", "none", "now", "music/get_artist_birth_date"),
+    # sports
+    "dee786fe": _gold("set", "span", "then", _NBA_RESULT),
+    "d6bc7e13": _gold("set", "span", "then", _NBA_RESULT),
+    "2f81073d": _gold("set", "span", "then", _NBA_RESULT),
+    "9b209cc7": _gold("yes_no", "span", "then", f"{_NBA}:pts_home|pts_away"),
+    "fab53292": _gold("count", "span", "then", f"{_NBA}:wl_home"),
+    "6f6452ef": _gold("compare", "span", "then", _NBA_RESULT),
+    "1315f9d3": _gold("sum", "span", "then", f"{_NBA}:pts_home|pts_away"),
+    "748ebdcd": _gold("lookup", "point", "then", f"{_NBA}:pts_home|pts_away"),
+    "508a207a": _gold("count", "point", "then", "sports/nba/get_play_by_play_data_by_game_ids"),
+    "168ed85e": _gold("count", "point", "then", "sports/nba/get_play_by_play_data_by_game_ids"),
+    "25119807": _gold("lookup", "point", "then", _NBA_TEAMS),
+    "9874ccfa": _gold("lookup", "point", "then", _NBA_TEAMS),
+    "9cac20c0": _gold("lookup", "relative", "then", f"{_SOCCER}:opponent"),
+    "24dad42d": _gold("lookup", "relative", "now", f"{_SOCCER}:opponent"),
+    "b08795e7": _gold("lookup", "relative", "then", f"{_SOCCER}:result"),
+    "c2de9a05": _gold("lookup", "relative", "then", f"{_SOCCER}:date"),
+    "e09a9c97": _gold("yes_no", "relative", "then", f"{_SOCCER}:result"),
+    "d2914f48": _gold("lookup", "relative", "now", f"{_SOCCER}:date"),
+    "42fa780d": _gold("lookup", "relative", "then", f"{_SOCCER}:Captain"),
+    "aa29b165": _gold("lookup", "relative", "then", f"{_SOCCER}:GF"),
+    "e0944b12": _gold("lookup", "relative", "then", f"{_SOCCER}:opponent"),
+    "52ab8dab": _gold("sum", "relative", "then", f"{_SOCCER}:GF"),
+    "1a1a020a": _gold("lookup", "relative", "then", f"{_SOCCER}:result"),
+    "0a3edfc5": _gold("lookup", "relative", "now", f"{_SOCCER}:opponent"),
+    "83905844": _gold("lookup", "relative", "then", f"{_SOCCER}:Captain"),
+    "5710f505": _gold("yes_no", "relative", "then", f"{_SOCCER}:result"),
+    "41354a30": _gold("lookup", "relative", "then", f"{_SOCCER}:opponent"),
+}
+
+
+def answer_places(relation_routes: list[str], field: str) -> set[tuple[str, str]]:
+    """The (route path, field) pairs a relation declares: each route with each of its fields ("" for any)."""
+    fields = field.split("|") if field else [""]
+    return {(route, one) for route in relation_routes for one in fields}
+
+
+def relation_right(gold: GoldIntent, places: set[tuple[str, str]]) -> bool:
+    """A relation declaring `places` reads the question right: one of its routes is one of the gold's,
+    with one of the gold's fields (a side without fields matches any)."""
+    for entry in gold.answer:
+        route, _, fields = entry.partition(":")
+        wanted = set(fields.split("|")) if fields else set()
+        if any(place_route == route and (not wanted or not place_field or place_field in wanted)
+               for place_route, place_field in places):
+            return True
+    return False
+
+
 @dataclass
 class RealCase:
     """A question of the set, joined with its validation record."""

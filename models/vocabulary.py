@@ -69,6 +69,66 @@ NUMBER_VALUE = r"\d+(?:,\d{3})*(?:\.\d+)?"
 # Digits with any separators: folded into one placeholder by the attribute classifier's features.
 DIGIT_RUN = r"\d+(?:[.,]\d+)*"
 
+# --- Time expressions in a question (models/kg/timeparse.py resolves each against the question's time)
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_T_MONTH = rf"(?P<month>{MONTH})\.?"
+_T_WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
+_T_COUNT = r"(?P<count>\d{1,3}|a|" + "|".join(NUMBER_WORDS) + r")"
+_T_UNIT = r"(?P<unit>day|week|month|year)s?"
+_T_ORDINAL = r"(?P<nth>" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r"|last)"
+_T_YEAR = rf"(?P<y>{MODERN_YEAR})"
+# Between the words of a range: an ordinal and a few words ("from 59th grammy (2016) to 61st grammy (2018)").
+_T_ON_THE_WAY = r"(?:the\s+)?(?:\d{1,3}(?:st|nd|rd|th)\s+)?(?:[a-z]+\s+){0,3}?\(?"
+# Each kind of time expression, by the resolver that reads it, in the order they are tried (an
+# earlier one wins where two overlap).
+TIME_EXPRESSIONS: dict[str, str] = {
+    "year_range_words": (rf"\b(?:from|between)\s+{_T_ON_THE_WAY}{_T_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_T_ON_THE_WAY}"
+                         rf"(?P<y2>{MODERN_YEAR})\b\)?"),
+    "year_range": rf"\b{_T_YEAR}\s*(?:-|to|through|until)\s*(?P<y2>{MODERN_YEAR})\b",
+    "iso_day": r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b",
+    "us_day": r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b",
+    "explicit_season": r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b",
+    "iso_month": r"\b(?P<y>\d{4})[-/](?P<m>\d{1,2})\b(?!-)",
+    "month_day_year": r"\b" + _T_MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{4})\b)?",
+    "day_month_year": r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "week_of_month": r"\b(?:the\s+)?" + _T_ORDINAL + r"\s+week\s+of\s+" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "quarter": r"\b(?:q(?P<q>[1-4])|(?:the\s+)?" + _T_ORDINAL + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    "month_year": r"\b" + _T_MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b",
+    "bare_month": (r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
+                   + _T_MONTH + r"\b(?!\s*\d)"),
+    "named_season": r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b",
+    "relative_season": r"\b(?P<which>this|current|last|previous|next)\s+season\b",
+    "weekday_of_week": (r"\b(?:the\s+)?" + _T_WEEKDAY
+                        + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"),
+    "relative_day": r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b",
+    "ago": r"\b" + _T_COUNT + r"\s+" + _T_UNIT + r"\s+ago\b",
+    "past_n": r"\b(?:past|last)\s+" + _T_COUNT + r"\s+" + _T_UNIT + r"\b",
+    "past_one": r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b",
+    "relative_period": r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b",
+    "weekday": r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _T_WEEKDAY + r"\b",
+    "bare_year": rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)",
+}
+# The zone a question's time is written in ("03/10/2024, 23:34:42 PT": " PT"), left out to parse it.
+TIME_ZONE_SUFFIX = r"\s+[A-Za-z]{1,5}$"
+# Runs of letters and digits, of letters: the words of a text as the KG's readers compare them.
+WORD_TOKEN = r"[a-z0-9]+"
+LETTER_RUN = r"[a-z]+"
+# A word that can start a name a question writes, and the question's words a name search may use.
+CAPITALISED_WORD = r"[A-Z][\w&.’'-]*"
+NAME_SEARCH_WORD = r"[a-z][a-z0-9&'.-]*"
+# The options of "a or b" and the owner before "'s", as a question writes them (up to four words each).
+_T_NAME_WORD = r"[\w&.’'-]+"
+NAMED_OPTIONS = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD}),? (?:or|vs\.?|versus) ((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})"
+NAMED_OWNER = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})(?:'s|’s)(?!\w)"
+# Words that name a share class or legal form, not the company ("Apple Inc. Common Stock" is Apple).
+COMPANY_NOISE = (
+    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
+    r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
+)
+# A ticker written in a question: after "$", "ticker" or "(" (group 1), or a run of 2-5 capitals (group 2).
+WRITTEN_TICKER = r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5})\b"
+
 # --- What the plan reads in a question (models/plan.py; PlanConfig holds these as its defaults) ----
 
 # Arithmetic and dates over retrieved facts (CRAG's post-processing questions).
@@ -185,14 +245,15 @@ PRICE_COLUMNS: dict[str, str] = {
     "Open": r"\bopen(?:ed|s|ing)?\b(?!-)",
     "High": r"\bhighs?\b|\bmaximum\b|\bmax\b|\bpeak",
     "Low": r"\blows?\b|\bminimum\b|\bmin\b|\bbottom",
-    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity",
+    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity|changed hands",
 }
 # The days of a span that closed below (or above) the close before them, asked as a set.
 CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*|\bdown days\b"
 CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
-COMPANY_RECORD_FIELDS = r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b"
+COMPANY_RECORD_FIELDS = (r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b|"
+                         r"trailing (?:eps|p/?e)\b")
 
 # One of several things picked by its place in time: the first one, the last one.
 FIRST_ONE = r"\b(?:first|earliest)\b"
@@ -223,7 +284,7 @@ COUNT_ASKED = r"\b(?:how many|how much|number of|count)\b"
 HIGHEST_ASKED = r"\b(?:highest|most(?! recent)|maximum|max|peak|biggest|largest|greatest|best)\b"
 LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
 # The direction of a comparison of amounts.
-MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|exceed\w*|outperform\w*)\b"
+MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|pricier|exceed\w*|outperform\w*)\b"
 LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
 # "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
 _SPAN_NAMED = (r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
@@ -362,13 +423,25 @@ CREW_ROLES: dict[str, str] = {
 CREW_PERSON = (
     r"\b(director|composer|screenwriter|writer|producer)s? of\b|\bwho (directed|composed|wrote|produced)\b"
 )
+# The crew jobs a word of CREW_PERSON names ("the director of X", "who wrote X").
+CREW_PERSON_JOBS: dict[str, tuple[str, ...]] = {
+    "director": ("Director",), "directed": ("Director",),
+    "composer": ("Original Music Composer",), "composed": ("Original Music Composer",),
+    "screenwriter": ("Screenplay", "Writer"), "writer": ("Screenplay", "Writer"), "wrote": ("Screenplay", "Writer"),
+    "producer": ("Producer",), "produced": ("Producer",),
+}  # fmt: skip
+# A supporting role named ("best supporting actress"): no lead category is meant, those whose stored
+# category pattern opens with an acting role.
+SUPPORTING = r"supporting"
+LEAD_CATEGORY = r"\^ACT"
 # A person's own facts: birth, age.
 PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
 # A person's other films asked for; or anything more of them ("also", "else").
 OTHER_FILMS = r"other (?:films|movies)"
 MORE_OF_THE_PERSON = rf"{OTHER_FILMS}|also|else"
 # An award won (not only a nomination).
-AWARD_WON = r"\bw[oi]ns?\b|\bwinning\b|\bhonou?red\b|\bpraised\b|\bawarded\b"
+AWARD_WON = (r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|"
+             r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b")
 # A person's films asked about: their films, what they directed or acted in.
 PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
 # The films of a person an earlier answer named ("what other films did she direct?").
@@ -401,9 +474,6 @@ OSCARS = r"\boscars?\b|\bacademy awards?\b"
 ARTIST_DATE_WORDS = (
     r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b"
 )
-# The Grammy awards the year routes answer, as questions name them ("song of the year" asks for no
-# song's facts).
-GRAMMY_AWARD_NAMES = r"best new artist|(?:song|album|record) of the year"
 # Words naming the act rather than the song ("the artist of this week's number one song").
 ARTIST_NOUNS = r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b"
 # Facts of a band itself (its founding, its end), not of its members.
@@ -442,8 +512,99 @@ CHART_RANK = r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,
 # The top of a chart, as a question names it.
 TOP_SPOT = (
     r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
-    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*)\b"
+    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*|"
+    r"most popular (?:song|single|track) (?:on|of) (?:the )?(?:billboard|hot 100|charts?))\b"
 )
+
+# --- The reading of a KG question (models/kg/intent.py) -------------------------------------------
+
+# The tense a question asks in: the present ("who are the members", "what is", "currently") or the past
+# ("who were", "did", "won"); a time it names decides first.
+PRESENT_TENSE = (r"\b(?:is|are|am|has|have|does|do|can|will|isn't|aren't|hasn't|haven't|doesn't|don't|can't|won't)\b|"
+                 r"'s\b|'re\b|\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b")
+PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|former(?:ly)?)\b"
+# A time relative to the question's own with no span to resolve: the latest one, the next one, now.
+RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|(?<!more )recent(?:ly)?|"
+                 r"(?:last|next) (?:[\w-]+ ){0,3}?(?:game|match|appearance|fixture|outing|contest|trading day)|"
+                 r"next|upcoming|so far|to date|at the moment|right now)\b")
+# What the question asks its answer to be, by the noun after its wh-word ("which language", "what
+# year", "which team") or the wh-word alone ("who", "when"; "where does it rank" asks no place): the
+# noun or word -> the form.
+ASKED_NOUN = r"\b(?:what|which)(?: \w+)?? (?P<noun>[a-z]+)\b"
+ANSWER_NOUNS: dict[str, str] = {
+    "language": "language", "languages": "language",
+    "country": "place", "countries": "place", "nationality": "place", "city": "place", "place": "place",
+    "year": "year", "decade": "year", "date": "date", "day": "date", "month": "date",
+}  # fmt: skip
+# "what was _'s debut single?", "what is the original title?": the question ends with the noun it asks
+# for (the wording's names blanked, "_"); a singular one asks for one thing.
+ASKED_HEAD = r"^(?:what|which)(?:'s| is| was) (?:the |_ ?'s |a |an )(?:[a-z-]+ ){0,2}(?P<noun>[a-z]+)\s*\??$"
+# A clause that asks: it opens with a wh-word.
+WH_OPENING = r"^(?:what|which|who|whom|whose|where|when|how)\b"
+ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date"}
+# The rows a count or a total is over, as the question names them ("how many albums", "the number of
+# dividends"): the noun phrase after the counting words.
+COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
+                r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
+# Function words: they end the rows' noun phrase ("how many albums did ...", "how many jump shots
+# were ..."), and are no noun asked after a wh-word ("what are the ...").
+FUNCTION_WORDS = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
+                             "with that which who whom he she it they this these those there".split())
+# Units of an amount: "how many points" asks for an amount, not a count of rows.
+AMOUNT_UNITS = frozenset("points goals shares dollars runs yards votes pts".split())
+# A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
+THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
+             r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
+             r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b"
+             r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?")
+# How each threshold's words hold a value against its number: "above" (>), "at least" (>=), "below"
+# (<), "at most" (<=), "exactly" (=).
+THRESHOLD_WORDS: dict[str, str] = {
+    "more than": "above", "over": "above", "above": "above", "higher than": "above", "greater than": "above",
+    "larger than": "above", "bigger than": "above", "at least": "at least", "fewer than": "below",
+    "less than": "below", "under": "below", "below": "below", "lower than": "below", "smaller than": "below",
+    "at most": "at most", "exactly": "exactly",
+}  # fmt: skip
+
+# A Grammy named (the KG's Grammy routes answer it).
+GRAMMY = r"grammy"
+# The words of a company record's key ("dividendYield": dividend, yield; "fiftyTwoWeekHigh").
+RECORD_KEY_PARTS = r"[a-z]+|[A-Z][a-z]*|\d+"
+# An open-domain record's fact named by the question: words sharing a stem with a word of its key
+# ("headquartered" names "headquarters"), or words that name a common fact without sharing a stem
+# with its key ("the mountain X stands on": its location), by a stem of the key.
+FACT_KEY_WORDS: dict[str, str] = {
+    "locati": r"\b(?:located|stands?|sits?|situated|lies|built (?:on|in))\b",
+    "headqu": r"\b(?:based|head office|hq)\b",
+    "operat": r"\b(?:runs?|manag(?:es|ed))\b",
+    "owner": r"\b(?:owns?|owned)\b",
+    "founde": r"\b(?:founded by|set up by|established by)\b",
+}
+# "which country is X in?": a fact word right after these names the kind of the answer, not a fact to follow.
+ASKS_THE_KIND = frozenset({"which", "what", "whose"})
+# Words that ask for nothing by themselves: what is left of "who is the director of X?" without them.
+BARE_QUESTION_WORDS = frozenset(
+    "who whom what which is was are were the a an of s does did do name tell me called currently now that its it by for in has "
+    "have".split()
+)
+
+# A ticker as the finance routes take it ("BRK.B"); a written word that is probably one ("tsla"); a
+# word too long for one ("metlife", "altria": the reader filed a name as a ticker).
+TICKER_SPELLING = r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$"
+TICKER_WORD = r"^[A-Za-z]{1,5}$"
+LONG_WORD = r"^[A-Za-z]{6,}$"
+
+# A day written as the KG writes it ("2024-03-08"): a computed answer that is a date.
+ISO_DAY = r"\d{4}-\d{2}-\d{2}\b"
+# A letter, a digit: a record's value that reads as a name has letters and no digits.
+LETTER = r"[A-Za-z]"
+DIGIT = r"\d"
+
+# A player's running total in a play-by-play description ("Jordan 2' Dunk (12 PTS)"): the points are group 1.
+RUNNING_POINTS = r"\((\d+) PTS\)"
+# Words that stand for a subject without naming it, and an article before a name.
+PRONOUNS = frozenset("they he she it we you team".split())
+LEADING_ARTICLE = r"^(?:the|a)\s+"
 
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 

@@ -580,9 +580,11 @@ def test_names_the_llm_invented_give_way_to_the_question_s_own(fake_api):
 
 def test_chart_dates_found_by_probing_even_when_charts_are_not_dated_saturdays(monkeypatch):
     from models.kg import music
+    from models.kg.intent import read_question
     from models.kg.state import QuestionState
 
     state = QuestionState("who is number one on the billboard this week?", QUERY_TIME, "music")
+    state.intent = read_question(state.query, state.query_time, state.domain)
     day = music._reference_day(state)
     wanted = []
     while True:

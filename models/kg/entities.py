@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models import vocabulary
-from models.kg.matching import loose_key, name_score
+from models.kg.matching import loose_key, name_score, nba_full_names
+from models.kg.timeparse import find_time_spans
 from models.replies import find_json
 from models.schema import Event
 
@@ -21,16 +22,21 @@ _LIST_FIELDS = ("companies", "tickers", "movies", "people", "artists", "songs", 
 
 NBA_WORDS = re.compile(vocabulary.NBA_WORDS)
 SOCCER_WORDS = re.compile(vocabulary.SOCCER_WORDS)
-_TICKER = re.compile(r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5})\b")
+_TICKER = re.compile(vocabulary.WRITTEN_TICKER)
 _RANK = re.compile(vocabulary.CHART_RANK)
 # Capitalised words that are also ticker symbols but almost never mean the stock in a question.
 _NOT_TICKERS = {"USA", "UK", "EU", "AI", "ROI", "TV", "FC", "CEO", "CFO", "EPS", "ETF", "IPO", "GDP", "NBA", "NFL", "MVP"}
 _QUOTED = re.compile(vocabulary.QUOTED_TITLE)
 _DESCRIBED = re.compile(vocabulary.DESCRIBED_ENTITY)
-_WORD = r"[\w&.’'-]+"
-_OPTIONS = re.compile(rf"((?:{_WORD} ){{0,3}}{_WORD}),? (?:or|vs\.?|versus) ((?:{_WORD} ){{0,3}}{_WORD})")
-_OWNER = re.compile(rf"((?:{_WORD} ){{0,3}}{_WORD})(?:'s|’s)(?!\w)")
-_CAPITALISED = re.compile(r"[A-Z][\w&.’'-]*")
+_OPTIONS = re.compile(vocabulary.NAMED_OPTIONS)
+_OWNER = re.compile(vocabulary.NAMED_OWNER)
+_CAPITALISED = re.compile(vocabulary.CAPITALISED_WORD)
+_WORD_TOKEN = re.compile(vocabulary.WORD_TOKEN)
+_NAME_SEARCH_WORD = re.compile(vocabulary.NAME_SEARCH_WORD)
+# A name read with this many words and this share of the question's words is the question itself.
+MIN_WORDS_OF_A_QUESTION = 5
+QUESTION_SHARE = 0.7
+_ANY_TIME = "01/01/2024, 00:00:00 PT"  # relative phrases resolve against some day: only whether they are a time counts
 # A word of the question this similar to a word of a name writes it, misspelt ("beattles", "beatles").
 WORD_SIMILARITY = 0.85
 # Domains whose names the KG finds by a fuzzy search (sports teams are matched in game rows instead).
@@ -53,18 +59,31 @@ class KGEntities:
     entities: list[str] = field(default_factory=list)  # open-domain subjects
     sport: str = ""  # "nba", "soccer" or ""
     rank: int = 0  # a Billboard chart position named in the question, 0 when none
+    # the relation and the operation the reader named from the declared lists (kg.relation_reader
+    # "llm"); "" when it named none
+    relation: str = ""
+    operation: str = ""
 
 
-def entity_schema(max_items: int) -> dict[str, Any]:
+def entity_schema(max_items: int, relations: tuple[str, ...] = (), operations: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The reply's schema; with `relations` (and `operations`) it also names the relation asked and what
+    is done with its facts, from those lists ("none" when no relation fits)."""
     names = {"type": "array", "items": {"type": "string"}, "maxItems": max_items}
     properties: dict[str, Any] = {name: names for name in _LIST_FIELDS}
     properties["sport"] = {"type": "string", "enum": ["nba", "soccer", "none"]}
     properties["rank"] = {"type": "integer"}
-    return {"type": "object", "properties": properties, "required": [*_LIST_FIELDS, "sport", "rank"]}
+    required = [*_LIST_FIELDS, "sport", "rank"]
+    if relations:
+        properties["relation"] = {"type": "string", "enum": [*relations, "none"]}
+        properties["operation"] = {"type": "string", "enum": list(operations)}
+        required += ["relation", "operation"]
+    return {"type": "object", "properties": properties, "required": required}
 
 
-def parse_entities(text: str, max_items: int) -> tuple[KGEntities, str | None]:
-    """Entities from the LLM's JSON reply, plus an error message when the reply was unusable."""
+def parse_entities(text: str, max_items: int, relations: tuple[str, ...] = (),
+                   operations: tuple[str, ...] = ()) -> tuple[KGEntities, str | None]:
+    """Entities from the LLM's JSON reply, plus an error message when the reply was unusable; the
+    relation and the operation it names when they are of the declared lists."""
     raw = find_json(text, dict)
     if raw is None:
         return KGEntities(), "entity reply holds no JSON object"
@@ -80,11 +99,15 @@ def parse_entities(text: str, max_items: int) -> tuple[KGEntities, str | None]:
     entities.sport = sport if sport in ("nba", "soccer") else ""
     rank = raw.get("rank")
     entities.rank = rank if isinstance(rank, int) and 0 < rank <= 100 else 0
+    relation, operation = raw.get("relation"), raw.get("operation")
+    entities.relation = relation if isinstance(relation, str) and relation in relations else ""
+    entities.operation = operation if isinstance(operation, str) and operation in operations else ""
     return entities, None
 
 
-def add_rule_entities(entities: KGEntities, query: str, known_tickers: set[str]) -> KGEntities:
-    """Fill in what rules can read off the question text without the LLM."""
+def add_rule_entities(entities: KGEntities, query: str, known_tickers: set[str], domain: str = "") -> KGEntities:
+    """Fill in what rules can read off the question text without the LLM: tickers, a chart rank, the
+    sport, and in a sports question the NBA teams it names in full when the reader named no team."""
     for match in _TICKER.finditer(query):
         explicit, bare = match.group(1), match.group(2)
         ticker = explicit or (bare if bare in known_tickers and bare not in _NOT_TICKERS else None)
@@ -102,6 +125,8 @@ def add_rule_entities(entities: KGEntities, query: str, known_tickers: set[str])
             entities.sport = "nba"
         elif SOCCER_WORDS.search(lowered):
             entities.sport = "soccer"
+    if domain == "sports" and not entities.teams:
+        entities.teams = nba_full_names(query)
     return entities
 
 
@@ -143,14 +168,37 @@ def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
 def _written(name: str, kind: str, query: str) -> bool:
     """The question writes `name`: a ticker as one of its words, any other name with half of its words
     that can be part of a name (not "the" of "The Godfather") or one long one in it, a misspelt word
-    standing for its spelling ("the beattles" writes The Beatles)."""
-    words = set(re.findall(r"[a-z0-9]+", query.lower()))
-    tokens = re.findall(r"[a-z0-9]+", name.lower())
+    standing for its spelling ("the beattles" writes The Beatles); every number of the name written
+    ("toy story 3" is another film than the "toy story" asked), and a name of words that are no part
+    of a name ("the one") written whole."""
+    words = set(_WORD_TOKEN.findall(query.lower()))
+    tokens = _WORD_TOKEN.findall(name.lower())
     if kind == "tickers":
         return len(tokens) == 1 and tokens[0] in words
-    tokens = [t for t in tokens if t not in vocabulary.NOT_NAME_WORDS] or tokens
-    found = [t for t in tokens if t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY))]
-    return bool(tokens) and (len(found) * 2 >= len(tokens) or any(len(t) >= 4 for t in found))
+    if any(t.isdigit() and t not in words for t in tokens):
+        return False
+    named = [t for t in tokens if t not in vocabulary.NOT_NAME_WORDS]
+    if not named:
+        return bool(tokens) and all(t in words for t in tokens)
+    found = [t for t in named if t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY))]
+    return len(found) * 2 >= len(named) or any(len(t) >= 4 for t in found)
+
+
+def _a_time(name: str) -> bool:
+    """The name is a time expression ("2000-11-11", "last week"): the question's time, no name (a bare
+    year may be a title: "1999", "1917")."""
+    spans = [s for s in find_time_spans(name, _ANY_TIME) if s.relative or s.granularity in ("day", "week", "month")]
+    left = name.lower()
+    for span in spans:
+        left = left.replace(span.phrase, " ")
+    return bool(spans) and not [w for w in _WORD_TOKEN.findall(left) if w not in vocabulary.NOT_NAME_WORDS and not w.isdigit()]
+
+
+def _the_question(name: str, query: str) -> bool:
+    """The name holds most of the question's words (at least MIN_WORDS_OF_A_QUESTION): the question
+    read as a name, not a name it writes."""
+    words, own = _WORD_TOKEN.findall(query.lower()), set(_WORD_TOKEN.findall(name.lower()))
+    return len(own) >= MIN_WORDS_OF_A_QUESTION and sum(w in own for w in words) >= QUESTION_SHARE * len(words)
 
 
 def question_spans(query: str) -> list[str]:
@@ -226,6 +274,9 @@ def ground_in_question(entities: KGEntities, query: str) -> tuple[KGEntities, li
             if kind != "tickers" and _DESCRIBED.search(name.lower()):
                 events.append(Event("fallback", "described entity left to its relation", repr(name)))
                 continue
+            if kind != "tickers" and (_a_time(name) or _the_question(name, query)):
+                events.append(Event("fallback", "a time or the question itself read as a name, dropped", repr(name)))
+                continue
             if len(name.split()) == 1 and _only_cue_words(name):  # "actors", "none": a kind of thing, not a name
                 continue
             if _written(name, kind, query):
@@ -269,8 +320,8 @@ def search_question_words(entities: KGEntities, query: str, domain: str) -> list
 def written_whole(name: str, query: str) -> bool:
     """Every word of `name` that can be part of a name is a word of the question, or one misspelt
     ("copper meridan" writes Copper Meridian); at least four letters of them."""
-    words = set(re.findall(r"[a-z0-9]+", query.lower()))
-    tokens = [t for t in re.findall(r"[a-z0-9]+", name.lower()) if t not in vocabulary.NOT_NAME_WORDS]
+    words = set(_WORD_TOKEN.findall(query.lower()))
+    tokens = [t for t in _WORD_TOKEN.findall(name.lower()) if t not in vocabulary.NOT_NAME_WORDS]
     return sum(map(len, tokens)) >= 4 and all(
         t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY)) for t in tokens
     )
@@ -279,7 +330,7 @@ def written_whole(name: str, query: str) -> bool:
 def name_words(query: str) -> str:
     """The question's words that can be part of a name (no cue words, months or number words), as one
     search query ("" when none is left)."""
-    words = [w for w in re.findall(r"[a-z][a-z0-9&'.-]*", query.lower())
+    words = [w for w in _NAME_SEARCH_WORD.findall(query.lower())
              if loose_key(w) not in vocabulary.NOT_NAME_WORDS and w not in vocabulary.MONTH_NUMBERS and w not in vocabulary.NUMBER_WORDS]
     return " ".join(words)
 

@@ -1,5 +1,6 @@
-"""Finance: company -> ticker, then the routes the question's words ask for; prices and dividends
-rendered as facts aligned to the question's time on the exchange's clock (US Eastern).
+"""Finance: company -> ticker, then the routes of the relations the reading picked
+(models/kg/relations.py:FINANCE); prices and dividends rendered as facts aligned to the question's
+time on the exchange's clock (US Eastern).
 
 Ticker resolution: a ticker the question writes; else the local name table when configured and
 present; else the API's `get_company_name` (search) and `get_ticker_by_name` with the exact official
@@ -13,40 +14,25 @@ from dataclasses import replace
 from datetime import date, datetime, time
 from statistics import mean
 
+from models import vocabulary
 from models.kg.answer import Fact, FactTable
+from models.kg.domain import picked, table_of
 from models.kg.formatting import dated, is_empty, money, number, parse_day, plain
-from models.kg.matching import best_company
+from models.kg.matching import best_company, company_key, name_score
+from models.kg.relations import BY_NAME, FINANCE, FINANCE_DEFAULT, Relation
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan, eastern_time, weekday_name
-from models import vocabulary
 from models.schema import Event
 
-TOPICS = [
-    (r"dividend|payout|distribution", ["finance_get_dividends_history"]),
-    (r"market cap|capitali[sz]ation|market value|valuation|\bworth\b", ["finance_get_market_capitalization"]),
-    (r"\beps\b|earn\w* per share", ["finance_get_eps"]),
-    (r"p/?e ratio|\bpe\b|price[- ]to[- ]earnings|price[- ]earnings", ["finance_get_pe_ratio"]),
-    (r"\b(?:prices?|priced|clos(?:e|ed|es|ing)|open(?:ed|s|ing)?|high(?:est|s)?|low(?:est|s)?|trad(?:e|ed|es|ing)|"
-     r"volume|gain(?:s|ed)?|los[est]\w*|drop(?:s|ped)?|ris(?:e|es|en)|rose|f[ae]ll(?:s|en)?|return(?:s|ed)?|"
-     r"chang(?:e|es|ed)|mov(?:e|es|ed)|average|up|down)\b", ["finance_get_price_history"]),
-    (r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
-     r"so far today", ["finance_get_detailed_price_history"]),
-    (r"sector|industry|employees|headquarter|ceo|exchange|beta|52[- ]week|based|located|business|currency|founded|"
-     r"website|country|city|" + vocabulary.COMPANY_RECORD_FIELDS, ["finance_get_info"]),
-]
-RECORD_FIELDS = re.compile(vocabulary.COMPANY_RECORD_FIELDS)
-PRICE_COLUMNS = {column: re.compile(pattern) for column, pattern in vocabulary.PRICE_COLUMNS.items()}
-CLOSED_LOWER, CLOSED_HIGHER = re.compile(vocabulary.CLOSED_LOWER), re.compile(vocabulary.CLOSED_HIGHER)
+TICKER_BY_NAME = "finance_get_ticker_by_name"
+DATA_ROUTES = {route for relation in FINANCE for route in relation.routes if route != TICKER_BY_NAME}
+# The figures read from a route of their own, and how their lines name them.
+FIGURES = ("market_cap", "eps", "pe_ratio")
+FACT_LABELS = {BY_NAME[name].routes[0]: BY_NAME[name].label for name in FIGURES}
 # How a listed column is named in a span's summary.
 COLUMN_NAMES = {"Open": "opening prices", "High": "highest prices", "Low": "lowest prices", "Volume": "shares traded"}
-GENERIC_PRICE = re.compile(vocabulary.GENERIC_PRICE)
-DATA_ROUTES = {route for _, routes in TOPICS for route in routes}
-FACT_LABELS = {
-    "finance_get_market_capitalization": "market capitalization",
-    "finance_get_eps": "earnings per share (forward EPS)",
-    "finance_get_pe_ratio": "P/E ratio (forward P/E)",
-}
+PRICE_COLUMNS = ("opening_price", "daily_high", "daily_low", "volume")
 INFO_KEYS = [
     "longName", "shortName", "exchange", "currency", "sector", "industry", "fullTimeEmployees", "city", "country",
     "website", "currentPrice", "marketCap", "forwardEps", "trailingEps", "forwardPE", "trailingPE", "dividendRate",
@@ -54,10 +40,12 @@ INFO_KEYS = [
 ]
 MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
 MAX_LISTED_CLOSES = 23  # a month of trading days
-_TICKER = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,6}$")
-_TICKER_WORD = re.compile(r"^[A-Za-z]{1,5}$")
+_TICKER = re.compile(vocabulary.TICKER_SPELLING)
+_TICKER_WORD = re.compile(vocabulary.TICKER_WORD)
 # A word too long for a ticker ("metlife", "altria"): the reader filed a name as a ticker.
-_LONG_WORD = re.compile(r"^[A-Za-z]{6,}$")
+_LONG_WORD = re.compile(vocabulary.LONG_WORD)
+INTRADAY = "finance_get_detailed_price_history"
+PRICES = "finance_get_price_history"
 
 
 def _without_data(state: QuestionState, ticker: str) -> bool:
@@ -104,6 +92,8 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
             elif answered:
                 state.events.append(Event("degraded", "company not in the KG", repr(company)))
             continue
+        state.note_match(company, official, 1.0 if company_key(company) == company_key(official) else
+                         name_score(company_key(company) or company, company_key(official) or official))
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)
         if answered and isinstance(ticker, str) and ticker:
@@ -113,30 +103,25 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
     return found, needed
 
 
-# A question naming no figure ("tell me about Nvidia"): its prices and its company record.
-DEFAULT_ROUTES = ["finance_get_price_history", "finance_get_info"]
-INTRADAY = "finance_get_detailed_price_history"
-INTRADAY_ONLY_FOR_PRICES = {"finance_get_price_history"}
-PRICE_TO_EARNINGS = re.compile(vocabulary.PRICE_TO_EARNINGS)
-TICKER_ASKED = re.compile(vocabulary.TICKER_ASKED)
+def data_relations(state: QuestionState) -> list[Relation]:
+    """The picked relations whose routes hold the facts (the ticker is resolved anyway), else the
+    default ones; a market value asked with the stock's words ("what is the stock worth?") adds its
+    prices."""
+    chosen = [r for r in picked(state, "finance") if r.name != "ticker"]
+    if not chosen:
+        return [BY_NAME[name] for name in FINANCE_DEFAULT]
+    if {r.name for r in chosen} <= {"market_cap"} and state.intent is not None and state.intent.asks("generic_price"):
+        chosen.append(BY_NAME["closing_price"])
+    return chosen
 
 
-def routes_for(text: str) -> list[str]:
-    text = PRICE_TO_EARNINGS.sub(" pe ", text)
-    record_fields = RECORD_FIELDS.findall(text)
-    text = RECORD_FIELDS.sub(" ", text)  # a field of the record asks for the record only
-    routes = [route for pattern, routes in TOPICS if re.search(pattern, text) for route in routes]
-    routes += ["finance_get_info"] if record_fields else []
-    if set(routes) <= {"finance_get_market_capitalization"} and GENERIC_PRICE.search(text):
-        routes.append("finance_get_price_history")
-    if INTRADAY in routes and INTRADAY_ONLY_FOR_PRICES.isdisjoint(routes) and set(routes) - {INTRADAY}:
-        routes.remove(INTRADAY)  # "the p/e ratio right now": the time word asks for the current figure, not prices
-    return list(dict.fromkeys(routes)) or DEFAULT_ROUTES
+def routes_for(state: QuestionState) -> list[str]:
+    return list(dict.fromkeys(route for relation in data_relations(state) for route in relation.routes))
 
 
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     known, needed = tickers(state, context)
-    routes = routes_for(state.lowered)
+    routes = routes_for(state)
     # route by route, so that under a tight budget every company gets the most wanted facts first
     return needed + [ApiCall(route, {"query": ticker}) for route in routes for ticker in known]
 
@@ -149,12 +134,12 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     evidence = Evidence()
     known, _ = tickers(state, context)
     now = eastern_time(state.query_time)
-    for result in state.answered("finance_get_ticker_by_name"):
+    intent = state.reading
+    for result in state.answered(TICKER_BY_NAME):
         if isinstance(result.result, str) and result.result:
-            evidence.add(f"{result.call.body['query']} / ticker symbol: {result.result}",
-                         found=bool(TICKER_ASKED.search(state.lowered)))
+            evidence.add(f"{result.call.body['query']} / ticker symbol: {result.result}", found=intent.picks("finance", "ticker"))
     for ticker in known:
-        for route in routes_for(state.lowered):
+        for route in routes_for(state):
             answered, result = state.answer(route, query=ticker)
             if not answered:
                 continue
@@ -169,22 +154,34 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
                 evidence.add(render_dividends(ticker, result, state))
             elif route == "finance_get_info":
                 info = result if isinstance(result, dict) else {}
-                keys = _asked_keys(info, state.lowered) + [k for k in INFO_KEYS if k in info]
+                keys = _asked_keys(info, state) + [k for k in INFO_KEYS if k in info]
                 keys = list(dict.fromkeys(keys)) or list(info)[: config.max_list_items]
                 evidence.add("\n".join(f"{ticker} / {key}: {plain(info[key], config)}" for key in keys))
             else:
                 evidence.add(f"{ticker} / {FACT_LABELS[route]} (KG, current): {number(result)}")
     for route in FACT_LABELS:
         evidence.add(_compared(route, known, state))
+    if _price_of_a_dividend_day(state) and (day := _dividend_day(state, known)) is not None:
+        evidence.add(_dividend_day_line(state, known[0], day, now))
     return evidence
 
 
-def _asked_keys(info: dict, text: str) -> list[str]:
+def _dividend_day_line(state: QuestionState, ticker: str, day: date, now: datetime | None) -> str:
+    """The trading of the day a dividend picks, beside the payment."""
+    which = "first" if state.reading.asks("earlier") else "last"
+    days = _completed_days(_bars(state.answer(PRICES, query=ticker)[1]), now)
+    by_day, ordered = dict(days), [d for d, _ in days]
+    if day not in by_day:
+        return f"{ticker} paid its {which} dividend on {dated(day)}; no trading data of that day in the KG"
+    before = [d for d in ordered if d < day]
+    return (f"{ticker} paid its {which} dividend on {dated(day)}; that day's trading: "
+            + _day_line(ticker, day, by_day[day], by_day[before[-1]] if before else None))
+
+
+def _asked_keys(info: dict, state: QuestionState) -> list[str]:
     """Keys of a company record whose every word the question uses ("dividend yield": dividendYield,
     not trailingAnnualDividendYield), shown first."""
-    words = set(re.findall(r"[a-z0-9]+", text))
-    return [key for key in info if (parts := re.findall(r"[a-z]+|[A-Z][a-z]*|\d+", str(key)))
-            and all(part.lower() in words for part in parts)]
+    return [key for key in info if state.reading.names_record_key(str(key))]
 
 
 def _compared(route: str, known: list[str], state: QuestionState) -> str:
@@ -197,7 +194,7 @@ def _compared(route: str, known: list[str], state: QuestionState) -> str:
     if len(values) < 2:
         return ""
     names = {
-        r.result: r.call.body["query"] for r in state.answered("finance_get_ticker_by_name") if isinstance(r.result, str)
+        r.result: r.call.body["query"] for r in state.answered(TICKER_BY_NAME) if isinstance(r.result, str)
     }
     ranked = sorted(values.items(), key=lambda item: item[1], reverse=True)
     named = [f"{ticker}{f' ({names[ticker]})' if ticker in names else ''} {number(value)}" for ticker, value in ranked]
@@ -254,10 +251,10 @@ def _completed_days(bars: list[tuple[datetime, dict]], now: datetime | None) -> 
     return [(day, bar) for day, bar in days if day < now.date() or (day == now.date() and now.time() >= MARKET_CLOSE)]
 
 
-def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None, text: str = "") -> str:
+def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None, state: QuestionState) -> str:
     """A span of trading days: closes and their moves, the highest and lowest prices, and what the
-    question's words ask of the span's days (`text`): each asked column day by day with its total or
-    average, the days that closed lower or higher."""
+    reading asks of the span's days: each asked column day by day with its total or average, the
+    days that closed lower or higher."""
     closes = [(day, close) for day, bar in rows if (close := _close(bar)) is not None]
     if not closes:
         return ""
@@ -286,15 +283,20 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
     down = [day for day, move in moves if move < 0]
     up = [day for day, move in moves if move > 0]
     lines.append(f"- up days {len(up)}, down days {len(down)} (close against the close before)")
-    for asked, days, label in ((CLOSED_LOWER, down, "below"), (CLOSED_HIGHER, up, "above")):
-        if asked.search(text):
+    for asked, days, label in (("closed_lower", down, "below"), ("closed_higher", up, "above")):
+        if state.reading.asks(asked):
             lines.append(f"- days that closed {label} the close before ({len(days)}): "
                          + (", ".join(day.isoformat() for day in days) or "none"))
-    for column in (column for column, asked in PRICE_COLUMNS.items() if asked.search(text)):
+    for column in _asked_columns(state):
         lines += _column_lines(column, rows)
     if len(closes) <= MAX_LISTED_CLOSES:
         lines.append("- closes: " + ", ".join(f"{money(c)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, c in closes))
     return "\n".join(lines)
+
+
+def _asked_columns(state: QuestionState) -> list[str]:
+    """The price columns the reading picked (opening, high, low, volume), in the table's order."""
+    return [BY_NAME[name].field for name in PRICE_COLUMNS if state.reading.picks("finance", name)]
 
 
 def _column_lines(column: str, rows: list[tuple[date, dict]]) -> list[str]:
@@ -323,22 +325,22 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
         trading = now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE
         lines.append(f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}), "
                      f"{'during' if trading else 'outside'} trading hours")
-    spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)]
+    spans = [s for s in state.reading.time.spans if s.start <= (now.date() if now else date.max)]
     for span in spans[:3]:
-        lines += _span_lines(ticker, span, days, by_day, ordered, now, state.wording)
+        lines += _span_lines(ticker, span, days, by_day, ordered, now, state)
     if not spans:
         last_day = ordered[-1]
         previous = by_day[ordered[-2]] if len(ordered) > 1 else None
         lines.append(f"Latest completed trading day: {_day_line(ticker, last_day, by_day[last_day], previous)}")
         recent = days[-5:]
         lines.append(_span_summary(ticker, "the last 5 trading days", recent, by_day.get(ordered[-6]) if len(ordered) > 5 else None,
-                                   state.wording))
+                                   state))
     return "\n".join(line for line in lines if line)
 
 
 def _span_lines(
     ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date], now: datetime | None,
-    text: str,
+    question: QuestionState,
 ) -> list[str]:
     def previous_of(day: date) -> dict | None:
         earlier = [d for d in ordered if d < day]
@@ -361,18 +363,18 @@ def _span_lines(
     inside = [(d, bar) for d, bar in days if span.contains(d)]
     if not inside:
         return [f"No trading data for {ticker} in {span.label}"]
-    edge = _edge_day(text, inside)
+    edge = _edge_day(question, inside)
     if edge is not None:
         which, ((day, bar),) = edge
         return [f"The {which} trading day of {span.label}: " + _day_line(ticker, day, bar, previous_of(day))]
-    return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), text)]
+    return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), question)]
 
 
 def _no_session_on_asked_day(result: object, state: QuestionState, now: datetime | None) -> bool:
     """The question names a day (up to its own) on which the stock did not trade, or whose session
     had not closed yet at the question's time."""
     traded = {day for day, _ in _completed_days(_bars(result), now)}
-    asked = [s.start for s in state.spans() if s.granularity == "day" and s.start <= (now.date() if now else date.max)]
+    asked = [s.start for s in state.reading.time.spans if s.granularity == "day" and s.start <= (now.date() if now else date.max)]
     return bool(traded) and any(day not in traded for day in asked)
 
 
@@ -396,11 +398,13 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
 
 
 def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
-    payments = sorted((day, v) for k, v in (result.items() if isinstance(result, dict) else []) if (day := parse_day(k)))
+    today = state.today or date.max
+    payments = sorted((day, v) for k, v in (result.items() if isinstance(result, dict) else [])
+                      if (day := parse_day(k)) and day <= today)
     items = [(day, value) for day, v in payments if (value := _real(v)) is not None]
     if not items:
         return f"{ticker}: no dividends in the KG"
-    spans = state.spans()
+    spans = state.reading.time.spans
     lines = [f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to {items[-1][0].isoformat()}):"]
     for span in spans[:2]:
         inside = [(d, v) for d, v in items if span.contains(d)]
@@ -420,20 +424,12 @@ def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
 
 # --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
 
-HIGHEST, LOWEST = re.compile(vocabulary.HIGHEST_ASKED), re.compile(vocabulary.LOWEST_ASKED)
-MONEY_SPENT, SHARES_BOUGHT = re.compile(vocabulary.MONEY_AMOUNT), re.compile(vocabulary.SHARES_BOUGHT)
-CHANGE = re.compile(vocabulary.CHANGE)
-PRICE_WORD, SHARES_TRADED = re.compile(vocabulary.PRICE_WORD), re.compile(vocabulary.SHARES_TRADED)
 # A column's daily values, as a computed answer names them.
 ROW_NAMES = {"Open": "opening price", "High": "daily high price", "Low": "daily low price", "Close": "closing price",
              "Volume": "shares traded"}
-DAYS_ASKED = re.compile(vocabulary.DAYS_ASKED)
-# Several days asked about with no span read.
-MANY_DAYS = re.compile(vocabulary.MANY_DAYS)
-EDGE_TRADING_DAY = re.compile(vocabulary.EDGE_TRADING_DAY)
 
 
-def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     """The rows of the figure the question asks about, for every ticker it names: dividends paid in
     its span; a company figure (EPS, P/E ratio, market cap) or a field of the company record it
     names; else a column of the daily prices (the one it names, the day's high or low for "the
@@ -447,41 +443,82 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
 
 
 def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
-    routes = routes_for(state.lowered)
-    if "finance_get_dividends_history" in routes:
-        return _dividend_table(state, known)
-    for route, label in FACT_LABELS.items():
-        if route in routes:
+    intent = state.reading
+    chosen = {relation.name: relation for relation in data_relations(state)}
+    if "dividends" in chosen:
+        column = _price_of_a_dividend_day(state)
+        if column is not None:  # "the volume on the day of the last dividend": the dividend picks the day
+            day = _dividend_day(state, known)
+            return _price_table(state, known, day, column) if day is not None else None
+        if column is None and _names_a_price_first(state):
+            return None  # a dividend of the day a price picks: no rule here reads it
+        return table_of(chosen["dividends"], _dividend_table(state, known))
+    for name in FIGURES:
+        if name in chosen:
+            route = chosen[name].routes[0]
             figures = [(t, figure) for t in known if (figure := _real(state.answer(route, query=t)[1])) is not None]
-            return FactTable(label, [Fact(t, v) for t, v in figures])
-    keys = [key for t in known for key in _asked_keys(_info(state, t), state.lowered)]
-    if keys and "finance_get_info" in routes:
+            return table_of(chosen[name], FactTable(chosen[name].label, [Fact(t, v) for t, v in figures]))
+    keys = [key for t in known for key in _asked_keys(_info(state, t), state)]
+    record = next((chosen[n] for n in ("record_figure", "company_profile") if n in chosen), None)
+    if keys and record is not None:
         key = keys[0]
         values = [(t, _info(state, t).get(key)) for t in known]
         numbers = [(t, number) for t, v in values if (number := _real(v)) is not None]
         if key.lower().endswith("yield"):  # stored as a fraction of the price
-            return FactTable(f"{key} (percent)", [Fact(t, round(v * 100, 4)) for t, v in numbers], unit="%")
+            return FactTable(f"{key} (percent)", [Fact(t, round(v * 100, 4)) for t, v in numbers], unit="%",
+                             relation=record.name, value="number")
         texts = [Fact(t, v) for t, v in values if isinstance(v, str) and v]
-        return FactTable(key, [Fact(t, v) for t, v in numbers] + texts)
-    if CHANGE.search(state.wording) and not (HIGHEST.search(state.wording) or LOWEST.search(state.wording)):
+        return FactTable(key, [Fact(t, v) for t, v in numbers] + texts, relation=record.name,
+                         value="number" if numbers and not texts else "text")
+    if intent.asks("change") and not (intent.asks("highest") or intent.asks("lowest")):
         return None  # a move between prices ("how much did it gain"): the facts' own change lines state it
-    if INTRADAY in routes:
-        return _latest_price_table(state, known)
-    if "finance_get_price_history" in routes:
+    times_named = bool(intent.option_times) and all(intent.option_times)  # "today or yesterday": days to set apart
+    if "latest_price" in chosen and not times_named:
+        return table_of(chosen["latest_price"], _latest_price_table(state, known))
+    if any(relation.group == "prices" for relation in chosen.values()):
         return _price_table(state, known)
     return None
+
+
+def _price_of_a_dividend_day(state: QuestionState) -> str | None:
+    """The price column asked of the day a dividend picks ("what was the volume on the day of the
+    last dividend?"): a column named before the dividend, with the dividend's first or last asked."""
+    intent = state.reading
+    dividend = intent.match("finance", "dividends")
+    columns = [(m.at, BY_NAME[name].field) for name in PRICE_COLUMNS
+               if (m := intent.match("finance", name)) is not None and m.by == "cue"]
+    if dividend is None or not columns or intent.asks("earlier") == intent.asks("later"):
+        return None
+    at, column = min(columns)
+    return column if at < dividend.at else None
+
+
+def _names_a_price_first(state: QuestionState) -> bool:
+    """A price column is named before the dividend ("the dividend paid on the day of the highest volume")."""
+    intent = state.reading
+    dividend = intent.match("finance", "dividends")
+    return dividend is not None and any(
+        (m := intent.match("finance", name)) is not None and m.by == "cue" and m.at < dividend.at for name in PRICE_COLUMNS)
+
+
+def _dividend_day(state: QuestionState, known: list[str]) -> date | None:
+    """The day of the first or the last dividend (of the asked span), of the one company asked."""
+    days = [fact.when for fact in _dividend_table(state, known).facts if fact.when is not None]
+    if len(known) != 1 or not days:
+        return None
+    return min(days) if state.reading.asks("earlier") else max(days)
 
 
 def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
     """The last 1-minute price at the question's time ("right now", "today", "currently")."""
     now = eastern_time(state.query_time)
-    facts = []
+    found = []
     for ticker in known:
         answered, result = state.answer(INTRADAY, query=ticker)
         bars = [(moment, bar) for moment, bar in _bars(result) if now is None or moment <= now] if answered else []
         if bars and (close := _close(bars[-1][1])) is not None:
-            facts.append(Fact(ticker, close, bars[-1][0].date()))
-    return FactTable("latest price (last 1-minute bar)", facts)
+            found.append(Fact(ticker, close, bars[-1][0].date()))
+    return FactTable("latest price (last 1-minute bar)", found)
 
 
 def _info(state: QuestionState, ticker: str) -> dict:
@@ -490,79 +527,93 @@ def _info(state: QuestionState, ticker: str) -> dict:
 
 
 def _dividend_table(state: QuestionState, known: list[str]) -> FactTable:
-    spans = state.spans()[:1]
-    facts = []
+    """The dividends paid in the asked span, up to the question's day (a later payment is not known then)."""
+    spans = state.reading.time.spans[:1]
+    today = state.today or date.max
+    found = []
     for ticker in known:
         answered, result = state.answer("finance_get_dividends_history", query=ticker)
         for key, value in result.items() if answered and isinstance(result, dict) else []:
             day, amount = parse_day(key), _real(value)
-            if day is not None and amount is not None and all(span.contains(day) for span in spans):
-                facts.append(Fact(ticker, amount, day))
-    return FactTable("dividends paid", sorted(facts, key=lambda f: (f.subject, f.when or date.min)), additive=True)
+            if day is not None and amount is not None and day <= today and all(span.contains(day) for span in spans):
+                found.append(Fact(ticker, amount, day))
+    return FactTable("dividends paid", sorted(found, key=lambda f: (f.subject, f.when or date.min)), additive=True)
 
 
-def _price_table(state: QuestionState, known: list[str]) -> FactTable | None:
+def _price_table(state: QuestionState, known: list[str], on: date | None = None, asked: str | None = None) -> FactTable | None:
+    """The column the question names (or `asked`) over its span's days (or the one day `on`)."""
+    intent = state.reading
     now = eastern_time(state.query_time)
-    text = state.wording
     # the column the question names first; "the highest (lowest) price" is the day's high (low), and
     # a question about prices asks for no volume ("the highest price it traded at")
-    prices = bool(PRICE_WORD.search(text))
-    named = [(match.start(), c, match.group()) for c, asked in PRICE_COLUMNS.items()
-             if (match := asked.search(text)) and not (prices and c == "Volume")]
+    prices = intent.asks("price_word")
+    named = [(match.at, BY_NAME[name].field, match.words) for name in PRICE_COLUMNS
+             if (match := intent.match("finance", name)) is not None and match.by == "cue"
+             and not (prices and name == "volume")]
     if len(named) > 1:  # a bare "open" beside another column is the market's state ("the day it was open")
         named = [(start, c, word) for start, c, word in named if word != "open"]
     if len(named) > 1:
         return None  # several columns asked ("the low and high prices"): no one value answers
-    column = min(named)[1] if named else "Volume" if SHARES_TRADED.search(text) else None
+    column = asked or (min(named)[1] if named else "Volume" if intent.asks("shares_traded") else None)
     if column is None:
         if not prices:
             return None  # no figure named: the question's figure is not known to be a price
-        high, low = bool(HIGHEST.search(text)), bool(LOWEST.search(text))
+        high, low = intent.asks("highest"), intent.asks("lowest")
         column = "High" if high and not low else "Low" if low and not high else "Close"
-    moved = (CLOSED_LOWER.search(text) or CLOSED_HIGHER.search(text)) and DAYS_ASKED.search(text)
-    spans = [s for s in state.spans() if s.start <= (now.date() if now else date.max)][:1]
-    money_spent = MONEY_SPENT.search(state.query) if SHARES_BOUGHT.search(text) else None
-    facts: list[Fact] = []
+    lower, higher = intent.asks("closed_lower"), intent.asks("closed_higher")
+    moved = (lower or higher) and intent.asks("days_asked") and on is None
+    if on is not None:
+        spans: list[DateSpan] = []
+    elif intent.option_times and all(intent.option_times):  # "higher today or yesterday?": both days
+        spans = [s for s in intent.option_times if s is not None]
+    else:
+        spans = [s for s in intent.time.spans if s.start <= (now.date() if now else date.max)][:1]
+    money = intent.captures("money_amount")
+    money_spent = money[0] if money and intent.asks("shares_bought") else None
+    rows: list[Fact] = []
     for ticker in known:
-        answered, result = state.answer("finance_get_price_history", query=ticker)
+        answered, result = state.answer(PRICES, query=ticker)
         days = _completed_days(_bars(result), now) if answered else []
         if not days:
             continue
-        if spans:
-            inside = [(day, bar) for day, bar in days if spans[0].contains(day)]
-            edge = _edge_day(text, inside)
+        if on is not None:
+            inside = [(day, bar) for day, bar in days if day == on]
+        elif spans:
+            inside = [(day, bar) for day, bar in days if any(span.contains(day) for span in spans)]
+            edge = _edge_day(state, inside)
             inside = edge[1] if edge else inside
-        elif MANY_DAYS.search(text):
+        elif intent.asks("many_days"):
             return None  # days the question counts in a way no span reads ("the last five trading days")
         else:
             inside = days[-1:]
         if not inside:
             return None  # no trading in the asked span: the facts say so, the model reads them
         if moved:
-            facts += _moved_days(ticker, days, inside, lower=bool(CLOSED_LOWER.search(text)))
+            rows += _moved_days(ticker, days, inside, lower=lower)
             continue
         for day, bar in inside:
             value = _real(bar.get(column))
             if value is None:
                 continue
             if money_spent is not None and column == "Close" and value > 0:
-                facts.append(Fact(ticker, float(int(float(money_spent.group(1).replace(",", "")) // value)), day))
+                rows.append(Fact(ticker, float(int(float(money_spent["1"].replace(",", "")) // value)), day))
             else:
-                facts.append(Fact(ticker, value, day))
+                rows.append(Fact(ticker, value, day))
     if money_spent is not None and column == "Close":
-        return FactTable(f"whole shares {money_spent.group(0)} buys at the closing price", facts)
+        return FactTable(f"whole shares {money_spent['0']} buys at the closing price", rows, value="number")
     if moved:
-        return FactTable(f"days that closed {'below' if CLOSED_LOWER.search(text) else 'above'} the close before", facts)
-    return FactTable(ROW_NAMES[column], facts, additive=column == "Volume")
+        return FactTable(f"days that closed {'below' if lower else 'above'} the close before", rows, value="date")
+    relation = next(r for r in FINANCE if r.group == "prices" and r.field == column)
+    return table_of(relation, FactTable(ROW_NAMES[column], rows, additive=column == "Volume"))
 
 
-def _edge_day(text: str, inside: list[tuple[date, dict]]) -> tuple[str, list[tuple[date, dict]]] | None:
+def _edge_day(state: QuestionState, inside: list[tuple[date, dict]]) -> tuple[str, list[tuple[date, dict]]] | None:
     """("first" or "last", the span's first or last trading day alone) when the wording asks for it
     ("the last trading day of 2023"); None when it does not, or the span has no day."""
-    edge = EDGE_TRADING_DAY.search(text)
-    if edge is None or not inside:
+    edge = state.reading.captures("edge_trading_day")
+    if not edge or not inside:
         return None
-    return ("first", inside[:1]) if edge.group("edge") == "first" else ("last", inside[-1:])
+    return ("first", inside[:1]) if edge[0]["edge"] == "first" else ("last", inside[-1:])
 
 
 def _moved_days(ticker: str, days: list[tuple[date, dict]], inside: list[tuple[date, dict]], lower: bool) -> list[Fact]:
@@ -577,3 +628,23 @@ def _moved_days(ticker: str, days: list[tuple[date, dict]], inside: list[tuple[d
         if close is not None and before is not None and (close < before if lower else close > before):
             moved.append(Fact(ticker, day.isoformat(), day))
     return moved
+
+
+class FinanceDomain:
+    name = "finance"
+    relations = FINANCE
+
+    def applies(self, state: QuestionState) -> bool:
+        return applies(state)
+
+    def settle_kinds(self, state: QuestionState) -> None:
+        return None  # companies and tickers are looked up one after the other anyway
+
+    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
+        return plan(state, context)
+
+    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
+        return render(state, context)
+
+    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
+        return facts(state, context)

@@ -17,13 +17,11 @@ from pathlib import Path
 from loguru import logger
 
 from models.aliases import FOOTBALL_CLUBS
+from models.vocabulary import COMPANY_NOISE, WORD_TOKEN
 
 _ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
-# Words that name a share class or legal form, not the company.
-_COMPANY_NOISE = re.compile(
-    r"\b(common stock|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
-    r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
-)
+_WORD_TOKEN = re.compile(WORD_TOKEN)
+_COMPANY_NOISE = re.compile(COMPANY_NOISE)
 
 
 CONTAINED_SCORE = 0.8
@@ -37,7 +35,7 @@ def search_key(text: str) -> str:
 def loose_key(text: str) -> str:
     """A loose comparison key: accents folded, every non-alphanumeric run a single space."""
     folded = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
-    return " ".join(re.findall(r"[a-z0-9]+", folded.replace("'", "").replace("\u2019", "")))
+    return " ".join(_WORD_TOKEN.findall(folded.replace("'", "").replace("\u2019", "")))
 
 
 def name_score(query: str, candidate: str) -> float:
@@ -201,6 +199,13 @@ def nba_team_names(asked: str) -> tuple[str, ...]:
         if any(f" {n} " in padded for n in nicknames):
             return names
     return ()
+
+
+def nba_full_names(text: str) -> list[str]:
+    """The NBA teams `text` names by a full name of the game table ("miami heat", "the portland trail
+    blazers"), in the table's spelling."""
+    key = f" {loose_key(text)} "
+    return [names[0] for names in NBA_TEAMS if any(f" {loose_key(name)} " in key for name in names)]
 
 
 # --- soccer -----------------------------------------------------------------------------------------

@@ -16,56 +16,28 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from models import vocabulary
 from models.config import KGConfig
+from models.kg.answer import Fact, FactTable
+from models.kg.domain import table_of
 from models.kg.formatting import is_empty, number, parse_day, plain
-from models.kg.entities import name_words, written_whole
-from models.kg.matching import best_match, numbered_title, search_key, trailing_number, written_match
-from models.kg.answer import COUNT_ASKED, Fact, FactTable
+from models.kg.intent import Intent
+from models.kg.matching import best_match, numbered_title, search_key, trailing_number
+from models.kg.relations import BY_NAME, MOVIE, OSCAR_CATEGORIES
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.schema import Event
-from models import vocabulary
-from models.vocabulary import CREW_ROLES, FILM_FIELDS, NOMINEES, asked
 
 FIRST_YEAR, LAST_YEAR = 1990, 2021
 MOVIE_SEARCH, PERSON_SEARCH, BY_ID = "movie_get_movie_info", "movie_get_person_info", "movie_get_movie_info_by_id"
-LISTS_A_YEAR = re.compile(vocabulary.FILMS_OF_A_YEAR)
-YEAR_WORDS = re.compile(vocabulary.FILM_YEAR_WORDS)
-CREW_PERSON = re.compile(vocabulary.CREW_PERSON)
-PERSON_FACTS = re.compile(vocabulary.PERSON_FACTS)
-OTHER_FILMS, MORE_OF_THE_PERSON = re.compile(vocabulary.OTHER_FILMS), re.compile(vocabulary.MORE_OF_THE_PERSON)
-WON = re.compile(vocabulary.AWARD_WON)
-FIRST, LAST = re.compile(vocabulary.FIRST_ONE), re.compile(vocabulary.LAST_ONE)
-SHARED = re.compile(vocabulary.SHARED)
-PERSON_FILMS = re.compile(vocabulary.PERSON_FILMS)
-FILMS_OF_FOLLOWED = re.compile(vocabulary.FILMS_OF_FOLLOWED)
-DIRECTED = re.compile(vocabulary.DIRECTED)
-ACTED = re.compile(vocabulary.ACTED)
-# Oscar categories by the words that ask for them, as patterns over the stored category names.
-OSCAR_CATEGORIES = [
-    (r"best (?:motion )?picture|best film\b", r"BEST PICTURE|OUTSTANDING PICTURE|BEST MOTION PICTURE"),
-    (r"best director|directing", r"^DIRECTING"),
-    (r"supporting actor", r"ACTOR IN A SUPPORTING ROLE"),
-    (r"supporting actress", r"ACTRESS IN A SUPPORTING ROLE"),
-    (r"\bacting\b", r"^ACTOR|^ACTRESS"),
-    (r"best (?:lead(?:ing)? )?actor\b|leading actor", r"^ACTOR$|ACTOR IN A LEADING ROLE"),
-    (r"best (?:lead(?:ing)? )?actress\b|leading actress", r"^ACTRESS$|ACTRESS IN A LEADING ROLE"),
-    (r"cinematograph", r"CINEMATOGRAPHY"),
-    (r"visual effects|special effects", r"VISUAL EFFECTS|SPECIAL EFFECTS"),
-    (r"foreign(?:[- ]language)? film|international feature", r"FOREIGN LANGUAGE FILM|INTERNATIONAL FEATURE"),
-    (r"\bscore\b|original music", r"^MUSIC"),
-    (r"sound", r"SOUND"),
-    (r"screenplay|writing", r"WRITING|SCREENPLAY"),
-    (r"animated", r"ANIMATED"),
-    (r"editing", r"FILM EDITING"),
-    (r"documentary", r"DOCUMENTARY"),
-    (r"costume", r"COSTUME"),
-    (r"make-?up", r"MAKEUP"),
-]
-
-
-PERSON_SIGNAL = re.compile(vocabulary.PERSON_SIGNAL)
-MOVIE_SIGNAL = re.compile(vocabulary.MOVIE_SIGNAL)
+# The relations of the table by what they are: Oscar categories (name -> stored category pattern), film
+# fields (name = the record's key), crew roles (name -> the crew record's job).
+OSCARS = {f"oscar_{name}": category for name, _, category in OSCAR_CATEGORIES}
+FILM_FIELD_NAMES = tuple(vocabulary.FILM_FIELDS)
+CREW = {job.lower().replace(" ", "_"): job for job in vocabulary.CREW_ROLES}
+_LEAD_CATEGORY = re.compile(vocabulary.LEAD_CATEGORY)
+TMDB_GENDER = {"woman": 1, "man": 2}  # the cast records' gender codes (0: not known)
+NUMERIC_FIELDS = ("budget", "revenue", "rating")
 
 
 def applies(state: QuestionState) -> bool:
@@ -73,22 +45,35 @@ def applies(state: QuestionState) -> bool:
 
 
 def settle_kinds(state: QuestionState) -> None:
-    state.keep_asked_kind(("people", "movies"), (PERSON_SIGNAL, MOVIE_SIGNAL))
+    state.keep_asked_kind(("people", "movies"), (state.reading.asks("person_signal"), state.reading.asks("movie_signal")))
 
 
-def _categories(text: str) -> list[str]:
-    """Stored-category patterns of the Oscars the question names (supporting roles before leading ones)."""
-    found = []
-    for words, category in OSCAR_CATEGORIES:
-        if re.search(words, text) and not (category.startswith("^ACT") and "supporting" in text):
-            found.append(category)
+def _picks(state: QuestionState, *names: str) -> bool:
+    return state.reading.picks("movie", *names)
+
+
+def _fields(state: QuestionState) -> list[str]:
+    """The film fields the reading picked (release date, rating, budget, ...), in the table's order."""
+    return [name for name in FILM_FIELD_NAMES if _picks(state, name)]
+
+
+def _roles(state: QuestionState) -> list[str]:
+    """The crew jobs the reading picked ("Director", "Producer", ...)."""
+    return [job for name, job in CREW.items() if _picks(state, name)]
+
+
+def _categories(state: QuestionState) -> list[str]:
+    """Stored-category patterns of the Oscars the reading picked (a supporting role: no lead category)."""
+    found = [category for name, category in OSCARS.items() if _picks(state, name)]
+    if state.reading.asks("supporting"):
+        found = [category for category in found if not _LEAD_CATEGORY.match(category)]
     return found
 
 
 def _years(state: QuestionState) -> list[int]:
-    if not (YEAR_WORDS.search(state.lowered) or not (state.entities.movies or state.entities.people)):
+    if not (state.reading.asks("film_year_words") or not (state.entities.movies or state.entities.people)):
         return []
-    years = [span.start.year for span in state.spans() if span.granularity == "year"]
+    years = [span.start.year for span in state.reading.time.spans if span.granularity == "year"]
     return [y for y in dict.fromkeys(years) if FIRST_YEAR <= y <= LAST_YEAR]
 
 
@@ -117,21 +102,21 @@ def _held_awards(state: QuestionState, config: KGConfig) -> list[Held]:
     """A person's Oscars in one of the categories the question names, when it names another category
     too and no year: their ceremonies are the years asked about (won ones when it says won; the first
     or the last ceremony when it says so)."""
-    categories = _categories(state.wording)
-    if len(categories) < 2 or any(span.granularity == "year" for span in state.spans()):
+    categories = _categories(state)
+    if len(categories) < 2 or any(span.granularity == "year" for span in state.reading.time.spans):
         return []
     held = []
     for name in state.entities.people:
         person = _found(state, PERSON_SEARCH, name, config) or {}
         for award in person.get("oscar_awards") or []:
             if (isinstance(award, dict) and isinstance(award.get("year_ceremony"), int)
-                    and any(re.search(c, str(award.get("category", "")).upper()) for c in categories)
-                    and (award.get("winner") or not WON.search(state.wording))):
+                    and _in_categories(award, categories)
+                    and (award.get("winner") or not state.reading.asks("award_won"))):
                 held.append(Held(str(person.get("name", name)), award))
     held.sort(key=lambda h: h.year)
-    if FIRST.search(state.wording):
+    if state.reading.asks("first_one"):
         return held[:1]
-    if LAST.search(state.wording):
+    if state.reading.asks("last_one"):
         return held[-1:]
     return held[: config.max_followup_ids]
 
@@ -140,14 +125,14 @@ def _asked_awards(state: QuestionState, config: KGConfig) -> tuple[list[Award], 
     """(awards of the asked categories found so far, ceremony years still to fetch). A year without
     the asked award is tried as a film year once: its films' awards are filed under the next year.
     The ceremonies of a person's awards (`_held_awards`) are asked about for the other categories."""
-    categories = _categories(state.wording)
+    categories = _categories(state)
     if not categories:
         return [], []
     held = _held_awards(state, config)
     if held:
-        own = {c for c in categories for h in held if re.search(c, str(h.record.get("category", "")).upper())}
+        own = {c for c in categories for h in held if _in_categories(h.record, [c])}
         categories = [c for c in categories if c not in own]
-    winners_only = not re.search(NOMINEES, state.wording)
+    winners_only = not state.reading.asks("nominees")
     found: list[Award] = []
     needed: list[int] = []
     years = [(year, (year, year + 1)) for year in _years(state)] + [(h.year, (h.year,)) for h in held]
@@ -161,7 +146,7 @@ def _asked_awards(state: QuestionState, config: KGConfig) -> tuple[list[Award], 
                 break
             awards = [
                 Award(ceremony, a) for a in ((info or {}).get("oscar_awards") or []) if isinstance(a, dict)
-                and any(re.search(c, str(a.get("category", "")).upper()) for c in categories)
+                and _in_categories(a, categories)
                 and (a.get("winner") or not winners_only)
             ] if answered and isinstance(info, dict) else []
             if awards:
@@ -173,9 +158,9 @@ def _asked_awards(state: QuestionState, config: KGConfig) -> tuple[list[Award], 
 def _film_years(state: QuestionState) -> list[int]:
     """The release years of a person's films the question asks about ("what movies did X appear in
     for 2013?")."""
-    if not (state.entities.people and PERSON_FILMS.search(_without_award_names(state.wording))):
+    if not (state.entities.people and state.reading.asks("person_films")):
         return []
-    return list(dict.fromkeys(span.start.year for span in state.spans() if span.granularity == "year"))
+    return list(dict.fromkeys(span.start.year for span in state.reading.time.spans if span.granularity == "year"))
 
 
 def _of_years(state: QuestionState, ids: list[int], years: list[int]) -> list[int]:
@@ -209,7 +194,7 @@ def _missed_titles(state: QuestionState, config: KGConfig) -> list[str]:
     """Titles read as titles (not a person's name tried as a film) whose own search came back without
     the film (nor a person of that name)."""
     return [title for title in state.entities.movies if title not in state.entities.people and state.answer(MOVIE_SEARCH, query=title)[0]
-            and _pick(state.answer(MOVIE_SEARCH, query=title)[1], "title", title, config, state.query)[0] is None
+            and _pick(state.answer(MOVIE_SEARCH, query=title)[1], "title", title, config, state.reading)[0] is None
             and not _found(state, PERSON_SEARCH, title, config)]
 
 
@@ -217,7 +202,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     config = context.config
     _try_other_kind_on_a_miss(state, config)
     calls = [ApiCall(MOVIE_SEARCH, {"query": title}) for title in state.entities.movies]
-    words = name_words(state.query)
+    words = state.reading.own_words
     if words and _missed_titles(state, config):  # the search is fuzzy: the question's own words may find it
         calls.append(ApiCall(MOVIE_SEARCH, {"query": words}))
     calls += [ApiCall(PERSON_SEARCH, {"query": name}) for name in state.entities.people]
@@ -232,7 +217,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     return calls + [ApiCall(BY_ID, {"query": i}) for i in _followup_ids(state, config)]
 
 
-def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) -> tuple[dict | None, bool]:
+def _pick(records: Any, key: str, name: str, config: KGConfig, intent: Intent) -> tuple[dict | None, bool]:
     """(the record named `name` among search hits: same search key, else for a title read with a
     number the series' film of that number (`numbered_title`), else the most similar name with the
     same number or none, else one the question writes in full (`written_match`); whether it was the
@@ -245,7 +230,7 @@ def _pick(records: Any, key: str, name: str, config: KGConfig, question: str) ->
         return next(r for r in named if r[key] == film), True
     # "Toy Story 1" is not "Toy Story 4", however alike the spellings
     names = [r[key] for r in named if trailing_number(r[key]) == trailing_number(name)]
-    match = best_match(name, names, config.min_name_similarity) or written_match(name, names, question)
+    match = best_match(name, names, config.min_name_similarity) or intent.written_among(name, names)
     return next((r for r in named if r[key] == match), None) if match else None, False
 
 
@@ -253,35 +238,30 @@ def _found(state: QuestionState, route: str, name: str, config: KGConfig) -> dic
     """The record `name` names among its search's hits; for a title, else among the hits of the
     question's own words (one the question writes in full, or most like the title)."""
     key = "title" if route == MOVIE_SEARCH else "name"
-    record, numbered = _pick(state.answer(route, query=name)[1], key, name, config, state.query)
+    record, numbered = _pick(state.answer(route, query=name)[1], key, name, config, state.reading)
+    if record is not None:
+        state.note_match(name, str(record[key]), 1.0 if numbered or state.reading.writes_whole(str(record[key])) else None)
     if numbered and record is not None:
         state.events.append(Event("fallback", "title read with a number taken as the series' film", f"{name!r} -> {record[key]!r}"))
-    words = name_words(state.query)
+    words = state.reading.own_words
     if record is None and route == MOVIE_SEARCH and words and words != name:
         hits = state.answer(route, query=words)[1]
-        written = [r for r in hits or [] if isinstance(r, dict) and isinstance(r.get(key), str) and written_whole(r[key], state.query)
+        written = [r for r in hits or [] if isinstance(r, dict) and isinstance(r.get(key), str) and state.reading.writes_whole(r[key])
                    and trailing_number(r[key]) == trailing_number(name)]  # "toy story 3" is not "Toy Story"
         record = max(written, key=lambda r: len(search_key(r[key])), default=None)
         if record is not None:
+            state.note_match(name, str(record[key]), 1.0)  # the question writes it in full
             state.events.append(Event("fallback", "title found by the question's own words", f"{name!r} -> {record[key]!r}"))
     return record
-
-
-def _without_award_names(text: str) -> str:
-    """The wording without the awards it names: "best foreign language film" or "best original score"
-    ask for no film field or crew role."""
-    for words, _ in OSCAR_CATEGORIES:
-        text = re.sub(words, " ", text)
-    return text
 
 
 def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[str | None, str | None]]:
     """(film title, person name) to look up per asked award: the film when the question asks about
     the film (a field, a crew role), the nominee when it asks about a person and the nominee is not
     the film itself."""
-    text = _without_award_names(state.wording)
-    wants_film = bool(asked(text, FILM_FIELDS) or asked(text, CREW_ROLES) or ACTED.search(text))
-    wants_person = bool(PERSON_FACTS.search(text) or OTHER_FILMS.search(text))
+    intent = state.reading
+    wants_film = bool(_fields(state) or _roles(state) or intent.asks("acted"))
+    wants_person = intent.asks("person_facts") or intent.asks("other_films")
     followups = []
     for award in awards:
         film, nominee = award.record.get("film"), award.record.get("name")
@@ -295,11 +275,11 @@ def _award_followups(state: QuestionState, awards: list[Award]) -> list[tuple[st
 def _crew_followups(state: QuestionState, config: KGConfig) -> list[tuple[str, str, str]]:
     """(film title, job, person) for questions about the person in a film's crew role ("the director
     of X", "who directed X") that ask something of that person (age, birthday, other films)."""
-    text = state.wording
-    role = CREW_PERSON.search(text)
-    if not role or not (PERSON_FACTS.search(text) or MORE_OF_THE_PERSON.search(text)):
+    intent = state.reading
+    roles = intent.captures("crew_person")
+    if not roles or not (intent.asks("person_facts") or intent.asks("more_of_the_person")):
         return []
-    jobs = asked(role.group(1) or role.group(2), CREW_ROLES)
+    jobs = vocabulary.CREW_PERSON_JOBS.get(roles[0].get("1") or roles[0].get("2") or "", ())
     found = []
     for title in state.entities.movies:
         movie = _found(state, MOVIE_SEARCH, title, config) or {}
@@ -313,15 +293,15 @@ def _people(state: QuestionState, config: KGConfig) -> list[dict]:
     """Records of the people whose films the question asks about: the people it names, and a person
     reached through a crew role or an award when it asks for that person's (other) films."""
     names = list(state.entities.people)
-    if FILMS_OF_FOLLOWED.search(state.wording):
+    if state.reading.asks("films_of_followed"):
         names += [name for _, _, name in _crew_followups(state, config)]
         names += [person for _, person in _award_followups(state, _asked_awards(state, config)[0]) if person]
     return [person for name in dict.fromkeys(names) if (person := _found(state, PERSON_SEARCH, name, config))]
 
 
-def _film_keys(text: str) -> list[str]:
-    """The lists of a person's record the wording asks about: directed films, acted ones, or both."""
-    directed, acted = bool(DIRECTED.search(text)), bool(ACTED.search(text))
+def _film_keys(state: QuestionState) -> list[str]:
+    """The lists of a person's record the reading asks about: directed films, acted ones, or both."""
+    directed, acted = state.reading.asks("directed"), state.reading.asks("acted")
     return [key for key, wanted in (("directed_movies", directed or not acted), ("acted_movies", acted or not directed)) if wanted]
 
 
@@ -329,14 +309,13 @@ def _followup_ids(state: QuestionState, config: KGConfig) -> list[int]:
     """Movie ids whose records the question needs: a person's films (directed or acted, as asked),
     only when it asks about films; a year's films, only when it lists them ("best foreign language
     film in 2017" lists none)."""
-    text = _without_award_names(state.wording)
     ids: list[int] = []
     years = _film_years(state)
-    if PERSON_FILMS.search(text):
+    if state.reading.asks("person_films"):
         for person in _people(state, config):
-            films = [i for key in _film_keys(text) for i in person.get(key) or []]
+            films = [i for key in _film_keys(state) for i in person.get(key) or []]
             ids += _of_years(state, films, years) if years else films
-    if LISTS_A_YEAR.search(text) and not years:
+    if state.reading.asks("films_of_a_year") and not years:
         for result in state.answered("movie_get_year_info"):
             if isinstance(result.result, dict):
                 ids += result.result.get("movie_list") or []
@@ -359,17 +338,31 @@ class Shown:
     years: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class AskedOf:
+    """What a question that reached a film through another answer (an award) asks of it: its fields,
+    its crew roles, its cast."""
+
+    fields: tuple[str, ...] = ()
+    jobs: tuple[str, ...] = ()
+    cast: bool = False
+
+
 def _shown(state: QuestionState) -> Shown:
-    text = _without_award_names(state.wording)
-    return Shown(state.asks_for_rows, tuple(asked(text, CREW_ROLES)), tuple(_categories(state.wording)),
-                 bool(WON.search(state.wording)), tuple(_film_years(state)))
+    full = state.reading.asks_for_rows or _picks(state, "cast", "leads", "shared_cast")
+    return Shown(full, tuple(_roles(state)), tuple(_categories(state)),
+                 state.reading.asks("award_won"), tuple(_film_years(state)))
+
+
+def _asked_of(state: QuestionState) -> AskedOf:
+    return AskedOf(tuple(_fields(state)), tuple(_roles(state)), state.reading.asks("acted"))
 
 
 def render(state: QuestionState, context: PlanContext) -> Evidence:
-    config, text = context.config, state.wording
+    config = context.config
     evidence = Evidence()
     by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
-    fields = asked(_without_award_names(text), FILM_FIELDS) + asked(_without_award_names(text), CREW_ROLES)
+    fields = _fields(state) + _roles(state)
     shown = _shown(state)
     films = []
     for title in state.entities.movies:
@@ -380,9 +373,10 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         if movie:
             films.append(movie)
             evidence.add("\n".join(movie_lines(movie, config, shown=shown)))
+            evidence.add(_no_such_award(state, str(movie.get("title")), movie), contradicts=True)
         elif not _found(state, PERSON_SEARCH, title, config):
             evidence.miss(title, f"No movie titled {title!r} in the KG")
-    if len(films) > 1 and SHARED.search(text):
+    if len(films) > 1 and state.reading.asks("shared"):
         evidence.add(_shared_cast(films))
     for name in state.entities.people:
         answered, _ = state.answer(PERSON_SEARCH, query=name)
@@ -391,6 +385,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         person = _found(state, PERSON_SEARCH, name, config)
         if person:
             evidence.add("\n".join(person_lines(person, by_id, fields, config, shown)))
+            evidence.add(_no_such_award(state, str(person.get("name")), person), contradicts=True)
         elif not _found(state, MOVIE_SEARCH, name, config):
             evidence.miss(name, f"No person named {name!r} in the movie KG")
     for title, job, name in _crew_followups(state, config):
@@ -404,8 +399,8 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     for year in _years(state):
         answered, info = state.answer("movie_get_year_info", query=str(year))
         if answered and isinstance(info, dict) and not is_empty(info):
-            evidence.add(year_lines(year, info, by_id, fields, config, with_films=bool(LISTS_A_YEAR.search(_without_award_names(text))),
-                                    with_awards=not _categories(text)))
+            evidence.add(year_lines(year, info, by_id, fields, config, with_films=state.reading.asks("films_of_a_year"),
+                                    with_awards=not _categories(state)))
     return evidence
 
 
@@ -430,7 +425,7 @@ def _render_awards(state: QuestionState, awards: list[Award], by_id: dict, field
         movie = _found(state, MOVIE_SEARCH, film, config) if film else None
         if movie:
             lines.append(f"{film}, named by that award; the KG's record of the film:")
-            lines += movie_lines(movie, config, asked_in=_without_award_names(state.wording))
+            lines += movie_lines(movie, config, asked_in=_asked_of(state))
         if person:
             person_record = _found(state, PERSON_SEARCH, person, config)
             if person_record:
@@ -443,14 +438,14 @@ FIELD_ORDER = ("release_date", "original_title", "original_language", "rating", 
 JOBS = ("Director", "Screenplay", "Writer", "Producer", "Original Music Composer")
 
 
-def movie_lines(movie: dict, config: KGConfig, asked_in: str | None = None, shown: Shown = Shown()) -> list[str]:
+def movie_lines(movie: dict, config: KGConfig, asked_in: AskedOf | None = None, shown: Shown = Shown()) -> list[str]:
     """A film's record: the crew roles asked (all when none is), the cast (every name for a set or a
     count), its Oscars. With `asked_in` (the wording of a question that reached the film through
     another answer, an award), only its release date and what that wording asks for: the fields, the
     crew roles, the cast; its other awards stay out (near misses for a question about one award)."""
     title = movie.get("title", "?")
-    fields = FIELD_ORDER if asked_in is None else ("release_date", *asked(asked_in, FILM_FIELDS))
-    jobs = (shown.roles or JOBS) if asked_in is None else asked(asked_in, CREW_ROLES)
+    fields = FIELD_ORDER if asked_in is None else ("release_date", *asked_in.fields)
+    jobs = (shown.roles or JOBS) if asked_in is None else asked_in.jobs
     lines = [f"Movie: {title}"]
     for key in (key for key in FIELD_ORDER if key in fields):
         if not is_empty(movie.get(key)):
@@ -464,7 +459,7 @@ def movie_lines(movie: dict, config: KGConfig, asked_in: str | None = None, show
         if names:
             lines.append(f"{title} / {job.lower()}: {', '.join(filter(None, names))}")
     cast = sorted((c for c in movie.get("cast") or [] if isinstance(c, dict)), key=lambda c: c.get("order") or 0)
-    if cast and (asked_in is None or ACTED.search(asked_in)):
+    if cast and (asked_in is None or asked_in.cast):
         lines.append(_cast_line(title, cast, config, shown.full))
     if asked_in is None:
         lines += oscar_lines(title, movie.get("oscar_awards"), config, shown)
@@ -494,7 +489,7 @@ def oscar_lines(subject: str, awards: Any, config: KGConfig, shown: Shown = Show
     lines = [f"{subject} / Oscars: {len(awards)} nominations, {wins} won"]
 
     def named(award: dict) -> bool:
-        return any(re.search(c, str(award.get("category", "")).upper()) for c in shown.categories)
+        return _in_categories(award, list(shown.categories))
 
     asked_ones = [a for a in awards if named(a)]
     if asked_ones:
@@ -523,7 +518,7 @@ def _brief(movie_id: Any, by_id: dict, fields: list[str]) -> str:
     for field in fields:
         if field in ("release_date", "rating", "revenue"):
             continue
-        if field in CREW_ROLES:
+        if field in vocabulary.CREW_ROLES:
             names = [c.get("name") for c in movie.get("crew") or [] if isinstance(c, dict) and c.get("job") == field]
             facts.append(f"{field.lower()} {', '.join(filter(None, names))}" if names else None)
             continue
@@ -569,63 +564,101 @@ def year_lines(year: int, info: dict, by_id: dict, fields: list[str], config: KG
     return "\n".join(lines)
 
 
-# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
-
-CAST_SIZE = re.compile(vocabulary.CAST_SIZE)
-NOMINATIONS = re.compile(vocabulary.NOMINATIONS)
-FILM_ASKED = re.compile(vocabulary.FILM_ASKED)
-WHO_ASKED = re.compile(vocabulary.FILM_PERSON_ASKED)
-OTHER = re.compile(vocabulary.OTHERS_ASKED)
-OSCARS = re.compile(vocabulary.OSCARS)
-CAST_ASKED = re.compile(vocabulary.CAST_ASKED)
-LEAD_ACTRESS, LEAD_ACTOR = re.compile(vocabulary.LEAD_ACTRESS_ASKED), re.compile(vocabulary.LEAD_ACTOR_ASKED)
-MAIN_CAST = re.compile(vocabulary.MAIN_CAST_ASKED)
-TMDB_GENDER = {"woman": 1, "man": 2}  # the cast records' gender codes (0: not known)
-NUMERIC_FIELDS = ("budget", "revenue", "rating")
+# --- the asked relation's rows, for the computed answer (models/kg/answer.py) -------------------------
 
 
-def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     """The rows of what the question asks about its films or people: an Oscar's winners (their film
-    when it asks which film; not when it asks about the winning film's cast), a person's Oscars of the named categories counted, a film field (a date,
-    an amount, a rating), a film's cast counted, a film's Oscars of the named categories counted, a
-    person's birthday, the people of a crew role, a person's films (of the asked years)."""
-    config, text = context.config, _without_award_names(state.wording)
+    when it asks which film; not when it asks about the winning film's cast), a person's or a film's
+    Oscars of the named categories counted, a film's leads, a film field (a date, an amount, a
+    rating), a film's cast counted, a person's birthday, the people of a crew role, a person's films
+    (of the asked years)."""
+    config, intent = context.config, state.reading
     films = {title: movie for title in state.entities.movies if (movie := _found(state, MOVIE_SEARCH, title, config))}
     people = {name: person for name in state.entities.people if (person := _found(state, PERSON_SEARCH, name, config))}
-    categories = _categories(state.wording)
+    categories = _categories(state)
     awards, _ = _asked_awards(state, config)
-    award_itself = (FILM_ASKED.search(state.wording) or WHO_ASKED.search(state.wording)) and not (
-        asked(text, CREW_ROLES) or PERSON_FACTS.search(text) or CAST_ASKED.search(text))
+    award_itself = (intent.asks("film_asked") or intent.asks("film_person_asked")) and not (
+        _roles(state) or intent.asks("person_facts") or intent.asks("cast_asked"))
     if awards and award_itself and not people.keys() - {h.person for h in _held_awards(state, config)}:
-        key = "film" if FILM_ASKED.search(state.wording) else "name"
-        return FactTable(f"Oscar {'films' if key == 'film' else 'winners'} asked",
-                         [Fact(f"Oscar {a.year}", str(a.record.get(key))) for a in awards if a.record.get(key)])
-    if (categories or OSCARS.search(state.wording)) and COUNT_ASKED.search(state.wording) and (people or films):
-        won = bool(WON.search(state.wording)) and not NOMINATIONS.search(state.wording)
-        facts = []
+        key = "film" if intent.asks("film_asked") else "name"
+        relation = BY_NAME[next(name for name, category in OSCARS.items() if category in categories)]
+        return table_of(relation, FactTable(f"Oscar {'films' if key == 'film' else 'winners'} asked",
+                                            [Fact(f"Oscar {a.year}", str(a.record.get(key))) for a in awards if a.record.get(key)]))
+    if _asks_award_years(state) and (people or films):
+        return _held_years(state, {**people, **films})  # the asked award's years, or none: nothing else answers
+    if (categories or _picks(state, "oscar_count")) and (intent.asks("count") or intent.operation == "compare") and (people or films):
+        won = intent.asks("award_won") and not intent.asks("nominations")
+        rows = []
         for subject, record in [*people.items(), *films.items()]:
             chosen = [a for a in record.get("oscar_awards") or [] if isinstance(a, dict) and (a.get("winner") or not won)
-                      and (not categories or any(re.search(c, str(a.get("category", "")).upper()) for c in categories))]
-            facts.append(Fact(str(record.get("name") or record.get("title") or subject), float(len(chosen))))
-        return FactTable(f"Oscar {'wins' if won else 'nominations'}{' in the asked categories' if categories else ''}", facts)
-    leads = _leads_table(text, [*films.values(), *_award_films(state, awards, config)])
+                      and (not categories or _in_categories(a, categories))]
+            rows.append(Fact(str(record.get("name") or record.get("title") or subject), float(len(chosen))))
+        label = f"Oscar {'wins' if won else 'nominations'}{' in the asked categories' if categories else ''}"
+        return table_of(BY_NAME["oscar_count"], FactTable(label, rows))
+    leads = _leads_table(state, [*films.values(), *_award_films(state, awards, config)])
     if leads is not None:
         return leads
-    fields = asked(text, FILM_FIELDS)
-    if people and PERSON_FACTS.search(text) and not films:
-        return FactTable("birthday", [Fact(str(p.get("name")), day) for p in people.values() if (day := parse_day(p.get("birthday")))])
-    if films and CAST_SIZE.search(text) and (COUNT_ASKED.search(text) or len(films) > 1) and not fields:
-        return FactTable("cast members", [Fact(str(m.get("title")), float(len(m.get("cast") or []))) for m in films.values()])
+    fields = _fields_of_the_asked_kind(state)
+    if people and intent.asks("person_facts") and not films:
+        return table_of(BY_NAME["birthday"], FactTable("birthday", [
+            Fact(str(p.get("name")), day) for p in people.values() if (day := parse_day(p.get("birthday")))]))
+    if films and intent.asks("cast_size") and (intent.asks("count") or len(films) > 1) and not fields:
+        return FactTable("cast members", [Fact(str(m.get("title")), float(len(m.get("cast") or []))) for m in films.values()],
+                         relation="cast", value="number")
     if films and fields:
         return _film_field_table(fields[0], list(films.values()))
-    roles = asked(text, CREW_ROLES)
-    if films and roles and not people and not _crew_followups(state, config) and not OTHER.search(text):
+    roles = _roles(state)
+    if films and roles and not people and not _crew_followups(state, config) and not intent.asks("others_asked"):
         names = [(str(m.get("title")), c["name"]) for m in films.values() for c in m.get("crew") or []
                  if isinstance(c, dict) and c.get("job") in roles[:1] and isinstance(c.get("name"), str)]
-        return FactTable(f"{roles[0].lower()}s", [Fact(title, name) for title, name in names])
-    if people and PERSON_FILMS.search(text) and not films:
-        return _person_films_table(state, list(people.values()), text, fields)
+        relation = BY_NAME[next(name for name, job in CREW.items() if job == roles[0])]
+        return table_of(relation, FactTable(f"{roles[0].lower()}s", [Fact(title, name) for title, name in names]))
+    if people and intent.asks("person_films") and not films:
+        return _person_films_table(state, list(people.values()), fields)
     return None
+
+
+def _asks_award_years(state: QuestionState) -> bool:
+    """The question asks when its named film or person won (or was up for) an Oscar of the categories
+    it names ("what year did X win best picture?"), naming no year itself."""
+    intent = state.reading
+    return bool(_categories(state)) and not any(s.granularity == "year" for s in intent.time.spans) and (
+        intent.form in ("date", "year") or intent.asks("when"))
+
+
+def _award_years(record: dict, state: QuestionState) -> list[int]:
+    """The ceremony years of `record`'s Oscars in the asked categories (won ones when it asks about a win)."""
+    won = state.reading.asks("award_won") and not state.reading.asks("nominations")
+    return sorted({a["year_ceremony"] for a in record.get("oscar_awards") or [] if isinstance(a, dict)
+                   and isinstance(a.get("year_ceremony"), int) and _in_categories(a, _categories(state))
+                   and (a.get("winner") or not won)})
+
+
+def _held_years(state: QuestionState, records: dict[str, dict]) -> FactTable | None:
+    """The years of the asked Oscars of the named films and people, when the question asks when."""
+    rows = [Fact(str(r.get("name") or r.get("title") or name), str(year)) for name, r in records.items()
+            for year in _award_years(r, state)]
+    relation = BY_NAME[next(name for name, category in OSCARS.items() if category in _categories(state))]
+    return table_of(relation, FactTable("ceremony year of the asked Oscar", rows)) if rows else None
+
+
+def _no_such_award(state: QuestionState, subject: str, record: dict) -> str:
+    """"X won no Oscar for <category>" when the question asks when X won one and X has none: the facts
+    say that what the question assumes did not happen."""
+    if not (_asks_award_years(state) and state.reading.asks("award_won")) or _award_years(record, state):
+        return ""
+    nominated = [a for a in record.get("oscar_awards") or [] if isinstance(a, dict) and _in_categories(a, _categories(state))]
+    also = ("; nominated in " + ", ".join(str(a.get("year_ceremony")) for a in nominated)) if nominated else ""
+    return f"{subject} won no Oscar in the asked categories ({', '.join(c.strip('^$') for c in _categories(state))}){also}"
+
+
+def _fields_of_the_asked_kind(state: QuestionState) -> list[str]:
+    """The film fields picked, those of the kind the answer must take first ("what language was it
+    released in?" asks the language, not the release date)."""
+    form = state.reading.form
+    return sorted(_fields(state), key=lambda name: form in ("language", "date", "year", "number")
+                  and BY_NAME[name].value not in ({form} | ({"date"} if form == "year" else set())))
 
 
 def _award_films(state: QuestionState, awards: list[Award], config: KGConfig) -> list[dict]:
@@ -633,31 +666,32 @@ def _award_films(state: QuestionState, awards: list[Award], config: KGConfig) ->
     return [movie for film, _ in _award_followups(state, awards) if film and (movie := _found(state, MOVIE_SEARCH, film, config))]
 
 
-def _leads_table(text: str, films: list[dict]) -> FactTable | None:
-    """A film's leads by billing, when the wording asks for them: its first-billed woman ("the leading
+def _leads_table(state: QuestionState, films: list[dict]) -> FactTable | None:
+    """A film's leads by billing, when the reading asks for them: its first-billed woman ("the leading
     lady"), its first-billed man ("the leading man"), or its first N billed ("the 3 main characters";
     one when the wording is singular, none guessed for a plural with no count)."""
-    woman, man, main = bool(LEAD_ACTRESS.search(text)), bool(LEAD_ACTOR.search(text)), MAIN_CAST.search(text)
+    intent = state.reading
+    woman, man, main = intent.asks("lead_actress"), intent.asks("lead_actor"), intent.captures("main_cast")
     gender: int | None = None
     if woman != man:
         gender, count = TMDB_GENDER["woman" if woman else "man"], 1
     elif main and not (woman or man):
-        written, plural = main.group("count"), main.group().endswith("s")
+        written, plural = main[0].get("count"), main[0]["0"].endswith("s")
         count = int(written) if written and written.isdigit() else vocabulary.NUMBER_WORDS.get(written or "", 0 if plural else 1)
     else:
         return None
-    facts = []
+    rows = []
     for movie in films:
         cast = sorted((c for c in movie.get("cast") or [] if isinstance(c, dict) and isinstance(c.get("name"), str)),
                       key=lambda c: c.get("order") or 0)
         billed = [c for c in cast if gender is None or c.get("gender") == gender][:count]
-        facts += [Fact(str(movie.get("title")), c["name"]) for c in billed]
+        rows += [Fact(str(movie.get("title")), c["name"]) for c in billed]
     label = "first-billed woman of the cast" if woman else "first-billed man of the cast" if man else "first-billed of the cast"
-    return FactTable(label, facts) if facts else None
+    return table_of(BY_NAME["leads"], FactTable(label, rows)) if rows else None
 
 
 def _film_field_table(field_name: str, films: list[dict]) -> FactTable:
-    facts = []
+    rows = []
     for movie in films:
         value = movie.get(field_name)
         if field_name == "release_date":
@@ -667,32 +701,61 @@ def _film_field_table(field_name: str, films: list[dict]) -> FactTable:
         elif field_name == "genres":
             value = ", ".join(_genres(movie)) or None
         if value is not None and value != "":
-            facts.append(Fact(str(movie.get("title")), value if not isinstance(value, (list, dict)) else str(value)))
-    return FactTable(field_name.replace("_", " "), facts)
+            rows.append(Fact(str(movie.get("title")), value if not isinstance(value, (list, dict)) else str(value)))
+    return table_of(BY_NAME[field_name], FactTable(field_name.replace("_", " "), rows))
 
 
-def _person_films_table(state: QuestionState, people: list[dict], text: str, fields: list[str]) -> FactTable | None:
+def _person_films_table(state: QuestionState, people: list[dict], fields: list[str]) -> FactTable | None:
     """A person's films of the kind asked (directed, acted in): the field the question asks of them
     (every film looked up), else their titles in the asked years, or every one of them (counted by id
     when not all were looked up)."""
     by_id = {r.call.body["query"]: r.result for r in state.answered(BY_ID) if isinstance(r.result, dict)}
     years = {str(y) for y in _film_years(state)}
+    keys = _film_keys(state)
     if fields:
-        ids = [i for person in people for key in _film_keys(text) for i in person.get(key) or []]
+        ids = [i for person in people for key in keys for i in person.get(key) or []]
         if not all(i in by_id for i in ids):
             return None  # some of the films were not looked up: a total or a list would miss them
         films = [by_id[i] for i in dict.fromkeys(ids) if not years or str(by_id[i].get("release_date", ""))[:4] in years]
         table = _film_field_table(fields[0], films)
         table.additive = fields[0] in ("budget", "revenue")
         return table
-    facts = []
+    rows = []
     for person in people:
         name = str(person.get("name"))
-        ids = [i for key in _film_keys(text) for i in person.get(key) or []]
+        ids = [i for key in keys for i in person.get(key) or []]
         if years:
-            facts += [Fact(name, str(by_id[i].get("title"))) for i in dict.fromkeys(ids)
-                      if i in by_id and str(by_id[i].get("release_date", ""))[:4] in years]
+            rows += [Fact(name, str(by_id[i].get("title"))) for i in dict.fromkeys(ids)
+                     if i in by_id and str(by_id[i].get("release_date", ""))[:4] in years]
         else:
-            facts += [Fact(name, str(by_id[i].get("title")) if i in by_id else f"film id {i}") for i in dict.fromkeys(ids)]
-    label = "films directed" if _film_keys(text) == ["directed_movies"] else "films acted in" if _film_keys(text) == ["acted_movies"] else "films"
-    return FactTable(label + (f" released in {', '.join(sorted(years))}" if years else ""), facts)
+            rows += [Fact(name, str(by_id[i].get("title")) if i in by_id else f"film id {i}") for i in dict.fromkeys(ids)]
+    relation = BY_NAME["films_directed" if keys == ["directed_movies"] else "films_acted" if keys == ["acted_movies"] else "filmography"]
+    return table_of(relation, FactTable(relation.label + (f" released in {', '.join(sorted(years))}" if years else ""), rows))
+
+
+def _in_categories(award: dict, categories: list[str]) -> bool:
+    """The award's stored category is one of `categories` (stored-category patterns)."""
+    return any(_CATEGORY[c].search(str(award.get("category", "")).upper()) for c in categories)
+
+
+_CATEGORY = {category: re.compile(category) for category in OSCARS.values()}
+
+
+class MovieDomain:
+    name = "movie"
+    relations = MOVIE
+
+    def applies(self, state: QuestionState) -> bool:
+        return applies(state)
+
+    def settle_kinds(self, state: QuestionState) -> None:
+        settle_kinds(state)
+
+    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
+        return plan(state, context)
+
+    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
+        return render(state, context)
+
+    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
+        return facts(state, context)

@@ -13,111 +13,37 @@ without a date: every entry, undated).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from models.config import KGConfig
+from models.kg.answer import Fact, FactTable
+from models.kg.domain import table_of
 from models.kg.formatting import country_name, dated, is_empty, number, parse_day, plain
 from models.kg.matching import loose_key
-from models.kg.answer import COUNT_ASKED, Fact, FactTable
+from models.kg.relations import (BY_NAME, MUSIC, MUSIC_ARTIST_DEFAULT, MUSIC_OFF_CHART_HINTS, MUSIC_SONG_DEFAULT,
+                                 Relation)
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan
-from models import vocabulary
-from models.vocabulary import asked
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
-ARTIST_TOPICS = [
-    (rf"{vocabulary.BIRTH_PLACE}|origin|from where", ["music_get_artist_birth_place"]),
-    (r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart(?:ed)?\b",
-     ["music_get_artist_birth_date"]),
-    (vocabulary.MEMBERS_ASKED + r"|drummer|guitarist|bassist|vocalist|(?:who|lead) (?:is the )?singer", ["music_get_members"]),
-    (rf"{vocabulary.LIFESPAN}|split|active|career", ["music_get_lifespan"]),
-    (r"grammy|award", ["music_grammy_get_award_count_by_artist", "music_grammy_get_award_date_by_artist"]),
-    (r"album|songs?\b|single|works?\b|discograph|record|track|releas", ["music_get_artist_all_works"]),
-]
-ARTIST_DEFAULT = ["music_get_artist_birth_date", "music_get_artist_birth_place", "music_get_artist_all_works"]
-DATE_WORDS = re.compile(vocabulary.ARTIST_DATE_WORDS)
-SONG_TOPICS = [
-    (r"wr[io]te|writ|author|compos|penned|who (?:sang|sings|performed|is the artist)|by whom|whose", ["music_get_song_author"]),
-    (r"releas|come out|came out|how old", ["music_get_song_release_date"]),
-    (r"country|where .*(?:from|releas|record)", ["music_get_song_release_country"]),
-    (r"grammy|award", ["music_grammy_get_award_count_by_song"]),
-]
-# Looser words that ask for a song's date or country only outside chart questions: there "when did X
-# debut" and "where does X rank" ask about the chart.
-SONG_TOPICS_OFF_CHART = [
-    (r"when|year|date|debut", ["music_get_song_release_date"]),
-    (r"where", ["music_get_song_release_country"]),
-]
-SONG_DEFAULT = ["music_get_song_author", "music_get_song_release_date"]
-FACT_LABELS = {
-    "music_get_artist_birth_place": "birth place (country code)",
-    "music_get_artist_birth_date": "birth date (founding date for a band)",
-    "music_get_members": "members",
-    "music_get_lifespan": "lifespan [start, end]",
-    "music_get_song_author": "author",
-    "music_get_song_release_country": "release country (country code)",
-    "music_get_song_release_date": "release date",
-    "music_get_artist_all_works": "works",
-    "music_grammy_get_award_count_by_artist": "Grammy award count",
-    "music_grammy_get_award_count_by_song": "Grammy award count",
-    "music_grammy_get_award_date_by_artist": "years with a Grammy award",
-}
-CHART_ATTRIBUTES = [
-    (rf"{vocabulary.PREVIOUS_WEEK}|{vocabulary.CHANGE}", "rank_last_week", "rank on the previous week's chart"),
-    (rf"how many weeks|weeks (?:on|in)|how long|{vocabulary.DEBUT}", "weeks_in_chart", "weeks on the chart"),
-    (r"peak|highest|top position|best position|best rank", "top_position", "peak position"),
-]
-GRAMMY_YEAR_ROUTES = [
-    (r"best new artist", "music_grammy_get_best_artist_by_year", "Best New Artist"),
-    (r"song of the year", "music_grammy_get_best_song_by_year", "Song of the Year"),
-    (r"album of the year", "music_grammy_get_best_album_by_year", "Album of the Year"),
-]
+RANK_DATE, CHART_ATTRIBUTES = "music_get_billboard_rank_date", "music_get_billboard_attributes"
 FIRST_GRAMMY_YEAR, LAST_GRAMMY_YEAR = 1957, 2019
-# What a question may ask about an artist or a song that an earlier answer named (a Grammy winner, a
-# chart entry): the routes of those relations only, so that the words naming the award or the chart
-# ("song of the year", "number one song") do not ask for anything.
-FOLLOWUP_ARTIST_ROUTES = {
-    "music_get_artist_birth_place": vocabulary.BIRTH_PLACE,
-    "music_get_artist_birth_date": rf"{vocabulary.BIRTH_DATE}|founded|formed|debut(?:ed)? year|\bbegan\b|\bstart(?:ed)? out\b",
-    "music_get_members": vocabulary.MEMBERS_ASKED,
-    "music_get_lifespan": vocabulary.LIFESPAN,
-    "music_get_artist_all_works": r"\bsongs\b|discograph|albums|works|\bhits\b|\bsingles\b|\btracks\b",
-}
-GRAMMY_AWARD_NAMES = re.compile(vocabulary.GRAMMY_AWARD_NAMES)
-FOLLOWUP_SONG_ROUTES = {
-    "music_get_song_author": r"wr[io]te|writ|author|compos|penned",
-    "music_get_song_release_date": r"releas|come out|came out|how old",
-    "music_get_song_release_country": r"country|where",
-}
-# Words naming the act rather than the song: "the artist of this week's number one song" follows the
-# chart entry to its artist only, although "country" would ask a song's release country too.
-ARTIST_NOUNS = re.compile(vocabulary.ARTIST_NOUNS)
-# A band's members asked about as people ("when was the youngest member of X born?"): the members are
-# looked up as artists, and the band's own dates (its founding, not a birth) stay out. Words about the
-# band itself ("when was X formed and who are its members?") keep the question on the band.
-MEMBER_WORDS = re.compile(vocabulary.MEMBERS_ASKED)
-BAND_FACTS = re.compile(vocabulary.BAND_FACTS)
-MEMBER_FACTS = {
-    "music_get_artist_birth_place": vocabulary.BIRTH_PLACE,
-    "music_get_artist_birth_date": rf"{vocabulary.BIRTH_DATE}|oldest|youngest|eldest|older|younger",
-    "music_get_lifespan": vocabulary.DEATH,
-}
-BILLBOARD_WORDS = re.compile(vocabulary.BILLBOARD_WORDS)
-CHART_MOVES = re.compile(vocabulary.CHART_MOVES)
+GRAMMY_YEAR_RELATIONS = ("best_new_artist", "song_of_the_year", "album_of_the_year")
+CHART_FIELDS = ("chart_last_week", "weeks_in_chart", "peak_position")
+# The relations of one name's own facts, by the kind of name; and those a question may ask of a name an
+# earlier answer returned (a Grammy winner, a chart entry) or of a band's members as people.
+ARTIST_FACTS = tuple(r.name for r in MUSIC if r.subjects == ("artists",))
+SONG_FACTS = tuple(r.name for r in MUSIC if r.subjects == ("songs",) and r.group != "chart")
+FOLLOWED_ARTIST = ("birth_place", "birth_date", "members", "lifespan", "works")
+FOLLOWED_SONG = ("song_author", "song_release_date", "song_release_country")
+MEMBER_FACTS = {"birth_place": "member_place", "birth_date": "member_birth", "lifespan": "death"}
+ROUTE_LABELS = {route: r.label for r in MUSIC for route in r.routes if r.name in (*ARTIST_FACTS, *SONG_FACTS)}
+CHART_LABELS = {BY_NAME[name].field: BY_NAME[name].label for name in CHART_FIELDS}
+PLACE_ROUTES = tuple(r.routes[0] for r in MUSIC if r.value == "place")
 SATURDAY = 5
 PUBLISHED_ON = 1  # Tuesday: a chart comes out four days before the Saturday it is dated
-PREVIOUS_WEEK = re.compile(vocabulary.PREVIOUS_WEEK)
-CHANGE = re.compile(vocabulary.CHANGE)
-THIS_WEEK = re.compile(vocabulary.THIS_WEEK)
-RELEASED = re.compile(vocabulary.RELEASED)
-WORK_NOUNS = re.compile(vocabulary.WORK_NOUNS)
-
-
-ARTIST_SIGNAL = re.compile(vocabulary.ARTIST_SIGNAL)
-SONG_SIGNAL = re.compile(vocabulary.SONG_SIGNAL)
 
 
 def applies(state: QuestionState) -> bool:
@@ -125,24 +51,30 @@ def applies(state: QuestionState) -> bool:
 
 
 def settle_kinds(state: QuestionState) -> None:
-    state.keep_asked_kind(("artists", "songs"), (ARTIST_SIGNAL, SONG_SIGNAL))
+    state.keep_asked_kind(("artists", "songs"), (state.reading.asks("artist_signal"), state.reading.asks("song_signal")))
 
 
-def _topics(text: str, table: list[tuple[str, list[str]]], default: list[str]) -> list[str]:
-    routes = [route for pattern, routes in table if re.search(pattern, text) for route in routes]
-    return list(dict.fromkeys(routes)) or default
+def _routes(relations: list[Relation]) -> list[str]:
+    return list(dict.fromkeys(route for relation in relations for route in relation.routes))
+
+
+def _cued(state: QuestionState, names: tuple[str, ...]) -> list[str]:
+    """Those of `names` the reading picked by cue words (not by words that only fetch them)."""
+    return [m.name for m in state.reading.relations.get("music", ()) if m.name in names and m.by != "hint"]
 
 
 def _billboard(state: QuestionState) -> bool:
-    """A chart question: chart words, or a song whose move up or down the question asks about."""
-    return bool(BILLBOARD_WORDS.search(state.lowered) or (state.entities.songs and CHART_MOVES.search(state.wording)))
+    """A chart question: the chart relation picked, or a song whose move up or down the question asks about."""
+    intent = state.reading
+    return intent.picks("music", "chart_entry") or bool(state.entities.songs and intent.asks("chart_moves"))
 
 
 def _reference_day(state: QuestionState) -> date | None:
     """The day whose chart the question asks about: its time phrase (capped at the question's day)."""
     today = state.today
-    for span in state.spans():
-        if PREVIOUS_WEEK.search(span.phrase):
+    time = state.reading.time
+    for span in time.spans:
+        if span.phrase in time.previous_weeks:
             continue  # the current chart answers it: its last-week column, and the week before is shown too
         return min(span.end, today) if today else span.end
     return today
@@ -164,7 +96,7 @@ def _probe_rank(state: QuestionState) -> int:
 
 def _asks_previous_week(state: QuestionState) -> bool:
     """The week before the chart is needed: asked for ("last week") or compared with ("dropped")."""
-    return bool(PREVIOUS_WEEK.search(state.lowered) or CHANGE.search(state.wording))
+    return state.reading.asks("previous_week") or state.reading.asks("change")
 
 
 def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, list[ApiCall]]:
@@ -185,7 +117,8 @@ def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, lis
 
 def _grammy_years(state: QuestionState) -> list[int]:
     """The years the question names (every year of a range: "from 2016 to 2018" is three)."""
-    years = [year for span in state.spans() if span.granularity in ("year", "years", "day", "month") for year in span.years]
+    spans = state.reading.time.spans
+    years = [year for span in spans if span.granularity in ("year", "years", "day", "month") for year in span.years]
     return [y for y in dict.fromkeys(years) if FIRST_GRAMMY_YEAR <= y <= LAST_GRAMMY_YEAR]
 
 
@@ -194,10 +127,10 @@ def _chart_history(state: QuestionState) -> bool:
     an artist or a song ("how many number one hits did X have?"): its whole history is read."""
     if not (state.entities.rank and _billboard(state)):
         return False
-    spans = state.spans()
+    spans = state.reading.time.spans
     if spans:
         return all(span.granularity in ("month", "year", "years", "season", "range") for span in spans)
-    return bool(state.entities.artists or state.entities.songs) and state.asks_for_rows
+    return bool(state.entities.artists or state.entities.songs) and state.reading.asks_for_rows
 
 
 def _spellings(state: QuestionState, search_route: str, names: list[str], config: KGConfig) -> tuple[dict[str, str], list[ApiCall]]:
@@ -223,12 +156,13 @@ def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
                 other.append(name)
 
 
-def _member_routes(state: QuestionState) -> list[str]:
-    """The facts asked of a band's members as people ([] when the question is not about them)."""
-    text = state.wording
-    if not MEMBER_WORDS.search(text) or BAND_FACTS.search(text):
+def _member_relations(state: QuestionState) -> list[str]:
+    """The facts asked of a band's members as people ([] when the question is not about them): their
+    birth, their place, their death; not the band's own ("when was X formed and who are its members?")."""
+    intent = state.reading
+    if not intent.asks("member_words") or intent.asks("band_facts"):
         return []
-    return asked(text, MEMBER_FACTS)
+    return [name for name, cue in MEMBER_FACTS.items() if intent.asks(cue)]
 
 
 @dataclass
@@ -243,31 +177,33 @@ class Followed:
 
 def _followups(state: QuestionState, config: KGConfig) -> list[Followed]:
     """Names earlier answers returned (Grammy winners of a year, the entry at the asked chart rank, a
-    band's members) whose facts the question's relation needs."""
-    text = GRAMMY_AWARD_NAMES.sub(" ", state.wording)
-    artist_routes, song_routes = asked(text, FOLLOWUP_ARTIST_ROUTES), asked(text, FOLLOWUP_SONG_ROUTES)
-    if _member_routes(state):
-        artist_routes = ["music_get_members"]
+    band's members) whose facts the question's relation needs: the next hop's subjects."""
+    intent = state.reading
+    artist_relations, song_relations = _cued(state, FOLLOWED_ARTIST), _cued(state, FOLLOWED_SONG)
+    if _member_relations(state):
+        artist_relations = ["members"]
     found: list[Followed] = []
-    for route, kind, label in (("music_grammy_get_best_artist_by_year", "artist", "Best New Artist"),
-                               ("music_grammy_get_best_song_by_year", "song", "Song of the Year")):
-        if (artist_routes if kind == "artist" else song_routes):
-            for result in state.answered(route):
+    for name in ("best_new_artist", "song_of_the_year"):
+        relation = BY_NAME[name]
+        kind = "artist" if relation.yields == "artists" else "song"
+        if artist_relations if kind == "artist" else song_relations:
+            for result in state.answered(relation.routes[0]):
                 winners = result.result if isinstance(result.result, list) else []
-                found += [Followed(kind, w, f"the Grammy {label} of {result.call.body['query']}") for w in winners if isinstance(w, str)]
+                found += [Followed(kind, w, f"the Grammy {relation.label.removeprefix('Grammy ')} of {result.call.body['query']}")
+                          for w in winners if isinstance(w, str)]
     rank = state.entities.rank
     chart, _ = chart_date(state, _reference_day(state)) if rank and _billboard(state) else (None, [])
     if chart:
-        _, result = state.answer("music_get_billboard_rank_date", rank=rank, date=chart.isoformat())
+        _, result = state.answer(RANK_DATE, rank=rank, date=chart.isoformat())
         # the act when the question names it ("the singer of the number one song"), else the song
-        follow_artist = bool(artist_routes) and (bool(ARTIST_NOUNS.search(text)) or not song_routes)
+        follow_artist = bool(artist_relations) and (intent.asks("artist_nouns") or not song_relations)
         for song, artist in _pairs(result):
             where = f"rank {rank} on the Billboard Hot 100 of {dated(chart)}"
             if follow_artist:
                 found.append(Followed("artist", artist, f"the artist at {where}"))
-            elif song_routes:
+            elif song_relations:
                 found.append(Followed("song", song, f"the song at {where}"))
-    if _member_routes(state):
+    if _member_relations(state):
         bands = list(_spellings(state, ARTIST_SEARCH, state.entities.artists, config)[0].values())
         bands += [spelling for f in found if f.kind == "artist"
                   for spelling in _spellings(state, ARTIST_SEARCH, [f.name], config)[0].values()]
@@ -290,12 +226,13 @@ def _followed_spellings(state: QuestionState, followed: Followed, config: KGConf
 
 
 def _followup_routes(state: QuestionState, followed: Followed) -> list[str]:
-    text = GRAMMY_AWARD_NAMES.sub(" ", state.wording)
     if followed.kind == "member":
-        return _member_routes(state)
-    if followed.kind == "artist":
-        return ["music_get_members"] if _member_routes(state) else asked(text, FOLLOWUP_ARTIST_ROUTES)
-    return asked(text, FOLLOWUP_SONG_ROUTES)
+        names = _member_relations(state)
+    elif followed.kind == "artist":
+        names = ["members"] if _member_relations(state) else _cued(state, FOLLOWED_ARTIST)
+    else:
+        names = _cued(state, FOLLOWED_SONG)
+    return _routes([BY_NAME[name] for name in names])
 
 
 def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
@@ -307,16 +244,27 @@ def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
     return calls
 
 
-def _artist_topics(text: str) -> list[str]:
-    routes = _topics(text, ARTIST_TOPICS, [])
-    if "music_get_artist_birth_place" in routes and not DATE_WORDS.search(text):
-        routes = [route for route in routes if route != "music_get_artist_birth_date"]
-    return routes or ARTIST_DEFAULT
+def _artist_relations(state: QuestionState) -> list[Relation]:
+    """The artist facts to fetch: those picked (a place asked with no date word asks no birth date),
+    else the artist's usual facts."""
+    names = [name for name in state.reading.picked("music") if name in ARTIST_FACTS]
+    if "birth_place" in names and not state.reading.asks("artist_date_words"):
+        names = [name for name in names if name != "birth_date"]
+    return [BY_NAME[name] for name in names or MUSIC_ARTIST_DEFAULT]
+
+
+def _song_relations(state: QuestionState, billboard: bool) -> list[Relation]:
+    """The song facts to fetch: those picked, and outside a chart question those its looser words
+    ask ("when", "where"); with none, outside a chart question the song's usual facts."""
+    names = [name for name in state.reading.picked("music") if name in SONG_FACTS]
+    if not billboard:
+        names += [name for name in MUSIC_OFF_CHART_HINTS if state.reading.asks(f"off_chart_{name}")]
+    names = [name for name in SONG_FACTS if name in names]
+    return [BY_NAME[name] for name in names or ([] if billboard else MUSIC_SONG_DEFAULT)]
 
 
 def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
-    # the wording with the names blanked: "Old Dominion" or "Texas Hold 'Em" ask for no birth date
-    config, text = context.config, state.wording
+    config, intent = context.config, state.reading
     _try_other_kind_on_a_miss(state, config)
     artists, calls = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, song_searches = _spellings(state, SONG_SEARCH, state.entities.songs, config)
@@ -326,29 +274,29 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     chart, probes = chart_date(state, _reference_day(state)) if billboard and not history else (None, [])
     calls += probes
     if history:
-        calls.append(ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank}))
+        calls.append(ApiCall(RANK_DATE, {"rank": state.entities.rank}))
     if billboard and state.entities.rank and chart and _asks_previous_week(state):
-        calls.append(ApiCall("music_get_billboard_rank_date", {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()}))
-    artist_routes = ["music_get_members"] if _member_routes(state) else [] if history else _artist_topics(text)
+        calls.append(ApiCall(RANK_DATE, {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()}))
+    artist_routes = ["music_get_members"] if _member_relations(state) else [] if history else _routes(_artist_relations(state))
     for spelling in artists.values():
         calls += [ApiCall(route, {"query": spelling}) for route in artist_routes]
     calls += [ApiCall("music_get_song_release_date", {"query": work}) for work in _dated_works(state, config)]
-    song_routes = _topics(text, SONG_TOPICS + ([] if billboard else SONG_TOPICS_OFF_CHART), [] if billboard else SONG_DEFAULT)
+    song_routes = _routes(_song_relations(state, billboard))
     for spelling in songs.values():
         calls += [ApiCall(route, {"query": spelling}) for route in song_routes]
         if billboard and chart:
-            calls += [ApiCall("music_get_billboard_attributes", {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
-                      for a in _chart_attributes(state.wording)]
+            calls += [ApiCall(CHART_ATTRIBUTES, {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
+                      for a in _chart_attributes(state)]
             debut = _debut_date(state, chart, spelling)
             if debut:
-                calls.append(ApiCall("music_get_billboard_attributes", {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
-    if "grammy" in text or any(re.search(p, text) for p, _, _ in GRAMMY_YEAR_ROUTES):
-        named = [route for pattern, route, _ in GRAMMY_YEAR_ROUTES if re.search(pattern, text)]
-        if not named and not (artists or songs):
-            named = [route for _, route, _ in GRAMMY_YEAR_ROUTES]
+                calls.append(ApiCall(CHART_ATTRIBUTES, {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
+    awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS if intent.picks("music", name)]
+    if intent.asks("grammy") or awards:
+        if not awards and not (state.entities.artists or state.entities.songs):  # a year's awards, no one named
+            awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS]
         years = _grammy_years(state)
-        calls += [ApiCall(route, {"query": year}) for route in named for year in years]
-        if "best new artist" in text and not years and not artists:
+        calls += [ApiCall(relation.routes[0], {"query": year}) for relation in awards for year in years]
+        if intent.picks("music", "best_new_artist") and not years and not artists:
             calls.append(ApiCall("music_grammy_get_all_awarded_artists", {}))
     return calls + _followup_calls(state, config)
 
@@ -356,9 +304,10 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
 def _released_in(state: QuestionState) -> list[DateSpan]:
     """The spans an artist's songs are asked about by their release ("what songs did X put out in
     2001?"): then each work's release date is looked up."""
-    if not (state.entities.artists and RELEASED.search(state.wording) and WORK_NOUNS.search(state.wording)):
+    intent = state.reading
+    if not (state.entities.artists and intent.asks("released") and intent.asks("work_nouns")):
         return []
-    return [span for span in state.spans() if span.granularity != "day"]
+    return [span for span in intent.time.spans if span.granularity != "day"]
 
 
 def _dated_works(state: QuestionState, config: KGConfig) -> list[str]:
@@ -378,9 +327,9 @@ def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
     """The chart a song entered on, for a debut question: N weeks on the chart of `chart` put its
     first week N - 1 weeks earlier (weeks off the chart in between would shift it; the rank asked
     for that date then comes back null and says so)."""
-    if not re.search(vocabulary.DEBUT, state.lowered):
+    if not state.reading.asks("debut"):
         return None
-    _, weeks = state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute="weeks_in_chart", song_name=song)
+    _, weeks = state.answer(CHART_ATTRIBUTES, date=chart.isoformat(), attribute="weeks_in_chart", song_name=song)
     try:
         count = int(str(weeks))
     except ValueError:
@@ -388,8 +337,9 @@ def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
     return chart - timedelta(weeks=count - 1) if count > 0 else None
 
 
-def _chart_attributes(text: str) -> list[str]:
-    asked = [attribute for pattern, attribute, _ in CHART_ATTRIBUTES if re.search(pattern, text)]
+def _chart_attributes(state: QuestionState) -> list[str]:
+    """The chart figures the reading picked (last week's rank, weeks on the chart, the peak), and the rank."""
+    asked = [BY_NAME[name].field for name in CHART_FIELDS if state.reading.picks("music", name)]
     return list(dict.fromkeys(asked + ["rank"]))
 
 
@@ -429,16 +379,17 @@ def _fact_lines(state: QuestionState, spelling: str, config: KGConfig) -> list[s
     ever had (the KG does not mark who left)."""
     lines = []
     for r in state.results.values():
-        if r.ok and r.call.body.get("query") == spelling and r.call.route in FACT_LABELS:
+        if r.ok and r.call.body.get("query") == spelling and r.call.route in ROUTE_LABELS:
             line = _fact_line(spelling, r.call.route, r.result, config)
-            if r.call.route == "music_get_members" and CURRENT.search(state.wording) and not is_empty(r.result):
+            present = state.reading.asks("at_present") or state.reading.time.tense == "now"
+            if r.call.route == "music_get_members" and present and not is_empty(r.result):
                 line += " (every member the band ever had: the KG does not say who left)"
             lines.append(line)
     return lines
 
 
 def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str:
-    label = FACT_LABELS[route]
+    label = ROUTE_LABELS[route]
     if is_empty(value) and route != "music_grammy_get_award_date_by_artist":
         return f"{subject} / {label}: none"
     if route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
@@ -447,7 +398,7 @@ def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str
     if route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
         years = sorted(v for v in value if isinstance(v, int))
         return f"{subject} / {label}: {', '.join(str(y) for y in years) or 'none'} ({len(years)} years)"
-    if route in COUNTRY_ROUTES and isinstance(value, str):
+    if route in PLACE_ROUTES and isinstance(value, str):
         return f"{subject} / {label}: {country_name(value)}"
     if route == "music_get_members" and isinstance(value, list):
         return f"{subject} / {label} ({len(value)}): {plain(sorted(map(str, value)), config)}"
@@ -468,7 +419,7 @@ def _render_history(state: QuestionState, artists: list[str], songs: list[str]) 
     """The songs at the asked rank over the whole history the KG holds (undated entries, one a week),
     those of the asked artists or songs when the question names any, each with its weeks there."""
     rank = state.entities.rank
-    answered, result = state.answer("music_get_billboard_rank_date", rank=rank)
+    answered, result = state.answer(RANK_DATE, rank=rank)
     if not answered:
         return ""
     pairs = _pairs(result)
@@ -527,13 +478,13 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
     for spelling in songs.values():
         lines = []
         off_chart = False
-        for pattern_attribute in _chart_attributes(state.wording):
+        for pattern_attribute in _chart_attributes(state):
             answered, value = state.answer(
                 "music_get_billboard_attributes", date=chart.isoformat(), attribute=pattern_attribute, song_name=spelling
             )
             if not answered:
                 continue
-            label = next((text for _, a, text in CHART_ATTRIBUTES if a == pattern_attribute), "rank")
+            label = CHART_LABELS.get(pattern_attribute, "rank")
             if value is None:
                 lines.append(f"{spelling} is not on the Billboard Hot 100 of {dated(chart)} ({in_force})")
                 off_chart = True
@@ -558,7 +509,8 @@ def _weeks_shown(state: QuestionState, chart: date, in_force: str) -> list[tuple
     this, before = (chart, in_force), (chart - timedelta(days=7), "the week before")
     if not _asks_previous_week(state):
         return [this]
-    if PREVIOUS_WEEK.search(state.lowered) and not (CHANGE.search(state.wording) or THIS_WEEK.search(state.lowered)):
+    intent = state.reading
+    if intent.asks("previous_week") and not (intent.asks("change") or intent.asks("this_week")):
         return [before]
     return [this, before]
 
@@ -579,51 +531,34 @@ def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:
 
 def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
     evidence = Evidence()
-    for _, route, label in GRAMMY_YEAR_ROUTES:
-        for result in state.answered(route):
+    for relation in (BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS):
+        for result in state.answered(relation.routes[0]):
             year = result.call.body["query"]
             winners = result.result if isinstance(result.result, list) else []
-            evidence.add(f"Grammy {label} {year} (KG): {plain(winners, config) if winners else 'none recorded'}", found=bool(winners))
+            evidence.add(f"{relation.label} {year} (KG): {plain(winners, config) if winners else 'none recorded'}", found=bool(winners))
     for result in state.answered("music_grammy_get_all_awarded_artists"):
         if isinstance(result.result, list) and result.result:
             evidence.add(f"All Grammy Best New Artist winners (KG, {len(result.result)}): {plain(result.result, config)}")
-    for year in [span.start.year for span in state.spans() if span.granularity == "year"]:
-        if "grammy" in state.lowered and not FIRST_GRAMMY_YEAR <= year <= LAST_GRAMMY_YEAR:
+    for year in [span.start.year for span in state.reading.time.spans if span.granularity == "year"]:
+        if state.reading.asks("grammy") and not FIRST_GRAMMY_YEAR <= year <= LAST_GRAMMY_YEAR:
             evidence.add(f"The Grammy KG covers only {FIRST_GRAMMY_YEAR}-{LAST_GRAMMY_YEAR}; nothing for {year}", found=False)
     return evidence
 
 
-# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
+# --- the asked relation's rows, for the computed answer (models/kg/answer.py) -------------------------
 
-AWARD_YEARS = re.compile(vocabulary.AWARD_YEARS)
-UP_TO = re.compile(vocabulary.UP_TO)
-CAREER = re.compile(vocabulary.CAREER)
-CURRENT = re.compile(vocabulary.AT_PRESENT)
-ACT_ASKED = re.compile(vocabulary.ACT_ASKED)
-SONG_ASKED = re.compile(vocabulary.SONG_ASKED)
-DEATH = re.compile(vocabulary.DEATH)
-COUNTRY_ROUTES = ("music_get_artist_birth_place", "music_get_song_release_country")
-# The route whose answers a question asks about, by its words, most specific first.
-ASKED_ROUTES = [
-    (vocabulary.MEMBERS_ASKED, "music_get_members"),
-    (r"grammy|award", "music_grammy_get_award_date_by_artist"),
-    (vocabulary.LIFESPAN + r"|\bcareer\b|\bactive\b", "music_get_lifespan"),
-    (vocabulary.BIRTH_PLACE + r"|\borigin", "music_get_artist_birth_place"),
-    (vocabulary.BIRTH_DATE + r"|\bborn\b|founded|formed|\bstart\w*|\bbegan\b|birth year|\b(?:old|young)(?:er|est)\b",
-     "music_get_artist_birth_date"),
-    (r"\b(?:songs|albums|works|singles|tracks|discography)\b", "music_get_artist_all_works"),
-    (r"wr[io]te|writ|author|compos|penned", "music_get_song_author"),
-    (r"releas|come out|came out|recent", "music_get_song_release_date"),
-    (r"country|where", "music_get_song_release_country"),
-]
+# The relations whose rows may answer a question about its named (or followed) artists and songs, most
+# specific first.
+ANSWERING = ("members", "grammy_years", "lifespan", "birth_place", "birth_date", "works", "song_author",
+             "song_release_date", "song_release_country")
 
 
-def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
+def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     """The rows of what the question asks about its artists and songs: the songs at the asked chart
     rank (a week's entry, or an artist's over all weeks), a song's chart figure, a year's Grammy
-    winners, the works released in the asked span, else the facts of the route its words ask for,
+    winners, the works released in the asked span, else the rows of the relation the reading picked,
     of the names it writes or that an earlier answer named (a Grammy winner, a chart entry)."""
-    config, text = context.config, state.wording
+    config, intent = context.config, state.reading
     artists, _ = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
     followed = _followups(state, config)
@@ -634,11 +569,11 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     if not followed and not artists and not songs:
         # a song's or an album's award names the work: a question about its act ("the singer of the song
         # that won ...") is not answered by it
-        act_asked = bool(ARTIST_NOUNS.search(GRAMMY_AWARD_NAMES.sub(" ", text)))
-        winners = [Fact(f"Grammy {label} {r.call.body['query']}", w) for _, route, label in GRAMMY_YEAR_ROUTES
-                   if not act_asked or route == "music_grammy_get_best_artist_by_year"
-                   for r in state.answered(route) if isinstance(r.result, list) for w in r.result if isinstance(w, str)]
-        return FactTable("Grammy winners of the asked years", winners) if winners else None
+        act_asked = intent.asks("artist_nouns")
+        awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS if not act_asked or name == "best_new_artist"]
+        winners = [Fact(f"{relation.label} {r.call.body['query']}", w) for relation in awards
+                   for r in state.answered(relation.routes[0]) if isinstance(r.result, list) for w in r.result if isinstance(w, str)]
+        return FactTable("Grammy winners of the asked years", winners, value="name") if winners else None
     if _released_in(state):
         return _released_table(state, config)
     members = [f for f in followed if f.kind == "member"]
@@ -647,66 +582,71 @@ def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
     else:
         subjects = [*artists.values(), *songs.values()]
         subjects += [spelling for f in followed for spelling in _followed_spellings(state, f, config)[0]]
-    route = next((r for pattern, r in ASKED_ROUTES if re.search(pattern, GRAMMY_AWARD_NAMES.sub(" ", text))
-                  and any(state.answer(r, query=s)[0] for s in subjects)), None)
-    if route == "music_grammy_get_award_date_by_artist" and not state.spans() and not AWARD_YEARS.search(text):
-        route = "music_grammy_get_award_count_by_artist"  # neither the years nor a span asked: the award count
-    if route is None:
+    cued = _cued(state, ANSWERING)
+    relation = next((BY_NAME[name] for name in ANSWERING if name in cued
+                     and any(state.answer(BY_NAME[name].routes[0], query=s)[0] for s in subjects)), None)
+    if relation is not None and relation.name == "grammy_years" and not intent.time.spans and not intent.asks("award_years"):
+        relation = BY_NAME["grammy_count"]  # neither the years nor a span asked: the award count
+    if relation is None:
         return None
-    return _route_table(state, route, subjects, text)
+    return _relation_table(state, relation, subjects)
 
 
-def _route_table(state: QuestionState, route: str, subjects: list[str], text: str) -> FactTable | None:
-    facts: list[Fact] = []
-    label = FACT_LABELS[route]
+def _relation_table(state: QuestionState, relation: Relation, subjects: list[str]) -> FactTable | None:
+    intent = state.reading
+    route = relation.routes[0]
+    rows: list[Fact] = []
+    label = relation.label
     compared = len(subjects) > 1
     for subject in dict.fromkeys(subjects):
         answered, value = state.answer(route, query=subject)
         if not answered or is_empty(value):
             continue
-        if route == "music_get_members":
-            if CURRENT.search(text):
+        if relation.name == "members":
+            if intent.asks("at_present"):
                 return None  # the KG lists every member a band ever had, not who is in it now
-            facts += [Fact(subject, str(name)) for name in sorted(set(map(str, value)))]
-        elif route == "music_get_artist_all_works" and isinstance(value, list):
-            facts += [Fact(subject, str(work)) for work in dict.fromkeys(map(str, value))]
-        elif route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
+            rows += [Fact(subject, str(name)) for name in sorted(set(map(str, value)))]
+        elif relation.name == "works" and isinstance(value, list):
+            rows += [Fact(subject, str(work)) for work in dict.fromkeys(map(str, value))]
+        elif relation.name == "grammy_years" and isinstance(value, list):
             years = sorted(y for y in value if isinstance(y, int))
-            spans = state.spans()
-            if spans and UP_TO.search(text):
+            spans = intent.time.spans
+            up_to = intent.asks("up_to")
+            if spans and up_to:
                 years = [y for y in years if y <= spans[0].end.year]
             elif spans:
                 years = [y for y in years if any(y in span.years for span in spans)]
-            label = "years with a Grammy award" + (f" up to {spans[0].end.year}" if spans and UP_TO.search(text) else "")
-            if COUNT_ASKED.search(text) and not years:
-                return FactTable(label, [Fact(subject, 0.0)])
-            facts += [Fact(subject, str(y)) for y in years]
-        elif route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
+            label = relation.label + (f" up to {spans[0].end.year}" if spans and up_to else "")
+            if intent.asks("count") and not years:
+                return FactTable(label, [Fact(subject, 0.0)], relation=relation.name, value="number")
+            rows += [Fact(subject, str(y)) for y in years]
+        elif relation.name == "lifespan" and isinstance(value, list) and len(value) == 2:
             start, end = (parse_day(f"{v}-01-01" if isinstance(v, str) and len(v) == 4 else v) for v in value)
             if start is None:
                 continue
-            if CAREER.search(text):
+            if intent.asks("career"):
                 until = end or state.today
                 if until is not None:
-                    facts.append(Fact(subject, float(until.year - start.year)))
+                    rows.append(Fact(subject, float(until.year - start.year)))
                     label = "years active (from the start of the lifespan to its end, or to today)"
-            elif DEATH.search(text):
+            elif intent.asks("death"):
                 if value[1]:
-                    facts.append(Fact(subject, str(value[1])))
+                    rows.append(Fact(subject, str(value[1])))
                     label = "end of the lifespan (death, or the end of a band)"
             else:
-                facts.append(Fact(subject, f"{value[0]} to {value[1] or 'now'}"))
+                rows.append(Fact(subject, f"{value[0]} to {value[1] or 'now'}"))
         elif isinstance(value, str):
-            day = parse_day(value) if compared and route in ("music_get_artist_birth_date", "music_get_song_release_date") else None
-            facts.append(Fact(subject, day or (country_name(value) if route in COUNTRY_ROUTES else value)))
+            # a bare year ("1962", a band's founding) compares as its first day
+            day = parse_day(f"{value}-01-01" if len(value) == 4 else value) if compared and relation.value == "date" else None
+            rows.append(Fact(subject, day or (country_name(value) if relation.value == "place" else value)))
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            facts.append(Fact(subject, float(value)))
-    return FactTable(label, facts) if facts else None
+            rows.append(Fact(subject, float(value)))
+    return table_of(relation, FactTable(label, rows)) if rows else None
 
 
 def _history_table(state: QuestionState, artists: list[str], songs: list[str]) -> FactTable | None:
     rank = state.entities.rank
-    answered, result = state.answer("music_get_billboard_rank_date", rank=rank)
+    answered, result = state.answer(RANK_DATE, rank=rank)
     if not answered:
         return None
     keys = {loose_key(name) for name in artists}
@@ -714,46 +654,70 @@ def _history_table(state: QuestionState, artists: list[str], songs: list[str]) -
               if (not artists and not songs) or loose_key(song) in {loose_key(n) for n in songs}
               or any(key and key in loose_key(artist) for key in keys)]
     whose = (artists or songs or ["every artist"])[0]
-    return FactTable(f"songs at rank {rank} of the Billboard Hot 100", [Fact(whose, song) for song in dict.fromkeys(chosen)])
+    return FactTable(f"songs at rank {rank} of the Billboard Hot 100", [Fact(whose, song) for song in dict.fromkeys(chosen)],
+                     relation="chart_entry", value="name")
 
 
 def _chart_table(state: QuestionState, songs: dict[str, str]) -> FactTable | None:
     """A chart week's entry at the asked rank (its act when the question asks who, else the song), or
     a song's figure on that chart (its rank, peak, weeks)."""
+    intent = state.reading
     chart, _ = chart_date(state, _reference_day(state))
     if chart is None:
         return None
     rank = state.entities.rank or (0 if songs else 1)
-    if CHANGE.search(state.wording) or re.search(vocabulary.DEBUT, state.lowered):
+    if intent.asks("change") or intent.asks("debut"):
         return None  # a move on the chart or a debut: the facts' own lines state it
     if rank and not songs:
         weeks = _weeks_shown(state, chart, "")
         when = weeks[-1][0] if len(weeks) == 1 else chart
-        _, result = state.answer("music_get_billboard_rank_date", rank=rank, date=when.isoformat())
-        act = bool(ACT_ASKED.search(state.wording)) and not SONG_ASKED.search(state.wording)
+        _, result = state.answer(RANK_DATE, rank=rank, date=when.isoformat())
+        act = intent.asks("act_asked") and not intent.asks("song_asked")
         pairs = _pairs(result)
         return FactTable(f"{'act' if act else 'song'} at rank {rank} on the chart of {when.isoformat()}",
-                         [Fact(f"rank {rank}", artist if act else song, when) for song, artist in pairs]) if pairs else None
-    facts = []
-    attribute = next((a for a in _chart_attributes(state.wording) if a != "rank"), "rank")
+                         [Fact(f"rank {rank}", artist if act else song, when) for song, artist in pairs],
+                         relation="chart_entry", value="name") if pairs else None
+    rows = []
+    attribute = next((a for a in _chart_attributes(state) if a != "rank"), "rank")
     for spelling in songs.values():
-        answered, value = state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute=attribute, song_name=spelling)
+        answered, value = state.answer(CHART_ATTRIBUTES, date=chart.isoformat(), attribute=attribute, song_name=spelling)
         if answered and value not in (None, "-"):
             try:
-                facts.append(Fact(spelling, float(str(value)), chart))
+                rows.append(Fact(spelling, float(str(value)), chart))
             except ValueError:
                 continue
-    label = next((text for _, a, text in CHART_ATTRIBUTES if a == attribute), "rank")
-    return FactTable(f"{label} on the chart of {chart.isoformat()}", facts) if facts else None
+    label = CHART_LABELS.get(attribute, "rank")
+    return FactTable(f"{label} on the chart of {chart.isoformat()}", rows, relation="chart_entry", value="number") if rows else None
 
 
 def _released_table(state: QuestionState, config: KGConfig) -> FactTable | None:
     spans = _released_in(state)
     works = _dated_works(state, config)
-    facts = []
+    rows = []
     for work in works:
         _, day = state.answer("music_get_song_release_date", query=work)
         parsed = parse_day(day) if isinstance(day, str) else None
         if parsed is not None and any(span.contains(parsed) for span in spans):
-            facts.append(Fact(", ".join(state.entities.artists) or "the artist", work))
-    return FactTable(f"works released in {', '.join(span.label for span in spans)}", facts) if works else None
+            rows.append(Fact(", ".join(state.entities.artists) or "the artist", work))
+    return FactTable(f"works released in {', '.join(span.label for span in spans)}", rows, relation="works",
+                     value="name") if works else None
+
+
+class MusicDomain:
+    name = "music"
+    relations = MUSIC
+
+    def applies(self, state: QuestionState) -> bool:
+        return applies(state)
+
+    def settle_kinds(self, state: QuestionState) -> None:
+        settle_kinds(state)
+
+    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
+        return plan(state, context)
+
+    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
+        return render(state, context)
+
+    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
+        return facts(state, context)

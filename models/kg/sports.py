@@ -1,4 +1,5 @@
-"""Sports: NBA and soccer games around the question's time, rendered as facts per asked team.
+"""Sports: NBA and soccer games around the question's time, rendered as facts per asked team; what
+is read off them is the relation the reading picked (models/kg/relations.py:SPORTS).
 
 The official lookups need the exact team spelling of the source ("Houston Rockets", "Manchester
 Utd"), so a day's games are asked for without a team and matched locally; NBA team-specific calls
@@ -17,24 +18,21 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from models import vocabulary
 from models.config import KGConfig
-from models.answer_check import read_constraint
-from models.kg.answer import COUNT_ASKED, Fact, FactTable
+from models.kg.answer import Fact, FactTable
+from models.kg.domain import table_of
 from models.kg.formatting import column_rows, dated, number, parse_day
 from models.kg.matching import loose_key, match_team, nba_team_names
+from models.kg.relations import BY_NAME, SPORTS
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan, weekday_name
-from models import vocabulary
 
 NBA_GAMES, SOCCER_GAMES = "sports_nba_get_games_on_date", "sports_soccer_get_games_on_date"
 PLAY_BY_PLAY = "sports_nba_get_play_by_play_data_by_game_ids"
-NEXT_GAME = re.compile(vocabulary.NEXT_GAME)
-PLAYER_STAT_SUBJECT = re.compile(vocabulary.PLAYER_STAT)
-PLAYER_STATS = re.compile(vocabulary.PLAYER_STATS)
-GAME_PERIOD = re.compile(vocabulary.GAME_PERIOD)
-PERIOD_ORDINAL = re.compile(vocabulary.PERIOD_ORDINAL)
-PLAY_BY_PLAY_WORDS = re.compile(vocabulary.PLAY_BY_PLAY_WORDS)
+_RUNNING_POINTS = re.compile(vocabulary.RUNNING_POINTS)
+SOCCER_FIELDS = tuple(column.lower() for column in vocabulary.SOCCER_FIELDS)
 NBA_STATS = [("fgm", "field goals made"), ("fga", "field goals attempted"), ("fg3m", "three-pointers made"),
              ("ftm", "free throws made"), ("reb", "rebounds"), ("ast", "assists"), ("stl", "steals"),
              ("blk", "blocks"), ("tov", "turnovers")]
@@ -63,7 +61,7 @@ def spans_for(state: QuestionState, sport: str, config: KGConfig) -> list[DateSp
     """The question's time spans up to its day; "the third quarter" of a game is no calendar quarter."""
     month = config.nba_season_start_month if sport == "nba" else config.soccer_season_start_month
     today = state.today
-    return [s for s in state.spans(month) if (today is None or s.start <= today) and not GAME_PERIOD.search(s.phrase)]
+    return [s for s in state.reading.time.calendar_spans(month) if today is None or s.start <= today]
 
 
 def _months(start: date, end: date) -> list[str]:
@@ -133,7 +131,7 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
                     calls += month_of(min(span.end, state.today or span.end), None)
             if spans or asked is None or state.today is None:
                 continue
-            if NEXT_GAME.search(state.wording):
+            if state.reading.asks("next_game"):
                 # the team's next game: this month, then the next one
                 for first_day in (state.today.replace(day=1), (state.today.replace(day=28) + timedelta(days=4)).replace(day=1)):
                     call = games_call(first_day.strftime("%Y-%m"), team)
@@ -177,7 +175,7 @@ def _play_by_play(state: QuestionState, config: KGConfig) -> list[ApiCall]:
         days = {span.start for span in spans if span.granularity == "day"}
         ids = [g.game_id for g in _nba_games(state) if g.day in days and g.game_id]
         return [ApiCall(PLAY_BY_PLAY, {"game_ids": sorted(set(ids))})] if ids else []
-    if not PLAY_BY_PLAY_WORDS.search(state.lowered):
+    if not state.reading.asks("play_by_play"):
         return []
     games = [g for team in _teams_asked(state, "nba") for g in _relevant(state, "nba", team, config)]
     ids = list(dict.fromkeys(g.game_id for g in games if g.game_id))
@@ -192,14 +190,12 @@ def _player_candidates(state: QuestionState, sport: str) -> list[str]:
     """The names that may be people (not teams) whose numbers in a game of a named day an NBA question
     asks about: names read that are no NBA team, and the subject of "did X score" when it is no team
     either."""
-    days = [span for span in state.spans() if span.granularity == "day"] if sport == "nba" else []
-    if not (days and PLAYER_STATS.search(state.wording)):
+    intent = state.reading
+    days = [span for span in intent.time.spans if span.granularity == "day"] if sport == "nba" else []
+    if not (days and intent.picks("sports", "player_points")):
         return []
     names = [name for name in [*state.entities.teams, *state.entities.entities] if not nba_team_names(name)]
-    for match in PLAYER_STAT_SUBJECT.finditer(state.lowered):
-        subject = re.sub(r"^(?:the|a)\s+", "", match["who"] or match["owner"] or "").strip()
-        if subject and not nba_team_names(subject) and subject not in ("they", "he", "she", "it", "we", "you", "team"):
-            names.append(subject)
+    names += [s.name for s in intent.subjects if s.kind == "players" and not nba_team_names(s.name)]
     return list(dict.fromkeys(names))
 
 
@@ -366,7 +362,7 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
     games = _games(state, sport, team, config, before=state.today)
     subject = team or f"{league} games"
     if not spans:
-        if team and NEXT_GAME.search(state.wording):
+        if team and state.reading.asks("next_game"):
             evidence.add(_next_game(state, sport, team, config), found=True)
             return evidence
         if not games:
@@ -392,7 +388,7 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
         if len(inside) <= 2:
             lines += [_game_line(g, team, sport) for g in inside]
         else:
-            rows = inside if state.asks_for_rows else inside[-config.max_table_rows :]
+            rows = inside if state.reading.asks_for_rows else inside[-config.max_table_rows :]
             lines += [_game_row(g, team) for g in rows]
         evidence.add("\n".join(lines))
     return evidence
@@ -549,7 +545,7 @@ def _render_players(state: QuestionState) -> Evidence:
         game = games.get(game_id)
         where = f"{game.home} (home) vs {game.away} (away) on {dated(game.day)}" if game else f"game {game_id}"
         made, attempted = _free_throws(rows)
-        totals = [int(n) for r in rows for n in re.findall(r"\((\d+) PTS\)", _description(r))]
+        totals = [int(n) for r in rows for n in _RUNNING_POINTS.findall(_description(r))]
         lines = [f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
                  f"- free throws: {made} made of {attempted} attempted ({made} points from free throws)",
                  f"- his points in the game, counted from his scoring plays (3-pointers 3, other baskets 2, free throws 1): "
@@ -639,125 +635,141 @@ def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
 
 def _asked_periods(state: QuestionState) -> set[str]:
     """The periods (quarters) a question names by their ordinal ("the third quarter": {"3"})."""
-    found = set()
-    for match in PERIOD_ORDINAL.finditer(state.lowered):
-        found.add(str(vocabulary.ORDINAL_WORDS[match.group(1)]))
-    return found
+    return {str(vocabulary.ORDINAL_WORDS[match["1"]]) for match in state.reading.captures("period_ordinal")}
 
 
-# --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
+# --- the asked relation's rows, for the computed answer (models/kg/answer.py) -------------------------
 
-BEAT_THE_TEAM, BEATEN_BY_THE_TEAM = re.compile(vocabulary.BEAT_THE_TEAM), re.compile(vocabulary.BEATEN_BY_THE_TEAM)
-TEAMS_ASKED, WINS_ASKED = re.compile(vocabulary.TEAMS_ASKED), re.compile(vocabulary.WINS_ASKED)
-LOSSES_ASKED, RESULT_ASKED = re.compile(vocabulary.LOSSES_ASKED), re.compile(vocabulary.RESULT_ASKED)
-OPPONENT_ASKED, GAME_DAY_ASKED = re.compile(vocabulary.OPPONENT_ASKED), re.compile(vocabulary.GAME_DAY_ASKED)
-CONCEDED = re.compile(vocabulary.CONCEDED)
-FIRST_SCORE, LAST_SCORE = re.compile(vocabulary.FIRST_SCORE), re.compile(vocabulary.LAST_SCORE)
-POINTS_ASKED = re.compile(vocabulary.POINTS_ASKED)
-WINNER_ASKED = re.compile(vocabulary.WINNER_ASKED)
-COMPARED = re.compile(vocabulary.AMOUNTS_COMPARED)
-WHO = re.compile(vocabulary.WHO_ASKED)
-FREE_THROWS = re.compile(vocabulary.FREE_THROWS)
-HOME, AWAY = re.compile(vocabulary.HOME_GAMES), re.compile(vocabulary.AWAY_GAMES)
 RESULT_CODES = {"won": "W (win)", "lost": "L (loss)", "drew": "D (draw)"}
 
 
-def asked_table(state: QuestionState, context: PlanContext) -> FactTable | None:
-    """The rows of what the question asks about its team's games (those of the asked span, else the
-    last one, or the next one when it asks so): a player's numbers or the first or last scorer (the
-    play-by-play), the teams that beat it or that it beat, its wins or losses, a game's result,
-    a field of the game's row, the day, the opponent, else the points (goals) scored."""
-    config, text = context.config, state.wording
+def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
+    """The rows of the relation the reading picked about its team's games (those of the asked span,
+    else the last one, or the next one when it asks so): a player's numbers or the first or last
+    scorer (the play-by-play), the teams that beat it or that it beat, its wins or losses, a game's
+    result, a field of the game's row, the day, the opponent, else the points (goals) scored."""
+    config, intent = context.config, state.reading
     for sport in sports_of(state):
         if sport == "nba" and _players(state, sport):
             return _player_table(state)
-        if sport == "nba" and (FIRST_SCORE.search(state.lowered) or LAST_SCORE.search(state.lowered)):
+        if sport == "nba" and intent.picks("sports", "first_scorer", "last_scorer"):
             table = _scorer_table(state, config)
             if table is not None:
                 return table
         route = NBA_GAMES if sport == "nba" else SOCCER_GAMES
         if not state.answered(route):
             continue
-        facts: list[Fact] = []
-        attribute, additive = "", False
+        rows: list[Fact] = []
+        relation = ""
         for asked in _teams_asked(state, sport):
             team = _resolved(state, sport, asked, config) if asked else None
             if team is None:
                 continue
-            if NEXT_GAME.search(text) and not spans_for(state, sport, config):
+            if intent.asks("next_game") and not spans_for(state, sport, config):
                 games = _games(state, sport, team, config, after=state.today)[:1]
             else:
                 games = _relevant(state, sport, asked, config)
-            games = [g for g in games if not (HOME.search(text) and g.home != team) and not (AWAY.search(text) and g.away != team)]
-            attribute, additive, rows = _team_rows(state, sport, team, games)
-            attribute += " at home" if HOME.search(text) else " away" if AWAY.search(text) else ""
-            facts += rows
-        if attribute:
-            return FactTable(attribute, facts, additive)
+            home, away = intent.asks("home"), intent.asks("away")
+            games = [g for g in games if not (home and g.home != team) and not (away and g.away != team)]
+            relation, attribute, found = _team_rows(state, sport, team, games)
+            rows += found
+        if relation:
+            chosen = BY_NAME[relation]
+            where = " at home" if intent.asks("home") else " away" if intent.asks("away") else ""
+            return table_of(chosen, FactTable(attribute + where, rows, chosen.additive))
     return None
 
 
-def _team_rows(state: QuestionState, sport: str, team: str, games: list[Game]) -> tuple[str, bool, list[Fact]]:
-    """(the attribute asked, whether it adds up, its rows over `games` for `team`)."""
-    text = state.wording
+def _team_rows(state: QuestionState, sport: str, team: str, games: list[Game]) -> tuple[str, str, list[Fact]]:
+    """(the relation asked, its label for `team`, its rows over `games`); ("", "", []) for none."""
+    intent = state.reading
     unit = "points" if sport == "nba" else "goals"
+
+    def picks(*names: str) -> bool:
+        return intent.picks("sports", *names)
 
     def opponent(game: Game) -> str:
         return game.away if game.home == team else game.home
 
     played = [g for g in games if _outcome(g, team) is not None]
-    if WINNER_ASKED.search(text) and not (COUNT_ASKED.search(text) or COMPARED.search(text)):
-        return "winner", False, [Fact(f"{g.day.isoformat()} {g.home}-{g.away}", g.home if _outcome(g, g.home) == "won" else g.away, g.day)
-                                 for g in played if _outcome(g, team) != "drew"]
-    if TEAMS_ASKED.search(text) and BEAT_THE_TEAM.search(text):
-        return f"teams that beat {team}", False, [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "lost"]
-    if TEAMS_ASKED.search(text) and BEATEN_BY_THE_TEAM.search(text):
-        return f"teams {team} beat", False, [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "won"]
-    won_or_lost = bool(WINS_ASKED.search(text) or LOSSES_ASKED.search(text)) and not POINTS_ASKED.search(text)
-    if won_or_lost and (COUNT_ASKED.search(text) or COMPARED.search(text)):
-        wanted = "won" if WINS_ASKED.search(text) else "lost"
-        return f"games {team} {wanted}", True, [Fact(team, float(sum(1 for g in played if _outcome(g, team) == wanted)))]
-    if won_or_lost and len(played) == 1 and (constraint := read_constraint(state.query)) and constraint.kind == "yes_no":
-        wanted = "won" if WINS_ASKED.search(text) else "lost"
-        return f"whether {team} {wanted}", False, [Fact(team, "yes" if _outcome(played[0], team) == wanted else "no", played[0].day)]
-    if RESULT_ASKED.search(text) or won_or_lost:
-        return f"result of {team}", False, [Fact(team, RESULT_CODES[outcome], g.day) for g in played if (outcome := _outcome(g, team))]
-    for column, pattern in vocabulary.SOCCER_FIELDS.items():
-        if sport == "soccer" and re.search(pattern, text):
-            rows = [Fact(team, value if isinstance(value, str) else float(value), g.day)
-                    for g in games if (value := g.row.get(column)) not in (None, "") and g.row.get("_team") == team]
-            return f"{column.lower()} of {team}", False, rows
-    if GAME_DAY_ASKED.search(text):
-        return f"day of {team}'s game", False, [Fact(team, g.day) for g in games]
-    if OPPONENT_ASKED.search(text) and not POINTS_ASKED.search(text):
-        return f"opponent of {team}", False, [Fact(team, opponent(g), g.day) for g in games]
-    if POINTS_ASKED.search(text) and not (WHO.search(text) and not COMPARED.search(text)):  # "who scored most": a player
-        conceded = bool(CONCEDED.search(text))
+    counted, compared = intent.asks("count"), intent.asks("amounts_compared")
+    if picks("game_winner") and not (counted or compared):
+        return "game_winner", "winner", [
+            Fact(f"{g.day.isoformat()} {g.home}-{g.away}", g.home if _outcome(g, g.home) == "won" else g.away, g.day)
+            for g in played if _outcome(g, team) != "drew"]
+    if intent.asks("teams_asked") and picks("teams_beating"):
+        return "teams_beating", f"teams that beat {team}", [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "lost"]
+    if intent.asks("teams_asked") and picks("teams_beaten"):
+        return "teams_beaten", f"teams {team} beat", [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "won"]
+    won_or_lost = picks("wins", "losses") and not picks("points")
+    wanted = "won" if picks("wins") else "lost"
+    if won_or_lost and (counted or compared):
+        return ("wins" if wanted == "won" else "losses"), f"games {team} {wanted}", [
+            Fact(team, float(sum(1 for g in played if _outcome(g, team) == wanted)))]
+    if won_or_lost and len(played) == 1 and intent.operation == "yes_no":
+        return "game_result", f"whether {team} {wanted}", [
+            Fact(team, "yes" if _outcome(played[0], team) == wanted else "no", played[0].day)]
+    if picks("game_result") or won_or_lost:
+        return "game_result", f"result of {team}", [Fact(team, RESULT_CODES[outcome], g.day) for g in played if (outcome := _outcome(g, team))]
+    for name in SOCCER_FIELDS:
+        if sport == "soccer" and picks(name):
+            column = BY_NAME[name].field
+            return name, f"{column.lower()} of {team}", [
+                Fact(team, value if isinstance(value, str) else float(value), g.day)
+                for g in games if (value := g.row.get(column)) not in (None, "") and g.row.get("_team") == team]
+    if picks("game_day"):
+        return "game_day", f"day of {team}'s game", [Fact(team, g.day) for g in games]
+    if picks("opponent") and not picks("points"):
+        return "opponent", f"opponent of {team}", [Fact(team, opponent(g), g.day) for g in games]
+    if picks("points") and not (intent.asks("who") and not compared):  # "who scored most": a player
+        conceded = intent.asks("conceded")
         rows = []
         for game in played:
             own, other = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
             value = other if conceded else own
             if value is not None:
                 rows.append(Fact(team, float(value), game.day))
-        return f"{unit} {'conceded' if conceded else 'scored'} by {team}", True, rows
-    return "", False, []
+        return "points", f"{unit} {'conceded' if conceded else 'scored'} by {team}", rows
+    return "", "", []
 
 
 def _player_table(state: QuestionState) -> FactTable | None:
     """A player's free throws made, or his points, in the games of the day's play-by-play."""
-    throws = bool(FREE_THROWS.search(state.lowered))
-    facts = [Fact(name, float(_free_throws(rows)[0] if throws else _points(rows))) for (name, _), rows in _player_events(state).items()]
+    throws = state.reading.asks("free_throws")
+    rows = [Fact(name, float(_free_throws(events)[0] if throws else _points(events)))
+            for (name, _), events in _player_events(state).items()]
     label = "free throws made (one point each)" if throws else "points in the game (counted from his scoring plays)"
-    return FactTable(label, facts) if facts else None
+    return table_of(BY_NAME["player_points"], FactTable(label, rows)) if rows else None
 
 
 def _scorer_table(state: QuestionState, config: KGConfig) -> FactTable | None:
     """Who scored the first (last) points of each asked game, by the play-by-play."""
-    last = bool(LAST_SCORE.search(state.lowered)) and not FIRST_SCORE.search(state.lowered)
+    last = state.reading.picks("sports", "last_scorer") and not state.reading.picks("sports", "first_scorer")
     events = _game_events(state)
-    facts = []
+    rows = []
     for game_id in _asked_games(state, config):
         scoring = [row for row in events[game_id] if row.get("score") and row.get("player1_name")]
         if scoring:
-            facts.append(Fact(f"game {game_id}", str((scoring[-1] if last else scoring[0])["player1_name"])))
-    return FactTable(f"scorer of the game's {'last' if last else 'first'} points", facts) if facts else None
+            rows.append(Fact(f"game {game_id}", str((scoring[-1] if last else scoring[0])["player1_name"])))
+    relation = BY_NAME["last_scorer" if last else "first_scorer"]
+    return table_of(relation, FactTable(f"scorer of the game's {'last' if last else 'first'} points", rows)) if rows else None
+
+
+class SportsDomain:
+    name = "sports"
+    relations = SPORTS
+
+    def applies(self, state: QuestionState) -> bool:
+        return applies(state)
+
+    def settle_kinds(self, state: QuestionState) -> None:
+        return None  # teams only; a player is told from a team by the play-by-play
+
+    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
+        return plan(state, context)
+
+    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
+        return render(state, context)
+
+    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
+        return facts(state, context)

@@ -25,18 +25,17 @@ single API calls are recorded in the result; anything else raises to the orchest
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from loguru import logger
 
 from models.config import KGConfig
-from models.kg import finance, movie, music
-from models.kg import open as open_domain
+from models.kg.movie import MovieDomain
+from models.kg.music import MusicDomain
 from models.kg import sports
+from models.kg.sports import SportsDomain
 from models.kg.answer import ComputedAnswer, compute
 from models.kg.client import CallResult, KGClient
 from models.kg.entities import (
@@ -49,22 +48,33 @@ from models.kg.entities import (
     refile_for_domain,
     search_question_words,
 )
+from models.kg.domain import Domain
+from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
+from models.embeddings import SentenceEncoder
+from models.kg.intent import OPERATIONS, Intent, IntentReader, ReadingSettings, RelationMatch, drop_relation_names
+from models.kg.meaning import RelationMeaning, shared_meaning
+from models.kg.relations import TABLES
+from models.kg.open import OpenDomain
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
 from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
 from models.llm.base import GenerationParams, LLMBackend
 from models.prompts import PromptLibrary
 from models.schema import Event, Question, QuestionAttributes, StageResult
-from models.vocabulary import OPERAND_WORDS
 
 SOURCES = ("kg", "web", "both")
 CALLS_LEFT_OUT = "calls left out"
-_OPERANDS = re.compile(OPERAND_WORDS)
+WITHHELD = "computed answer withheld"
 # A block cut shorter than this says too little to be worth its place.
 MIN_BLOCK_CHARS = 80
-DOMAINS: dict[str, ModuleType] = {
-    "finance": finance, "movie": movie, "music": music, "sports": sports, "open": open_domain,
+
+
+RELATION_DOMAIN = {relation.name: domain for domain, table in TABLES.items() for relation in table}
+RELATION_NAMES = tuple(RELATION_DOMAIN)
+DOMAINS: dict[str, Domain] = {
+    "finance": FinanceDomain(), "movie": MovieDomain(), "music": MusicDomain(),
+    "sports": SportsDomain(), "open": OpenDomain(),
 }
 
 
@@ -84,6 +94,38 @@ class KGResult(StageResult):
     # day, the song not on that chart): the one evidence of a false premise the KG gives.
     contradicts: bool = False
     unmatched: list[str] = field(default_factory=list)  # asked names the KG has no record of
+    # How the question was read (its relations, operation, time, form, how sure) and how alike the
+    # weakest KG name matched for it is to the asked one (1 when exact, None when no name was matched).
+    reading: Reading | None = None
+    match: float | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The Intent of a question in short (models/kg/intent.py): the relations picked in its domain's
+    table and how (cue words, meaning, the LLM), its operation, time kind and tense, the form its
+    answer takes, and the confidence of the pick."""
+
+    domain: str
+    relations: tuple[str, ...]
+    by: tuple[str, ...]
+    operation: str
+    time: str
+    tense: str
+    form: str
+    confidence: float
+
+    @classmethod
+    def of(cls, intent: Intent, domain: str, answered_by: str = "") -> Reading:
+        """The reading in `domain`, the relation the answer is of first (`answered_by`: the one whose
+        rows the computed answer read, else the reading's own choice)."""
+        picked = list(intent.relations.get(domain, ()))
+        first = answered_by if answered_by in RELATION_DOMAIN else intent.answer_relation(domain)
+        if first and first not in {m.name for m in picked}:
+            picked.insert(0, RelationMatch(first, "default"))  # the domain's procedure chose it (the day's high)
+        ordered = sorted(picked, key=lambda m: m.name != first)
+        return cls(domain, tuple(m.name for m in ordered), tuple(m.by for m in ordered), intent.operation,
+                   intent.time.kind, intent.time.tense, intent.form, round(intent.confidence.get(domain, 0.0), 4))
 
 
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
@@ -123,25 +165,33 @@ def budget(config: KGConfig, questions: int, seconds_available: float | None = N
 def question_cap(state: QuestionState, config: KGConfig) -> int:
     """Call units one question may spend: `max_calls_per_question`, or for a comparison or an
     aggregation `calls_per_operand` for each name it compares, so that no operand is left out."""
-    if not _OPERANDS.search(state.wording):
+    if not state.reading.asks("operands"):
         return config.max_calls_per_question
     entities = state.entities
     operands = len(entities.tickers) + sum(len(getattr(entities, kind)) for kind in NAME_KINDS)
     return max(config.max_calls_per_question, config.calls_per_operand * operands)
 
 
-def domains_of(state: QuestionState) -> list[ModuleType]:
+def domains_of(state: QuestionState) -> list[Domain]:
     chosen = [DOMAINS[state.domain]] if state.domain in DOMAINS else []
-    chosen += [module for module in DOMAINS.values() if module not in chosen and module.applies(state)]
-    return chosen or [open_domain]
+    chosen += [domain for domain in DOMAINS.values() if domain not in chosen and domain.applies(state)]
+    return chosen or [DOMAINS["open"]]
 
 
 class KnowledgeGraphStage:
-    def __init__(self, config: KGConfig, llm: LLMBackend, prompts: PromptLibrary):
+    def __init__(self, config: KGConfig, llm: LLMBackend, prompts: PromptLibrary, encoder: SentenceEncoder | None = None):
+        """`encoder`: a sentence encoder to share, used when it is the one `kg.relation_encoder` names."""
         self.config = config
         self.llm = llm
         self.prompts = prompts
         self._directory: CompanyDirectory | None = None
+        self.meaning: RelationMeaning | None = None
+        if config.relation_encoder:
+            self.meaning = shared_meaning(config.relation_encoder, config.relation_encoder_device, encoder)
+        self.reader = IntentReader(ReadingSettings(
+            season_start_months=(10, config.nba_season_start_month, config.soccer_season_start_month),
+            min_meaning=config.min_relation_meaning, min_margin=config.min_relation_margin,
+            veto_margin=config.relation_veto_margin), self.meaning)
 
     @property
     def directory(self) -> CompanyDirectory:
@@ -150,12 +200,21 @@ class KnowledgeGraphStage:
         return self._directory
 
     def warm_up(self) -> None:
-        """Read the company table now rather than in the first batch with KG questions."""
+        """Read the company table and embed the relations' descriptions now rather than in the first
+        batch with KG questions."""
         logger.info(f"KG: {len(self.directory.tickers)} tickers in the company table")
+        if self.meaning is not None:
+            self.meaning.warm_up()
 
     def json_schemas(self) -> list[dict[str, Any]]:
         """The guided-decoding schema of the entity reading, for the LLM's warm-up."""
-        return [entity_schema(self.config.max_entities_per_kind)]
+        return [self._schema()]
+
+    def _schema(self) -> dict[str, Any]:
+        """The entity reply's schema; with `kg.relation_reader` "llm" it names a relation and an operation too."""
+        if self.config.relation_reader == "llm":
+            return entity_schema(self.config.max_entities_per_kind, RELATION_NAMES, OPERATIONS)
+        return entity_schema(self.config.max_entities_per_kind)
 
     def api_url(self) -> str | None:
         return os.environ.get(self.config.api_url_env, "").strip() or None
@@ -194,7 +253,10 @@ class KnowledgeGraphStage:
                     self._read_entities(states, results, context)
                 else:
                     for index, state in states.items():
-                        state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers)
+                        state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers, state.domain)
+                    self._score_meaning(states)
+                    for state in states.values():
+                        self._read(state)
                 # the seconds left once the entities are read (the LLM call above spent some of them)
                 left = None if seconds_available is None else seconds_available - (self.llm.clock() - started_on_llm_clock)
                 seconds, calls = budget(self.config, len(questions), left)
@@ -210,30 +272,46 @@ class KnowledgeGraphStage:
 
     # 1. one LLM call for the batch
     def _read_entities(self, states: dict[int, QuestionState], results: list[KGResult], context: PlanContext) -> None:
-        conversations = [
-            self.prompts.conversation("kg_entities", query=state.query, domain=state.domain) for state in states.values()
-        ]
-        params = GenerationParams(
-            max_tokens=self.config.extraction_max_tokens, json_schema=entity_schema(self.config.max_entities_per_kind)
-        )
+        named = self.config.relation_reader == "llm"
+        template = "kg_entities_named" if named else "kg_entities"  # the named one also lists the relations
+        conversations = [self.prompts.conversation(template, query=state.query, domain=state.domain) for state in states.values()]
+        params = GenerationParams(max_tokens=self.config.extraction_max_tokens, json_schema=self._schema())
         completions = self.llm.generate(conversations, params)
         for completion, (index, state) in zip(completions, states.items()):
             results[index].usage.add(completion)
             if completion.error:
                 state.problems.append(f"LLM error: {completion.error}")
-            entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind)
+            entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind,
+                                               RELATION_NAMES if named else (), OPERATIONS if named else ())
+            state.named = {"relation": entities.relation, "operation": entities.operation} if named else {}
             if problem:
                 state.problems.append(problem)
             entities, repairs = ground_in_question(entities, state.query)
+            repairs += drop_relation_names(entities)
             entities = refile_for_domain(entities, state.domain)
             repairs += fill_from_question(entities, state.query, state.domain, self.config.max_entities_per_kind)
             state.events += repairs
-            state.entities = add_rule_entities(entities, state.query, self.directory.tickers)
+            state.entities = add_rule_entities(entities, state.query, self.directory.tickers, state.domain)
             state.other_kind_on_miss = True
-            music.settle_kinds(state)
-            movie.settle_kinds(state)
+        self._score_meaning(states)
+        for state in states.values():
+            self._read(state)
+            for domain in DOMAINS.values():
+                domain.settle_kinds(state)
             if not self._wanted(state, context):
                 state.events += search_question_words(state.entities, state.query, state.domain)
+                self._read(state)
+
+    def _score_meaning(self, states: dict[int, QuestionState]) -> None:
+        """Each question against the relations' descriptions, the batch in one encoder call."""
+        chosen = list(states.values())
+        for state, scores in zip(chosen, self.reader.meaning_of([s.query for s in chosen], [s.entities for s in chosen])):
+            state.meaning = scores
+
+    def _read(self, state: QuestionState) -> None:
+        """The one reading of the question (read again only when the names it holds were repaired)."""
+        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities, reader=state.named,
+                                        meaning=state.meaning)
 
     # 2. rounds of scheduled API calls
     def _fetch(
@@ -317,11 +395,25 @@ class KnowledgeGraphStage:
         evidence = Evidence()
         for module in domains_of(state):
             evidence.extend(module.render(state, context))
-        limit = config.max_set_reference_chars if state.asks_for_rows else config.max_reference_chars
+        limit = config.max_set_reference_chars if state.reading.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
         complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
+        weak = {asked: found for asked, found in state.matched.items() if found[1] < config.min_confident_match}
+        for asked, (spelling, score) in weak.items():
+            evidence.blocks.insert(0, f"The KG's nearest record to the asked {asked!r} is {spelling!r} (name similarity "
+                                      f"{score:.2f}): it may be another one")
+        table = None
         if evidence.found and complete:
-            result.computed = compute(next((t for m in domains_of(state) if (t := m.asked_table(state, context))), None), state.query)
+            table = next((t for d in domains_of(state) if (t := d.facts(state, context))), None)
+            computed = compute(table, state.reading)
+            table_domain = RELATION_DOMAIN.get(table.relation, state.domain) if table is not None else state.domain
+            if computed is not None and weak:
+                state.events.append(Event("routed", WITHHELD, f"a weak name match ({', '.join(map(repr, weak))})"))
+            elif computed is not None and not state.reading.confident(table_domain, config.min_reading_confidence):
+                state.events.append(Event("routed", WITHHELD, f"the reading is not sure of its relation "
+                                          f"({state.reading.confidence.get(table_domain, 0.0):.2f})"))
+            else:
+                result.computed = computed
         if result.computed is not None:
             result.references.append(result.computed.line())
             left -= len(result.references[0])
@@ -335,6 +427,9 @@ class KnowledgeGraphStage:
         result.has_evidence = evidence.found
         result.contradicts = evidence.contradicts
         result.unmatched = list(evidence.unmatched)
+        result.reading = Reading.of(state.reading, state.domain if state.domain in state.reading.relations else "open",
+                                    table.relation if table is not None else "")
+        result.match = min((score for _, score in state.matched.values()), default=None)
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
         result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
         if result.failed_calls:

@@ -1,9 +1,9 @@
-"""One question's view of the knowledge graph while the stage runs: what it asks (entities, time)
-and what the API has answered so far. Every domain module plans from it and renders from it."""
+"""One question's view of the knowledge graph while the stage runs: what it asks (its names and its
+reading, models/kg/intent.py) and what the API has answered so far. Every domain plans from it and
+renders from it."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -11,17 +11,13 @@ from typing import Any
 from models.config import KGConfig
 from models.kg.client import CallResult
 from models.kg.entities import KGEntities
-from models.kg.matching import CompanyDirectory, best_match, written_match
+from models.kg.intent import Intent
+from models.kg.matching import CompanyDirectory, best_match, name_score
 from models.kg.routes import ApiCall
-from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
-from models.retrieval.question_kind import asks_for_several
+from models.kg.timeparse import parse_query_time
 from models.schema import Event
-from models.vocabulary import ARITHMETIC_WORDS, COMPARISON_WORDS, COUNTING_WORDS, word_pattern
-
 
 NAME_KINDS = ("companies", "movies", "people", "artists", "songs", "teams", "entities")
-# A count, a total or an average, a comparison: the question needs every row of its facts.
-_AGGREGATES = [pattern for words in (COUNTING_WORDS, ARITHMETIC_WORDS, COMPARISON_WORDS) if (pattern := word_pattern(words))]
 
 
 @dataclass
@@ -37,38 +33,23 @@ class QuestionState:
     # Names the LLM read may be filed under the wrong kind of their domain (a film as a person, a
     # song as an artist): such a name is looked up as the other kind when its own search misses.
     other_kind_on_miss: bool = False
+    intent: Intent | None = None  # the one reading of the question (models/kg/intent.py)
+    meaning: dict[str, float] = field(default_factory=dict)  # relation -> cosine with its descriptions
+    named: dict[str, str] = field(default_factory=dict)  # the relation and the operation the LLM named
+    # each asked name the KG matched: (its KG spelling, how alike the two are, 0-1)
+    matched: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     @property
-    def lowered(self) -> str:
-        return self.query.lower()
-
-    @property
-    def wording(self) -> str:
-        """The lower-cased question with the names it asks about blanked out, for reading its
-        relation words: a song called "Lose Control" asks for no change of rank."""
-        text = self.lowered
-        names = [n for kind in NAME_KINDS for n in getattr(self.entities, kind)]
-        for name in sorted(names, key=len, reverse=True):
-            if name.strip():
-                text = text.replace(name.lower(), " _ ")
-        return text
-
-    @property
-    def asks_for_rows(self) -> bool:
-        """The question asks for a set or an aggregate of facts (a list, a count, a total, an average,
-        a comparison): every row it needs is rendered, and its blocks may take
-        `max_set_reference_chars` each."""
-        text = self.wording
-        return asks_for_several(text) or any(pattern.search(text) for pattern in _AGGREGATES)
+    def reading(self) -> Intent:
+        """The question's Intent (read before any domain plans)."""
+        if self.intent is None:
+            raise RuntimeError("the KG question was not read into an Intent before planning")
+        return self.intent
 
     @property
     def today(self) -> date | None:
         moment = parse_query_time(self.query_time)
         return moment.date() if moment else None
-
-    def spans(self, season_start_month: int = 10) -> list[DateSpan]:
-        """The question's time expressions, outside the names it asks about ("Paper Lanterns in July")."""
-        return find_time_spans(self.wording, self.query_time, season_start_month)
 
     def record(self, outcome: CallResult) -> None:
         self.results[outcome.call.key] = outcome
@@ -93,16 +74,25 @@ class QuestionState:
         if not answered or not isinstance(hits, list):
             return self.done(search_route, query=name), None
         names = [h for h in hits if isinstance(h, str)]
-        return True, best_match(name, names, min_similarity) or written_match(name, names, self.query)
+        similar = best_match(name, names, min_similarity)
+        if similar is not None:
+            self.note_match(name, similar)
+            return True, similar
+        written = self.reading.written_among(name, names)
+        if written is not None:
+            self.note_match(name, written, 1.0)  # the question writes the KG's name in full
+        return True, written
 
-    def keep_asked_kind(self, kinds: tuple[str, str], signals: tuple[re.Pattern, re.Pattern]) -> None:
+    def note_match(self, asked: str, found: str, score: float | None = None) -> None:
+        """`asked` was matched to the KG's `found` (by their similarity unless `score` says otherwise)."""
+        self.matched[asked] = (found, name_score(asked, found) if score is None else score)
+
+    def keep_asked_kind(self, kinds: tuple[str, str], wants: tuple[bool, bool]) -> None:
         """A name the reader filed under both kinds of a domain (an artist and a song, a person and a
-        film) stays under the kind the question's wording asks about, so that one search is made, not
-        two (`other_kind_on_miss` still tries the other kind if that search misses); under both when
-        the wording points at neither or at both."""
+        film) stays under the kind the reading asks about (`wants`: its signals of either kind), so
+        that one search is made, not two (`other_kind_on_miss` still tries the other kind if that
+        search misses); under both when the reading points at neither or at both."""
         first, second = (getattr(self.entities, kind) for kind in kinds)
-        text = " ".join(self.wording.split())
-        wants = [bool(signal.search(text)) for signal in signals]
         if wants[0] == wants[1]:
             return
         keep, drop = (first, second) if wants[0] else (second, first)

@@ -8,26 +8,18 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
 
-from models.vocabulary import MODERN_YEAR, MONTH, MONTH_NUMBERS, NUMBER_WORDS, ORDINAL_WORDS
+from models.vocabulary import MONTH_NUMBERS, NUMBER_WORDS, ORDINAL_WORDS, TIME_EXPRESSIONS, TIME_ZONE_SUFFIX, WEEKDAYS
 
 # "years": whole calendar years from one to another ("from 2016 to 2018"); "range": any other run of days.
 Granularity = Literal["day", "week", "month", "year", "years", "season", "range"]
 
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTH = rf"(?P<month>{MONTH})\.?"
-_WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1}
-_COUNT = r"(?P<count>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
-_UNIT = r"(?P<unit>day|week|month|year)s?"
-_ORDINAL = r"(?P<nth>" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r"|last)"
-_YEAR = rf"(?P<y>{MODERN_YEAR})"
-# Between the words of a range: an ordinal and a few words ("from 59th grammy (2016) to 61st grammy (2018)").
-_ON_THE_WAY = r"(?:the\s+)?(?:\d{1,3}(?:st|nd|rd|th)\s+)?(?:[a-z]+\s+){0,3}?\(?"
+_ZONE = re.compile(TIME_ZONE_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -36,6 +28,7 @@ class DateSpan:
     end: date  # inclusive
     granularity: Granularity
     phrase: str
+    relative: bool = False  # resolved against the question's time ("last week", "in march"), not written out
 
     @property
     def label(self) -> str:
@@ -58,7 +51,7 @@ class DateSpan:
 
 def parse_query_time(query_time: str) -> datetime | None:
     """'03/10/2024, 23:34:42 PT' -> datetime(2024, 3, 10, 23, 34, 42); None when unparseable."""
-    text = re.sub(r"\s+[A-Za-z]{1,5}$", "", (query_time or "").strip())
+    text = _ZONE.sub("", (query_time or "").strip())
     for pattern in ("%m/%d/%Y, %H:%M:%S", "%m/%d/%Y %H:%M:%S", "%m/%d/%Y", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
         try:
             return datetime.strptime(text, pattern)
@@ -94,6 +87,8 @@ def find_time_spans(text: str, query_time: str, season_start_month: int = 10) ->
             span = resolve(match, today, season_start_month)
             if span is None:
                 continue
+            if resolve in _RELATIVE or (resolve in _RELATIVE_WITHOUT_YEAR and not match.groupdict().get("y")):
+                span = replace(span, relative=True)
             found.append((match.start(), span))
             for position in range(match.start(), match.end()):
                 taken[position] = True
@@ -344,38 +339,18 @@ def _bare_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
     return _year(int(m["y"]), m[0])
 
 
+_RESOLVERS: dict[str, Resolver] = {
+    "year_range_words": _year_range, "year_range": _year_range, "iso_day": _iso_day, "us_day": _us_day,
+    "explicit_season": _explicit_season, "iso_month": _iso_month, "month_day_year": _month_day_year,
+    "day_month_year": _month_day_year, "week_of_month": _week_of_month, "quarter": _quarter, "month_year": _month_year,
+    "bare_month": _bare_month, "named_season": _named_season, "relative_season": _relative_season,
+    "weekday_of_week": _weekday_of_week, "relative_day": _relative_day, "ago": _ago, "past_n": _past_n,
+    "past_one": _past_one, "relative_period": _relative_period, "weekday": _weekday, "bare_year": _bare_year,
+}
 _RULES: list[tuple[re.Pattern[str], Resolver]] = [
-    (re.compile(rf"\b(?:from|between)\s+{_ON_THE_WAY}{_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_ON_THE_WAY}"
-                rf"(?P<y2>{MODERN_YEAR})\b\)?"), _year_range),
-    (re.compile(rf"\b{_YEAR}\s*(?:-|to|through|until)\s*(?P<y2>{MODERN_YEAR})\b"), _year_range),
-    (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"), _iso_day),
-    (re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b"), _us_day),
-    (re.compile(r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b"), _explicit_season),
-    (re.compile(r"\b(?P<y>\d{4})[-/](?P<m>\d{1,2})\b(?!-)"), _iso_month),
-    (
-        re.compile(r"\b" + _MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{4})\b)?"),
-        _month_day_year,
-    ),
-    (
-        re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?"),
-        _month_day_year,
-    ),
-    (re.compile(r"\b(?:the\s+)?" + _ORDINAL + r"\s+week\s+of\s+" + _MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?"), _week_of_month),
-    (re.compile(r"\b(?:q(?P<q>[1-4])|(?:the\s+)?" + _ORDINAL + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b"), _quarter),
-    (re.compile(r"\b" + _MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b"), _month_year),
-    (re.compile(r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
-                + _MONTH + r"\b(?!\s*\d)"), _bare_month),
-    (re.compile(r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b"), _named_season),
-    (re.compile(r"\b(?P<which>this|current|last|previous|next)\s+season\b"), _relative_season),
-    (re.compile(r"\b(?:the\s+)?" + _WEEKDAY + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"),
-     _weekday_of_week),
-    (re.compile(r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b"),
-     _relative_day),
-    (re.compile(r"\b" + _COUNT + r"\s+" + _UNIT + r"\s+ago\b"), _ago),
-    (re.compile(r"\b(?:past|last)\s+" + _COUNT + r"\s+" + _UNIT + r"\b"), _past_n),
-    (re.compile(r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b"), _past_one),
-    (re.compile(r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b"),
-     _relative_period),
-    (re.compile(r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _WEEKDAY + r"\b"), _weekday),
-    (re.compile(rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)"), _bare_year),
+    (re.compile(pattern), _RESOLVERS[name]) for name, pattern in TIME_EXPRESSIONS.items()
 ]
+# Resolvers whose span depends on the question's time; the others' only when no year is written.
+_RELATIVE = {_bare_month, _weekday_of_week, _relative_season, _relative_day, _weekday, _ago, _past_n, _past_one,
+             _relative_period}
+_RELATIVE_WITHOUT_YEAR = {_month_day_year, _week_of_month, _quarter}
