@@ -40,6 +40,11 @@ declares (models/kg/relations.py) holds the answer; with --end-to-end also for t
 With --real --system: the whole CragSystem answers the real-wording set with no web pages (the KG the only
 source), judged by the answer checker beside the stage's facts found (benchmarks/kg_system.py).
 
+With --sealed beside --real or --real --system: the sealed set (benchmarks/kg_sealed.py: 40 more validation
+questions, picked by a hash and not read while the KG's rules change) instead of the real-wording set, on
+the KG that holds both (kg_mock/real_fixture.py built with its sealed facts). Run it once, at the end, and
+report that first run; the runs without --sealed never include it.
+
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
 finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
 old routing (predicted-dynamic questions refused before the KG: policy.kg_answers_dynamic empty;
@@ -57,6 +62,7 @@ the route the system recorded and its answer. Correctness is the answer checker'
     python -m benchmarks.kg --real [--end-to-end] [--show-misses] [--out results.json]
     python -m benchmarks.kg --real --system [--split held-out] [--out FOLDER] [--budget-s S]
                                       [--keys KEY,...] [--compare ANSWERS.jsonl] [--show-misses]
+    python -m benchmarks.kg --real [--system] --sealed     # once, at the end
     python -m benchmarks.kg --report-from results.json [--show-misses]
 """
 
@@ -80,7 +86,7 @@ from statistics import mean
 from loguru import logger
 from tqdm import tqdm
 
-from benchmarks import kg_real, kg_system
+from benchmarks import kg_real, kg_sealed, kg_system
 from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
 from evaluation.answer_match import Verdict, check_answer, is_refusal, states
 from kg_mock.real_fixture import cached_real_fixture_dir
@@ -338,11 +344,16 @@ def main() -> None:
                         help="with --real --system, budget.seconds_per_question (high: the deadline left out)")
     parser.add_argument("--keys", type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
                         default=[], metavar="KEY,...", help="with --real --system, only these questions of the set")
+    parser.add_argument("--sealed", action="store_true",
+                        help="with --real (and --real --system), the sealed set (benchmarks/kg_sealed.py) instead of the "
+                        "real-wording set: run it once, at the end")
     parser.add_argument("--compare", type=Path, default=None, metavar="ANSWERS",
                         help="with --real --system, list the verdicts changed against an earlier answers file")
     add_reply_cache_options(parser)
     args = parser.parse_args()
     args.set += [f"{option}={value}" for option, value in reply_cache_override(args).items()]
+    if args.sealed and not (args.real or args.report_from):
+        parser.error("--sealed goes with --real (or --real --system, or --report-from)")
     if args.system and args.real:
         if not kg_real.VALIDATION.is_file():
             print(f"{kg_real.VALIDATION} is absent: the real-wording set reads its questions from it; nothing to run")
@@ -353,7 +364,7 @@ def main() -> None:
         run_system_benchmark(args)
         return
     if args.report_from:
-        report_saved_real(args.report_from, args.show_misses)
+        report_saved_real(args.report_from, args.show_misses, args.sealed)
         return
     if args.real:
         run_real_benchmark(args)
@@ -407,10 +418,11 @@ def main() -> None:
               f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}")
 
 
-def real_cases(data_dir: Path) -> list[Case]:
-    """The real-wording set with its answer facts derived from the KG in `data_dir`."""
+def real_cases(data_dir: Path, sealed: bool = False) -> list[Case]:
+    """The real-wording set (with `sealed`, the sealed set) with its answer facts derived from the KG in
+    `data_dir`."""
     cases = []
-    for real in kg_real.load(kg_real.in_process_api(data_dir)):
+    for real in (kg_sealed if sealed else kg_real).load(kg_real.in_process_api(data_dir)):
         facts = real.derivation.facts
         cases.append(Case(real.query, real.query_time, real.domain, KGEntities(**real.entities), facts[0], gold=real.gold,
                           static_or_dynamic=real.static_or_dynamic, set="real", near_misses=real.derivation.near_misses,
@@ -424,10 +436,12 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
         return
     config = load_config(args.preset, parse_overrides(args.set))
     config.kg.company_dict_path = "/nonexistent"  # the fixture KG's companies are resolved through the API
-    data_dir = cached_real_fixture_dir()
-    cases = [c for c in real_cases(data_dir) if args.split in ("all", c.split)]
+    data_dir = cached_real_fixture_dir(args.sealed)
+    cases = [c for c in real_cases(data_dir, args.sealed) if args.split in ("all", c.split)]
     splits = Counter(c.split for c in cases)
-    print(f"real-wording set: {len(cases)} questions (tune {splits['tune']}, held-out {splits['held-out']}) from "
+    parts = (f"{kg_sealed.SPLIT} {splits[kg_sealed.SPLIT]}: run it once, at the end" if args.sealed
+             else f"tune {splits['tune']}, held-out {splits['held-out']}")
+    print(f"{'sealed' if args.sealed else 'real-wording'} set: {len(cases)} questions ({parts}) from "
           f"{kg_real.VALIDATION}; KG {data_dir}; mock server with {args.delay_s:g} s per call; batches of {args.batch_size}; "
           f"preset {args.preset}\n")
     prompts = PromptLibrary()
@@ -464,26 +478,27 @@ def run_real_system(args: argparse.Namespace) -> None:
     """The whole system on the real-wording set (benchmarks/kg_system.py), beside the KG stage alone with
     its entities read by the same model (replies kept in <out>/entity-replies.json): its facts found."""
     config = kg_system.system_config(args)
-    cases = [c for c in real_cases(cached_real_fixture_dir()) if args.split in ("all", c.split)]
+    data_dir = cached_real_fixture_dir(args.sealed)
+    cases = [c for c in real_cases(data_dir, args.sealed) if args.split in ("all", c.split)]
     if args.keys:
         cases = [c for c in cases if c.key in set(args.keys)]
-    out = args.out or REPO_ROOT / "outputs" / "kg_system"
+    out = args.out or REPO_ROOT / "outputs" / ("kg_system_sealed" if args.sealed else "kg_system")
     out.mkdir(parents=True, exist_ok=True)
     llm = _RecordedReplies(config, out / "entity-replies.json")
     try:
-        with running_server(data_dir=cached_real_fixture_dir(), delay_s=0.0) as url:
+        with running_server(data_dir=data_dir, delay_s=0.0) as url:
             os.environ[config.kg.api_url_env] = url
             stage = KnowledgeGraphStage(config.kg, llm, PromptLibrary())
             run = run_stage("KG stage, entities read by the LLM", stage, cases, config.batch_size, False)
     finally:
         llm.close()
     found = {case.key: answered(case, result) for case, result in zip(cases, run.results)}
-    kg_system.run(argparse.Namespace(**{**vars(args), "out": out}), config, cases, found, answered)
+    kg_system.run(argparse.Namespace(**{**vars(args), "out": out}), config, cases, found, answered, data_dir)
 
 
-def report_saved_real(path: Path, show_misses: bool) -> None:
+def report_saved_real(path: Path, show_misses: bool, sealed: bool = False) -> None:
     """The report of a saved --real --out file, scored with the set's current answer facts."""
-    by_key = {c.key: c for c in real_cases(cached_real_fixture_dir())}
+    by_key = {c.key: c for c in real_cases(cached_real_fixture_dir(sealed), sealed)}
     saved = json.loads(path.read_text(encoding="utf-8"))
     kept = {f.name for f in fields(KGResult)} - {"usage"}
     runs = []
@@ -503,7 +518,7 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
     print(header)
     print("-" * len(header))
     for run, cases in runs:
-        for split in ("tune", "held-out", "all"):
+        for split in ("tune", "held-out", kg_sealed.SPLIT, "all"):
             pairs = [(c, r) for c, r in zip(cases, run.results) if split in ("all", c.split)]
             if not pairs:
                 continue

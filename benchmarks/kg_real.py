@@ -1288,12 +1288,17 @@ def read_validation(path: Path = VALIDATION) -> dict[str, dict]:
     return {row["interaction_id_prefix"]: row for row in rows}
 
 
-def load(api_post: Callable[[str, dict], Any], path: Path = VALIDATION) -> list[RealCase]:
-    """The set's cases: query, gold answer and labels from the validation file, facts derived from the KG
-    behind `api_post`."""
+def load(
+    api_post: Callable[[str, dict], Any],
+    path: Path = VALIDATION,
+    questions: list[RealQuestion] = QUESTIONS,
+    split: Callable[[str], str] = split_of,
+) -> list[RealCase]:
+    """The set's cases (or those of `questions`, split by `split`): query, gold answer and labels from the
+    validation file, facts derived from the KG behind `api_post`."""
     records = read_validation(path)
     cases = []
-    for question in QUESTIONS:
+    for question in questions:
         record = records[question.key]
         cases.append(
             RealCase(
@@ -1304,7 +1309,7 @@ def load(api_post: Callable[[str, dict], Any], path: Path = VALIDATION) -> list[
                 record["question_type"],
                 record["static_or_dynamic"],
                 record["answer"],
-                split_of(question.key),
+                split(question.key),
                 question.entities,
                 question.derive(Api(api_post)),
             )

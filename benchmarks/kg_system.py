@@ -6,7 +6,7 @@ embedded model) with no web pages, Task-2 style: the mock of the official server
 the same question with the same model (the gold domain, no deadline): the stage's "facts found", the
 questions whose answer facts its evidence states (as in `--real`).
 
-Printed per split (tune, held-out, all; tune on "tune", report both):
+Printed per split (tune, held-out, all; tune on "tune", report both; with --sealed, the sealed set's):
   - over every question: correct / wrong / missing / unsure and the score, by the answer checker
     (evaluation/answer_match.check_answer on the prediction cut to 75 Llama-2 tokens, as the leaderboard
     cuts it);
@@ -57,7 +57,7 @@ from models.stages import COMPUTED_KEPT, COMPUTED_OVER_DECLINE, FALSE_PREMISE_OV
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 VERDICTS = (Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE)
-SPLITS = ("tune", "held-out", "all")
+SPLITS = ("tune", "held-out", "sealed", "all")  # "sealed": benchmarks/kg_sealed.py, run alone
 # Why a question was answered "I don't know", from its recorded route (models/pipeline.py, models/stages.py).
 ROUTE_CAUSES = {
     "refused: dynamic": "routing: refused before the KG",
@@ -122,9 +122,10 @@ def system_config(args: argparse.Namespace) -> CragConfig:
 
 
 def run(args: argparse.Namespace, config: CragConfig, cases: list[Any], stage_found: dict[str, bool],
-        answered: Callable[[Any, KGResult], bool]) -> None:
+        answered: Callable[[Any, KGResult], bool], data_dir: Path | None = None) -> None:
     """Answer what is not stored yet, then report (see the module docstring). `stage_found`: whether the
-    stage alone finds each question's facts; `answered`: whether a KG result states a case's facts."""
+    stage alone finds each question's facts; `answered`: whether a KG result states a case's facts;
+    `data_dir`: the KG (the real-wording one unless given)."""
     from benchmarks.end_to_end import read_answers, setup_key
     from kg_mock.real_fixture import cached_real_fixture_dir
     from kg_mock.server import running_server
@@ -135,10 +136,11 @@ def run(args: argparse.Namespace, config: CragConfig, cases: list[Any], stage_fo
     lines = read_answers(path) if path.is_file() else {}
     todo = [c for c in cases if c.key not in lines]
     deadline = "left out" if config.budget.seconds_per_question > NO_DEADLINE_S else f"{config.budget.seconds_per_question:g} s a question"
-    print(f"{len(cases)} questions of the real-wording set; whole system, preset {config.preset}, batches of "
+    name = "sealed set" if any(c.split == "sealed" for c in cases) else "real-wording set"
+    print(f"{len(cases)} questions of the {name}; whole system, preset {config.preset}, batches of "
           f"{config.batch_size}, no web pages; deadline {deadline}; answers in {path} ({len(cases) - len(todo)} stored)\n")
     if todo:
-        with running_server(data_dir=cached_real_fixture_dir(), delay_s=0.0) as url:
+        with running_server(data_dir=data_dir or cached_real_fixture_dir(), delay_s=0.0) as url:
             os.environ[config.kg.api_url_env] = url
             _answer(config, todo, path, lines)
     truncator = load_truncator(SHARED / "tokenizer")
@@ -222,6 +224,8 @@ def report(rows: list[Row], show_misses: bool) -> None:
                   f"{sum(r.refused for r in picked):>3} declined; correct {sum(r.verdict is Verdict.CORRECT for r in picked)}")
     print("\n\"I don't know\" on questions whose facts the stage finds, by cause (KG stage skipped for time among them):")
     for split in SPLITS:
+        if not any(split in ("all", r.case.split) for r in rows):
+            continue
         refused = [r for r in rows if split in ("all", r.case.split) and r.stage_found and r.refused]
         causes = Counter(r.cause for r in refused)
         skipped = sum(r.kg_skipped for r in refused)
@@ -229,7 +233,7 @@ def report(rows: list[Row], show_misses: bool) -> None:
               + (f"; KG skipped for {skipped}" if skipped else ""))
     for label, group in (("domain", lambda r: r.case.domain), ("question type", lambda r: r.case.question_type)):
         print(f"\nby {label}: n, correct wrong missing unsure score, stage facts found, facts in the prompt")
-        for split in SPLITS[:2]:
+        for split in SPLITS[:-1]:
             picked = [r for r in rows if r.case.split == split]
             for value in sorted({group(r) for r in picked}):
                 chosen = [r for r in picked if group(r) == value]

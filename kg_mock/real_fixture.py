@@ -3,8 +3,10 @@
 `kg_mock.real_fixture_data`, plus seeded filler: a year of daily prices per ticker (walks that keep
 the pinned bars and bounds), one-minute bars of the last five trading days, invented artists and songs
 so that the music index starts, NBA seasons around the fixed team-months, and three soccer seasons.
+With `sealed`, the facts of the sealed set (kg_mock.sealed_fixture_data, benchmarks/kg_sealed.py) are
+added to the same tables before the KG is built, so that one KG holds both sets.
 
-    python -m kg_mock.real_fixture DIR
+    python -m kg_mock.real_fixture DIR [--sealed]
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ import sys
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pandas as pd
 
 from kg_mock import formats
-from kg_mock import real_fixture_data as facts
+from kg_mock import real_fixture_data, sealed_fixture_data
 from kg_mock.fixture import _saturdays, cached_build, music_tables, nba_game_row
 from kg_mock.fixture_data import NBA_TEAMS
 
@@ -29,23 +32,53 @@ FILLER_ARTISTS = 200
 FILLER_SONGS = 400
 
 
-def build(root: Path) -> Path:
-    """Write the whole real-wording KG under `root` (created if needed); returns `root`."""
-    root = Path(root)
+# The facts a KG is built from: the module of the real-wording set's, or its tables joined with the
+# sealed set's.
+Facts = ModuleType | SimpleNamespace
+
+
+def fixture_facts(sealed: bool = False) -> Facts:
+    """The real-wording set's facts; with `sealed`, each of its tables joined with the table of the same
+    name in kg_mock.sealed_fixture_data (a dict's entries added, the sealed one winning on a shared key;
+    a list's and a set's items appended)."""
+    if not sealed:
+        return real_fixture_data
+    tables = {name: value for name, value in vars(real_fixture_data).items() if name.isupper()}
+    for name, extra in vars(sealed_fixture_data).items():
+        if not name.isupper():
+            continue
+        table = tables.get(name)
+        if isinstance(table, dict) and isinstance(extra, dict):
+            tables[name] = {**table, **extra}
+        elif isinstance(table, (list, set)) and type(extra) is type(table):
+            tables[name] = table + extra if isinstance(table, list) else table | extra
+        else:
+            raise TypeError(f"sealed_fixture_data.{name} adds to no table of real_fixture_data of its kind")
+    return SimpleNamespace(**tables)
+
+
+def build(root: Path, sealed: bool = False) -> Path:
+    """Write the whole real-wording KG under `root` (created if needed), with `sealed` the sealed set's
+    facts too; returns `root`."""
+    root, facts = Path(root), fixture_facts(sealed)
     _write_open(root)
-    _write_movie(root)
-    _write_finance(root)
-    _write_music(root)
-    _write_nba(root)
-    _write_soccer(root)
+    _write_movie(root, facts)
+    _write_finance(root, facts)
+    _write_music(root, facts)
+    _write_nba(root, facts)
+    _write_soccer(root, facts)
     return root
 
 
-def cached_real_fixture_dir() -> Path:
+def cached_real_fixture_dir(sealed: bool = False) -> Path:
+    """The KG `build` writes, built once into the temp directory (with `sealed`, its own folder)."""
     here = Path(__file__)
-    sources = [here, Path(facts.__file__)] + [
+    sources = [here, Path(real_fixture_data.__file__)] + [
         here.with_name(name) for name in ("fixture.py", "fixture_data.py", "formats.py", "search.py")
     ]
+    if sealed:
+        sources.append(Path(sealed_fixture_data.__file__))
+        return cached_build("kg_mock_real_sealed_fixture", lambda root: build(root, sealed=True), sources)
     return cached_build("kg_mock_real_fixture", build, sources)
 
 
@@ -93,7 +126,7 @@ def _person_id(name: str, taken: set[int]) -> int:
     return number
 
 
-def _write_movie(root: Path) -> None:
+def _write_movie(root: Path, facts: Facts) -> None:
     names = dict.fromkeys(
         [n for movie in facts.MOVIES for n in movie[7]]
         + [n for movie in facts.MOVIES for n, _ in movie[8]]
@@ -120,8 +153,8 @@ def _write_movie(root: Path) -> None:
             "title": title,
             "id": movie_id,
             "release_date": release,
-            "original_title": title,
-            "original_language": "ko" if title == "Parasite" else "fr" if title == "The Artist" else "en",
+            "original_title": facts.ORIGINAL_TITLES.get(title, title),
+            "original_language": facts.ORIGINAL_LANGUAGES.get(title, "en"),
             "budget": budget,
             "revenue": revenue,
             "rating": rating,
@@ -147,12 +180,14 @@ def _write_movie(root: Path) -> None:
 # --- finance ------------------------------------------------------------------------------------------
 
 
-def _trading_days(first: dt.date, last: dt.date) -> list[dt.date]:
+def _trading_days(first: dt.date, last: dt.date, facts: Facts) -> list[dt.date]:
     days = (first + dt.timedelta(days=n) for n in range((last - first).days + 1))
     return [day for day in days if day.weekday() < 5 and day.isoformat() not in facts.MARKET_HOLIDAYS]
 
 
-def _walk(ticker: str, anchor: float, days: list[dt.date], rng: random.Random) -> dict[str, dict[str, Any]]:
+def _walk(
+    ticker: str, anchor: float, days: list[dt.date], rng: random.Random, facts: Facts
+) -> dict[str, dict[str, Any]]:
     """Daily bars walked backwards from the anchor close on the last day; pinned bars replace the walk
     where they exist, and bounded spans clamp it."""
     pinned = facts.PINNED_BARS.get(ticker, {})
@@ -180,7 +215,9 @@ def _walk(ticker: str, anchor: float, days: list[dt.date], rng: random.Random) -
     return bars
 
 
-def _down_days(bars: dict[str, dict[str, Any]], days: list[dt.date], rng: random.Random) -> None:
+def _down_days(
+    bars: dict[str, dict[str, Any]], days: list[dt.date], rng: random.Random, facts: Facts
+) -> None:
     """The spans of DOWN_DAYS: each day opens at the close before it and closes lower on the listed days,
     higher on the others, so that "closed lower" reads the same against the open or the close before."""
     for ticker_bars, (first, last, start_close, down) in (
@@ -222,18 +259,18 @@ def _minute_bars(daily: dict[str, dict[str, Any]], rng: random.Random) -> dict[s
     return bars
 
 
-def _write_finance(root: Path) -> None:
+def _write_finance(root: Path, facts: Facts) -> None:
     rng = random.Random(SEED)
     last = dt.date.fromisoformat(facts.LAST_TRADING_DAY)
-    days = _trading_days(last - dt.timedelta(days=365), last)
+    days = _trading_days(last - dt.timedelta(days=365), last, facts)
     names = [(name, ticker) for ticker, (name, _, _) in facts.COMPANIES.items()]
     names += [(name, ticker) for ticker, name in facts.EXTRA_COMPANY_NAMES.items()]
     formats.write_company_names(root, names)
     tables = formats.FinanceTables()
     for ticker, (name, anchor, info) in facts.COMPANIES.items():
-        bars = _walk(ticker, anchor, days, rng)
+        bars = _walk(ticker, anchor, days, rng, facts)
         if ticker in facts.DOWN_DAYS:
-            _down_days(bars, days, rng)
+            _down_days(bars, days, rng, facts)
         daily = {key: bars[key] for key in sorted(bars)}
         tables.price[ticker] = {f"{key} 00:00:00 EST": bar for key, bar in daily.items()}
         tables.detailed_price[ticker] = _minute_bars(daily, rng)
@@ -256,7 +293,7 @@ def _write_finance(root: Path) -> None:
 # --- music --------------------------------------------------------------------------------------------
 
 
-def _chart_entries() -> dict[str, list[str]]:
+def _chart_entries(facts: Facts) -> dict[str, list[str]]:
     """Chart date -> songs in rank order (a run at number one fills rank 1 only)."""
     charts: dict[str, list[str]] = {}
     for first, weeks, song in facts.NUMBER_ONE_RUNS:
@@ -269,7 +306,7 @@ def _chart_entries() -> dict[str, list[str]]:
     return dict(sorted(charts.items()))
 
 
-def _write_music(root: Path) -> None:
+def _write_music(root: Path, facts: Facts) -> None:
     rng = random.Random(SEED + 1)
     artists, works, songs, filler_artists, filler_pairs = music_tables(
         facts.ARTISTS, facts.SONGS, rng, (FILLER_ARTISTS, FILLER_SONGS), (1995, 2023)
@@ -277,7 +314,8 @@ def _write_music(root: Path) -> None:
     filler_songs = [song for song, _ in filler_pairs]
 
     charts = {
-        date: [(song, facts.SONGS[song][0]) for song in chart] for date, chart in _chart_entries().items()
+        date: [(song, facts.SONGS[song][0]) for song in chart]
+        for date, chart in _chart_entries(facts).items()
     }
 
     grammy_rows = list(facts.GRAMMYS)
@@ -309,11 +347,13 @@ def _days(first: str, last: str) -> list[str]:
     return [(start + dt.timedelta(days=n)).isoformat() for n in range((end - start).days + 1)]
 
 
-def _constrained(team: str, day: str) -> bool:
+def _constrained(team: str, day: str, facts: Facts) -> bool:
     return (team, day[:7]) in facts.NBA_TEAM_MONTHS
 
 
-def _team_month_games(busy: dict[str, set[str]], rng: random.Random) -> list[tuple[str, str, str, int, int]]:
+def _team_month_games(
+    busy: dict[str, set[str]], rng: random.Random, facts: Facts
+) -> list[tuple[str, str, str, int, int]]:
     """The games of NBA_TEAM_MONTHS: the listed teams beat the team once each, it wins the others
     against teams free that day; home losses and the month's points as given."""
     games = []
@@ -347,7 +387,7 @@ def _team_month_games(busy: dict[str, set[str]], rng: random.Random) -> list[tup
                     for t in TEAM_NAMES
                     if t != team
                     and day not in busy.get(t, set())
-                    and not _constrained(t, day)
+                    and not _constrained(t, day, facts)
                     and t not in spec["beaten_by"]
                 ]
                 opponent = rng.choice(free)
@@ -382,7 +422,7 @@ def _adjust_points(rows: list[list], target: int) -> None:
             raise ValueError(f"cannot reach {target} points")
 
 
-def _schedule(rng: random.Random) -> list[tuple[str, str, str, int, int]]:
+def _schedule(rng: random.Random, facts: Facts) -> list[tuple[str, str, str, int, int]]:
     """(date, home, away, home points, away points) of every game: the fixed ones, the team-months,
     and seeded filler for the other teams of each season day."""
     busy: dict[str, set[str]] = {}
@@ -392,15 +432,17 @@ def _schedule(rng: random.Random) -> list[tuple[str, str, str, int, int]]:
     for day, home, away, *_ in games:
         busy.setdefault(home, set()).add(day)
         busy.setdefault(away, set()).add(day)
-    games += _team_month_games(busy, rng)
+    games += _team_month_games(busy, rng, facts)
     for first, last, _ in facts.NBA_SEASONS:
         for day in _days(first, last):
-            free = [t for t in TEAM_NAMES if day not in busy.get(t, set()) and not _constrained(t, day)]
+            free = [
+                t for t in TEAM_NAMES if day not in busy.get(t, set()) and not _constrained(t, day, facts)
+            ]
             rng.shuffle(free)
             for home, away in list(zip(free[0::2], free[1::2]))[: rng.randint(3, 6)]:
                 home_points, away_points = rng.randint(92, 131), rng.randint(90, 128)
                 games.append((day, home, away, home_points + (home_points == away_points), away_points))
-    _more_wins("Denver Nuggets", "Detroit Pistons", "2022", games)
+    _more_wins("Denver Nuggets", "Detroit Pistons", "2022", games, facts)
     return sorted(games)
 
 
@@ -410,14 +452,16 @@ def _wins(team: str, year: str, games: list) -> int:
     )
 
 
-def _more_wins(ahead: str, behind: str, year: str, games: list) -> None:
+def _more_wins(ahead: str, behind: str, year: str, games: list, facts: Facts) -> None:
     """Flip filler results until `ahead` won more games than `behind` in `year` (the seeded schedule
     decides nothing the questions ask)."""
     for position, (day, home, away, hp, ap) in enumerate(games):
         if _wins(ahead, year, games) > _wins(behind, year, games) + 10:
             return
         fixed = (
-            (day, home, away, hp, ap) in facts.NBA_GAMES or _constrained(home, day) or _constrained(away, day)
+            (day, home, away, hp, ap) in facts.NBA_GAMES
+            or _constrained(home, day, facts)
+            or _constrained(away, day, facts)
         )
         if day.startswith(year) and not fixed and ahead in (home, away) and (home, away)[hp < ap] != ahead:
             games[position] = (day, home, away, ap, hp)
@@ -426,7 +470,7 @@ def _more_wins(ahead: str, behind: str, year: str, games: list) -> None:
 SEASON_TYPES = {"1": "Pre Season", "2": "Regular Season", "4": "Playoffs"}
 
 
-def _season_id(day: str) -> str:
+def _season_id(day: str, facts: Facts) -> str:
     """ "22022": the kind of game (1 pre-season, 2 regular season, 4 playoffs) and the season's first year."""
     date = dt.date.fromisoformat(day)
     start = date.year if date.month >= 9 else date.year - 1
@@ -442,7 +486,7 @@ def _season_id(day: str) -> str:
 
 
 def _play_by_play(
-    game_id: str, day: str, home: str, away: str, points: dict[str, int], rng: random.Random
+    game_id: str, day: str, home: str, away: str, points: dict[str, int], rng: random.Random, facts: Facts
 ) -> list[dict]:
     """The asked players' events (NBA_PLAYER_EVENTS) among seeded scoring events of both rosters that add
     up to the final score."""
@@ -498,11 +542,11 @@ def _play_by_play(
     return rows
 
 
-def _write_nba(root: Path) -> None:
+def _write_nba(root: Path, facts: Facts) -> None:
     rng = random.Random(SEED + 2)
     rows, events, numbers = [], [], {}
-    for day, home, away, home_points, away_points in _schedule(rng):
-        season = _season_id(day)
+    for day, home, away, home_points, away_points in _schedule(rng, facts):
+        season = _season_id(day, facts)
         numbers[season] = numbers.get(season, 0) + 1
         game_id = f"00{season[0]}{season[-2:]}{numbers[season]:05d}"
         rows.append(
@@ -511,7 +555,9 @@ def _write_nba(root: Path) -> None:
             )
         )
         if (day, home) in facts.NBA_ROSTERS:
-            events += _play_by_play(game_id, day, home, away, {home: home_points, away: away_points}, rng)
+            events += _play_by_play(
+                game_id, day, home, away, {home: home_points, away: away_points}, rng, facts
+            )
     formats.write_nba_sqlite(root, rows, events)
 
 
@@ -522,13 +568,14 @@ def _week(day: str) -> tuple[int, int]:
     return dt.date.fromisoformat(day).isocalendar()[:2]
 
 
-def _rounds(league: str, teams: list[str], rng: random.Random) -> list[tuple[str, str, str]]:
-    """(date, home, away) of a double round robin on Saturdays; a team with a hand-written game in a
-    week loses its round game of that week."""
+def _rounds(league: str, teams: list[str], rng: random.Random, facts: Facts) -> list[tuple[str, str, str]]:
+    """(date, home, away) of a double round robin on Saturdays but those of a break; a team with a
+    hand-written game in a week loses its round game of that week."""
     order = list(teams)
     rng.shuffle(order)
     size = len(order)
-    dates = _saturdays(facts.SOCCER_FIRST_MATCHDAY, "2024-06-01")[: 2 * (size - 1)]
+    saturdays = _saturdays(facts.SOCCER_FIRST_MATCHDAY, "2024-06-01")
+    dates = [day for day in saturdays if day not in facts.SOCCER_BREAKS][: 2 * (size - 1)]
     fixed = [(date, home, away) for lg, date, home, away, *_ in facts.SOCCER_GAMES if lg == league]
     booked = {(team, _week(date)) for date, home, away in fixed for team in (home, away)}
     games = []
@@ -543,19 +590,20 @@ def _rounds(league: str, teams: list[str], rng: random.Random) -> list[tuple[str
     return sorted(games + fixed)
 
 
-def _matchweek(date: str) -> int:
-    """The round of a game: weeks (Saturday to Friday) since the first matchday."""
-    return (dt.date.fromisoformat(date) - dt.date.fromisoformat(facts.SOCCER_FIRST_MATCHDAY)).days // 7 + 1
+def _matchweek(date: str, facts: Facts) -> int:
+    """The round of a game: weeks (Saturday to Friday) since the first matchday, breaks left out."""
+    weeks = (dt.date.fromisoformat(date) - dt.date.fromisoformat(facts.SOCCER_FIRST_MATCHDAY)).days // 7
+    return weeks + 1 - sum(1 for day in facts.SOCCER_BREAKS if day <= date)
 
 
-def _write_soccer(root: Path) -> None:
+def _write_soccer(root: Path, facts: Facts) -> None:
     rng = random.Random(SEED + 3)
     fixed = {
         (lg, date, home, away): (hg, ag, notes) for lg, date, home, away, hg, ag, notes in facts.SOCCER_GAMES
     }
     index, rows = [], []
     for league, teams in facts.SOCCER_LEAGUES.items():
-        for date, home, away in _rounds(league, teams, rng):
+        for date, home, away in _rounds(league, teams, rng, facts):
             played = date <= facts.SOCCER_DATA_DAY
             goals = fixed.get((league, date, home, away))
             if goals is None:
@@ -584,7 +632,7 @@ def _write_soccer(root: Path) -> None:
                     {
                         "date": pd.Timestamp(date),
                         "time": dt.time(*rng.choice([(12, 30), (15, 0), (17, 30), (20, 0)])),
-                        "round": f"Matchweek {_matchweek(date)}",
+                        "round": f"Matchweek {_matchweek(date, facts)}",
                         "day": dt.date.fromisoformat(date).strftime("%a"),
                         "venue": venue,
                         "result": result,
@@ -614,14 +662,92 @@ def _write_soccer(root: Path) -> None:
                         "Notes": notes,
                     }
                 )
+    hand_written = {(league, f"{date} {home}-{away}") for league, date, home, away in fixed}
+    for gap in facts.SOCCER_TABLE_GAPS:
+        _fix_table_gap(index, rows, gap, hand_written)
     formats.write_soccer_match_stats(root, index, rows)
+
+
+POINTS = {"W": 3, "D": 1, "L": 0}
+OTHER_SIDE = {"W": "L", "D": "D", "L": "W"}
+SCORE = {"W": ("2", "0"), "D": ("1", "1"), "L": ("0", "2")}  # a changed result's goals for and against
+# A result moved one step up or down, and what it does to the team's points.
+STEPS_UP = {"L": ("D", 1), "D": ("W", 2)}
+STEPS_DOWN = {"W": ("D", -2), "D": ("L", -1)}
+
+
+def _fix_table_gap(
+    index: list[tuple], rows: list[dict], gap: tuple, hand_written: set[tuple[str, str]]
+) -> None:
+    """Move seeded results (never a hand-written game's) until, over the games up to the gap's day, its
+    leader tops the league and its team trails the leader by exactly the gap's points (SOCCER_TABLE_GAPS):
+    the leader wins until it is clear of every team by more than the gap and a game's points, then the
+    team's results against others move a step at a time."""
+    league, day, leader, team, behind = gap
+    games: dict[str, list[int]] = {}
+    for position, (row_league, _, _, game) in enumerate(index):
+        if row_league == league and game[:10] <= day and rows[position]["result"]:
+            games.setdefault(game, []).append(position)
+
+    def table() -> dict[str, int]:
+        points: dict[str, int] = {}
+        for positions in games.values():
+            for position in positions:
+                points[index[position][2]] = (
+                    points.get(index[position][2], 0) + POINTS[rows[position]["result"]]
+                )
+        return points
+
+    def own_row(game: str, side: str) -> dict:
+        return next(rows[p] for p in games[game] if index[p][2] == side)
+
+    def set_result(game: str, side: str, result: str) -> None:
+        for position in games[game]:
+            mine = result if index[position][2] == side else OTHER_SIDE[result]
+            rows[position].update(result=mine, GF=SCORE[mine][0], GA=SCORE[mine][1])
+
+    def seeded(side: str) -> list[str]:
+        return [
+            g
+            for g in sorted(games)
+            if (league, g) not in hand_written and any(index[p][2] == side for p in games[g])
+        ]
+
+    for game in seeded(leader):
+        points = table()
+        if all(points[leader] - value > behind + 3 for name, value in points.items() if name != leader):
+            break
+        set_result(game, leader, "W")
+    against_others = [game for game in seeded(team) if own_row(game, team)["opponent"] != leader]
+    for _ in range(4 * len(against_others)):
+        points = table()
+        missing = points[leader] - behind - points[team]
+        if not missing:
+            break
+        steps = STEPS_UP if missing > 0 else STEPS_DOWN
+        moves = [
+            (game, *steps[own_row(game, team)["result"]])
+            for game in against_others
+            if own_row(game, team)["result"] in steps
+        ]
+        if not moves:
+            break
+        game, result, _ = min(moves, key=lambda move: abs(missing - move[2]))
+        set_result(game, team, result)
+    points = table()
+    if points[leader] - points[team] != behind or any(
+        value >= points[leader] for name, value in points.items() if name != leader
+    ):
+        raise ValueError(f"cannot set {team} {behind} points behind {leader} in {league} on {day}")
 
 
 def main(argv: Iterable[str] | None = None) -> None:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if len(arguments) != 1:
-        raise SystemExit("usage: python -m kg_mock.real_fixture DIR")
-    print(build(Path(arguments[0])))
+    sealed = "--sealed" in arguments
+    folders = [argument for argument in arguments if argument != "--sealed"]
+    if len(folders) != 1:
+        raise SystemExit("usage: python -m kg_mock.real_fixture DIR [--sealed]")
+    print(build(Path(folders[0]), sealed=sealed))
 
 
 if __name__ == "__main__":

@@ -528,6 +528,9 @@ ACTRESSES = {
     "Karla Tamburrelli", "Yeardley Smith", "Lesley Ann Warren", "Lupita Nyong'o", "Sarah Paulson", "Rooney Mara",
     "Helena Bonham Carter", "Joan Cusack", "Annie Potts", "Kristen Schaal", "Nomzamo Mbatha",
 }  # fmt: skip
+# Original titles and languages where they are not the title and English.
+ORIGINAL_TITLES: dict[str, str] = {}
+ORIGINAL_LANGUAGES = {"Parasite": "ko", "The Artist": "fr"}
 # People with birthdays in the KG (everyone else named in a cast or crew has a record without one).
 BIRTHDAYS = {
     "Gary Oldman": "1958-03-21", "Leonardo DiCaprio": "1974-11-11", "Brad Pitt": "1963-12-18",
@@ -958,6 +961,10 @@ SOCCER_LEAGUES = {
                     "Getafe", "Girona", "Granada", "Las Palmas", "Mallorca", "Osasuna", "Rayo Vallecano", "Real Madrid",
                     "Real Sociedad", "Sevilla", "Valencia", "Villarreal"],
 }
+# Saturdays of international breaks (no round that week; the rounds after move on a week).
+SOCCER_BREAKS: list[str] = []
+# (league, day, leader, team, points behind) that the seeded results are moved to (none here).
+SOCCER_TABLE_GAPS: list[tuple[str, str, str, str, int]] = []
 # (league, date, home, away, home goals, away goals, notes); None goals: not played
 SOCCER_GAMES = [
     ("ENG-Premier League", "2024-03-02", "Newcastle Utd", "Wolves", 3, 0, None),
