@@ -225,3 +225,25 @@ def test_help_answers_without_a_side_effect(tmp_path):
     )
     assert "--data" in result.stdout and "--kg-real" in result.stdout and "--jobs" in result.stdout
     assert "sys.path" not in (REPO_ROOT / "tools" / "fit.py").read_text()
+
+
+def test_bad_data_stops_before_any_model_in_one_line(tmp_path, capfd):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"interaction_id": "a", "search_results": [], "query_time": "03/01/2024, 10:00:00 PT"}\n')
+    llm = Counting()
+    with pytest.raises(SystemExit) as stopped:
+        fit.main(["--data", str(bad), "--out", str(tmp_path / "fit"), "--no-reply-cache"], llm=llm)
+    assert stopped.value.code == 2
+    message = capfd.readouterr().err
+    assert "bad.jsonl:1" in message and "query" in message and "Traceback" not in message
+    assert llm.conversations == 0
+
+
+def test_the_split_keeps_only_its_questions(tmp_path):
+    rows = [json.loads(line) for line in SAMPLE.read_text().splitlines() if line.strip()][:2]
+    for split, row in enumerate(rows):
+        row["split"] = split
+    data = tmp_path / "two.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    args = fit.parse_args(["--data", str(data), "--split", "1"])
+    assert [r.gold.interaction_id for r in fit.labelled_questions(args).records] == [rows[1]["interaction_id"]]

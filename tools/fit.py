@@ -56,7 +56,7 @@ from loguru import logger
 
 from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
 from evaluation.answer_match import Verdict, check_answer
-from evaluation.data import CragRecord, GoldQuestion, read_records
+from evaluation.data import SPLITS, CragRecord, DataError, GoldQuestion, read_records
 from models.attributes.data import DOMAINS, DYNAMISM
 from models.config import (
     REPO_ROOT,
@@ -107,7 +107,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--preset", default="cpu", help="the preset whose policy is fitted (default: cpu)")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "--data", nargs="+", type=Path, metavar="FILE", help="labelled CRAG question files (.jsonl[.bz2])"
+        "--data",
+        nargs="+",
+        action="extend",
+        metavar="PATH",
+        help="labelled CRAG questions, any shape local_evaluation.py reads (.jsonl[.bz2], Task 3's "
+        "archive or its parts, a folder, a quoted glob; several in order)",
     )
     source.add_argument(
         "--kg-real",
@@ -131,7 +136,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--fitted", type=Path, default=None, help="the fitted file to write (default <out>/fitted.json)"
     )
-    parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    parser.add_argument(
+        "--split",
+        type=int,
+        choices=sorted(SPLITS),
+        default=None,
+        help="keep only CRAG's validation (0) or public-test (1) questions of --data",
+    )
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions (of --split)")
     parser.add_argument(
         "--folds", type=int, default=5, help="cross-validation folds, by a hash of the ids (default 5)"
     )
@@ -203,10 +215,11 @@ def labelled_questions(args: argparse.Namespace) -> Labelled:
                 )
             )
         return Labelled(records[: args.limit], ["benchmarks/kg_real.py (tune and held-out splits)"], fixture)
-    missing = [str(path) for path in args.data if not path.is_file()]
-    if missing:
-        raise SystemExit(f"data files not found: {', '.join(missing)}")
-    records = [record for path in args.data for record in read_records(path)][: args.limit]
+    try:  # every record checked before any model is built, as local_evaluation.py checks them
+        records = list(read_records(args.data, args.limit, split=args.split, model_input=True))
+    except DataError as error:
+        logger.error(str(error))
+        raise SystemExit(2) from None
     return Labelled(records, [str(path) for path in args.data])
 
 
