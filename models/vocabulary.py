@@ -126,6 +126,8 @@ COMPANY_NOISE = (
     r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
     r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
 )
+# Words of a football club's name that are not its own ("FC Barcelona" is Barcelona).
+SOCCER_CLUB_NOISE = r"\b(fc|cf|afc|sc|ac|club|the|de futbol|calcio)\b"
 # A ticker written in a question: after "$", "ticker" or "(" (group 1), or a run of 2-5 capitals (group 2).
 WRITTEN_TICKER = r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5})\b"
 

@@ -287,6 +287,7 @@ PATTERNS = [
     ("NAMED_OPTIONS", "the rockets or the lakers", True), ("NAMED_OPTIONS", "the rockets and the lakers", False),
     ("NAMED_OWNER", "the band's members", True), ("NAMED_OWNER", "the bands members", False),
     ("COMPANY_NOISE", "ftai aviation ltd common shares", True), ("COMPANY_NOISE", "ftai aviation", False),
+    ("SOCCER_CLUB_NOISE", "fc barcelona", True), ("SOCCER_CLUB_NOISE", "real madrid", False),
     ("WH_OPENING", "which film won best picture", True), ("WH_OPENING", "at the time x won", False),
     ("ASKED_HEAD", "what was _ 's debut single?", True), ("ASKED_HEAD", "what is the genre of _?", False),
 ]

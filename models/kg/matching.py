@@ -17,7 +17,7 @@ from pathlib import Path
 from loguru import logger
 
 from models.aliases import FOOTBALL_CLUBS
-from models.vocabulary import COMPANY_NOISE, WORD_TOKEN
+from models.vocabulary import COMPANY_NOISE, SOCCER_CLUB_NOISE, WORD_TOKEN
 
 _ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
 _WORD_TOKEN = re.compile(WORD_TOKEN)
@@ -216,7 +216,7 @@ _SOCCER_ALIASES = {
     for club, aliases in FOOTBALL_CLUBS.items()
     for alias in aliases
 }
-_SOCCER_NOISE = re.compile(r"\b(fc|cf|afc|sc|ac|club|the|de futbol|calcio)\b")
+_SOCCER_NOISE = re.compile(SOCCER_CLUB_NOISE)
 
 
 def soccer_key(name: str) -> str:
