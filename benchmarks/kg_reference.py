@@ -22,7 +22,9 @@ from dataclasses import fields
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("tree")
     parser.add_argument("api_url")
     parser.add_argument("cases")
@@ -50,8 +52,12 @@ def main() -> None:
         name = "scripted-reader"
 
         def generate(self, conversations, params):
-            texts = ["\n".join(message["content"] for message in conversation) for conversation in conversations]
-            return [Completion(texts=[replies[max((q for q in replies if q in text), key=len)]]) for text in texts]
+            texts = [
+                "\n".join(message["content"] for message in conversation) for conversation in conversations
+            ]
+            return [
+                Completion(texts=[replies[max((q for q in replies if q in text), key=len)]]) for text in texts
+            ]
 
         def count_tokens(self, text: str) -> int:
             return len(text.split())
@@ -66,11 +72,20 @@ def main() -> None:
         answered = stage.run(
             [Question(f"kg-{start + i}", case["query"], case["query_time"]) for i, case in enumerate(batch)],
             [QuestionAttributes(domain=case["domain"]) for case in batch],
-            None if args.read else [KGEntities(**{k: v for k, v in case["entities"].items() if k in names}) for case in batch],
+            None
+            if args.read
+            else [KGEntities(**{k: v for k, v in case["entities"].items() if k in names}) for case in batch],
         )
         seconds.append(time.perf_counter() - began)
-        results += [{"references": r.references, "calls": r.calls, "has_evidence": r.has_evidence,
-                     "failed_calls": r.failed_calls} for r in answered]
+        results += [
+            {
+                "references": r.references,
+                "calls": r.calls,
+                "has_evidence": r.has_evidence,
+                "failed_calls": r.failed_calls,
+            }
+            for r in answered
+        ]
     with open(args.out, "w", encoding="utf-8") as handle:
         json.dump({"results": results, "batch_seconds": seconds}, handle)
 

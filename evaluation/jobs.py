@@ -125,7 +125,9 @@ def run_jobs(
 
     def start(index: int) -> None:
         ours, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(setup, index, theirs), name=f"job-{index}", daemon=True)
+        process = context.Process(
+            target=_serve, args=(setup, index, theirs), name=f"job-{index}", daemon=True
+        )
         process.start()
         theirs.close()
         running.append(_Job(index, process, ours))
@@ -143,7 +145,9 @@ def run_jobs(
         if job.task is not None:
             deaths[job.task] += 1
             if deaths[job.task] > RETRIES_AFTER_DEATH:
-                logger.error(f"job {job.index} {reason} on task {job.task}, as did the one before: recorded as failed")
+                logger.error(
+                    f"job {job.index} {reason} on task {job.task}, as did the one before: recorded as failed"
+                )
                 end(job.task, TaskFailed(f"its job {reason}, twice"))
             else:
                 logger.warning(f"job {job.index} {reason} on task {job.task}; dealing it again")

@@ -75,7 +75,9 @@ def llm_stage_seconds(
     per_wave = math.ceil(sequences / waves)
     context = sum(prompts) * shape.samples / waves + per_wave * shape.max_tokens / 2
     step = model.step_seconds(0, per_wave, per_wave if shape.guided else 0, context_tokens=int(context))
-    per_request = [prompt // count for prompt, count in zip(prompts, calls) for _ in range(count * shape.samples)]
+    per_request = [
+        prompt // count for prompt, count in zip(prompts, calls) for _ in range(count * shape.samples)
+    ]
     return StageEstimate(
         requests=sequences,
         prefill_s=model.prefill_seconds(per_request, chunk),
@@ -157,7 +159,15 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     full = [batch for batch in estimate["batches"] if batch["questions"] == size] or estimate["batches"]
     stages = sorted({stage for batch in full for stage in batch["stages"]})
     columns = (
-        "requests", "waves", "prefill_s", "decode_s", "guided_s", "overhead_s", "cpu_s", "gpu_s", "total"
+        "requests",
+        "waves",
+        "prefill_s",
+        "decode_s",
+        "guided_s",
+        "overhead_s",
+        "cpu_s",
+        "gpu_s",
+        "total",
     )
     rows = []
     for stage in stages:
@@ -174,8 +184,18 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
             f"— {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
             f"Per stage, seconds for a batch of {size} (mean of {len(full)} batch(es)):",
             markdown_table(
-                ["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "reranker",
-                 "total"],
+                [
+                    "stage",
+                    "requests",
+                    "KV waves",
+                    "prefill",
+                    "decode",
+                    "guided",
+                    "overhead",
+                    "CPU",
+                    "reranker",
+                    "total",
+                ],
                 rows,
             ),
         ]

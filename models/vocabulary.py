@@ -83,24 +83,40 @@ _T_ON_THE_WAY = r"(?:the\s+)?(?:\d{1,3}(?:st|nd|rd|th)\s+)?(?:[a-z]+\s+){0,3}?\(
 # Each kind of time expression, by the resolver that reads it, in the order they are tried (an
 # earlier one wins where two overlap).
 TIME_EXPRESSIONS: dict[str, str] = {
-    "year_range_words": (rf"\b(?:from|between)\s+{_T_ON_THE_WAY}{_T_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_T_ON_THE_WAY}"
-                         rf"(?P<y2>{MODERN_YEAR})\b\)?"),
+    "year_range_words": (
+        rf"\b(?:from|between)\s+{_T_ON_THE_WAY}{_T_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_T_ON_THE_WAY}"
+        rf"(?P<y2>{MODERN_YEAR})\b\)?"
+    ),
     "year_range": rf"\b{_T_YEAR}\s*(?:-|to|through|until)\s*(?P<y2>{MODERN_YEAR})\b",
     "iso_day": r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b",
     "us_day": r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b",
     "explicit_season": r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b",
     "iso_month": r"\b(?P<y>\d{4})[-/](?P<m>\d{1,2})\b(?!-)",
     "month_day_year": r"\b" + _T_MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{4})\b)?",
-    "day_month_year": r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
-    "week_of_month": r"\b(?:the\s+)?" + _T_ORDINAL + r"\s+week\s+of\s+" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
-    "quarter": r"\b(?:q(?P<q>[1-4])|(?:the\s+)?" + _T_ORDINAL + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    "day_month_year": r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    + _T_MONTH
+    + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "week_of_month": r"\b(?:the\s+)?"
+    + _T_ORDINAL
+    + r"\s+week\s+of\s+"
+    + _T_MONTH
+    + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "quarter": r"\b(?:q(?P<q>[1-4])|(?:the\s+)?"
+    + _T_ORDINAL
+    + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
     "month_year": r"\b" + _T_MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b",
-    "bare_month": (r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
-                   + _T_MONTH + r"\b(?!\s*\d)"),
+    "bare_month": (
+        r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
+        + _T_MONTH
+        + r"\b(?!\s*\d)"
+    ),
     "named_season": r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b",
     "relative_season": r"\b(?P<which>this|current|last|previous|next)\s+season\b",
-    "weekday_of_week": (r"\b(?:the\s+)?" + _T_WEEKDAY
-                        + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"),
+    "weekday_of_week": (
+        r"\b(?:the\s+)?"
+        + _T_WEEKDAY
+        + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"
+    ),
     "relative_day": r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b",
     "ago": r"\b" + _T_COUNT + r"\s+" + _T_UNIT + r"\s+ago\b",
     "past_n": r"\b(?:past|last)\s+" + _T_COUNT + r"\s+" + _T_UNIT + r"\b",
@@ -215,16 +231,24 @@ OPERAND_WORDS = rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|averag
 NOMINEES = r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the running)\b"
 # A film's cast asked about ("the actress who starred in the film that won best picture"): an
 # award's winner is the film asked about, not the answer.
-CAST_ASKED = (r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
-              r"lead (?:actor|actress|role))\b")
+CAST_ASKED = (
+    r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
+    r"lead (?:actor|actress|role))\b"
+)
 # A film's leads asked for by billing: its first-billed woman, its first-billed man, or its first N
 # billed ("the 3 main characters"; the count is read from the wording, one when none is written).
-LEAD_ACTRESS_ASKED = r"\blead(?:ing)? (?:lady|actress)\b|\bfemale lead\b|\bactress (?:(?:who|that) )?star(?:red|s|ring)\b"
+LEAD_ACTRESS_ASKED = (
+    r"\blead(?:ing)? (?:lady|actress)\b|\bfemale lead\b|\bactress (?:(?:who|that) )?star(?:red|s|ring)\b"
+)
 LEAD_ACTOR_ASKED = r"\blead(?:ing)? (?:man|actor)\b|\bmale lead\b"
-MAIN_CAST_ASKED = (r"\b(?:(?P<count>\d+|two|three|four|five|six) )?(?:main|lead|leading|principal|top[- ]billed) "
-                   r"(?:characters?|actors?|stars?|cast(?: members)?|roles?)\b")
+MAIN_CAST_ASKED = (
+    r"\b(?:(?P<count>\d+|two|three|four|five|six) )?(?:main|lead|leading|principal|top[- ]billed) "
+    r"(?:characters?|actors?|stars?|cast(?: members)?|roles?)\b"
+)
 # Where a person was born or a band comes from.
-BIRTH_PLACE = r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
+BIRTH_PLACE = (
+    r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
+)
 # When a person was born (or how old), asked about a named person.
 BIRTH_DATE = r"when .*born|birth ?date|birthdays?|\bages?\b|how old|what year .*born"
 # Whether and when a person died.
@@ -232,8 +256,10 @@ DEATH = r"\bdie|death|dead|alive|passed away"
 # How long an act existed: a person's life, a band's end.
 LIFESPAN = rf"{DEATH}|lifespan|disband|split up|broke up"
 # Who is in a band.
-MEMBERS_ASKED = (r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b|"
-                 r"\bhow many (?:singers|vocalists|musicians)\b")
+MEMBERS_ASKED = (
+    r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b|"
+    r"\bhow many (?:singers|vocalists|musicians)\b"
+)
 # The chart before this one.
 PREVIOUS_WEEK = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
 # A song's first week on a chart.
@@ -252,8 +278,10 @@ CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*
 CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
-COMPANY_RECORD_FIELDS = (r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b|"
-                         r"trailing (?:eps|p/?e)\b")
+COMPANY_RECORD_FIELDS = (
+    r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b|"
+    r"trailing (?:eps|p/?e)\b"
+)
 
 # One of several things picked by its place in time: the first one, the last one.
 FIRST_ONE = r"\b(?:first|earliest)\b"
@@ -264,12 +292,16 @@ SHARED = r"\bboth\b|\bin common\b|\bshared?\b|\bsame (?:actors?|cast|people|memb
 # Made public: a song, an album, a film.
 RELEASED = r"\breleas\w*|\bpublish\w*|\bcame out\b|\bcome out\b|\bput out\b|\bdropped\b|\bissued\b"
 # A team's next game, not its last one.
-NEXT_GAME = (r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
-             r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b")
+NEXT_GAME = (
+    r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
+    r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b"
+)
 # A player's own numbers in a game (the play-by-play holds them): the subject of "did X score",
 # "X's points", and the stats asked.
-PLAYER_STAT = (r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
-               r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b")
+PLAYER_STAT = (
+    r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
+    r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b"
+)
 PLAYER_STATS = r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|layups?|shots?|\bscored?\b"
 
 # --- What a question asks of the KG's rows, for the answer computed from them (models/kg/answer.py) --
@@ -287,8 +319,10 @@ LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
 MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|pricier|exceed\w*|outperform\w*)\b"
 LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
 # "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
-_SPAN_NAMED = (r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
-               r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)")
+_SPAN_NAMED = (
+    r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
+    r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)"
+)
 # The direction of a comparison of dates, or the row picked by its time: the earliest, the latest.
 EARLIER_ASKED = rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|began|begin(?:s|ning)?|initial(?:ly)?)\b"
 LATER_ASKED = rf"\b(?:last{_SPAN_NAMED}|latest|later|younger|youngest|newer|newest|recent(?:ly)?|after)\b"
@@ -302,18 +336,24 @@ SHARE_ASKED = r"\b(?:percent(?:age)?|per ?cent|proportion|fraction|share of)\b"
 # and the calculator read the facts); the time between two fetched dates is DATE_GAP_ASKED's.
 AGE_OR_DURATION_ASKED = r"\bhow old\b|\bages?\b|\byears old\b|\bago\b|\bhow long\b"
 # The time between two dates asked for ("the time gap of the release dates", "how many years apart").
-DATE_GAP_ASKED = (r"\btime (?:gap|difference|between|span)\b|\bgap (?:between|of)\b|\b(?:years?|days?|months?) apart\b|"
-                  r"\bhow (?:long|many (?:years|months|days)) (?:was it |were there |passed )?between\b")
+DATE_GAP_ASKED = (
+    r"\btime (?:gap|difference|between|span)\b|\bgap (?:between|of)\b|\b(?:years?|days?|months?) apart\b|"
+    r"\bhow (?:long|many (?:years|months|days)) (?:was it |were there |passed )?between\b"
+)
 # Two values set side by side with no direction ("the close of a compared to b"): each is given with
 # the higher named.
 SIDE_BY_SIDE = r"\bcompared? (?:to|with)\b|\bversus\b|\bvs\.?(?=\s)|\bin comparison (?:to|with)\b"
 # The difference of two values ("how many more", "how much bigger", "by how much").
-DIFFERENCE_ASKED = (r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
-                    r"\bby how (?:much|many)\b")
+DIFFERENCE_ASKED = (
+    r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
+    r"\bby how (?:much|many)\b"
+)
 # The rows themselves counted, not their values added ("how many times did x pay a dividend?", "the
 # total number of dividends").
-ROWS_COUNTED = (r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
-                r"weeks|wins|losses)\b")
+ROWS_COUNTED = (
+    r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
+    r"weeks|wins|losses)\b"
+)
 # A clause before the question proper ("in 2022, did ...?", "in their last game, ...").
 LEADING_CLAUSE = r"^(?:in|during|on|at|for|by|as of|over|since|after|before)\b[^,?]{0,60},\s*"
 # The day of a row asked for, not its value ("which day did x have the highest price?").
@@ -327,9 +367,13 @@ BEATEN_BY_THE_TEAM = r"_\s+(?:beat|defeat(?:ed)?|topped|overcame|won against)\b"
 TEAMS_ASKED = r"\b(?:teams|clubs|opponents|sides)\b|\b(?:which|what) (?:team|club|opponent|side)\b|\bwho\b"
 WINS_ASKED = r"\b(?:win|won|wins|victor\w*|prevail\w*)\b|\bthe winning side\b"
 LOSSES_ASKED = r"\b(?:lose|lost|losses|loss|defeat(?:s|ed)?)\b|\bthe losing (?:side|end)\b"
-RESULT_ASKED = r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
-OPPONENT_ASKED = (r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|\bvs\b|"
-                  r"\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b")
+RESULT_ASKED = (
+    r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
+)
+OPPONENT_ASKED = (
+    r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|\bvs\b|"
+    r"\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b"
+)
 GAME_DAY_ASKED = r"\bwhen\b|\bwhat (?:date|day)\b|\bschedule\w*"
 CONCEDED = r"\bconced\w*|\ballow(?:ed|s)?\b|\blet in\b"
 # The fields of a soccer game's row (its team's side), by the words that ask for them.
@@ -341,7 +385,9 @@ SOCCER_FIELDS: dict[str, str] = {
     "Poss": r"\bpossession\b",
 }
 # The first or last score of a game (the play-by-play's first and last scoring events).
-FIRST_SCORE = r"\bfirst (?:basket|points|shot|score|bucket|field goal)\b|\bscored first\b|\bopened the scoring\b"
+FIRST_SCORE = (
+    r"\bfirst (?:basket|points|shot|score|bucket|field goal)\b|\bscored first\b|\bopened the scoring\b"
+)
 LAST_SCORE = r"\b(?:last|final|winning) (?:basket|points|shot|score|bucket)\b|\bscored last\b|\bbuzzer\b"
 
 # --- The KG relations by domain: the words a question asks them with (models/kg/<domain>.py) -------
@@ -440,8 +486,10 @@ PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
 OTHER_FILMS = r"other (?:films|movies)"
 MORE_OF_THE_PERSON = rf"{OTHER_FILMS}|also|else"
 # An award won (not only a nomination).
-AWARD_WON = (r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|"
-             r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b")
+AWARD_WON = (
+    r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|"
+    r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b"
+)
 # A person's films asked about: their films, what they directed or acted in.
 PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
 # The films of a person an earlier answer named ("what other films did she direct?").
@@ -520,13 +568,17 @@ TOP_SPOT = (
 
 # The tense a question asks in: the present ("who are the members", "what is", "currently") or the past
 # ("who were", "did", "won"); a time it names decides first.
-PRESENT_TENSE = (r"\b(?:is|are|am|has|have|does|do|can|will|isn't|aren't|hasn't|haven't|doesn't|don't|can't|won't)\b|"
-                 r"'s\b|'re\b|\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b")
+PRESENT_TENSE = (
+    r"\b(?:is|are|am|has|have|does|do|can|will|isn't|aren't|hasn't|haven't|doesn't|don't|can't|won't)\b|"
+    r"'s\b|'re\b|\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b"
+)
 PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|former(?:ly)?)\b"
 # A time relative to the question's own with no span to resolve: the latest one, the next one, now.
-RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|(?<!more )recent(?:ly)?|"
-                 r"(?:last|next) (?:[\w-]+ ){0,3}?(?:game|match|appearance|fixture|outing|contest|trading day)|"
-                 r"next|upcoming|so far|to date|at the moment|right now)\b")
+RELATIVE_TIME = (
+    r"\b(?:now|currently|current|today|latest|most recent|(?<!more )recent(?:ly)?|"
+    r"(?:last|next) (?:[\w-]+ ){0,3}?(?:game|match|appearance|fixture|outing|contest|trading day)|"
+    r"next|upcoming|so far|to date|at the moment|right now)\b"
+)
 # What the question asks its answer to be, by the noun after its wh-word ("which language", "what
 # year", "which team") or the wh-word alone ("who", "when"; "where does it rank" asks no place): the
 # noun or word -> the form.
@@ -544,19 +596,25 @@ WH_OPENING = r"^(?:what|which|who|whom|whose|where|when|how)\b"
 ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date"}
 # The rows a count or a total is over, as the question names them ("how many albums", "the number of
 # dividends"): the noun phrase after the counting words.
-COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
-                r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
+COUNTED_ROWS = (
+    r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
+    r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
+)
 # Function words: they end the rows' noun phrase ("how many albums did ...", "how many jump shots
 # were ..."), and are no noun asked after a wh-word ("what are the ...").
-FUNCTION_WORDS = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
-                             "with that which who whom he she it they this these those there".split())
+FUNCTION_WORDS = frozenset(
+    "did does do was were is are has have had will would can could the a an of in on for by from "
+    "with that which who whom he she it they this these those there".split()
+)
 # Units of an amount: "how many points" asks for an amount, not a count of rows.
 AMOUNT_UNITS = frozenset("points goals shares dollars runs yards votes pts".split())
 # A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
-THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
-             r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
-             r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b"
-             r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?")
+THRESHOLD = (
+    r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
+    r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
+    r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
+)
 # How each threshold's words hold a value against its number: "above" (>), "at least" (>=), "below"
 # (<), "at most" (<=), "exactly" (=).
 THRESHOLD_WORDS: dict[str, str] = {
@@ -699,7 +757,9 @@ NUMBER_IN_ANSWER = (
 MORE_THAN = r"more than|longer than|greater than|in excess of"
 LESS_THAN = r"less than|fewer than|shorter than"
 # Words after which "one" is a pronoun, not a number ("the last one", "this one", "no one").
-ONE_AS_PRONOUN_AFTER = frozenset("last first next this that which each every no any another other only same".split())
+ONE_AS_PRONOUN_AFTER = frozenset(
+    "last first next this that which each every no any another other only same".split()
+)
 # Words that say there is none: "none", "never won", "nil" (a zero answer said in words).
 ZERO_WORDS = frozenset({"none", "nobody", "nothing", "never", "zero", "nil", "neither", "no"})
 # A match result written as a one-letter code (a gold "w", "d" or "l") -> the result.

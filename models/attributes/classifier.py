@@ -103,12 +103,16 @@ class AttributeClassifier:
             featurizer=featurizer,
             domain_head=head([q.domain for q in questions]),
             dynamism_head=head([q.static_or_dynamic for q in questions]),
-            dynamic_head=head(["dynamic" if is_dynamic(q.static_or_dynamic) else "static" for q in questions]),
+            dynamic_head=head(
+                ["dynamic" if is_dynamic(q.static_or_dynamic) else "static" for q in questions]
+            ),
             embedding_dimension=int(embeddings.shape[1]),
             default_year=config.default_year,
         )
 
-    def predict(self, queries: list[str], query_times: list[str], embeddings: np.ndarray) -> list[QuestionAttributes]:
+    def predict(
+        self, queries: list[str], query_times: list[str], embeddings: np.ndarray
+    ) -> list[QuestionAttributes]:
         if not queries:
             return []
         if embeddings.shape != (len(queries), self.embedding_dimension):
@@ -149,9 +153,13 @@ class AttributeClassifier:
         try:
             model = joblib.load(path)
         except Exception as error:
-            raise ArtifactError(f"Attribute classifier {path} is unreadable ({error}); rebuild it with `{TRAIN_COMMAND}`") from error
+            raise ArtifactError(
+                f"Attribute classifier {path} is unreadable ({error}); rebuild it with `{TRAIN_COMMAND}`"
+            ) from error
         if not isinstance(model, cls) or model.format != ARTIFACT_FORMAT:
-            raise ArtifactError(f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild it with `{TRAIN_COMMAND}`")
+            raise ArtifactError(
+                f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild it with `{TRAIN_COMMAND}`"
+            )
         return model
 
 

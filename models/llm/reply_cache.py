@@ -86,7 +86,9 @@ class ReplyStore:
 
 def _behind(name: str) -> Any:
     """An attribute read from and written to the backend behind the cache."""
-    return property(lambda self: getattr(self.backend, name), lambda self, value: setattr(self.backend, name, value))
+    return property(
+        lambda self: getattr(self.backend, name), lambda self, value: setattr(self.backend, name, value)
+    )
 
 
 class CachedBackend(LLMBackend):

@@ -114,7 +114,10 @@ def context_window(sentences: list[str], position: int, config: RetrievalConfig)
 
     def take(neighbour: int) -> bool:
         nonlocal size
-        if not 0 <= neighbour < len(sentences) or size + 1 + len(sentences[neighbour]) > config.unit_max_chars:
+        if (
+            not 0 <= neighbour < len(sentences)
+            or size + 1 + len(sentences[neighbour]) > config.unit_max_chars
+        ):
             return False
         window.append(neighbour)
         size += 1 + len(sentences[neighbour])
@@ -178,7 +181,9 @@ def select_evidence(
             if table_chars + len(candidate.text) > config.max_table_chars:
                 continue
             own_rows = [
-                k for k in kept if k.candidate.kind == "row" and k.candidate.table_group == candidate.table_group
+                k
+                for k in kept
+                if k.candidate.kind == "row" and k.candidate.table_group == candidate.table_group
             ]
             tokens = counter.count(candidate.text)
             if used_tokens - sum(k.tokens for k in own_rows) + tokens > max_tokens:
