@@ -585,7 +585,8 @@ def report(
             f"{routes}; deadline notes: {summary['deadline_notes'] or 'none'}; failed batches' "
             f"questions: {summary['errors']}; "
             f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
-            f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls)."
+            f"{basis['questions']} questions of batches without cached replies "
+            f"({basis['uncached_calls']} LLM calls)."
         )
     for name, summary in summaries.items():
         if summary["seconds_per_stage"]:
@@ -711,8 +712,8 @@ def time_estimates(setups: list[Setup], records: list[CragRecord], result: dict[
             [setup.name, f"{estimate['p50']:.1f}", f"{estimate['p95']:.1f}", f"{estimate['mean']:.1f}"]
         )
     return (
-        "## Estimated seconds per question on 4x T4 (evaluation/time_model.py, from the tokens recorded here)\n\n"
-        + markdown_table(["setup", "p50", "p95", "mean"], rows)
+        "## Estimated seconds per question on 4x T4 (evaluation/time_model.py, from the "
+        "tokens recorded here)\n\n" + markdown_table(["setup", "p50", "p95", "mean"], rows)
     )
 
 

@@ -20,9 +20,10 @@ it from `git archive` on the same server), all with the scripted entities of the
 isolates planning and rendering. Then "ours" and "previous plan" again with the entities read: the
 same names come back from a scripted reader as the LLM's JSON reply, so they take the production path
 (grounding, filing by domain, a name tried as the other kind of its domain only on a miss), where the
-calls the hidden evaluation pays are spent. Printed per question set of the file ("base": the first questions;
-"relations": two hops, fields shown only when asked, indirect wording, comparisons), then overall; with --end-to-end also "ours, LLM entities" where the embedded model
-reads the entities (slow on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
+calls the hidden evaluation pays are spent. Printed per question set of the file ("base": the first
+questions; "relations": two hops, fields shown only when asked, indirect wording, comparisons), then
+overall; with --end-to-end also "ours, LLM entities" where the embedded model reads the entities (slow
+on CPU: ~60 prompt tokens/s). Then one stress batch of call-hungry questions,
 ours against unbudgeted: the KG seconds the call budget and the deadline save.
 
 With --real, instead: the real-wording set (benchmarks/kg_real.py: real CRAG validation questions read
@@ -56,8 +57,8 @@ questions whose entity the KG holds (the others' gold answer is "I don't know");
 the route the system recorded and its answer. Correctness is the answer checker's
 (evaluation/answer_match.check_answer); with no judge model here, what it is unsure of counts as wrong.
 
-    python -m benchmarks.kg [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT] [--end-to-end]
-                                      [--preset cpu] [--show-misses] [--no-read]
+    python -m benchmarks.kg [--delay-s 0.25 | --api-url URL] [--batch-size 8] [--reference COMMIT]
+                            [--end-to-end] [--preset cpu] [--show-misses] [--no-read]
     python -m benchmarks.kg --system [--system-limit N]
     python -m benchmarks.kg --real [--end-to-end] [--show-misses] [--out results.json]
     python -m benchmarks.kg --real --system [--split held-out] [--out FOLDER] [--budget-s S]
@@ -124,7 +125,8 @@ STRESS = [
     ),
     ("list every grammy best new artist winner", "music", KGEntities()),
     (
-        "where are halcyon drift, marrow-saints and the cobalt hour from, who are their members and what did they release?",
+        "where are halcyon drift, marrow-saints and the cobalt hour from, who are their members "
+        "and what did they release?",
         "music",
         KGEntities(artists=["Halcyon Drift", "Marrow-Saints", "The Cobalt Hour"]),
     ),
@@ -253,7 +255,8 @@ def offers_near_miss(case: Case, result: KGResult) -> bool:
 
 
 def reader_reply(entities: KGEntities) -> str:
-    """The entity reader's JSON reply that yields `entities` (the shape of models.kg.entities.entity_schema)."""
+    """The entity reader's JSON reply that yields `entities` (the shape of
+    models.kg.entities.entity_schema)."""
     return json.dumps({**vars(entities), "sport": entities.sport or "none"})
 
 
@@ -318,8 +321,8 @@ def report(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
 
 def _table(runs: list[Run], cases: list[Case]) -> None:
     header = (
-        f"{'run':<40} {'answer in evidence':>19} {'near misses':>12} {'has_evidence':>13} {'calls/q':>8} {'failed':>7} "
-        f"{'KG s/batch mean':>16} {'max':>6}"
+        f"{'run':<40} {'answer in evidence':>19} {'near misses':>12} {'has_evidence':>13} {'calls/q':>8} "
+        f"{'failed':>7} {'KG s/batch mean':>16} {'max':>6}"
     )
     print(header)
     print("-" * len(header))
@@ -331,7 +334,8 @@ def _table(runs: list[Run], cases: list[Case]) -> None:
         calls = mean(len(r.calls) for r in run.results)
         failed = sum(len(r.failed_calls) for r in run.results)
         print(
-            f"{run.name:<40} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {misses:>12} {found / len(cases):>13.1%} "
+            f"{run.name:<40} {hits:>4}/{len(cases)} = {hits / len(cases):6.1%} {misses:>12} "
+            f"{found / len(cases):>13.1%} "
             f"{calls:>8.2f} {failed:>7} {mean(run.batch_seconds):>16.2f} {max(run.batch_seconds):>6.2f}"
         )
 
@@ -361,8 +365,10 @@ def _by_domain(runs: list[Run], cases: list[Case], show_misses: bool) -> None:
                     if offers_near_miss(replace(case, near_misses=[span]), result)
                 ]
                 print(
-                    f"- {case.query!r} wants {case.answers}{f' shows near misses {shown}' if shown else ''} | "
-                    f"has_evidence {result.has_evidence} | {result.error} | {'; '.join(map(str, result.events))}"
+                    f"- {case.query!r} wants "
+                    f"{case.answers}{f' shows near misses {shown}' if shown else ''} | "
+                    f"has_evidence {result.has_evidence} | {result.error} | "
+                    f"{'; '.join(map(str, result.events))}"
                 )
                 print(f"  calls: {result.calls}")
                 print(
@@ -497,7 +503,8 @@ def main() -> None:
     if args.system and args.real:
         if not kg_real.VALIDATION.is_file():
             print(
-                f"{kg_real.VALIDATION} is absent: the real-wording set reads its questions from it; nothing to run"
+                f"{kg_real.VALIDATION} is absent: the real-wording set reads its "
+                "questions from it; nothing to run"
             )
             return
         run_real_system(args)
@@ -519,7 +526,8 @@ def main() -> None:
         f"the server at {args.api_url}" if args.api_url else f"mock server with {args.delay_s:g} s per call"
     )
     print(
-        f"{len(cases)} questions from {args.questions}; {server}; batches of {args.batch_size}; preset {args.preset}\n"
+        f"{len(cases)} questions from {args.questions}; {server}; batches of "
+        f"{args.batch_size}; preset {args.preset}\n"
     )
     prompts = PromptLibrary()
     runs = []
@@ -587,7 +595,8 @@ def main() -> None:
     if args.end_to_end:
         scripted = dict(zip(map(id, cases), runs[0].results))
         print(
-            f"\nend to end on {len(sample)} of the questions (every {step}th), against the scripted entities on the same ones:"
+            f"\nend to end on {len(sample)} of the questions (every {step}th), against the scripted "
+            "entities on the same ones:"
         )
         report(
             [
@@ -600,8 +609,10 @@ def main() -> None:
     print(f"\nstress batch ({len(STRESS)} call-hungry questions in one batch):")
     for run in stress_runs:
         print(
-            f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls {sum(len(r.calls) for r in run.results):4d} "
-            f"(shared calls counted per question), has_evidence {sum(r.has_evidence for r in run.results)}/{len(STRESS)}"
+            f"  {run.name:<12} KG seconds {run.batch_seconds[0]:6.2f}, calls "
+            f"{sum(len(r.calls) for r in run.results):4d} "
+            "(shared calls counted per question), has_evidence "
+            f"{sum(r.has_evidence for r in run.results)}/{len(STRESS)}"
         )
 
 
@@ -634,7 +645,8 @@ def real_cases(data_dir: Path, sealed: bool = False) -> list[Case]:
 def run_real_benchmark(args: argparse.Namespace) -> None:
     if not kg_real.VALIDATION.is_file():
         print(
-            f"{kg_real.VALIDATION} is absent: the real-wording set reads its questions from it; nothing to run"
+            f"{kg_real.VALIDATION} is absent: the real-wording set reads its "
+            "questions from it; nothing to run"
         )
         return
     config = load_config(args.preset, parse_overrides(args.set))
@@ -649,8 +661,8 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
     )
     print(
         f"{'sealed' if args.sealed else 'real-wording'} set: {len(cases)} questions ({parts}) from "
-        f"{kg_real.VALIDATION}; KG {data_dir}; mock server with {args.delay_s:g} s per call; batches of {args.batch_size}; "
-        f"preset {args.preset}\n"
+        f"{kg_real.VALIDATION}; KG {data_dir}; mock server with {args.delay_s:g} s per call; batches of "
+        f"{args.batch_size}; preset {args.preset}\n"
     )
     prompts = PromptLibrary()
     runs: list[tuple[Run, list[Case]]] = []
@@ -690,7 +702,8 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
                 llm.close()
             if args.llm_replies:
                 print(
-                    f"entity replies of the LLM: {llm.generated} generated now, {llm.replayed} replayed from {args.llm_replies} "
+                    f"entity replies of the LLM: {llm.generated} generated now, {llm.replayed} "
+                    f"replayed from {args.llm_replies} "
                     "(the s/q of replayed ones leave out the model's time)\n"
                 )
     report_real(runs, args.show_misses)
@@ -772,13 +785,14 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             listed = [(c, r) for c, r in pairs if c.near_misses]
             shown = sum(offers_near_miss(c, r) for c, r in listed)
             print(
-                f"{run.name:<40} {split:<9} {found:>4}/{len(pairs):<4} = {found / len(pairs):5.0%} {f'{shown}/{len(listed)}':>12} "
+                f"{run.name:<40} {split:<9} {found:>4}/{len(pairs):<4} = {found / len(pairs):5.0%} "
+                f"{f'{shown}/{len(listed)}':>12} "
                 f"{mean(len(r.calls) for _, r in pairs):>8.2f} {mean(r.seconds for _, r in pairs):>6.2f} "
                 f"|           {computed_cells(pairs)}"
             )
     print(
-        "\nthe reading held to the gold intent (benchmarks/kg_real.py:INTENTS), right of all: relation (by the routes "
-        "and fields it declares), operation, time kind, tense"
+        "\nthe reading held to the gold intent (benchmarks/kg_real.py:INTENTS), right of all: relation (by "
+        "the routes and fields it declares), operation, time kind, tense"
     )
     for run, cases in runs:
         if run.name.startswith("unbudgeted"):
@@ -822,12 +836,14 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             wanted = [[span for span in spans if not states(evidence, span)] for spans in case.alternatives]
             near = [span for span in case.near_misses if states(evidence, span)]
             print(
-                f"- {case.key} [{case.split}, {case.domain}, {case.question_type}] {case.query!r} at {case.query_time}: "
+                f"- {case.key} [{case.split}, {case.domain}, {case.question_type}] "
+                f"{case.query!r} at {case.query_time}: "
                 + ("found" if answered(case, result) else f"missing {min(wanted, key=len)[:8]}")
                 + (f"; near misses shown {near}" if near else "")
             )
             print(
-                f"  has_evidence {result.has_evidence} | error {result.error} | events {'; '.join(map(str, result.events))}"
+                f"  has_evidence {result.has_evidence} | error {result.error} | events "
+                f"{'; '.join(map(str, result.events))}"
             )
             print(f"  calls: {result.calls}")
             print("  " + "\n  ".join((evidence or "(no references)").splitlines()[:10]))
@@ -934,7 +950,8 @@ def run_system(name: str, config: CragConfig, api_url: str, cases: list[Case], b
     run = SystemRun(name, answers, routes, time.perf_counter() - began)
     counts = Counter(verdict(c, a) for c, a in zip(cases, answers))
     logger.info(
-        f"{name}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['refused']} refused in {run.seconds:.0f} s"
+        f"{name}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['refused']} "
+        f"refused in {run.seconds:.0f} s"
     )
     return run
 
@@ -961,7 +978,8 @@ def system_report(runs: list[SystemRun], cases: list[Case]) -> None:
     old, new = by_name["old routing, KG down"], by_name["new routing, KG down"]
     differing = [i for i, (a, b) in enumerate(zip(old.answers, new.answers)) if a != b]
     print(
-        f"\nKG down, new routing vs old routing: {'same answers' if not differing else f'{len(differing)} answers differ'} "
+        "\nKG down, new routing vs old routing: "
+        f"{'same answers' if not differing else f'{len(differing)} answers differ'} "
         f"on all {len(cases)} questions"
         + (f" (questions {', '.join(str(i + 1) for i in differing)})" if differing else "")
     )
@@ -969,14 +987,16 @@ def system_report(runs: list[SystemRun], cases: list[Case]) -> None:
     for run in runs:
         right = sum(verdict(c, a) == "correct" for c, a in zip(cases, run.answers) if not is_refusal(c.gold))
         print(
-            f"{run.name:<22} correct on the {len(answerable)} questions the KG can answer: {right} = {right / max(len(answerable), 1):.0%}"
+            f"{run.name:<22} correct on the {len(answerable)} questions the KG can answer: {right} = "
+            f"{right / max(len(answerable), 1):.0%}"
         )
     print("\nper question: gold answer, then per setup the verdict, the recorded route and the answer")
     for i, case in enumerate(cases):
         print(f"- [{case.domain}] {case.query!r} gold {case.gold!r}")
         for run in runs:
             print(
-                f"    {run.name:<20} {verdict(case, run.answers[i]):<8} {run.routes[i]:<40} {run.answers[i][:100]!r}"
+                f"    {run.name:<20} {verdict(case, run.answers[i]):<8} "
+                f"{run.routes[i]:<40} {run.answers[i][:100]!r}"
             )
 
 

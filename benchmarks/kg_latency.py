@@ -168,14 +168,15 @@ def report(official: dict[str, list[float]], ours: dict[str, list[float]]) -> li
     for path in sorted(official):
         (om, op), (mm, mp) = quantiles(official[path]), quantiles(ours.get(path, [0.0]))
         lines.append(
-            f"{path:<52} {len(official[path]):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        {mm * 1000:8.1f} / {mp * 1000:6.1f}"
+            f"{path:<52} {len(official[path]):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        "
+            f"{mm * 1000:8.1f} / {mp * 1000:6.1f}"
         )
     every_official = [s for values in official.values() for s in values]
     every_ours = [s for values in ours.values() for s in values]
     (om, op), (mm, mp) = quantiles(every_official), quantiles(every_ours)
     lines.append(
-        f"{'all requests':<52} {len(every_official):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        {mm * 1000:8.1f} / {mp * 1000:6.1f}"
-        f"   (official max {max(every_official) * 1000:.1f} ms)"
+        f"{'all requests':<52} {len(every_official):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        "
+        f"{mm * 1000:8.1f} / {mp * 1000:6.1f}   (official max {max(every_official) * 1000:.1f} ms)"
     )
     return lines
 
@@ -208,7 +209,8 @@ def main() -> None:
             with official_server(args.official, args.python, bigger) as url:
                 median, p95 = quantiles(latencies(url, searches, args.repeats)[OPEN_SEARCH])
             print(
-                f"official open search over {extra:,} more names: median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+                f"official open search over {extra:,} more names: "
+                f"median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
             )
             shutil.rmtree(bigger)
 

@@ -4,8 +4,8 @@ read from the built KG, so they stay true to the data when the fixture changes.
 
 Per line: id, set ("base": the first questions; "relations": questions that take a second lookup, ask a
 field shown only when asked, word an attribute indirectly, or compare/aggregate; "play-by-play": events
-inside one game), query, query_time
-("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
+inside one game), query, query_time ("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what
+the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
 models.kg.entities.KGEntities) and answer_spans: strings that must all appear in the KG evidence
 (case-insensitive, word-bounded; prices with two decimals, other numbers plain, as the API returns
 them). No spans: the KG holds nothing for the question, and no evidence is the right outcome.
@@ -1360,7 +1360,8 @@ def relations(f: Facts) -> list[Question]:
             [f"{v:g}" for v in dividends_2023.values()],
         ),
         Question(
-            "how many more points did the portland trail blazers score than the denver nuggets on 2024-03-08?",
+            "how many more points did the portland trail blazers score than the denver nuggets "
+            "on 2024-03-08?",
             "sports",
             "static",
             "difference within one game",

@@ -63,7 +63,8 @@ class Api:
         return result
 
     def text(self) -> str:
-        """Every call and its answer as JSON (a call's arguments tell which chart date or game an answer is of)."""
+        """Every call and its answer as JSON (a call's arguments tell which chart date or game an answer
+        is of)."""
         return "\n".join(json.dumps(answer, ensure_ascii=False) for answer in self.answers)
 
     # finance
@@ -339,7 +340,8 @@ def _finance() -> list[RealQuestion]:
             "the same as" if today == yesterday else "higher than" if today > yesterday else "lower than"
         )
         return Derivation(
-            f"Today (Feb 15, 2024) Microsoft opened at {price(today)}, {relation} yesterday's {price(yesterday)}",
+            f"Today (Feb 15, 2024) Microsoft opened at {price(today)}, {relation} "
+            f"yesterday's {price(yesterday)}",
             [["2024-02-15", price(today), "2024-02-14", price(yesterday)]],
         )
 

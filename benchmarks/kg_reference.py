@@ -1,7 +1,8 @@
 """The KG stage of another commit (the previous plan) on the benchmark's questions, for benchmarks/kg.py to
 set beside ours in the same run, on the same server.
 
-    python benchmarks/kg_reference.py TREE API_URL CASES_JSON OUT_JSON [--preset cpu] [--batch-size 8] [--read]
+    python benchmarks/kg_reference.py TREE API_URL CASES_JSON OUT_JSON
+                                      [--preset cpu] [--batch-size 8] [--read]
 
 TREE is a copy of that commit's `models/` and `prompts/` (benchmarks/kg.py extracts it with `git
 archive`); it is put first on the import path, so every `models` import below is that commit's. Cases

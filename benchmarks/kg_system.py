@@ -151,7 +151,8 @@ def run(
     name = "sealed set" if any(c.split == "sealed" for c in cases) else "real-wording set"
     print(
         f"{len(cases)} questions of the {name}; whole system, preset {config.preset}, batches of "
-        f"{config.batch_size}, no web pages; deadline {deadline}; answers in {path} ({len(cases) - len(todo)} stored)\n"
+        f"{config.batch_size}, no web pages; deadline {deadline}; answers in {path} "
+        f"({len(cases) - len(todo)} stored)\n"
     )
     if todo:
         with running_server(data_dir=data_dir or cached_real_fixture_dir(), delay_s=0.0) as url:
@@ -218,7 +219,8 @@ def _shares(rows: list[Row]) -> str:
 
 def report(rows: list[Row], show_misses: bool) -> None:
     header = (
-        f"{'split':<9} {'n':>3} | {'correct wrong missing unsure':<29} {'score':>7} | {'stage facts found':>17} | "
+        f"{'split':<9} {'n':>3} | {'correct wrong missing unsure':<29} {'score':>7} | "
+        f"{'stage facts found':>17} | "
         f"{'of those: correct wrong missing unsure':<42} | {'false premise judged (kept), found / all':>42}"
     )
     print(header)
@@ -233,23 +235,26 @@ def report(rows: list[Row], show_misses: bool) -> None:
             f"{sum(r.premise_judged_false for r in picked)} ({sum(r.invalid for r in picked)})/{len(picked)}"
         )
         print(
-            f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = {len(found) / len(picked):3.0%} | "
-            f"{_shares(found):<42} | {invalid:>42}"
+            f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = "
+            f"{len(found) / len(picked):3.0%} | {_shares(found):<42} | {invalid:>42}"
         )
     print(
         "\nthe answer the facts decide: questions with one in the prompt, the model's answer replaced by it, "
-        'given where the model declined, declined ("I don\'t know"); all, then those the checker judged correct'
+        'given where the model declined, declined ("I don\'t know"); all, then those '
+        "the checker judged correct"
     )
     for split in SPLITS:
         picked = [r for r in rows if split in ("all", r.case.split) and r.computed]
         if picked:
             print(
-                f"  {split:<9} {len(picked):>3} computed, {sum(r.noted(COMPUTED_KEPT) for r in picked):>3} replaced, "
-                f"{sum(r.noted(COMPUTED_OVER_DECLINE) for r in picked):>3} given over a decline, "
-                f"{sum(r.refused for r in picked):>3} declined; correct {sum(r.verdict is Verdict.CORRECT for r in picked)}"
+                f"  {split:<9} {len(picked):>3} computed, {sum(r.noted(COMPUTED_KEPT) for r in picked):>3} "
+                f"replaced, {sum(r.noted(COMPUTED_OVER_DECLINE) for r in picked):>3} given over a decline, "
+                f"{sum(r.refused for r in picked):>3} declined; correct "
+                f"{sum(r.verdict is Verdict.CORRECT for r in picked)}"
             )
     print(
-        '\n"I don\'t know" on questions whose facts the stage finds, by cause (KG stage skipped for time among them):'
+        '\n"I don\'t know" on questions whose facts the stage finds, by cause (KG stage '
+        "skipped for time among them):"
     )
     for split in SPLITS:
         if not any(split in ("all", r.case.split) for r in rows):
@@ -272,8 +277,8 @@ def report(rows: list[Row], show_misses: bool) -> None:
             for value in sorted({group(r) for r in picked}):
                 chosen = [r for r in picked if group(r) == value]
                 print(
-                    f"  {split:<9} {value:<20} {len(chosen):>3} | {_tally(chosen)} | {sum(r.stage_found for r in chosen):>3} "
-                    f"| {sum(r.prompt_found for r in chosen):>3}"
+                    f"  {split:<9} {value:<20} {len(chosen):>3} | {_tally(chosen)} | "
+                    f"{sum(r.stage_found for r in chosen):>3} | {sum(r.prompt_found for r in chosen):>3}"
                 )
     if not show_misses:
         return
@@ -283,12 +288,13 @@ def report(rows: list[Row], show_misses: bool) -> None:
             continue
         line = row.line
         print(
-            f"- {row.case.key} [{row.case.split}, {row.case.domain}, {row.case.question_type}] {row.case.query!r} "
-            f"at {row.case.query_time}; gold {row.case.gold!r}"
+            f"- {row.case.key} [{row.case.split}, {row.case.domain}, {row.case.question_type}] "
+            f"{row.case.query!r} at {row.case.query_time}; gold {row.case.gold!r}"
         )
         print(
             f"  {row.verdict.value}: {line['prediction']!r} | route {line.get('route')!r} | stage facts "
-            f"{'found' if row.stage_found else 'not found'}, in the prompt {'yes' if row.prompt_found else 'no'}"
+            f"{'found' if row.stage_found else 'not found'}, in the prompt "
+            f"{'yes' if row.prompt_found else 'no'}"
         )
         if line.get("reasoning"):
             print(f"  reasoning: {line['reasoning'][:400]!r}")

@@ -1,6 +1,7 @@
 """The plan's knowledge-extractor rule, chosen by the end-to-end score and reported held out.
 
-    python -m benchmarks.knowledge_rule --plan answers/cpu-plan-<key>.jsonl --forced answers/cpu-plan-<key2>.jsonl
+    python -m benchmarks.knowledge_rule --plan answers/cpu-plan-<key>.jsonl
+                                        --forced answers/cpu-plan-<key2>.jsonl
 
 Inputs, two end-to-end runs (benchmarks/end_to_end.py) of the cpu preset on the same questions:
   --plan    the preset as it is (the extractor runs for a likely-static question whose best reference
@@ -111,7 +112,8 @@ def load_cases(args: argparse.Namespace) -> list[Case]:
     for path in (args.plan, args.forced):
         if not path.is_file():
             raise SystemExit(
-                f"{path} does not exist: pass an answers file of benchmarks/end_to_end.py (its answers/ folder)"
+                f"{path} does not exist: pass an answers file of "
+                "benchmarks/end_to_end.py (its answers/ folder)"
             )
     planned, forced = read_answers(args.plan), read_answers(args.forced)
     sourced = [(record, path.name) for path in args.data for record in read_records(path)]
@@ -202,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cases = load_cases(args)
     print(
-        f"# The knowledge extractor's rule on {len(cases)} questions ({sum(c.answered for c in cases)} answered by the reasoning)\n"
+        f"# The knowledge extractor's rule on {len(cases)} questions ({sum(c.answered for c in cases)} "
+        "answered by the reasoning)\n"
     )
     rows = [
         [
@@ -249,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(
         f"\nQuestions whose verdict the extractor changes ({len(changed)} of the "
-        f"{sum(c.without_knowledge is not None and c.answered for c in cases)} answered that the plan runs without it):\n"
+        f"{sum(c.without_knowledge is not None and c.answered for c in cases)} answered that "
+        "the plan runs without it):\n"
     )
     print(
         markdown_table(

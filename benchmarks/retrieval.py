@@ -343,7 +343,8 @@ def stand_in(config: CragConfig) -> list[str]:
     notes = []
     if retrieval.embedding_model != CPU_ENCODER or retrieval.embedding_device != "cpu":
         notes.append(
-            f"encoder {Path(retrieval.embedding_model).name} on {retrieval.embedding_device} -> {CPU_ENCODER} on cpu"
+            f"encoder {Path(retrieval.embedding_model).name} on "
+            f"{retrieval.embedding_device} -> {CPU_ENCODER} on cpu"
         )
         retrieval.embedding_model, retrieval.embedding_device = CPU_ENCODER, "cpu"
     if retrieval.relevance_estimator == "cross_encoder":
@@ -372,8 +373,8 @@ def print_questions(
     for file in dict.fromkeys(item.file for item in items):
         print(f"\n## {name}: {file}")
         print(
-            f"{'#':>2} {'question':48s} | {'ours':>4} {'chars':>5} {'tok':>4} | {'base':>4} {'chars':>5} {'tok':>4} "
-            f"| {'read':>5} {'own':>3} | ceiling | ours misses"
+            f"{'#':>2} {'question':48s} | {'ours':>4} {'chars':>5} {'tok':>4} | {'base':>4} {'chars':>5} "
+            f"{'tok':>4} | {'read':>5} {'own':>3} | ceiling | ours misses"
         )
         index = [i for i, item in enumerate(items) if item.file == file]
         for n, i in enumerate(index):
@@ -382,8 +383,8 @@ def print_questions(
             own_read = sum(r for r, own in zip(read, item.own) if own)
             print(
                 f"{n:2d} {item.gold.query[:48]:48s} | {mark(a.found):>4} {a.chars:5d} {a.tokens:4d} "
-                f"| {mark(b.found):>4} {b.chars:5d} {b.tokens:4d} | {sum(read):>2}/{len(read):<2} {own_read:>3} "
-                f"| {mark(item.ceiling):>7} | {', '.join(a.missing)}"
+                f"| {mark(b.found):>4} {b.chars:5d} {b.tokens:4d} | {sum(read):>2}/{len(read):<2} "
+                f"{own_read:>3} | {mark(item.ceiling):>7} | {', '.join(a.missing)}"
             )
         for i in index:
             if not items[i].scored:
@@ -461,7 +462,8 @@ def report(run: PresetRun, items: list[Item], base: list[Row]) -> None:
             fold = totals(run.grid_rows[chosen], held_out)
             fold_base = totals(base, held_out)
             details.append(
-                f"  {scheme} #{k + 1}: held out {fold.hits}/{fold.count} vs {fold_base.hits}/{fold_base.count}, "
+                f"  {scheme} #{k + 1}: held out {fold.hits}/{fold.count} vs "
+                f"{fold_base.hits}/{fold_base.count}, "
                 f"chars {fold.chars:.0f} vs {fold_base.chars:.0f}; chose {describe(run.combos[chosen])}"
             )
         merged = [held_rows.get(i, run.rows[i]) for i in range(len(items))]
@@ -494,7 +496,8 @@ def timed(
     chosen = [items[round(i * (len(items) - 1) / max(1, count - 1))] for i in range(min(count, len(items)))]
     pages = len(chosen[0].question.search_results)
     print(
-        f"\n# Seconds per question ({len(chosen)} questions of up to {pages} pages, from raw HTML, one at a time)"
+        f"\n# Seconds per question ({len(chosen)} questions of up to {pages} pages, "
+        "from raw HTML, one at a time)"
     )
     baseline_config = replace(load_config("cpu").retrieval, mode="baseline")
     columns: dict[str, list[tuple[float, float]]] = {"baseline": []}
@@ -568,7 +571,8 @@ def main() -> None:
     ]
     if not paths:
         sys.exit(
-            f"no dev file found (looked for {', '.join(DATA_FILES)} in {args.shared / 'data'}): nothing to benchmark"
+            f"no dev file found (looked for {', '.join(DATA_FILES)} in "
+            f"{args.shared / 'data'}): nothing to benchmark"
         )
     overrides = {**parse_overrides(args.set), **reply_cache_override(args)}
     grid = {} if args.no_cv else parse_grid(GRID if args.pages <= 5 else GRID_MANY, args.grid)
@@ -586,7 +590,8 @@ def main() -> None:
     shape = max(len(item.question.search_results) for item in items)
     print(
         f"{len(items)} questions from {', '.join(path.name for path in paths)}, up to {shape} pages each "
-        f"({mean(len(item.question.search_results) for item in items):.1f} on average); tokens by {counter_name}"
+        f"({mean(len(item.question.search_results) for item in items):.1f} on "
+        f"average); tokens by {counter_name}"
     )
 
     base_rows = baseline_rows(cached, items, count)
@@ -603,7 +608,8 @@ def main() -> None:
             llms.append(llm)
         retriever = make_retriever(config, cached, llm)
         print(
-            f"\npreset {name}{' (stand-ins: ' + '; '.join(notes) + ')' if notes else ''}; our budget counted by {retriever.tokens.method}"
+            f"\npreset {name}{' (stand-ins: ' + '; '.join(notes) + ')' if notes else ''}; our budget counted "
+            f"by {retriever.tokens.method}"
         )
         print(f"ours: {config.retrieval}")
         run = PresetRun(name, config, batch_rows(retriever, config, items, count), combos)

@@ -220,8 +220,8 @@ def compare_single_process(records: list[PageRecord], config: WebConfig, repeats
     ours = runs["project"]
     fast = [run for run in ours if run.page.extractor in ("resiliparse", "none")]
     print(
-        f"fast-path pages: {len(fast)}/{len(ours)}, slowest {max(run.wall for run in fast) * 1000:.1f} ms wall, "
-        f"{max(run.cpu for run in fast) * 1000:.1f} ms cpu; fallbacks used: "
+        f"fast-path pages: {len(fast)}/{len(ours)}, slowest {max(run.wall for run in fast) * 1000:.1f} ms "
+        f"wall, {max(run.cpu for run in fast) * 1000:.1f} ms cpu; fallbacks used: "
         f"{sorted({run.page.extractor for run in ours} - {'resiliparse', 'none'}) or 'none'}"
     )
 
@@ -263,7 +263,8 @@ def time_adversarial_pages(config: WebConfig) -> None:
             remote = time.perf_counter() - started
             size = len(raw) if raw is not None else 0
             print(
-                f"{name:<22} {size / 1e6:6.2f} M  {local:6.2f} s | {remote:6.2f} s  chunks {len(page.chunks):5d}  "
+                f"{name:<22} {size / 1e6:6.2f} M  {local:6.2f} s | {remote:6.2f} s  "
+                f"chunks {len(page.chunks):5d}  "
                 f"tables {len(page.tables):3d}  {page.extractor:<12} {'; '.join(map(str, page.events))[:70]}"
                 + (f"  [pool: {pooled[0].error}]" if pooled and pooled[0].error else "")
             )

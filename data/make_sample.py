@@ -64,7 +64,8 @@ QUESTIONS = [
             result(
                 "Canberra - Travel guide to Australia's capital",
                 "https://travel.example.com/australia/canberra",
-                "Canberra is the capital city of Australia, chosen in 1908 as a compromise between Sydney and Melbourne.",
+                "Canberra is the capital city of Australia, chosen in 1908 as a compromise "
+                "between Sydney and Melbourne.",
                 page(
                     "Canberra: Australia's purpose-built capital",
                     "<p>Many visitors assume that Sydney, the largest city, is the seat of government. "
@@ -281,7 +282,8 @@ QUESTIONS = [
             result(
                 "Bohemian Rhapsody - song facts",
                 "https://music.example.com/songs/bohemian-rhapsody",
-                "Bohemian Rhapsody was written by Freddie Mercury for Queen's 1975 album A Night at the Opera.",
+                "Bohemian Rhapsody was written by Freddie Mercury for Queen's 1975 "
+                "album A Night at the Opera.",
                 page(
                     "Bohemian Rhapsody",
                     "<p>Bohemian Rhapsody is a song by the British rock band Queen. It was written by "

@@ -2,11 +2,12 @@
 
 Each job is a process of its own (spawned: it inherits no threads and no loaded model), built by
 `setup(job)` into a function that answers one task; the parent deals out the tasks (read from an
-iterable as jobs are free for them), one at a time to each job, and hands every result to `done` as it arrives, so that the parent alone writes the
-results and draws the one progress bar. A job that dies while on a task (killed, out of memory, a
-crash in native code) costs that task one attempt: it is dealt again, to a fresh job, once; when that
-dies too, `done` gets a `TaskFailed` saying so. A task that raises comes back as a `TaskFailed` at once
-(it would raise again). So every task ends exactly once: none lost, none duplicated.
+iterable as jobs are free for them), one at a time to each job, and hands every result to `done` as
+it arrives, so that the parent alone writes the results and draws the one progress bar. A job that
+dies while on a task (killed, out of memory, a crash in native code) costs that task one attempt: it
+is dealt again, to a fresh job, once; when that dies too, `done` gets a `TaskFailed` saying so. A
+task that raises comes back as a `TaskFailed` at once (it would raise again). So every task ends
+exactly once: none lost, none duplicated.
 
 `share_cores` splits the machine between the jobs: llama.cpp threads, page workers and torch
 threads of cores // N each (unless set); the servers of `llm.base_url` are rotated so that each job

@@ -435,8 +435,8 @@ def markdown_report(report: dict[str, Any]) -> str:
     cache = report["reply_cache"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f} "
-        f"(on {basis['questions']} questions of batches without cached replies, {basis['uncached_calls']} LLM calls). "
-        f"Reply cache: {describe_reply_cache(cache)}."
+        f"(on {basis['questions']} questions of batches without cached replies, {basis['uncached_calls']} "
+        f"LLM calls). Reply cache: {describe_reply_cache(cache)}."
     )
     if report["tokens_per_stage"]:
         rows = [

@@ -145,7 +145,10 @@ class EngineSpeed:
         steps = ", ".join(f"{n} seq {self.step_seconds(n) * 1000:.0f} ms" for n in sorted(self.decode_step_s))
         kv = f", KV cache {self.kv_cache_tokens} tokens" if self.kv_cache_tokens else ""
         prefill = 1.0 / self.prefill_s_per_token if self.prefill_s_per_token > 0 else float("inf")
-        return f"prefill {prefill:.0f} tok/s, decode step {steps}, call overhead {self.call_overhead_s:.2f} s{kv}"
+        return (
+            f"prefill {prefill:.0f} tok/s, decode step {steps}, call overhead "
+            f"{self.call_overhead_s:.2f} s{kv}"
+        )
 
     def check(self) -> None:
         """Raises when a figure cannot be a speed (not finite, or a prefill or step of no time)."""

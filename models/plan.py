@@ -149,7 +149,8 @@ class Planner:
 
 
 def signal_kind(signal: str) -> str:
-    """A signal without its details, for counting: "calculator: counting ('how many')" -> "calculator: counting"."""
+    """A signal without its details, for counting: "calculator: counting ('how many')" ->
+    "calculator: counting"."""
     return re.sub(r"\s*\(.*$|,.*$", "", signal)
 
 

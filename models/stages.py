@@ -432,7 +432,8 @@ class ReasoningStage(Stage[ReasoningResult]):
             )  # the call kept to its limit: the room is there
         count = deadline.affordable(BRIEF_REASONING, prompts, seconds)
         logger.warning(
-            f"reasoning: {len(cut)} of {len(records)} replies cut by the deadline; {count} asked again briefly"
+            f"reasoning: {len(cut)} of {len(records)} replies cut by the deadline; "
+            f"{count} asked again briefly"
         )
         if count:
             for index, brief in zip(cut, self._run(again[:count], form, True, affordable)):

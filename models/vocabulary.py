@@ -1,8 +1,8 @@
 """Cue words and patterns, in one place: how numbers, years and months are written, and what a
 question's wording asks for (arithmetic, counting, a comparison, a change, a list, a date or a
 number, the KG relations). The stages and the answer checker (evaluation/answer_match.py) compile
-them; `tests/test_vocabulary.py` holds each to a table of examples. Patterns are regular-expression sources matched on lower-cased
-text; word tables map a word to its value.
+them; `tests/test_vocabulary.py` holds each to a table of examples. Patterns are regular-expression
+sources matched on lower-cased text; word tables map a word to its value.
 
 Where two lists look alike but mean different things they stay two, named for what they mean
 (`YEAR` and `MODERN_YEAR`, `COMPARISON_WORDS` and `OPERAND_WORDS`).
@@ -38,7 +38,8 @@ NUMBER_WORDS: dict[str, int] = {
 TIMES_WORDS: dict[str, int] = {"once": 1, "twice": 2, "thrice": 3}
 # Ordinals written as words or digits, up to the fifth (weeks of a month, quarters of a year) -> value.
 ORDINAL_WORDS: dict[str, int] = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
 }  # fmt: skip
 # Scale words and their abbreviations after a number ("3 bn", "1.2 million") -> factor.
 SCALES: dict[str, int] = {
@@ -52,8 +53,8 @@ SCALE_LETTER = r"(?<=\d) ?([KMBT])\b"
 # A count of things written out ("three songs", "top 5").
 COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)"
 # Words that write a number in a sentence (a sentence holding one may state a "how many" answer).
-NUMBER_IN_WORDS = ("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand million "
-                   "billion").split()  # fmt: skip
+NUMBER_IN_WORDS = ("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand "
+                   "million billion").split()  # fmt: skip
 
 # A year: 1000-2099 (in a question, not one of its numbers; in a sentence, a date it holds).
 YEAR = r"(?:1\d|20)\d\d"
@@ -117,10 +118,14 @@ TIME_EXPRESSIONS: dict[str, str] = {
         + _T_WEEKDAY
         + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"
     ),
-    "relative_day": r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b",
+    "relative_day": (
+        r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b"
+    ),
     "ago": r"\b" + _T_COUNT + r"\s+" + _T_UNIT + r"\s+ago\b",
     "past_n": r"\b(?:past|last)\s+" + _T_COUNT + r"\s+" + _T_UNIT + r"\b",
-    "past_one": r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b",
+    "past_one": (
+        r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b"
+    ),
     "relative_period": r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b",
     "weekday": r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _T_WEEKDAY + r"\b",
     "bare_year": rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)",
@@ -135,11 +140,15 @@ CAPITALISED_WORD = r"[A-Z][\w&.’'-]*"
 NAME_SEARCH_WORD = r"[a-z][a-z0-9&'.-]*"
 # The options of "a or b" and the owner before "'s", as a question writes them (up to four words each).
 _T_NAME_WORD = r"[\w&.’'-]+"
-NAMED_OPTIONS = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD}),? (?:or|vs\.?|versus) ((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})"
+NAMED_OPTIONS = (
+    rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD}),? (?:or|vs\.?|"
+    rf"versus) ((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})"
+)
 NAMED_OWNER = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})(?:'s|’s)(?!\w)"
 # Words that name a share class or legal form, not the company ("Apple Inc. Common Stock" is Apple).
 COMPANY_NOISE = (
-    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
+    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|"
+    r"american depositary shares?|depositary shares?|"
     r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
 )
 # A ticker written in a question: after "$", "ticker" or "(" (group 1), or a run of 2-5 capitals (group 2).
@@ -151,7 +160,8 @@ WRITTEN_TICKER = r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5}
 ARITHMETIC_WORDS = (
     "average", "averaged", "averages", "on average", "mean", "median", "total", "totals", "sum", "combined",
     "altogether", "difference", "differ", "gap", "percent", "percentage", "per cent", "ratio", "proportion",
-    "how old", "what age", "years old", "ago", "how long", "twice", r"times (?:more|less|as|larger|bigger|higher)",
+    "how old", "what age", "years old", "ago", "how long", "twice",
+    r"times (?:more|less|as|larger|bigger|higher)",
 )  # fmt: skip
 # Counting and the extremes of a series (aggregation questions).
 COUNTING_WORDS = (
@@ -218,14 +228,18 @@ NUMBER_IN_TEXT = rf"\d|\b(?:{'|'.join(NUMBER_IN_WORDS)})\b"
 
 # Changes over time: both sides of the comparison are needed (this week and last week, ...).
 CHANGE = (
-    r"\b(?:drop(?:s|ped)?|climb(?:s|ed)?|mov(?:e|es|ed) (?:up|down)|f[ae]ll(?:s|en)?|ris(?:e|es|en)|rose|jump(?:s|ed)?|"
+    r"\b(?:drop(?:s|ped)?|climb(?:s|ed)?|mov(?:e|es|ed) (?:up|down)|f[ae]ll(?:s|en)?|"
+    r"ris(?:e|es|en)|rose|jump(?:s|ed)?|"
     r"slip(?:s|ped)?|slid(?:e|es|ing)?|tumbl(?:e|es|ed)|plung(?:e|es|ed)|s[aiu]nk|sinks|soar(?:s|ed)?|surg(?:e|es|ed)|"
     r"leap(?:s|t|ed)?|dip(?:s|ped)?|gain(?:s|ed)?|los[et]|improv(?:e|es|ed)|declin(?:e|es|ed)|chang(?:e|es|ed)|"
     r"since last week|compared (?:to|with) last week|up or down|higher or lower|lower or higher|how far|"
     r"how many (?:places|spots|positions))\b"
 )
 # Comparisons and aggregations over several operands: each operand gets its KG calls.
-OPERAND_WORDS = rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|average|difference|between|both|each|all|which (?:one|of))\b"
+OPERAND_WORDS = (
+    rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|average|difference|between|both|"
+    r"each|all|which (?:one|of))\b"
+)
 # An award asked about with its nominees ("nominated for", "up for"); otherwise a question about an
 # award ("won", "took", "crowned", "went to") asks about its winner.
 NOMINEES = r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the running)\b"
@@ -271,7 +285,10 @@ PRICE_COLUMNS: dict[str, str] = {
     "Open": r"\bopen(?:ed|s|ing)?\b(?!-)",
     "High": r"\bhighs?\b|\bmaximum\b|\bmax\b|\bpeak",
     "Low": r"\blows?\b|\bminimum\b|\bmin\b|\bbottom",
-    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity|changed hands",
+    "Volume": (
+        r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|"
+        r"\bturnover\b|liquidity|changed hands"
+    ),
 }
 # The days of a span that closed below (or above) the close before them, asked as a set.
 CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*|\bdown days\b"
@@ -279,8 +296,8 @@ CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
 COMPANY_RECORD_FIELDS = (
-    r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b|"
-    r"trailing (?:eps|p/?e)\b"
+    r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|"
+    r"\bbeta\b|trailing (?:eps|p/?e)\b"
 )
 
 # One of several things picked by its place in time: the first one, the last one.
@@ -300,9 +317,13 @@ NEXT_GAME = (
 # "X's points", and the stats asked.
 PLAYER_STAT = (
     r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
-    r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b"
+    r"convert|miss|block|steal)\b|"
+    r"\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b"
 )
-PLAYER_STATS = r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|layups?|shots?|\bscored?\b"
+PLAYER_STATS = (
+    r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|"
+    r"layups?|shots?|\bscored?\b"
+)
 
 # --- What a question asks of the KG's rows, for the answer computed from them (models/kg/answer.py) --
 
@@ -316,7 +337,10 @@ COUNT_ASKED = r"\b(?:how many|how much|number of|count)\b"
 HIGHEST_ASKED = r"\b(?:highest|most(?! recent)|maximum|max|peak|biggest|largest|greatest|best)\b"
 LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
 # The direction of a comparison of amounts.
-MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|pricier|exceed\w*|outperform\w*)\b"
+MORE_ASKED = (
+    r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|"
+    r"pricier|exceed\w*|outperform\w*)\b"
+)
 LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
 # "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
 _SPAN_NAMED = (
@@ -324,7 +348,10 @@ _SPAN_NAMED = (
     r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)"
 )
 # The direction of a comparison of dates, or the row picked by its time: the earliest, the latest.
-EARLIER_ASKED = rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|began|begin(?:s|ning)?|initial(?:ly)?)\b"
+EARLIER_ASKED = (
+    rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|"
+    r"began|begin(?:s|ning)?|initial(?:ly)?)\b"
+)
 LATER_ASKED = rf"\b(?:last{_SPAN_NAMED}|latest|later|younger|youngest|newer|newest|recent(?:ly)?|after)\b"
 # A sum of money the question spends on shares ("with $1000 ..., which can i buy more shares of?"): the
 # whole shares it buys at a price are asked, not the prices.
@@ -351,8 +378,8 @@ DIFFERENCE_ASKED = (
 # The rows themselves counted, not their values added ("how many times did x pay a dividend?", "the
 # total number of dividends").
 ROWS_COUNTED = (
-    r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
-    r"weeks|wins|losses)\b"
+    r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|"
+    r"games|matches|weeks|wins|losses)\b"
 )
 # A clause before the question proper ("in 2022, did ...?", "in their last game, ...").
 LEADING_CLAUSE = r"^(?:in|during|on|at|for|by|as of|over|since|after|before)\b[^,?]{0,60},\s*"
@@ -371,8 +398,8 @@ RESULT_ASKED = (
     r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
 )
 OPPONENT_ASKED = (
-    r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|\bvs\b|"
-    r"\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b"
+    r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|"
+    r"\bvs\b|\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b"
 )
 GAME_DAY_ASKED = r"\bwhen\b|\bwhat (?:date|day)\b|\bschedule\w*"
 CONCEDED = r"\bconced\w*|\ballow(?:ed|s)?\b|\blet in\b"
@@ -401,7 +428,8 @@ NBA_WORDS = (
 )
 SOCCER_WORDS = (
     r"\b(soccer|premier league|la liga|bundesliga|serie a|ligue 1|champions league|fc|united|city|arsenal|"
-    r"chelsea|liverpool|tottenham|everton|brentford|real madrid|barcelona|juventus|bayern|goals?|clean sheet)\b"
+    r"chelsea|liverpool|tottenham|everton|brentford|real madrid|barcelona|juventus|"
+    r"bayern|goals?|clean sheet)\b"
 )
 # A part of a game (a time phrase naming one is no span of days).
 GAME_PERIOD = r"\b(?:quarter|period|half)\b"
@@ -449,10 +477,14 @@ FILMS_OF_A_YEAR = r"released in|came out in|(?:movies?|films?) (?:of|from|in|rel
 FILM_YEAR_WORDS = r"oscar|academy award|" + FILMS_OF_A_YEAR
 # Fields of a film record a question may ask for (shown in a film's compact line when asked).
 FILM_FIELDS: dict[str, str] = {
-    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
+    "release_date": (
+        r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first"
+    ),
     "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
     "budget": r"budget|cost|spent|spend",
-    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
+    "revenue": (
+        r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b"
+    ),
     "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
     "original_title": r"original (?:title|name)",
     "original_language": r"language",
@@ -473,7 +505,8 @@ CREW_PERSON = (
 CREW_PERSON_JOBS: dict[str, tuple[str, ...]] = {
     "director": ("Director",), "directed": ("Director",),
     "composer": ("Original Music Composer",), "composed": ("Original Music Composer",),
-    "screenwriter": ("Screenplay", "Writer"), "writer": ("Screenplay", "Writer"), "wrote": ("Screenplay", "Writer"),
+    "screenwriter": ("Screenplay", "Writer"), "writer": ("Screenplay", "Writer"),
+    "wrote": ("Screenplay", "Writer"),
     "producer": ("Producer",), "produced": ("Producer",),
 }  # fmt: skip
 # A supporting role named ("best supporting actress"): no lead category is meant, those whose stored
@@ -491,7 +524,10 @@ AWARD_WON = (
     r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b"
 )
 # A person's films asked about: their films, what they directed or acted in.
-PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
+PERSON_FILMS = (
+    r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|"
+    r"act(?:ed|s)?|starred|appeared|roles?)\b"
+)
 # The films of a person an earlier answer named ("what other films did she direct?").
 FILMS_OF_FOLLOWED = r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b"
 # Directing, acting: the part a person had in a film.
@@ -503,9 +539,10 @@ PERSON_SIGNAL = (
     r"(?:films?|movies?) (?:did|has|have|had|of|by|with|starring) _|_ (?:direct|star|act|appear|play)\w*"
 )
 MOVIE_SIGNAL = (
-    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|original (?:title|language)|"
-    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|(?:director|composer|writer|producer)s? of _|"
-    r"\b(?:the )?(?:film|movie) _"
+    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|"
+    r"original (?:title|language)|"
+    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|"
+    r"(?:director|composer|writer|producer)s? of _|\b(?:the )?(?:film|movie) _"
 )
 # The size of a film's cast.
 CAST_SIZE = r"\bcast\b|\bactors\b|\bcast members\b"
@@ -537,12 +574,12 @@ THIS_WEEK = r"\b(?:this|current) week\b|\bnow\b|\btoday\b"
 WORK_NOUNS = r"\b(?:songs?|singles?|tracks?|albums?|records?|works?|music)\b"
 # What the wording asks of a name filed as both an artist and a song.
 ARTIST_SIGNAL = (
-    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|alive|"
-    r"nationality|hometown|discography|albums|songs|works)\b"
+    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|"
+    r"alive|nationality|hometown|discography|albums|songs|works)\b"
 )
 SONG_SIGNAL = (
-    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|who (?:sang|sings|performed|recorded)|"
-    r"by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
+    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|"
+    r"who (?:sang|sings|performed|recorded)|by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
 )
 # The years of an artist's awards asked for.
 AWARD_YEARS = r"\bwhen\b|\byears?\b"
@@ -556,11 +593,15 @@ AT_PRESENT = r"\b(?:current(?:ly)?|now|present|still|today)\b"
 ACT_ASKED = r"\bwho\b|\b(?:which|what) (?:artist|singer|band|group|act)\b"
 SONG_ASKED = r"\b(?:what|which) (?:\w+ )?(?:song|track|single)\b|\bname of the (?:song|track|single)\b"
 # A chart's position as written ("no. 5", "#1", "ranked 3", "3rd place"): the number is group 1 or 2.
-CHART_RANK = r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)"
+CHART_RANK = (
+    r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|"
+    r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)"
+)
 # The top of a chart, as a question names it.
 TOP_SPOT = (
     r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
-    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*|"
+    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|"
+    r"topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*|"
     r"most popular (?:song|single|track) (?:on|of) (?:the )?(?:billboard|hot 100|charts?))\b"
 )
 
@@ -597,8 +638,8 @@ ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date"}
 # The rows a count or a total is over, as the question names them ("how many albums", "the number of
 # dividends"): the noun phrase after the counting words.
 COUNTED_ROWS = (
-    r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
-    r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
+    r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|"
+    r"its)\s+)*(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
 )
 # Function words: they end the rows' noun phrase ("how many albums did ...", "how many jump shots
 # were ..."), and are no noun asked after a wh-word ("what are the ...").
@@ -642,8 +683,8 @@ FACT_KEY_WORDS: dict[str, str] = {
 ASKS_THE_KIND = frozenset({"which", "what", "whose"})
 # Words that ask for nothing by themselves: what is left of "who is the director of X?" without them.
 BARE_QUESTION_WORDS = frozenset(
-    "who whom what which is was are were the a an of s does did do name tell me called currently now that its it by for in has "
-    "have".split()
+    "who whom what which is was are were the a an of s does did do name tell me called currently now that "
+    "its it by for in has have".split()
 )
 
 # A ticker as the finance routes take it ("BRK.B"); a written word that is probably one ("tsla"); a
@@ -679,9 +720,9 @@ NOT_NAME_WORDS = frozenset(
     them we our you your i me my there here not no yes so also just only very much many one
     whats whos hows wheres whens whys thats theres heres lets its
     company companys companies stock stocks share shares ticker firm team teams club player players game games
-    match movie movies film films song songs album albums artist artists band bands singer singers actor actress
-    director person people record single track chart charts billboard grammy grammys oscar oscars award awards
-    actors actresses directors producers members cast none
+    match movie movies film films song songs album albums artist artists band bands singer singers
+    actor actress director person people record single track chart charts billboard grammy grammys oscar
+    oscars award awards actors actresses directors producers members cast none
     year years month months week weeks day days today yesterday tomorrow season seasons time currently now
     larger largest higher highest lower lowest bigger biggest better best older oldest younger youngest
     first last latest recent""".split()
@@ -694,7 +735,8 @@ DESCRIBED_ENTITY = r"\b(?:who|whom|whose|that|which|where)\b"
 
 # A polite wrapper around the question itself ("can you tell me", "do you know"): no yes/no question.
 POLITE_REQUEST = (
-    r"^(?:(?:(?:can|could|would|will|do) you|are you able to) (?:please |possibly |happen to )*(?:tell|name|list|provide|give|identify|"
+    r"^(?:(?:(?:can|could|would|will|do) you|are you able to) (?:please |possibly |happen to )*(?:tell|name|"
+    r"list|provide|give|identify|"
     r"let|share|show|find|help|say|explain|describe|know|now|recall|remember|suggest|recommend|confirm|clarify|"
     r"inform|mention|point|check|look|get|see)\b(?: (?:me|us))?(?: (?:with|about|know))?"
     r"|i(?:'m| am) (?:curious|wondering)\b|please\b)"
@@ -788,8 +830,8 @@ RELATION_WORDS = frozenset(
 # Words that may stand beside the people a sentence answer lists, stating no fact the names do not
 # ("hanson is made up of the brothers ...", "his younger brother phil everly").
 PEOPLE_LIST_WORDS = frozenset(
-    "made up formed founded consist consists consisted comprised composed band group members founders duo trio "
-    "quartet younger older elder eldest youngest wife husband father mother parents".split()
+    "made up formed founded consist consists consisted comprised composed band group members founders duo "
+    "trio quartet younger older elder eldest youngest wife husband father mother parents".split()
 )
 # Words that label a fiscal period beside a quarter ("Q1 FY24", "fiscal Q2").
 FISCAL_WORDS = frozenset({"fy", "fiscal"})

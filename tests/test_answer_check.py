@@ -59,7 +59,8 @@ def test_a_question_naming_its_options_asks_for_one_of_them(query, options):
 @pytest.mark.parametrize(
     "query",
     [
-        "for the film life or something like it, who directed it?",  # the "or" is before the question's clause
+        # the "or" is before the question's clause
+        "for the film life or something like it, who directed it?",
         "which athletes have won gold or silver medals in both games?",
         "what movie, released in 2001 or 2002, won the award?",  # options inside, and no "which of the two"
         "what was their last game? did they win or lose?",  # options that start with a verb

@@ -67,7 +67,8 @@ def test_invalid_refused_and_duplicate_results_are_dropped():
 
 def test_only_numbers_the_prompt_holds_are_used():
     samples = [
-        '{"expression": "(date(2024, 3, 1) - date(2023, 1, 1)).days"}',  # the prompt's example: 2023 unwritten
+        # the prompt's example: 2023 unwritten
+        '{"expression": "(date(2024, 3, 1) - date(2023, 1, 1)).days"}',
         '{"expression": "(2024 - 2023) * 3"}',
         '{"expression": "117 - 109"}',
         '{"expression": "round(1402233 / 1e6, 2)"}',  # 1e6 is a unit factor

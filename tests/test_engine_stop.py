@@ -12,7 +12,8 @@ from models.llm.vllm_backend import EngineStop, StepLoad, next_step_load
 
 
 def group(prompt_left: int = 0, lengths: tuple[int, ...] = (), finished: tuple[bool, ...] = ()):
-    """A V0 sequence group: still reading `prompt_left` prompt tokens, or decoding sequences of these lengths."""
+    """A V0 sequence group: still reading `prompt_left` prompt tokens, or decoding sequences of these
+    lengths."""
     done = finished or (False,) * len(lengths)
     sequences = [
         SimpleNamespace(get_len=lambda n=n: n, is_finished=lambda f=f: f) for n, f in zip(lengths, done)

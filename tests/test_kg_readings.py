@@ -83,7 +83,8 @@ def test_an_attribute_named_in_other_words_is_read_as_its_relation(ask, query, r
 
 
 def test_a_reading_that_is_not_sure_of_its_relation_computes_nothing(ask):
-    # ticket sales: a revenue, or a budget? the meaning does not set them apart, the facts stay in the evidence
+    # ticket sales: a revenue, or a budget? the meaning does not set them apart, the facts stay in the
+    # evidence
     result = ask("which one pulled in bigger ticket sales, arrival or lady bird?", "movie", FILMS)
     assert result.computed is None and result.has_evidence
     assert result.reading is not None and result.reading.confidence < KGConfig().min_reading_confidence

@@ -101,8 +101,8 @@ def test_a_grammy_winner_is_followed_to_the_facts_asked(ask):
         KGEntities(),
     )
     assert (
-        "Halcyon Drift, the Grammy Best New Artist of 2019:\nHalcyon Drift / birth place (country code): IS (Iceland)"
-        in text(band)
+        "Halcyon Drift, the Grammy Best New Artist of 2019:\nHalcyon Drift / birth place "
+        "(country code): IS (Iceland)" in text(band)
     )
     assert not routes(band, "music_get_members") and not routes(band, "music_get_artist_all_works")
     song = ask(
@@ -137,8 +137,8 @@ def test_a_chart_move_fetches_both_weeks(ask):
         TUESDAY,
     )
     assert (
-        "Kerosene Choir moved from rank 49 (the week before) to rank 57 on the chart of 2024-03-09 (Saturday): down 8 places"
-        in text(result)
+        "Kerosene Choir moved from rank 49 (the week before) to rank 57 on the chart of 2024-03-09 "
+        "(Saturday): down 8 places" in text(result)
     )
     newcomer = ask(
         "Did Harmattan Heart gain places on the Hot 100 on 2024-03-02?",
@@ -207,7 +207,8 @@ def _read(state: QuestionState) -> QuestionState:
     return state
 
 
-PARAPHRASES = [  # (question, domain, entities, query time, strings the evidence must hold, strings it must not)
+# (question, domain, entities, query time, strings the evidence must hold, strings it must not)
+PARAPHRASES = [
     (
         "Name the filmmaker behind the 2006 Academy Awards' best picture.",
         "movie",
@@ -310,7 +311,8 @@ PARAPHRASES = [  # (question, domain, entities, query time, strings the evidence
         KGEntities(songs=["Harmattan Heart"]),
         TUESDAY,
         [
-            "rank on the previous week's chart on the chart of 2024-03-09 (Saturday) (the chart in force on 2024-03-12 (Tuesday)): 38"
+            "rank on the previous week's chart on the chart of 2024-03-09 (Saturday) (the chart in force on "
+            "2024-03-12 (Tuesday)): 38"
         ],
         [],
     ),

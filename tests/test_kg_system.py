@@ -29,7 +29,8 @@ ENTITIES = {
 
 
 def _reader(conversation, params) -> str:
-    """Plays every stage's LLM: entity JSON for the KG, Yes for relevance, an evidence reader for reasoning."""
+    """Plays every stage's LLM: entity JSON for the KG, Yes for relevance, an evidence reader for
+    reasoning."""
     system, user = conversation[0]["content"], conversation[-1]["content"]
     question = next((q for q in ANSWERS if q in user), None)
     if "knowledge-graph lookups" in system:

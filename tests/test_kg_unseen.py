@@ -208,7 +208,10 @@ def text(result) -> str:
 
 def test_a_grammy_winners_members_are_followed_to_their_own_records_in_any_order(unseen):
     sent, members = unseen
-    query = "Which countries do the people in the group picked as best new artist at the 1994 Grammys come from? Name each member."
+    query = (
+        "Which countries do the people in the group picked as best new artist at the 1994 Grammys "
+        "come from? Name each member."
+    )
     first = ask(query, "music", KGEntities())
     members["The Marble Coves"].reverse()
     second = ask(query, "music", KGEntities())

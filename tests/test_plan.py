@@ -138,7 +138,8 @@ def page(name: str, text: str) -> dict:
 FILM_PAGE = page(
     "The Quiet Harbor",
     "The Quiet Harbor is a 2019 drama film directed by Jane Doe. It was released on 3 May 2019. "
-    "Its sequel, The Quiet Harbor II, was released in 2023, four years later. Jane Doe also wrote both films.",
+    "Its sequel, The Quiet Harbor II, was released in 2023, four years later. "
+    "Jane Doe also wrote both films.",
 )
 
 
@@ -155,7 +156,7 @@ def system(monkeypatch):
     built.pages.close()
 
 
-def test_a_lookup_its_references_answer_skips_calculator_and_knowledge_while_years_between_runs_the_calculator(
+def test_a_lookup_its_references_answer_skips_calculator_and_knowledge_but_years_between_runs_the_calculator(
     system,
 ):
     records = [

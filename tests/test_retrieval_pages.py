@@ -17,7 +17,10 @@ FILLER = "<p>" + "Navigation, cookies and subscription offers. " * 20 + "</p>"
 
 
 def html(body: str) -> str:
-    return f"<html><head><style>.a{{}}</style><script>var city = 'lisbon';</script></head><body>{body}</body></html>"
+    return (
+        "<html><head><style>.a{}</style><script>var city = 'lisbon';</script></head>"
+        f"<body>{body}</body></html>"
+    )
 
 
 def result(name: str, body: str = "", snippet: str = "", url: str = "") -> SearchResult:

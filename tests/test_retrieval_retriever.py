@@ -268,7 +268,8 @@ def test_retrieval_out_of_time_ranks_lexically_and_says_so():
 def test_no_shortlist_starts_after_the_time_is_up():
     retriever = Retriever(RetrievalConfig(dense_candidates=8), BagOfWordsEncoder())
     questions, pages = batch()
-    # the limit is read at 0.6 s (stop at 1.6 s); the first shortlist starts at 1.2 s, the second would at 1.8 s
+    # the limit is read at 0.6 s (stop at 1.6 s); the first shortlist starts at 1.2 s, the second would
+    # at 1.8 s
     evidence = retriever.run(questions, pages, seconds=1.0, clock=SteppingClock(0.6))
     assert evidence[1].events == [SHORTLIST_SKIPPED] and not evidence[1].references
     assert evidence[0].events == [DENSE_STOPPED] and evidence[0].references

@@ -494,7 +494,8 @@ def check_engine(session: Any, config: Any, seconds: float) -> Result:
     passed &= fits
     gib = 1024**3
     details.append(
-        f"KV cache: {engine.get('kv cache')} = {kv_tokens} tokens, from {memory.get('given', 0) / gib:.2f} GiB given "
+        f"KV cache: {engine.get('kv cache')} = {kv_tokens} tokens, from "
+        f"{memory.get('given', 0) / gib:.2f} GiB given "
         f"(T4 x gpu_memory_utilization) - weights {memory.get('weights', 0) / gib:.2f} - activations "
         f"{memory.get('activations', 0) / gib:.2f} - NCCL {memory.get('nccl', 0) / gib:.2f} = "
         f"{memory.get('kv cache', 0) / gib:.2f} GiB"
@@ -642,7 +643,8 @@ class TaskOutcome:
         ordered = sorted(self.seconds)
         p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)] if ordered else 0.0
         return (
-            f"profile {profile_name} {task}: {len(self.seconds)} questions, max {max(ordered, default=0.0):.1f} s, "
+            f"profile {profile_name} {task}: {len(self.seconds)} questions, max "
+            f"{max(ordered, default=0.0):.1f} s, "
             f"p95 {p95:.1f} s, over 30 s: {self.questions_over}, batches over n x 30 s: {self.batches_over}, "
             f"answered {self.answered}, refused for time {self.refused_for_time}, cut {self.cut}, "
             f"kept {self.kept} of {self.held} that held an answer, preempted {self.preempted}"
@@ -864,7 +866,8 @@ def time_result(profile_lines: list[str], outcomes: dict[tuple[str, str], "TaskO
             fail(f"{name} {task}: {outcome.held - outcome.kept} cut repl(ies) lost the answer they held")
         if PROFILES[name].stalls and not (outcome.cut and outcome.held):
             fail(
-                f"{name} {task}: the stalls cut {outcome.cut} repl(ies), {outcome.held} holding an answer: the cut path went unexercised"
+                f"{name} {task}: the stalls cut {outcome.cut} repl(ies), {outcome.held} holding an answer: "
+                "the cut path went unexercised"
             )
     nominal = {task: o.answered for (name, task), o in outcomes.items() if name == "nominal"}
     if sum(nominal.values()) <= 0:
@@ -904,8 +907,9 @@ def warm_batches_result(outcomes: dict[tuple[str, str], "TaskOutcome"]) -> Resul
         change = first / outcome.first_again - 1 if outcome.first_again > 0 else math.inf
         passed = abs(change) <= FIRST_BATCH_SLACK
         details.append(
-            f"nominal {task}: first batch {first:.2f} s per question outside the LLM; later batches' mean {mean}; "
-            f"the first batch's questions again {outcome.first_again:.2f} s ({change:+.0%}; within {FIRST_BATCH_SLACK:.0%})"
+            f"nominal {task}: first batch {first:.2f} s per question outside the LLM; "
+            f"later batches' mean {mean}; the first batch's questions again "
+            f"{outcome.first_again:.2f} s ({change:+.0%}; within {FIRST_BATCH_SLACK:.0%})"
         )
     if not details:
         details.append("the nominal profile timed no first batch twice")
@@ -954,8 +958,9 @@ def check_requests(session: Any) -> Result:
     violations = [r for r in guided if not r.valid_json and id(r) not in capped]
     unfinished = [r for r in requests if r.finish_reason != "stop" and id(r) not in capped]
     details = [
-        f"{len(requests)} completions ({len(guided)} guided; n per request: {sorted({r.n for r in requests})}, "
-        f"which V0 fans out into n sequence groups), prompts up to {max((r.prompt_tokens for r in requests), default=0)} tokens",
+        f"{len(requests)} completions ({len(guided)} guided; n per request: "
+        f"{sorted({r.n for r in requests})}, which V0 fans out into n sequence groups), prompts up to "
+        f"{max((r.prompt_tokens for r in requests), default=0)} tokens",
         f"chat template: prompts start {requests[0].prompt_start!r}" if requests else "no requests",
         f"{len(session.aborted)} request(s) stopped by a time limit; {len(capped)} scripted longer than "
         f"their max_tokens, ended by it",
@@ -988,11 +993,12 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
         )
         rows.append(
             f"    chosen ({backend.split(':')[0]}): in the run first {chosen[0]:.2f}s, {later} "
-            f"({len(chosen)} requests); alone: {alone[0]:.3f}s, {alone[1]:.3f}s, mask {alone[2] * 1000:.2f} ms"
+            f"({len(chosen)} requests); alone: {alone[0]:.3f}s, {alone[1]:.3f}s, "
+            f"mask {alone[2] * 1000:.2f} ms"
         )
         rows.append(
-            f"    xgrammar without caps: first {alternative[0]:.2f}s, then {alternative[1]:.3f}s per request, "
-            f"mask {alternative[2] * 1000:.2f} ms"
+            f"    xgrammar without caps: first {alternative[0]:.2f}s, then {alternative[1]:.3f}s per "
+            f"request, mask {alternative[2] * 1000:.2f} ms"
         )
         rows.append(
             "    " + ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in enforcement.items())
@@ -1018,7 +1024,8 @@ def write_reply_lengths(answer_files: list[Path]) -> None:
     lengths = measured_reply_lengths(answer_files, samples)
     source = (
         f"completion tokens per reply, by stage, in {', '.join(path.name for path in answer_files)} "
-        f"(benchmarks/end_to_end.py, cpu presets; calculator replies: a call's tokens over its {samples['calculator']} samples)"
+        "(benchmarks/end_to_end.py, cpu presets; calculator replies: a call's tokens over its "
+        f"{samples['calculator']} samples)"
     )
     stages = ",\n".join(f"  {json.dumps(stage)}: {json.dumps(values)}" for stage, values in lengths.items())
     REPLY_LENGTHS_PATH.write_text(
@@ -1058,7 +1065,10 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         choices=list(PROFILES),
         default=None,
-        help="run only these profiles (default: all; nominal always runs, the others' shares are of its answers)",
+        help=(
+            "run only these profiles (default: all; nominal always runs, the others' "
+            "shares are of its answers)"
+        ),
     )
     parser.add_argument(
         "--write-reply-lengths",
@@ -1066,7 +1076,10 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         metavar="ANSWERS",
         default=None,
-        help=f"only write {REPLY_LENGTHS_PATH.name} from these answers files of an end-to-end run (cpu presets)",
+        help=(
+            f"only write {REPLY_LENGTHS_PATH.name} from these answers files of an "
+            "end-to-end run (cpu presets)"
+        ),
     )
     args = parser.parse_args(argv)
     if args.write_reply_lengths:

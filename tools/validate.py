@@ -332,12 +332,14 @@ def check_budget(config: CragConfig) -> tuple[Check, list[StageBudget]]:
     limit = context_tokens(config)
     too_long = [r for r in rows if limit and r.prompt_tokens + r.output_tokens > limit]
     details = [
-        f"{r.stage + ':':<52} {r.calls} x ({r.prompt_tokens:>5} prompt + {r.output_tokens:>4} output) = {r.total:>6}"
+        f"{r.stage + ':':<52} {r.calls} x ({r.prompt_tokens:>5} prompt + "
+        f"{r.output_tokens:>4} output) = {r.total:>6}"
         for r in rows
     ]
     usual = sum(r.total for r in rows if "backup" not in r.stage)
     details.append(
-        f"per question: <= {usual} tokens ({sum(r.calls * r.prompt_tokens for r in rows if 'backup' not in r.stage)} "
+        f"per question: <= {usual} tokens "
+        f"({sum(r.calls * r.prompt_tokens for r in rows if 'backup' not in r.stage)} "
         f"prompt); context {limit}; batch of {config.batch_size}: <= {usual * config.batch_size}"
     )
     details += [

@@ -117,7 +117,8 @@ def fetch(config: CragConfig, token_env: str = "HF_TOKEN") -> list[Path]:
             )
         except Exception as error:  # network, auth and hub errors all mean: not obtainable from here
             raise WeightsUnavailable(
-                f"Could not download {folder.repo_id} into {folder.local_dir}: {type(error).__name__}: {error}. "
+                f"Could not download {folder.repo_id} into {folder.local_dir}: "
+                f"{type(error).__name__}: {error}. "
                 f"This needs network access to the Hugging Face hub (and a token in ${token_env} for "
                 f"gated repositories); otherwise copy the files there by hand (models/README.md)."
             ) from error
@@ -143,7 +144,8 @@ def _llm_problems(config: CragConfig) -> list[str]:
         problems = _hf_folder_problems("LLM", llm.model_path)
         if not problems and llm.quantization and quantization_summary(llm.model_path) is None:
             problems.append(
-                f"LLM: {llm.model_path} declares no quantization config but the preset expects {llm.quantization}"
+                f"LLM: {llm.model_path} declares no quantization config but the preset "
+                f"expects {llm.quantization}"
             )
         return problems
     if llm.backend == "llamacpp":

@@ -1,4 +1,5 @@
-"""The shipped attribute classifier: temperature-scaled ridge classifiers over n-grams, temporal cues and MiniLM embeddings.
+"""The shipped attribute classifier: temperature-scaled ridge classifiers over n-grams, temporal cues
+and MiniLM embeddings.
 
 Three heads share one feature matrix: domain (5 classes), dynamism (4 classes) and static vs
 dynamic (binary). P(dynamic) averages the binary head with 1 - P(static) of the 4-class head.
@@ -118,7 +119,8 @@ class AttributeClassifier:
         if embeddings.shape != (len(queries), self.embedding_dimension):
             raise ValueError(
                 f"Embeddings of shape {embeddings.shape} do not fit this classifier "
-                f"(trained on {self.embedding_dimension}-dimensional embeddings); use the encoder it was trained with"
+                f"(trained on {self.embedding_dimension}-dimensional embeddings); use the "
+                "encoder it was trained with"
             )
         years = [reference_year(t, self.default_year) for t in query_times]
         features = self.featurizer.transform(queries, years, embeddings)
@@ -158,7 +160,8 @@ class AttributeClassifier:
             ) from error
         if not isinstance(model, cls) or model.format != ARTIFACT_FORMAT:
             raise ArtifactError(
-                f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild it with `{TRAIN_COMMAND}`"
+                f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild "
+                f"it with `{TRAIN_COMMAND}`"
             )
         return model
 

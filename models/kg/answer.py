@@ -7,10 +7,10 @@ fetched for the asked names and time as a `FactTable`. `compute` reads from the 
 first or last, a comparison of the names, a set, the time between two dates, or the one value) and
 returns a `ComputedAnswer`: its kind, its value and how it was reached. It returns None when the
 reading asks for nothing these rows settle (a comparison with no direction that does not set two
-values side by side, several rows and no aggregate): the model then reads the facts alone. The answer reaches the
-reasoning prompt as the first KG line, before the facts it was computed from; after the reasoning, an
-answer that does not state it gives way to it, and so does a decline where the facts contradict
-nothing (models/stages.py, `_facts_checked`).
+values side by side, several rows and no aggregate): the model then reads the facts alone. The
+answer reaches the reasoning prompt as the first KG line, before the facts it was computed from;
+after the reasoning, an answer that does not state it gives way to it, and so does a decline where
+the facts contradict nothing (models/stages.py, `_facts_checked`).
 """
 
 from __future__ import annotations

@@ -53,7 +53,8 @@ _NAME_SEARCH_WORD = re.compile(vocabulary.NAME_SEARCH_WORD)
 # A name read with this many words and this share of the question's words is the question itself.
 MIN_WORDS_OF_A_QUESTION = 5
 QUESTION_SHARE = 0.7
-_ANY_TIME = "01/01/2024, 00:00:00 PT"  # relative phrases resolve against some day: only whether they are a time counts
+# relative phrases resolve against some day: only whether they are a time counts
+_ANY_TIME = "01/01/2024, 00:00:00 PT"
 # A word of the question this similar to a word of a name writes it, misspelt ("beattles", "beatles").
 WORD_SIMILARITY = 0.85
 # Domains whose names the KG finds by a fuzzy search (sports teams are matched in game rows instead).
@@ -300,9 +301,9 @@ def _capitalised_runs(query: str) -> list[str]:
 
 def ground_in_question(entities: KGEntities, query: str) -> tuple[KGEntities, list[Event]]:
     """The names the question writes (`_written`), with what a weak reader gets wrong repaired from the
-    question itself: a name that describes ("the artist who won ...") is left to the relation that describes it, and a name
-    the question does not write is replaced by the question's most similar span (`question_spans`),
-    else dropped. The events say what was replaced or dropped."""
+    question itself: a name that describes ("the artist who won ...") is left to the relation that
+    describes it, and a name the question does not write is replaced by the question's most similar
+    span (`question_spans`), else dropped. The events say what was replaced or dropped."""
     events: list[Event] = []
     spans = question_spans(query)
     for kind in _LIST_FIELDS:

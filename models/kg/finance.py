@@ -301,7 +301,10 @@ def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
         relation = "above" if close > opening else "below" if close < opening else "at"
         line += f"; it closed {relation} its opening price ({close - opening:+.2f})"
     if close is not None and before:
-        line += f"; change from the previous close {money(before)}: {close - before:+.2f} ({(close - before) / before * 100:+.2f}%)"
+        line += (
+            f"; change from the previous close {money(before)}: {close - before:+.2f} "
+            f"({(close - before) / before * 100:+.2f}%)"
+        )
     return line
 
 
@@ -335,8 +338,8 @@ def _span_summary(
     moves = [(day, close - earlier) for earlier, (day, close) in zip(previous, closes) if earlier]
     lines = [
         f"{ticker} over {label} ({len(rows)} trading days, {dated(rows[0][0])} to {dated(rows[-1][0])}):",
-        f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on {dated(first_day)}; "
-        f"last close {money(last)} on {dated(last_day)}",
+        f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on "
+        f"{dated(first_day)}; last close {money(last)} on {dated(last_day)}",
         f"- change first to last close: {last - first:+.2f} dollars ({(last - first) / first * 100:+.2f}%)",
     ]
     if base:
@@ -451,12 +454,18 @@ def _span_lines(
         earlier = [d for d in ordered if d < day]
         if now is not None and day == now.date() and day.weekday() < 5 and now.time() < MARKET_CLOSE:
             state = "had not opened yet" if now.time() < MARKET_OPEN else "was still open"
-            line = f"The session of {dated(day)} {state} at the question's time ({now:%H:%M} ET): no closing price yet"
+            line = (
+                f"The session of {dated(day)} {state} at the question's time ({now:%H:%M} "
+                "ET): no closing price yet"
+            )
         else:
             line = f"No trading on {dated(day)} (market closed or no data for {ticker})"
         if earlier:
             last = earlier[-1]
-            line += f"; the last trading day before it: {_day_line(ticker, last, by_day[last], previous_of(last))}"
+            line += (
+                "; the last trading day before it: "
+                f"{_day_line(ticker, last, by_day[last], previous_of(last))}"
+            )
         return [line]
     inside = [(d, bar) for d, bar in days if span.contains(d)]
     if not inside:
@@ -496,7 +505,8 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
     ]
     if now is not None and last_moment.date() != now.date():
         lines.append(
-            f"No trading on {dated(now.date())} before the question's time; the latest session was {dated(last_moment.date())}"
+            f"No trading on {dated(now.date())} before the question's time; the latest session was "
+            f"{dated(last_moment.date())}"
         )
     opening = session[0].get("Open")
     if isinstance(opening, (int, float)) and highs and lows:
@@ -519,7 +529,8 @@ def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
         return f"{ticker}: no dividends in the KG"
     spans = state.reading.time.spans
     lines = [
-        f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to {items[-1][0].isoformat()}):"
+        f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to "
+        f"{items[-1][0].isoformat()}):"
     ]
     for span in spans[:2]:
         inside = [(d, v) for d, v in items if span.contains(d)]

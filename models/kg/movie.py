@@ -504,8 +504,8 @@ def _render_awards(
 ) -> str:
     lines = [
         f"{held.person} {'won' if held.record.get('winner') else 'was nominated for'} "
-        f"{str(held.record.get('category', '')).lower()} at the {held.year} ceremony ({held.record.get('film')}); "
-        f"the {held.year} ceremony's awards asked about:"
+        f"{str(held.record.get('category', '')).lower()} at the {held.year} ceremony "
+        f"({held.record.get('film')}); the {held.year} ceremony's awards asked about:"
         for held in _held_awards(state, config)
     ]
     for award in awards:
@@ -568,7 +568,10 @@ def _cast_line(title: str, cast: list[dict], config: KGConfig, full: bool) -> st
     """The cast in billing order: with the characters when short, every name (and how many) when the
     question asks for a set or a count."""
     if full and len(cast) > config.max_list_items:
-        return f"{title} / cast ({len(cast)} people, in billing order): {', '.join(str(c.get('name')) for c in cast)}"
+        return (
+            f"{title} / cast ({len(cast)} people, in billing order): "
+            f"{', '.join(str(c.get('name')) for c in cast)}"
+        )
     shown = [
         f"{c.get('name')} as {c.get('character')}" if c.get("character") else str(c.get("name")) for c in cast
     ]
@@ -846,7 +849,10 @@ def _no_such_award(state: QuestionState, subject: str, record: dict) -> str:
     also = (
         ("; nominated in " + ", ".join(str(a.get("year_ceremony")) for a in nominated)) if nominated else ""
     )
-    return f"{subject} won no Oscar in the asked categories ({', '.join(c.strip('^$') for c in _categories(state))}){also}"
+    return (
+        f"{subject} won no Oscar in the asked categories "
+        f"({', '.join(c.strip('^$') for c in _categories(state))}){also}"
+    )
 
 
 def _fields_of_the_asked_kind(state: QuestionState) -> list[str]:

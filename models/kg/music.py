@@ -72,7 +72,8 @@ def _cued(state: QuestionState, names: tuple[str, ...]) -> list[str]:
 
 
 def _billboard(state: QuestionState) -> bool:
-    """A chart question: the chart relation picked, or a song whose move up or down the question asks about."""
+    """A chart question: the chart relation picked, or a song whose move up or down the question asks
+    about."""
     intent = state.reading
     return intent.picks("music", "chart_entry") or bool(state.entities.songs and intent.asks("chart_moves"))
 
@@ -466,7 +467,10 @@ def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str
         return f"{subject} / {label}: none"
     if route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
         start, end = value
-        return f"{subject} / lifespan: start {start or 'unknown'}, end {end or 'none recorded (still active or living)'}"
+        return (
+            f"{subject} / lifespan: start {start or 'unknown'}, end "
+            f"{end or 'none recorded (still active or living)'}"
+        )
     if route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
         years = sorted(v for v in value if isinstance(v, int))
         return f"{subject} / {label}: {', '.join(str(y) for y in years) or 'none'} ({len(years)} years)"
@@ -538,7 +542,8 @@ def _render_dated_works(state: QuestionState, config: KGConfig) -> str:
     where = ", ".join(span.label for span in spans)
     return "\n".join(
         [
-            f"Works released in {where} ({len(inside)} of the {len(dates)} dated): {', '.join(inside) or 'none'}",
+            f"Works released in {where} ({len(inside)} of the {len(dates)} dated): "
+            f"{', '.join(inside) or 'none'}",
             "Release dates of the works: " + "; ".join(f"{work} {day}" for work, day in dates.items()),
         ]
     )
@@ -639,7 +644,8 @@ def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:
         return []
     move = "no change" if now == before else f"{'up' if now < before else 'down'} {abs(now - before)} places"
     return [
-        f"{song} moved from rank {before} (the week before) to rank {now} on the chart of {dated(chart)}: {move}"
+        f"{song} moved from rank {before} (the week before) to rank {now} on the chart "
+        f"of {dated(chart)}: {move}"
     ]
 
 
@@ -656,7 +662,8 @@ def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
     for result in state.answered("music_grammy_get_all_awarded_artists"):
         if isinstance(result.result, list) and result.result:
             evidence.add(
-                f"All Grammy Best New Artist winners (KG, {len(result.result)}): {plain(result.result, config)}"
+                f"All Grammy Best New Artist winners (KG, {len(result.result)}): "
+                f"{plain(result.result, config)}"
             )
     for year in [span.start.year for span in state.reading.time.spans if span.granularity == "year"]:
         if state.reading.asks("grammy") and not FIRST_GRAMMY_YEAR <= year <= LAST_GRAMMY_YEAR:

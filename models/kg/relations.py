@@ -147,8 +147,8 @@ FINANCE: tuple[Relation, ...] = (
             "on which exchange is it listed?",
         ),
         cues=(
-            r"sector|industry|employees|headquarter|ceo|exchange|beta|52[- ]week|based|located|business|currency|"
-            r"founded|website|country|city"
+            r"sector|industry|employees|headquarter|ceo|exchange|beta|52[- ]week|based|located|business|"
+            r"currency|founded|website|country|city"
         ),
         subjects=("tickers", "companies"),
         routes=("finance_get_info",),
@@ -243,8 +243,8 @@ FINANCE: tuple[Relation, ...] = (
         "latest price (last 1-minute bar)",
         ("what is the stock price right now?", "what is the stock trading at today?"),
         cues=(
-            r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|this morning|"
-            r"so far today"
+            r"right now|currently|current price|real[- ]time|intraday|minute|today|at the moment|latest|"
+            r"this morning|so far today"
         ),
         subjects=("tickers", "companies"),
         routes=("finance_get_detailed_price_history",),
@@ -417,8 +417,8 @@ MUSIC: tuple[Relation, ...] = (
         "birth date (founding date for a band)",
         ("when was the singer born?", "how old is the artist?", "when was the band formed?", "who is older?"),
         cues=(
-            r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart\w*|\bbegan\b|"
-            rf"debut(?:ed)? year|{v.BIRTH_DATE}"
+            r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart\w*|"
+            rf"\bbegan\b|debut(?:ed)? year|{v.BIRTH_DATE}"
         ),
         subjects=_ARTIST,
         routes=("music_get_artist_birth_date",),

@@ -522,7 +522,8 @@ def _game_row(game: Game, team: str | None) -> str:
     own, other = (game.home_score, game.away_score) if home else (game.away_score, game.home_score)
     return (
         f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {'home' if home else 'away'} against "
-        f"{game.away if home else game.home}, {_score(own)}-{_score(other)}, {_outcome(game, team) or 'result unknown'}"
+        f"{game.away if home else game.home}, {_score(own)}-{_score(other)}, "
+        f"{_outcome(game, team) or 'result unknown'}"
     )
 
 
@@ -609,7 +610,8 @@ def _record(games: list[Game], team: str, sport: str) -> str:
     return (
         (
             f"{team} record over these {played} games: {record}; {unit} scored {_score(scored)} "
-            f"(average {scored / played:.1f}), {unit} conceded {_score(conceded)}; home {home['W']}-{home['L']}"
+            f"(average {scored / played:.1f}), {unit} conceded {_score(conceded)}; "
+            f"home {home['W']}-{home['L']}"
             + (f"-{home['D']}" if sport == "soccer" else "")
             + f", away {away['W']}-{away['L']}"
             + (f"-{away['D']}" if sport == "soccer" else "")
@@ -621,8 +623,8 @@ def _record(games: list[Game], team: str, sport: str) -> str:
 
 def _scorer(row: dict) -> str:
     return (
-        f"{row.get('player1_name') or 'unknown player'} (period {row.get('period')} {row.get('pctimestring')}, "
-        f"score {row.get('score')})"
+        f"{row.get('player1_name') or 'unknown player'} (period {row.get('period')} "
+        f"{row.get('pctimestring')}, score {row.get('score')})"
     )
 
 
@@ -654,8 +656,8 @@ def _render_players(state: QuestionState) -> Evidence:
         lines = [
             f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
             f"- free throws: {made} made of {attempted} attempted ({made} points from free throws)",
-            f"- his points in the game, counted from his scoring plays (3-pointers 3, other baskets 2, free throws 1): "
-            f"{_points(rows)}"
+            "- his points in the game, counted from his scoring plays (3-pointers 3, other baskets 2, free "
+            f"throws 1): {_points(rows)}"
             + (f"; his last scoring play's running total: {max(totals)}" if totals else ""),
         ]
         lines += [f"- period {r.get('period')} {r.get('pctimestring')}: {_description(r)}" for r in rows]
@@ -746,7 +748,8 @@ def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
         for row in {id(r): r for r in shown}.values():
             player = f" [{row['player1_name']}]" if row.get("player1_name") else ""
             lines.append(
-                f"- period {row.get('period')} {row.get('pctimestring')}: {_description(row)}{player} (score {row.get('score') or '-'})"
+                f"- period {row.get('period')} {row.get('pctimestring')}: {_description(row)}{player} (score "
+                f"{row.get('score') or '-'})"
             )
         evidence.add("\n".join(lines))
     return evidence

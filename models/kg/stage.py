@@ -249,7 +249,8 @@ class KnowledgeGraphStage:
         return [self._schema()]
 
     def _schema(self) -> dict[str, Any]:
-        """The entity reply's schema; with `kg.relation_reader` "llm" it names a relation and an operation too."""
+        """The entity reply's schema; with `kg.relation_reader` "llm" it names a relation and an
+        operation too."""
         if self.config.relation_reader == "llm":
             return entity_schema(self.config.max_entities_per_kind, RELATION_NAMES, OPERATIONS)
         return entity_schema(self.config.max_entities_per_kind)

@@ -15,8 +15,8 @@ always follow the same first sample, so they do not depend on what ran before ei
 
 Replies are streamed, so the backend stops between tokens when the time left is shorter than the
 longest recent token times `llm.step_safety_factor`; a prompt evaluation cannot be interrupted, so
-a conversation whose prompt would not be read in time (with the same factor) is not started. A logits processor times the prompt (the first token)
-and every later token.
+a conversation whose prompt would not be read in time (with the same factor) is not started. A
+logits processor times the prompt (the first token) and every later token.
 """
 
 from __future__ import annotations

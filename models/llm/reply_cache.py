@@ -46,7 +46,8 @@ class ReplyStore:
         self._connection.execute("PRAGMA journal_mode=WAL")
         self._connection.execute("PRAGMA synchronous=NORMAL")
         self._connection.execute(
-            "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, stored REAL NOT NULL)"
+            "CREATE TABLE IF NOT EXISTS replies "
+            "(key TEXT PRIMARY KEY, reply TEXT NOT NULL, stored REAL NOT NULL)"
         )
 
     def get(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:

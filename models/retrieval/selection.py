@@ -2,9 +2,9 @@
 
 No text is paid for twice: every sentence shown is remembered (`_Shown`); a candidate or a neighbour
 already shown, alone or inside a longer shown sentence, is skipped, and a shown sentence written
-inside a longer one (two page elements glued together) is cut out of it. A kept sentence is shown with the neighbours it needs (`context_window`); sentences kept
-from the same passage merge into one reference when they touch, so several places of one page can
-all be shown.
+inside a longer one (two page elements glued together) is cut out of it. A kept sentence is shown
+with the neighbours it needs (`context_window`); sentences kept from the same passage merge into one
+reference when they touch, so several places of one page can all be shown.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ _WORD = re.compile(r"\w+")
 _KEY_WORD = re.compile(r"[^\W_]+")  # the words of a `text_key`
 # Words that open a sentence whose subject is named before it.
 _ANAPHORS = frozenset(
-    "he she it they them his her hers its their theirs this these those such both he's she's it's they're".split()
+    "he she it they them his her hers its their theirs this these those such both "
+    "he's she's it's they're".split()
 )
 
 
@@ -155,9 +156,9 @@ def select_evidence(
 
     Text units (sentences, rows, extra lines) are capped by count (`top_k_chunks`), Markdown tables
     by total characters (`max_table_chars`), and everything together by `max_reference_tokens`;
-    a question asking for several things gets `list_top_k_chunks` and `list_max_reference_tokens`. A kept table
-    replaces any of its own rows kept before it; a row of a kept table, a text already shown, or a
-    unit mostly repeating a kept one, is redundant and skipped.
+    a question asking for several things gets `list_top_k_chunks` and `list_max_reference_tokens`. A
+    kept table replaces any of its own rows kept before it; a row of a kept table, a text already
+    shown, or a unit mostly repeating a kept one, is redundant and skipped.
     """
     passages = passages or []
     below_minimum_allowed = config.min_references - sum(item.relevance >= threshold for item in ranked)

@@ -36,7 +36,8 @@ CURVE_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 def paper_recipe(
     train: list[LabelledQuestion], train_embeddings: np.ndarray, test_embeddings: np.ndarray
 ) -> list[QuestionAttributes]:
-    """Default RBF SVMs on the embeddings: one for domain, one for static vs dynamic, one for the four labels."""
+    """Default RBF SVMs on the embeddings: one for domain, one for static vs dynamic, one for the four
+    labels."""
     domain = SVC().fit(train_embeddings, [q.domain for q in train]).predict(test_embeddings)
     dynamic = (
         SVC().fit(train_embeddings, [is_dynamic(q.static_or_dynamic) for q in train]).predict(test_embeddings)
