@@ -34,9 +34,10 @@ $(STAMP): requirements-cpu.txt requirements.txt
 run: setup
 	$(PYTHON) local_evaluation.py --data $(DATA) --out $(OUT) --preset $(PRESET)
 
-# ruff over the repository, mypy over models/ (both configured in pyproject.toml).
+# ruff over the repository (its rules and its layout), mypy over models/ (configured in pyproject.toml).
 lint: setup
 	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m mypy
 
 test: setup lint

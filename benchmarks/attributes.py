@@ -54,17 +54,22 @@ def main(argv: list[str] | None = None) -> None:
     predictor.run(batch)
     stage_seconds = time.perf_counter() - started
 
-    print(json.dumps({
-        "questions": QUESTIONS,
-        "source": source.name,
-        "encode_seconds": round(encode_seconds, 2),
-        "stage_seconds": round(stage_seconds, 2),
-        "classifier_seconds": round(classifier_seconds, 2),
-        "questions_per_second": round(QUESTIONS / stage_seconds, 1),
-        "target_seconds": TARGET_SECONDS,
-        "stage_over_target": round(stage_seconds / TARGET_SECONDS, 3),
-        "artifact_bytes": Path(config.artifact_path).stat().st_size,
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "questions": QUESTIONS,
+                "source": source.name,
+                "encode_seconds": round(encode_seconds, 2),
+                "stage_seconds": round(stage_seconds, 2),
+                "classifier_seconds": round(classifier_seconds, 2),
+                "questions_per_second": round(QUESTIONS / stage_seconds, 1),
+                "target_seconds": TARGET_SECONDS,
+                "stage_over_target": round(stage_seconds / TARGET_SECONDS, 3),
+                "artifact_bytes": Path(config.artifact_path).stat().st_size,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -75,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)  # fmt: skip
     questions = sum(1 for _ in plain_lines(jsonl))
     pages_from = DEV_PAGES.name if DEV_PAGES.is_file() else SAMPLE.name
-    print(f"\n{questions} questions of {args.pages} pages, {size / GB:.2f} GB of JSONL (pages from "
-          f"{pages_from}); fastest of {args.repeats}:\n")
+    print(
+        f"\n{questions} questions of {args.pages} pages, {size / GB:.2f} GB of JSONL (pages from "
+        f"{pages_from}); fastest of {args.repeats}:\n"
+    )
     headers = ["shape", "JSONL GB", "file GB", "lines s/GB", "lines + JSON s/GB", "ours s/GB", "ours / lines",
                "ours / lines + JSON"]  # fmt: skip
     print(markdown_table(headers, rows))
@@ -163,7 +165,9 @@ def tar_lines(path: Path) -> Iterator[bytes]:
 
 
 LINES: dict[str, Callable[[Path], Iterator[bytes]]] = {
-    "jsonl": plain_lines, "jsonl.bz2": bz2_lines, "tar.bz2": tar_lines,
+    "jsonl": plain_lines,
+    "jsonl.bz2": bz2_lines,
+    "tar.bz2": tar_lines,
 }
 
 

@@ -113,19 +113,38 @@ from models.markdown import markdown_table
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
-DATA = [SHARED / "data" / f"{name}.jsonl.bz2" for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")]
+DATA = [
+    SHARED / "data" / f"{name}.jsonl.bz2"
+    for name in ("crag_dev_10", "crag_dev_pages_15", "crag_dev_pages_24")
+]
 SETUPS: dict[str, tuple[str, dict[str, str]]] = {
     "baseline": ("baseline", {"plan.enabled": "false"}),  # no optional stage to plan
     "cpu-all": ("cpu", {"plan.enabled": "false"}),
     "cpu-plan": ("cpu", {"plan.enabled": "true"}),
 }
 TARGETS = {"tokens": -0.35, "p50": -0.30}  # cpu-plan against cpu-all
-MARKS = {Verdict.CORRECT: "correct", Verdict.WRONG: "WRONG", Verdict.MISSING: "missing", Verdict.UNSURE: "UNSURE"}
+MARKS = {
+    Verdict.CORRECT: "correct",
+    Verdict.WRONG: "WRONG",
+    Verdict.MISSING: "missing",
+    Verdict.UNSURE: "UNSURE",
+}
 TALLY_HEADERS = ["n", "correct", "missing", "wrong", "unsure", "score"]
-QUESTION_TYPES = ("simple", "simple_w_condition", "set", "comparison", "aggregation", "multi-hop", "post-processing",
-                  "false_premise")
+QUESTION_TYPES = (
+    "simple",
+    "simple_w_condition",
+    "set",
+    "comparison",
+    "aggregation",
+    "multi-hop",
+    "post-processing",
+    "false_premise",
+)
 # the breakdown tables: gold label -> (title, its values in reading order; others follow, sorted)
-TABLES = {"static_or_dynamic": ("dynamism class", DYNAMISM), "question_type": ("question type", QUESTION_TYPES)}
+TABLES = {
+    "static_or_dynamic": ("dynamism class", DYNAMISM),
+    "question_type": ("question type", QUESTION_TYPES),
+}
 
 
 @dataclass
@@ -142,21 +161,51 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data", nargs="+", type=Path, default=DATA, help="CRAG question files with pages")
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "outputs" / "end_to_end")
     parser.add_argument("--setups", default=",".join(SETUPS), help=f"comma-separated, of {', '.join(SETUPS)}")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE",
-                        help="config override for every setup (repeatable), e.g. llm.threads=1")
-    parser.add_argument("--budget-s", type=float, default=100_000.0,
-                        help="budget.seconds_per_question of every setup (high: the deadline left out)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=VALUE",
+        help="config override for every setup (repeatable), e.g. llm.threads=1",
+    )
+    parser.add_argument(
+        "--budget-s",
+        type=float,
+        default=100_000.0,
+        help="budget.seconds_per_question of every setup (high: the deadline left out)",
+    )
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
-    parser.add_argument("--questions", type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
-                        default=[], metavar="ID,ID,...", help="only the questions of these interaction ids or prefixes")
-    parser.add_argument("--compare", type=Path, metavar="REF",
-                        help="an earlier run's answers file, or a folder of them: list the changed verdicts")
-    parser.add_argument("--answers", type=Path, metavar="FILE",
-                        help="with --compare: compare this finished run's answers file, running nothing")
-    parser.add_argument("--tokenizer-dir", type=Path, default=SHARED / "tokenizer",
-                        help="the Llama-2 tokenizer for the leaderboard's 75-token cut")
-    parser.add_argument("--jobs", type=int, default=None,
-                        help="processes sharing the batches and the cores (default: one per core)")
+    parser.add_argument(
+        "--questions",
+        type=lambda text: [part.strip() for part in text.split(",") if part.strip()],
+        default=[],
+        metavar="ID,ID,...",
+        help="only the questions of these interaction ids or prefixes",
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="REF",
+        help="an earlier run's answers file, or a folder of them: list the changed verdicts",
+    )
+    parser.add_argument(
+        "--answers",
+        type=Path,
+        metavar="FILE",
+        help="with --compare: compare this finished run's answers file, running nothing",
+    )
+    parser.add_argument(
+        "--tokenizer-dir",
+        type=Path,
+        default=SHARED / "tokenizer",
+        help="the Llama-2 tokenizer for the leaderboard's 75-token cut",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="processes sharing the batches and the cores (default: one per core)",
+    )
     add_reply_cache_options(parser)
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args(argv)
@@ -173,11 +222,17 @@ def code_fingerprint(leave_out: tuple[str, ...] = ()) -> str:
     Markdown notes and the files of `leave_out` aside."""
     try:
         listed = subprocess.run(
-            ["git", "ls-files", "models", "prompts"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+            ["git", "ls-files", "models", "prompts"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.split()
         files = sorted(REPO_ROOT / name for name in listed)
     except (OSError, subprocess.CalledProcessError):
-        files = sorted(p for folder in ("models", "prompts") for p in (REPO_ROOT / folder).rglob("*") if p.is_file())
+        files = sorted(
+            p for folder in ("models", "prompts") for p in (REPO_ROOT / folder).rglob("*") if p.is_file()
+        )
     digest = hashlib.sha256()
     for path in files:
         name = str(path.relative_to(REPO_ROOT))
@@ -227,7 +282,9 @@ def select(records: list[CragRecord], wanted: list[str]) -> list[CragRecord]:
     """The records whose interaction id starts with one of `wanted` (all when it is empty)."""
     if not wanted:
         return records
-    unmatched = [start for start in wanted if not any(r.gold.interaction_id.startswith(start) for r in records)]
+    unmatched = [
+        start for start in wanted if not any(r.gold.interaction_id.startswith(start) for r in records)
+    ]
     if unmatched:
         raise SystemExit(f"--questions: no question's interaction id starts with {', '.join(unmatched)}")
     return [r for r in records if r.gold.interaction_id.startswith(tuple(wanted))]
@@ -254,7 +311,9 @@ def batches(records: list[CragRecord], size: int) -> list[list[CragRecord]]:
     return [records[start : start + size] for start in range(0, len(records), size)]
 
 
-def run(setups: list[Setup], records: list[CragRecord], jobs: int, make_llm: LLMFactory, log_level: str) -> None:
+def run(
+    setups: list[Setup], records: list[CragRecord], jobs: int, make_llm: LLMFactory, log_level: str
+) -> None:
     """Answer every batch each setup has not stored yet, the setups taking turns batch by batch, in
     `jobs` processes (1: in this one); each batch's lines are stored here as it ends."""
     sizes = {setup.config.batch_size for setup in setups}
@@ -264,7 +323,7 @@ def run(setups: list[Setup], records: list[CragRecord], jobs: int, make_llm: LLM
     todo = [
         (setup, groups[index])
         for index, group in enumerate(groups)
-        for setup in setups[index % len(setups):] + setups[: index % len(setups)]
+        for setup in setups[index % len(setups) :] + setups[: index % len(setups)]
         if not all(record.gold.interaction_id in setup.lines for record in group)
     ]
     if not todo:
@@ -342,14 +401,29 @@ def answer_batch(name: str, system: CragSystem, group: list[CragRecord]) -> list
         results = [{"prediction": "I don't know", "error": f"{type(error).__name__}: {error}"} for _ in group]
     share = (time.perf_counter() - started) / len(group)
     cpu_share = (time.process_time() - cpu_started) / len(group)
-    return [{"interaction_id": record.gold.interaction_id, **result, "seconds": share, "cpu_seconds": cpu_share,
-             "batch": [r.gold.interaction_id for r in group]} for record, result in zip(group, results)]
+    return [
+        {
+            "interaction_id": record.gold.interaction_id,
+            **result,
+            "seconds": share,
+            "cpu_seconds": cpu_share,
+            "batch": [r.gold.interaction_id for r in group],
+        }
+        for record, result in zip(group, results)
+    ]
 
 
 def failed_lines(group: list[CragRecord], error: str) -> list[dict[str, Any]]:
     """The lines of a batch whose job did not finish it (evaluation/jobs.py): no answer, the reason."""
-    return [{"interaction_id": record.gold.interaction_id, "prediction": "I don't know", "error": error,
-             "batch": [r.gold.interaction_id for r in group]} for record in group]
+    return [
+        {
+            "interaction_id": record.gold.interaction_id,
+            "prediction": "I don't know",
+            "error": error,
+            "batch": [r.gold.interaction_id for r in group],
+        }
+        for record in group
+    ]
 
 
 def store(setup: Setup, lines: list[dict[str, Any]]) -> None:
@@ -362,7 +436,9 @@ def store(setup: Setup, lines: list[dict[str, Any]]) -> None:
 
 def tokens_of(line: dict[str, Any]) -> int:
     usages = (line.get("tokens") or {}).values()
-    return sum(int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0)) for usage in usages)
+    return sum(
+        int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0)) for usage in usages
+    )
 
 
 def judge(lines: dict[str, dict[str, Any]], records: list[CragRecord], truncator: Any) -> dict[str, Verdict]:
@@ -371,7 +447,9 @@ def judge(lines: dict[str, dict[str, Any]], records: list[CragRecord], truncator
     for record in records:
         gold = record.gold
         prediction = truncator.truncate(lines[gold.interaction_id]["prediction"])
-        verdicts[gold.interaction_id] = check_answer(prediction, gold.answer, gold.alternative_answers, question=gold.query)
+        verdicts[gold.interaction_id] = check_answer(
+            prediction, gold.answer, gold.alternative_answers, question=gold.query
+        )
     return verdicts
 
 
@@ -379,19 +457,26 @@ def tally(verdicts: Iterable[Verdict]) -> dict[str, Any]:
     """n, the count of each verdict and score = (correct - wrong) / n."""
     counts = Counter(verdicts)
     n = sum(counts.values())
-    return {"n": n, **{v.value: counts[v] for v in Verdict},
-            "score": (counts[Verdict.CORRECT] - counts[Verdict.WRONG]) / n if n else 0.0}
+    return {
+        "n": n,
+        **{v.value: counts[v] for v in Verdict},
+        "score": (counts[Verdict.CORRECT] - counts[Verdict.WRONG]) / n if n else 0.0,
+    }
 
 
 def tally_cells(counts: dict[str, Any]) -> list[Any]:
     return [*(counts[name] for name in TALLY_HEADERS[:-1]), f"{counts['score']:.3f}"]
 
 
-def breakdown(records: list[CragRecord], verdicts: dict[str, Verdict], label: str) -> dict[str, dict[str, Any]]:
+def breakdown(
+    records: list[CragRecord], verdicts: dict[str, Verdict], label: str
+) -> dict[str, dict[str, Any]]:
     """The tally of each value of the gold `label` (one of TABLES), in reading order."""
     groups: dict[str, list[Verdict]] = {}
     for record in records:
-        groups.setdefault(record.gold.labels.get(label, UNLABELLED), []).append(verdicts[record.gold.interaction_id])
+        groups.setdefault(record.gold.labels.get(label, UNLABELLED), []).append(
+            verdicts[record.gold.interaction_id]
+        )
     order = TABLES[label][1]
     ranked = sorted(groups, key=lambda value: (order.index(value) if value in order else len(order), value))
     return {value: tally(groups[value]) for value in ranked}
@@ -429,7 +514,8 @@ def summarise(setup: Setup, records: list[CragRecord], verdicts: dict[str, Verdi
         "cpu_p50_s": percentile(cpu_seconds, 50),
         "cpu_p95_s": percentile(cpu_seconds, 95),
         "stage_runs": {
-            stage: sum(stage in (line.get("timings") or {}) for line in lines) for stage in ("kg", "calculator", "knowledge")
+            stage: sum(stage in (line.get("timings") or {}) for line in lines)
+            for stage in ("kg", "calculator", "knowledge")
         },
         "deadline_notes": dict(notes),
         "routes": route_counts(lines),
@@ -456,11 +542,28 @@ def report(
     """report.md and report.json; `references`: setup name -> the answers file to compare it with."""
     verdicts = {setup.name: judge(setup.lines, records, truncator) for setup in setups}
     summaries = {setup.name: summarise(setup, records, verdicts[setup.name]) for setup in setups}
-    headers = ["setup", *TALLY_HEADERS, "LLM tokens/q", "p50 s/q", "p95 s/q",
-               "p50 CPU s/q", "p95 CPU s/q", "calculator runs", "knowledge runs"]
-    rows = [[s["setup"], *tally_cells(s), f"{s['tokens_per_question']:.0f}",
-             *(seconds_cell(s[key]) for key in ("p50_s", "p95_s", "cpu_p50_s", "cpu_p95_s")),
-             s["stage_runs"]["calculator"], s["stage_runs"]["knowledge"]] for s in summaries.values()]
+    headers = [
+        "setup",
+        *TALLY_HEADERS,
+        "LLM tokens/q",
+        "p50 s/q",
+        "p95 s/q",
+        "p50 CPU s/q",
+        "p95 CPU s/q",
+        "calculator runs",
+        "knowledge runs",
+    ]
+    rows = [
+        [
+            s["setup"],
+            *tally_cells(s),
+            f"{s['tokens_per_question']:.0f}",
+            *(seconds_cell(s[key]) for key in ("p50_s", "p95_s", "cpu_p50_s", "cpu_p95_s")),
+            s["stage_runs"]["calculator"],
+            s["stage_runs"]["knowledge"],
+        ]
+        for s in summaries.values()
+    ]
     parts = [
         f"# End-to-end benchmark: {len(records)} questions",
         "Verdicts: evaluation/answer_match.check_answer on the prediction cut to 75 tokens; "
@@ -470,45 +573,80 @@ def report(
     result: dict[str, Any] = {"questions": len(records), "setups": summaries}
     if "cpu-all" in summaries and "cpu-plan" in summaries:
         parts.append(plan_against_all(summaries["cpu-all"], summaries["cpu-plan"], result))
-        parts.append(time_estimates([s for s in setups if s.name in ("cpu-all", "cpu-plan")], records, result))
+        parts.append(
+            time_estimates([s for s in setups if s.name in ("cpu-all", "cpu-plan")], records, result)
+        )
     for name, summary in summaries.items():
         stages = ", ".join(f"{stage} {tokens:.0f}" for stage, tokens in summary["tokens_per_stage"].items())
         cache, basis = summary["reply_cache"], summary["timings_rest_on"]
         routes = ", ".join(f"{route} {count}" for route, count in summary["routes"].items())
-        parts.append(f"`{name}` LLM tokens per question by stage: {stages or 'none'}; answers by route: "
-                     f"{routes}; deadline notes: {summary['deadline_notes'] or 'none'}; failed batches' "
-                     f"questions: {summary['errors']}; "
-                     f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
-                     f"{basis['questions']} questions of batches without cached replies ({basis['uncached_calls']} LLM calls).")
+        parts.append(
+            f"`{name}` LLM tokens per question by stage: {stages or 'none'}; answers by route: "
+            f"{routes}; deadline notes: {summary['deadline_notes'] or 'none'}; failed batches' "
+            f"questions: {summary['errors']}; "
+            f"reply cache {describe_reply_cache(cache)}; its seconds rest on "
+            f"{basis['questions']} questions of batches without cached replies "
+            f"({basis['uncached_calls']} LLM calls)."
+        )
     for name, summary in summaries.items():
         if summary["seconds_per_stage"]:
-            parts.append(f"`{name}`: where the seconds go, per question (batches without cached replies)\n\n"
-                         + markdown_stage_seconds(summary["seconds_per_stage"]))
+            parts.append(
+                f"`{name}`: where the seconds go, per question (batches without cached replies)\n\n"
+                + markdown_stage_seconds(summary["seconds_per_stage"])
+            )
     for name, summary in summaries.items():
-        parts.append(f"## `{name}` by dynamism class and by question type\n\n" + "\n\n".join(
-            markdown_table([title, *TALLY_HEADERS], [[value, *tally_cells(counts)]
-                                                     for value, counts in summary[BREAKDOWNS[label]].items()])
-            for label, (title, _) in TABLES.items()
-        ))
+        parts.append(
+            f"## `{name}` by dynamism class and by question type\n\n"
+            + "\n\n".join(
+                markdown_table(
+                    [title, *TALLY_HEADERS],
+                    [[value, *tally_cells(counts)] for value, counts in summary[BREAKDOWNS[label]].items()],
+                )
+                for label, (title, _) in TABLES.items()
+            )
+        )
     for name, reference in (references or {}).items():
         comparison = compare(records, setups_by_name(setups)[name].lines, read_answers(reference), truncator)
         result.setdefault("compare", {})[name] = {"reference": str(reference), **comparison}
         parts.append(comparison_text(f"`{name}` against {reference}", comparison))
-    unsure = [(name, record) for name in verdicts for record in records
-              if verdicts[name][record.gold.interaction_id] is Verdict.UNSURE]
+    unsure = [
+        (name, record)
+        for name in verdicts
+        for record in records
+        if verdicts[name][record.gold.interaction_id] is Verdict.UNSURE
+    ]
     if unsure:
-        parts.append("## Unsure verdicts (for a judge model or a careful reading)\n\n" + markdown_table(
-            ["setup", "question", "gold", "prediction"],
-            [[name, record.gold.query, record.gold.answer,
-              setups_by_name(setups)[name].lines[record.gold.interaction_id]["prediction"]] for name, record in unsure],
-            cell=_cell,
-        ))
+        parts.append(
+            "## Unsure verdicts (for a judge model or a careful reading)\n\n"
+            + markdown_table(
+                ["setup", "question", "gold", "prediction"],
+                [
+                    [
+                        name,
+                        record.gold.query,
+                        record.gold.answer,
+                        setups_by_name(setups)[name].lines[record.gold.interaction_id]["prediction"],
+                    ]
+                    for name, record in unsure
+                ],
+                cell=_cell,
+            )
+        )
     parts.append(per_question(setups, records, verdicts))
     result["verdicts"] = {
         record.gold.interaction_id: {
-            "query": record.gold.query, "gold": record.gold.answer, "alternatives": record.gold.alternative_answers,
-            **{name: {"prediction": setups_by_name(setups)[name].lines[record.gold.interaction_id]["prediction"],
-                      "verdict": verdicts[name][record.gold.interaction_id].value} for name in verdicts},
+            "query": record.gold.query,
+            "gold": record.gold.answer,
+            "alternatives": record.gold.alternative_answers,
+            **{
+                name: {
+                    "prediction": setups_by_name(setups)[name].lines[record.gold.interaction_id][
+                        "prediction"
+                    ],
+                    "verdict": verdicts[name][record.gold.interaction_id].value,
+                }
+                for name in verdicts
+            },
         }
         for record in records
     }
@@ -524,15 +662,37 @@ def plan_against_all(all_stages: dict[str, Any], planned: dict[str, Any], result
         "p50 seconds per question": (p50, TARGETS["p50"]),
         "p50 CPU seconds per question": (cpu_p50, TARGETS["p50"]),
     }
-    rows = [[what, "n/a" if value is None else f"{value:+.1%}", f"{target:+.0%}",
-             "met" if value is not None and value <= target else "MISSED"] for what, (value, target) in checks.items()]
-    rows.append(["score", f"{planned['score'] - all_stages['score']:+.3f}", ">= 0",
-                 "met" if planned["score"] >= all_stages["score"] else "MISSED"])
-    rows.append(["wrong answers", f"{planned['wrong'] - all_stages['wrong']:+d}", "<= 0",
-                 "met" if planned["wrong"] <= all_stages["wrong"] else "MISSED"])
+    rows = [
+        [
+            what,
+            "n/a" if value is None else f"{value:+.1%}",
+            f"{target:+.0%}",
+            "met" if value is not None and value <= target else "MISSED",
+        ]
+        for what, (value, target) in checks.items()
+    ]
+    rows.append(
+        [
+            "score",
+            f"{planned['score'] - all_stages['score']:+.3f}",
+            ">= 0",
+            "met" if planned["score"] >= all_stages["score"] else "MISSED",
+        ]
+    )
+    rows.append(
+        [
+            "wrong answers",
+            f"{planned['wrong'] - all_stages['wrong']:+d}",
+            "<= 0",
+            "met" if planned["wrong"] <= all_stages["wrong"] else "MISSED",
+        ]
+    )
     result["plan_against_all"] = {
-        "tokens_change": tokens, "p50_change": p50, "cpu_p50_change": cpu_p50,
-        "score_change": planned["score"] - all_stages["score"], "wrong_change": planned["wrong"] - all_stages["wrong"],
+        "tokens_change": tokens,
+        "p50_change": p50,
+        "cpu_p50_change": cpu_p50,
+        "score_change": planned["score"] - all_stages["score"],
+        "wrong_change": planned["wrong"] - all_stages["wrong"],
     }
     return "## cpu-plan against cpu-all (same run, same checker)\n\n" + markdown_table(
         ["measure", "change", "target", ""], rows
@@ -548,9 +708,13 @@ def time_estimates(setups: list[Setup], records: list[CragRecord], result: dict[
         lines = [setup.lines[r.gold.interaction_id] for r in records]
         estimate = estimate_budget(lines, target)["estimated_seconds_per_question"]
         result.setdefault("t4x4_estimate", {})[setup.name] = estimate
-        rows.append([setup.name, f"{estimate['p50']:.1f}", f"{estimate['p95']:.1f}", f"{estimate['mean']:.1f}"])
-    return ("## Estimated seconds per question on 4x T4 (evaluation/time_model.py, from the tokens recorded here)\n\n"
-            + markdown_table(["setup", "p50", "p95", "mean"], rows))
+        rows.append(
+            [setup.name, f"{estimate['p50']:.1f}", f"{estimate['p95']:.1f}", f"{estimate['mean']:.1f}"]
+        )
+    return (
+        "## Estimated seconds per question on 4x T4 (evaluation/time_model.py, from the "
+        "tokens recorded here)\n\n" + markdown_table(["setup", "p50", "p95", "mean"], rows)
+    )
 
 
 def compare(
@@ -567,18 +731,27 @@ def compare(
         "common": len(common),
         "only_new": [i for i in ids if i in new and i not in old],
         "only_reference": [i for i in ids if i in old and i not in new],
-        "transitions": dict(Counter(
-            f"{before[gold.interaction_id].value}→{after[gold.interaction_id].value}" for gold in changed
-        ).most_common()),
+        "transitions": dict(
+            Counter(
+                f"{before[gold.interaction_id].value}→{after[gold.interaction_id].value}" for gold in changed
+            ).most_common()
+        ),
         "reference_tally": old_tally,
         "new_tally": new_tally,
         "score_change": new_tally["score"] - old_tally["score"],
-        "changed": [{
-            "interaction_id": gold.interaction_id, "query": gold.query, "gold": gold.answer,
-            **{label: gold.labels.get(label, UNLABELLED) for label in TABLES},
-            "old_prediction": old[gold.interaction_id]["prediction"], "new_prediction": new[gold.interaction_id]["prediction"],
-            "old_verdict": before[gold.interaction_id].value, "new_verdict": after[gold.interaction_id].value,
-        } for gold in changed],
+        "changed": [
+            {
+                "interaction_id": gold.interaction_id,
+                "query": gold.query,
+                "gold": gold.answer,
+                **{label: gold.labels.get(label, UNLABELLED) for label in TABLES},
+                "old_prediction": old[gold.interaction_id]["prediction"],
+                "new_prediction": new[gold.interaction_id]["prediction"],
+                "old_verdict": before[gold.interaction_id].value,
+                "new_verdict": after[gold.interaction_id].value,
+            }
+            for gold in changed
+        ],
     }
 
 
@@ -594,16 +767,35 @@ def comparison_text(title: str, comparison: dict[str, Any]) -> str:
         if comparison[key]:
             lines.append(f"Only in {side} ({len(comparison[key])}): {', '.join(comparison[key])}.")
     if comparison["changed"]:
-        lines.append(markdown_table(
-            ["question id", "question", "dynamism class", "question type", "prediction (old → new)", "verdict"],
-            [[item["interaction_id"], _short(item["query"]), item["static_or_dynamic"], item["question_type"],
-              f"{_short(item['old_prediction'])} → {_short(item['new_prediction'])}",
-              f"{item['old_verdict']} → {item['new_verdict']}"] for item in comparison["changed"]],
-        ))
+        lines.append(
+            markdown_table(
+                [
+                    "question id",
+                    "question",
+                    "dynamism class",
+                    "question type",
+                    "prediction (old → new)",
+                    "verdict",
+                ],
+                [
+                    [
+                        item["interaction_id"],
+                        _short(item["query"]),
+                        item["static_or_dynamic"],
+                        item["question_type"],
+                        f"{_short(item['old_prediction'])} → {_short(item['new_prediction'])}",
+                        f"{item['old_verdict']} → {item['new_verdict']}",
+                    ]
+                    for item in comparison["changed"]
+                ],
+            )
+        )
     return "\n\n".join(lines)
 
 
-def per_question(setups: list[Setup], records: list[CragRecord], verdicts: dict[str, dict[str, Verdict]]) -> str:
+def per_question(
+    setups: list[Setup], records: list[CragRecord], verdicts: dict[str, dict[str, Verdict]]
+) -> str:
     headers = ["#", "question", "gold", *[f"{s.name}" for s in setups], "plan"]
     rows = []
     for number, record in enumerate(records, 1):
@@ -614,7 +806,9 @@ def per_question(setups: list[Setup], records: list[CragRecord], verdicts: dict[
             cells.append(f"{line['prediction']} [{MARKS[verdicts[setup.name][gold.interaction_id]]}]")
         plan_line = next((s.lines[gold.interaction_id] for s in setups if s.name == "cpu-plan"), None)
         plan = (plan_line or {}).get("plan") or {}
-        signals = "; ".join(s for s in plan.get("signals", []) if not s.startswith("kg")) or (plan_line or {}).get("route", "")
+        signals = "; ".join(s for s in plan.get("signals", []) if not s.startswith("kg")) or (
+            plan_line or {}
+        ).get("route", "")
         rows.append([number, gold.query, gold.answer, *cells, signals])
     return "## Per question (prediction [verdict])\n\n" + markdown_table(headers, rows, cell=_cell)
 
@@ -647,12 +841,18 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
     missing = [path for path in args.data if not path.is_file()]
     if missing:
         raise SystemExit(f"data files not found: {', '.join(map(str, missing))} (pass --data)")
-    records = select([record for path in args.data for record in read_records(path)], args.questions)[: args.limit]
+    records = select([record for path in args.data for record in read_records(path)], args.questions)[
+        : args.limit
+    ]
     if args.answers:
         compare_files(args.answers, args.compare, records, load_truncator(args.tokenizer_dir), args.out)
         return 0
-    setups = load_setups(names, {**parse_overrides(args.set), **reply_cache_override(args)}, args.budget_s, args.out)
-    references = {s.name: reference_file(args.compare, s.name, s.path) for s in setups} if args.compare else {}
+    setups = load_setups(
+        names, {**parse_overrides(args.set), **reply_cache_override(args)}, args.budget_s, args.out
+    )
+    references = (
+        {s.name: reference_file(args.compare, s.name, s.path) for s in setups} if args.compare else {}
+    )
     llm_configs = {json.dumps(asdict(setup.config.llm), sort_keys=True) for setup in setups}
     if len(llm_configs) != 1:
         raise SystemExit("the setups' LLM settings differ; they must share one model")
@@ -674,8 +874,12 @@ def compare_files(answers: Path, ref: Path, records: list[CragRecord], truncator
     comparison = compare(records, read_answers(answers), read_answers(reference), truncator)
     text = comparison_text(f"{answers} against {reference}", comparison) + "\n"
     write_atomically(out / "compare.md", text)
-    write_atomically(out / "compare.json", json.dumps({"answers": str(answers), "reference": str(reference),
-                                                       **comparison}, indent=2, ensure_ascii=False))
+    write_atomically(
+        out / "compare.json",
+        json.dumps(
+            {"answers": str(answers), "reference": str(reference), **comparison}, indent=2, ensure_ascii=False
+        ),
+    )
     print(text)
     print(f"Written: {out / 'compare.md'}, {out / 'compare.json'}")
 

@@ -46,8 +46,28 @@ from kg_mock.server import free_port, running_server, wait_until_up
 REPO_ROOT = Path(__file__).resolve().parents[1]
 COMPANY_TABLE = REPO_ROOT.parent / "shared" / "data" / "company_name.dict"
 OPEN_SEARCH = "/open/search_entity_by_name"
-FILLER_WORDS = ("river", "north", "hall", "stone", "county", "saint", "lake", "valley", "port", "castle",
-                "mount", "bridge", "green", "old", "new", "upper", "west", "east", "glen", "field")
+FILLER_WORDS = (
+    "river",
+    "north",
+    "hall",
+    "stone",
+    "county",
+    "saint",
+    "lake",
+    "valley",
+    "port",
+    "castle",
+    "mount",
+    "bridge",
+    "green",
+    "old",
+    "new",
+    "upper",
+    "west",
+    "east",
+    "glen",
+    "field",
+)
 
 
 def build_data_dir(target: Path, extra_open_names: int = 0, seed: int = 5) -> Path:
@@ -63,10 +83,22 @@ def build_data_dir(target: Path, extra_open_names: int = 0, seed: int = 5) -> Pa
         taken = {name for name, _ in entities}
         wanted = len(entities) + extra_open_names
         while len(entities) < wanted:
-            name = " ".join(rng.choice(FILLER_WORDS).title() for _ in range(rng.randint(1, 3))) + f" {rng.randint(1, 10**6)}"
+            name = (
+                " ".join(rng.choice(FILLER_WORDS).title() for _ in range(rng.randint(1, 3)))
+                + f" {rng.randint(1, 10**6)}"
+            )
             if name not in taken:
                 taken.add(name)
-                entities.append((name, {"summary_text": f"{name} is a place.", "summary_structured": {}, "raw_mediawiki": ""}))
+                entities.append(
+                    (
+                        name,
+                        {
+                            "summary_text": f"{name} is a place.",
+                            "summary_structured": {},
+                            "raw_mediawiki": "",
+                        },
+                    )
+                )
         formats.write_open_kg(target, entities)
     return target
 
@@ -86,7 +118,9 @@ def _open_entities(root: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 @contextmanager
-def official_server(mock_api: Path, python: str, data_dir: Path, startup_timeout_s: float = 600.0) -> Iterator[str]:
+def official_server(
+    mock_api: Path, python: str, data_dir: Path, startup_timeout_s: float = 600.0
+) -> Iterator[str]:
     """The official `server:app` under uvicorn in its own interpreter, serving `data_dir`."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -133,23 +167,32 @@ def report(official: dict[str, list[float]], ours: dict[str, list[float]]) -> li
     lines = [f"{'route':<52} {'requests':>8}  official median / p95 ms   mock median / p95 ms"]
     for path in sorted(official):
         (om, op), (mm, mp) = quantiles(official[path]), quantiles(ours.get(path, [0.0]))
-        lines.append(f"{path:<52} {len(official[path]):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        {mm * 1000:8.1f} / {mp * 1000:6.1f}")
+        lines.append(
+            f"{path:<52} {len(official[path]):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        "
+            f"{mm * 1000:8.1f} / {mp * 1000:6.1f}"
+        )
     every_official = [s for values in official.values() for s in values]
     every_ours = [s for values in ours.values() for s in values]
     (om, op), (mm, mp) = quantiles(every_official), quantiles(every_ours)
     lines.append(
-        f"{'all requests':<52} {len(every_official):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        {mm * 1000:8.1f} / {mp * 1000:6.1f}"
-        f"   (official max {max(every_official) * 1000:.1f} ms)"
+        f"{'all requests':<52} {len(every_official):>8}  {om * 1000:8.1f} / {op * 1000:6.1f}        "
+        f"{mm * 1000:8.1f} / {mp * 1000:6.1f}   (official max {max(every_official) * 1000:.1f} ms)"
     )
     return lines
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--official", type=Path, required=True, help="the mock_api folder of facebookresearch/CRAG")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--official", type=Path, required=True, help="the mock_api folder of facebookresearch/CRAG"
+    )
     parser.add_argument("--python", required=True, help="an interpreter with the official requirements.txt")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--open-names", type=int, nargs="*", default=[], help="open KG sizes to time the open search at")
+    parser.add_argument(
+        "--open-names", type=int, nargs="*", default=[], help="open KG sizes to time the open search at"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kg-latency-") as work:
         data_dir = build_data_dir(Path(work) / "kg")
@@ -165,7 +208,10 @@ def main() -> None:
             bigger = build_data_dir(Path(work) / f"kg-{extra}", extra)
             with official_server(args.official, args.python, bigger) as url:
                 median, p95 = quantiles(latencies(url, searches, args.repeats)[OPEN_SEARCH])
-            print(f"official open search over {extra:,} more names: median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms")
+            print(
+                f"official open search over {extra:,} more names: "
+                f"median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+            )
             shutil.rmtree(bigger)
 
 

@@ -4,8 +4,8 @@ read from the built KG, so they stay true to the data when the fixture changes.
 
 Per line: id, set ("base": the first questions; "relations": questions that take a second lookup, ask a
 field shown only when asked, word an attribute indirectly, or compare/aggregate; "play-by-play": events
-inside one game), query, query_time
-("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
+inside one game), query, query_time ("MM/DD/YYYY, HH:MM:SS PT"), domain, static_or_dynamic, style (what
+the question exercises), answer (gold), entities (what a scripted extractor returns, the fields of
 models.kg.entities.KGEntities) and answer_spans: strings that must all appear in the KG evidence
 (case-insensitive, word-bounded; prices with two decimals, other numbers plain, as the API returns
 them). No spans: the KG holds nothing for the question, and no evidence is the right outcome.
@@ -1088,7 +1088,11 @@ def relations(f: Facts) -> list[Question]:
     only when asked, indirect wording of an attribute, or every operand of a comparison."""
     movie_kg, music_kg, open_kg, finance_kg = f.kg.movie, f.kg.music, f.kg.open, f.kg.finance
     by_id = movie_kg.get_movie_info_by_id
-    (picture,) = [a for a in movie_kg.get_year_info("2006")["oscar_awards"] if a["category"] == "BEST PICTURE" and a["winner"]]
+    (picture,) = [
+        a
+        for a in movie_kg.get_year_info("2006")["oscar_awards"]
+        if a["category"] == "BEST PICTURE" and a["winner"]
+    ]
     picture_movie = movie_kg.get_movie_info(picture["film"])[0]
     (picture_director,) = [c["name"] for c in picture_movie["crew"] if c["job"] == "Director"]
     marisol = movie_kg.get_person_info("Marisol Okonkwo-Varga")[0]
@@ -1108,100 +1112,272 @@ def relations(f: Facts) -> list[Question]:
     chart = "2024-03-09"
     (first_song,), (first_artist,) = music_kg.get_billboard_rank_date(1, chart)
     (second_song,), _ = music_kg.get_billboard_rank_date(2, chart)
-    ranks = {song: (f.chart_attribute(song, chart, "rank"), f.chart_attribute(song, chart, "rank_last_week"))
-             for song in ("Bayou Satellite", "Kerosene Choir")}
-    harmattan = (f.chart_attribute("Harmattan Heart", chart, "rank"), f.chart_attribute("Harmattan Heart", chart, "rank_last_week"))
+    ranks = {
+        song: (f.chart_attribute(song, chart, "rank"), f.chart_attribute(song, chart, "rank_last_week"))
+        for song in ("Bayou Satellite", "Kerosene Choir")
+    }
+    harmattan = (
+        f.chart_attribute("Harmattan Heart", chart, "rank"),
+        f.chart_attribute("Harmattan Heart", chart, "rank_last_week"),
+    )
     facts_of = lambda name: open_kg.get_entity(name)["summary_structured"]
     operator = facts_of("Brimholt Observatory")["operator"]
     headquarters = facts_of("Nordvik Space Institute")["headquarters"]
     location = facts_of("Brimholt Observatory")["location"]
     pe = {t: finance_kg.get_pe_ratio(t) for t in ("NWRB", "TSLT")}
     caps = {t: finance_kg.get_market_capitalization(t) for t in ("ZPHR", "NWRB", "BWEC")}
-    dividends_2023 = {t: round(sum(v for d, v in finance_kg.get_dividends_history(t).items() if d.startswith("2023")), 6)
-                      for t in ("NGBC", "LMRA")}
+    dividends_2023 = {
+        t: round(sum(v for d, v in finance_kg.get_dividends_history(t).items() if d.startswith("2023")), 6)
+        for t in ("NGBC", "LMRA")
+    }
     tslt = [f.bar("TSLT", day)["Close"] for day in ("2024-03-07", "2024-03-08")]
     blazers = f.nba_games("Portland Trail Blazers", "2024-03-08")[0]
-    february = {team: sum(g["wl_home" if g["team_name_home"] == team else "wl_away"] == "W" for g in f.nba_games(team, "2024-02"))
-                for team in ("Houston Rockets", "Los Angeles Lakers")}
+    february = {
+        team: sum(
+            g["wl_home" if g["team_name_home"] == team else "wl_away"] == "W"
+            for g in f.nba_games(team, "2024-02")
+        )
+        for team in ("Houston Rockets", "Los Angeles Lakers")
+    }
     number_one = lambda day: music_kg.get_billboard_rank_date(1, day)[0][0]
     return [
-        Question("who directed the film that won best picture at the 2006 oscars?", "movie", "static",
-                 "two hops: a ceremony's award, then its film", picture_director.lower(), {}, [picture["film"], picture_director],
-                 near_misses=["actress in a leading role"]),
-        Question("what were the budgets of the films marisol okonkwo-varga directed?", "movie", "static",
-                 "a field shown only when asked, over a person's films", "23 and 41 million dollars",
-                 {"people": ["Marisol Okonkwo-Varga"]}, [plain(by_id(i)["budget"]) for i in marisol["directed_movies"]]),
-        Question("what genres are the movies sigrid holm directed?", "movie", "static",
-                 "a field shown only when asked, over a person's films", ", ".join(holm_genres).lower(),
-                 {"people": ["Sigrid Holm"]}, holm_genres),
-        Question("how much did the films yumi castellanos starred in gross in total?", "movie", "static",
-                 "aggregate over a person's films", plain(sum(yumi_revenue)), {"people": ["Yumi Castellanos"]},
-                 [plain(r) for r in yumi_revenue]),
-        Question("how old was the director of copper meridian when it was released?", "movie", "static",
-                 "two hops: a film's crew, then the person", "28", {"movies": ["Copper Meridian"]},
-                 [copper_director, copper_director_born, copper["release_date"]]),
-        Question("what other films has the director of the glass orchard made?", "movie", "static",
-                 "two hops: a film's crew, then the person's films", "salt road nocturne", {"movies": ["The Glass Orchard"]},
-                 ["Marisol Okonkwo-Varga", "Salt Road Nocturne"]),
-        Question("which of the movies helena szabo acted in has the higher rating?", "movie", "static",
-                 "comparison over a person's films", max(szabo_ratings, key=szabo_ratings.get).lower(),
-                 {"people": ["Helena Szabo"]}, [plain(r) for r in szabo_ratings.values()]),
-        Question("where was the artist who won the grammy for best new artist in 2016 born?", "music", "static",
-                 "two hops: a Grammy winner, then the artist", "united states", {},
-                 [new_artist_2016, music_kg.get_artist_birth_place(new_artist_2016)]),
-        Question("who are the members of the band that won best new artist at the 2019 grammys?", "music", "slow-changing",
-                 "two hops: a Grammy winner, then the band", ", ".join(sorted(music_kg.get_members(new_artist_2019))).lower(), {},
-                 sorted(music_kg.get_members(new_artist_2019))),
-        Question("who wrote the song that won song of the year at the 2018 grammys?", "music", "static",
-                 "two hops: a Grammy winner, then the song", music_kg.get_song_author(song_2018).lower(), {},
-                 [song_2018, music_kg.get_song_author(song_2018)]),
-        Question("when was the song that won song of the year at the 2015 grammys released?", "music", "static",
-                 "two hops: a Grammy winner, then the song", music_kg.get_song_release_date(song_2015), {},
-                 [song_2015, music_kg.get_song_release_date(song_2015)]),
-        Question("which country is the artist of this week's number one song from?", "music", "fast-changing",
-                 "two hops: a chart entry, then the artist", "iceland", {"rank": 1},
-                 [first_artist, music_kg.get_artist_birth_place(first_artist)], TUESDAY,
-                 near_misses=[number_one("2024-03-02"), "release country"]),
-        Question("who wrote the number 2 song on the billboard hot 100 this week?", "music", "fast-changing",
-                 "two hops: a chart entry, then the song", music_kg.get_song_author(second_song).lower(), {"rank": 2},
-                 [second_song, music_kg.get_song_author(second_song)], TUESDAY, near_misses=[first_song]),
-        Question("how many places did bayou satellite drop on the billboard hot 100 this week?", "music", "fast-changing",
-                 "change over a week, worded indirectly", str(int(ranks["Bayou Satellite"][0]) - int(ranks["Bayou Satellite"][1])),
-                 {"songs": ["Bayou Satellite"]}, list(ranks["Bayou Satellite"]), TUESDAY, near_misses=[first_song]),
-        Question("did kerosene choir climb or fall on the billboard hot 100 this week?", "music", "fast-changing",
-                 "change over a week, worded indirectly", "fall", {"songs": ["Kerosene Choir"]}, list(ranks["Kerosene Choir"]),
-                 TUESDAY, near_misses=[first_song]),
-        Question("how many spots did harmattan heart move up since last week?", "music", "fast-changing",
-                 "change over a week, worded indirectly", str(int(harmattan[1]) - int(harmattan[0])),
-                 {"songs": ["Harmattan Heart"]}, list(harmattan), TUESDAY, near_misses=[first_song]),
-        Question("when was the operator of brimholt observatory founded?", "open", "static",
-                 "two hops: an entity's fact, then that entity", facts_of(operator)["founded"], {"entities": ["Brimholt Observatory"]},
-                 [operator, facts_of(operator)["founded"]]),
-        Question("what is the population of the headquarters of the nordvik space institute?", "open", "slow-changing",
-                 "two hops: an entity's fact, then that entity", facts_of(headquarters)["population"],
-                 {"entities": ["Nordvik Space Institute"]}, [headquarters, facts_of(headquarters)["population"]]),
-        Question("how high is the location of brimholt observatory?", "open", "static",
-                 "two hops: an entity's fact, then that entity", f"{facts_of(location)['elevation_m']} m",
-                 {"entities": ["Brimholt Observatory"]}, [location, facts_of(location)["elevation_m"]]),
-        Question("which has the higher p/e ratio, northwind robotics or tessellate semiconductor?", "finance", "fast-changing",
-                 "comparison of two companies", "tessellate semiconductor" if pe["TSLT"] > pe["NWRB"] else "northwind robotics",
-                 {"companies": ["Northwind Robotics", "Tessellate Semiconductor"]}, [plain(v) for v in pe.values()]),
-        Question("what is the combined market cap of zphr, nwrb and bwec?", "finance", "fast-changing",
-                 "aggregate over three companies", plain(sum(caps.values())), {"tickers": list(caps)},
-                 [plain(v) for v in caps.values()]),
-        Question("how much did tslt's closing price change from thursday to friday?", "finance", "real-time",
-                 "change between two days", price(tslt[1] - tslt[0]), {"tickers": ["TSLT"]}, [price(c) for c in tslt]),
-        Question("which paid more in dividends in 2023, northgate bancorp or lumora foods?", "finance", "slow-changing",
-                 "comparison of yearly totals", "northgate bancorp" if dividends_2023["NGBC"] > dividends_2023["LMRA"] else "lumora foods",
-                 {"companies": ["Northgate Bancorp", "Lumora Foods"]}, [f"{v:g}" for v in dividends_2023.values()]),
-        Question("how many more points did the portland trail blazers score than the denver nuggets on 2024-03-08?", "sports",
-                 "static", "difference within one game", plain(blazers["pts_home"] - blazers["pts_away"]),
-                 {"teams": ["Portland Trail Blazers", "Denver Nuggets"], "sport": "nba"},
-                 [plain(blazers["pts_home"]), plain(blazers["pts_away"])]),
-        Question("who won more games in february 2024, the houston rockets or the los angeles lakers?", "sports", "static",
-                 "comparison of two teams over a month", max(february, key=february.get).lower(),
-                 {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
-                 sorted({g["game_date"][:10] for team in february for g in f.nba_games(team, "2024-02")})),
+        Question(
+            "who directed the film that won best picture at the 2006 oscars?",
+            "movie",
+            "static",
+            "two hops: a ceremony's award, then its film",
+            picture_director.lower(),
+            {},
+            [picture["film"], picture_director],
+            near_misses=["actress in a leading role"],
+        ),
+        Question(
+            "what were the budgets of the films marisol okonkwo-varga directed?",
+            "movie",
+            "static",
+            "a field shown only when asked, over a person's films",
+            "23 and 41 million dollars",
+            {"people": ["Marisol Okonkwo-Varga"]},
+            [plain(by_id(i)["budget"]) for i in marisol["directed_movies"]],
+        ),
+        Question(
+            "what genres are the movies sigrid holm directed?",
+            "movie",
+            "static",
+            "a field shown only when asked, over a person's films",
+            ", ".join(holm_genres).lower(),
+            {"people": ["Sigrid Holm"]},
+            holm_genres,
+        ),
+        Question(
+            "how much did the films yumi castellanos starred in gross in total?",
+            "movie",
+            "static",
+            "aggregate over a person's films",
+            plain(sum(yumi_revenue)),
+            {"people": ["Yumi Castellanos"]},
+            [plain(r) for r in yumi_revenue],
+        ),
+        Question(
+            "how old was the director of copper meridian when it was released?",
+            "movie",
+            "static",
+            "two hops: a film's crew, then the person",
+            "28",
+            {"movies": ["Copper Meridian"]},
+            [copper_director, copper_director_born, copper["release_date"]],
+        ),
+        Question(
+            "what other films has the director of the glass orchard made?",
+            "movie",
+            "static",
+            "two hops: a film's crew, then the person's films",
+            "salt road nocturne",
+            {"movies": ["The Glass Orchard"]},
+            ["Marisol Okonkwo-Varga", "Salt Road Nocturne"],
+        ),
+        Question(
+            "which of the movies helena szabo acted in has the higher rating?",
+            "movie",
+            "static",
+            "comparison over a person's films",
+            max(szabo_ratings, key=szabo_ratings.get).lower(),
+            {"people": ["Helena Szabo"]},
+            [plain(r) for r in szabo_ratings.values()],
+        ),
+        Question(
+            "where was the artist who won the grammy for best new artist in 2016 born?",
+            "music",
+            "static",
+            "two hops: a Grammy winner, then the artist",
+            "united states",
+            {},
+            [new_artist_2016, music_kg.get_artist_birth_place(new_artist_2016)],
+        ),
+        Question(
+            "who are the members of the band that won best new artist at the 2019 grammys?",
+            "music",
+            "slow-changing",
+            "two hops: a Grammy winner, then the band",
+            ", ".join(sorted(music_kg.get_members(new_artist_2019))).lower(),
+            {},
+            sorted(music_kg.get_members(new_artist_2019)),
+        ),
+        Question(
+            "who wrote the song that won song of the year at the 2018 grammys?",
+            "music",
+            "static",
+            "two hops: a Grammy winner, then the song",
+            music_kg.get_song_author(song_2018).lower(),
+            {},
+            [song_2018, music_kg.get_song_author(song_2018)],
+        ),
+        Question(
+            "when was the song that won song of the year at the 2015 grammys released?",
+            "music",
+            "static",
+            "two hops: a Grammy winner, then the song",
+            music_kg.get_song_release_date(song_2015),
+            {},
+            [song_2015, music_kg.get_song_release_date(song_2015)],
+        ),
+        Question(
+            "which country is the artist of this week's number one song from?",
+            "music",
+            "fast-changing",
+            "two hops: a chart entry, then the artist",
+            "iceland",
+            {"rank": 1},
+            [first_artist, music_kg.get_artist_birth_place(first_artist)],
+            TUESDAY,
+            near_misses=[number_one("2024-03-02"), "release country"],
+        ),
+        Question(
+            "who wrote the number 2 song on the billboard hot 100 this week?",
+            "music",
+            "fast-changing",
+            "two hops: a chart entry, then the song",
+            music_kg.get_song_author(second_song).lower(),
+            {"rank": 2},
+            [second_song, music_kg.get_song_author(second_song)],
+            TUESDAY,
+            near_misses=[first_song],
+        ),
+        Question(
+            "how many places did bayou satellite drop on the billboard hot 100 this week?",
+            "music",
+            "fast-changing",
+            "change over a week, worded indirectly",
+            str(int(ranks["Bayou Satellite"][0]) - int(ranks["Bayou Satellite"][1])),
+            {"songs": ["Bayou Satellite"]},
+            list(ranks["Bayou Satellite"]),
+            TUESDAY,
+            near_misses=[first_song],
+        ),
+        Question(
+            "did kerosene choir climb or fall on the billboard hot 100 this week?",
+            "music",
+            "fast-changing",
+            "change over a week, worded indirectly",
+            "fall",
+            {"songs": ["Kerosene Choir"]},
+            list(ranks["Kerosene Choir"]),
+            TUESDAY,
+            near_misses=[first_song],
+        ),
+        Question(
+            "how many spots did harmattan heart move up since last week?",
+            "music",
+            "fast-changing",
+            "change over a week, worded indirectly",
+            str(int(harmattan[1]) - int(harmattan[0])),
+            {"songs": ["Harmattan Heart"]},
+            list(harmattan),
+            TUESDAY,
+            near_misses=[first_song],
+        ),
+        Question(
+            "when was the operator of brimholt observatory founded?",
+            "open",
+            "static",
+            "two hops: an entity's fact, then that entity",
+            facts_of(operator)["founded"],
+            {"entities": ["Brimholt Observatory"]},
+            [operator, facts_of(operator)["founded"]],
+        ),
+        Question(
+            "what is the population of the headquarters of the nordvik space institute?",
+            "open",
+            "slow-changing",
+            "two hops: an entity's fact, then that entity",
+            facts_of(headquarters)["population"],
+            {"entities": ["Nordvik Space Institute"]},
+            [headquarters, facts_of(headquarters)["population"]],
+        ),
+        Question(
+            "how high is the location of brimholt observatory?",
+            "open",
+            "static",
+            "two hops: an entity's fact, then that entity",
+            f"{facts_of(location)['elevation_m']} m",
+            {"entities": ["Brimholt Observatory"]},
+            [location, facts_of(location)["elevation_m"]],
+        ),
+        Question(
+            "which has the higher p/e ratio, northwind robotics or tessellate semiconductor?",
+            "finance",
+            "fast-changing",
+            "comparison of two companies",
+            "tessellate semiconductor" if pe["TSLT"] > pe["NWRB"] else "northwind robotics",
+            {"companies": ["Northwind Robotics", "Tessellate Semiconductor"]},
+            [plain(v) for v in pe.values()],
+        ),
+        Question(
+            "what is the combined market cap of zphr, nwrb and bwec?",
+            "finance",
+            "fast-changing",
+            "aggregate over three companies",
+            plain(sum(caps.values())),
+            {"tickers": list(caps)},
+            [plain(v) for v in caps.values()],
+        ),
+        Question(
+            "how much did tslt's closing price change from thursday to friday?",
+            "finance",
+            "real-time",
+            "change between two days",
+            price(tslt[1] - tslt[0]),
+            {"tickers": ["TSLT"]},
+            [price(c) for c in tslt],
+        ),
+        Question(
+            "which paid more in dividends in 2023, northgate bancorp or lumora foods?",
+            "finance",
+            "slow-changing",
+            "comparison of yearly totals",
+            "northgate bancorp" if dividends_2023["NGBC"] > dividends_2023["LMRA"] else "lumora foods",
+            {"companies": ["Northgate Bancorp", "Lumora Foods"]},
+            [f"{v:g}" for v in dividends_2023.values()],
+        ),
+        Question(
+            "how many more points did the portland trail blazers score than the denver nuggets "
+            "on 2024-03-08?",
+            "sports",
+            "static",
+            "difference within one game",
+            plain(blazers["pts_home"] - blazers["pts_away"]),
+            {"teams": ["Portland Trail Blazers", "Denver Nuggets"], "sport": "nba"},
+            [plain(blazers["pts_home"]), plain(blazers["pts_away"])],
+        ),
+        Question(
+            "who won more games in february 2024, the houston rockets or the los angeles lakers?",
+            "sports",
+            "static",
+            "comparison of two teams over a month",
+            max(february, key=february.get).lower(),
+            {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
+            sorted({g["game_date"][:10] for team in february for g in f.nba_games(team, "2024-02")}),
+        ),
     ] + _more_relations(f)
 
 
@@ -1218,16 +1394,31 @@ def _more_relations(f: Facts) -> list[Question]:
     born = {member: music_kg.get_artist_birth_date(member) for member in halcyon}
     founded = music_kg.get_artist_birth_date("Halcyon Drift")
     cobalt = sorted(music_kg.get_members("The Cobalt Hour"))
-    (picture,) = [a for a in movie_kg.get_year_info("2006")["oscar_awards"] if a["category"] == "BEST PICTURE" and a["winner"]]
+    (picture,) = [
+        a
+        for a in movie_kg.get_year_info("2006")["oscar_awards"]
+        if a["category"] == "BEST PICTURE" and a["winner"]
+    ]
     picture_genres = [g["name"] for g in movie_kg.get_movie_info(picture["film"])[0]["genres"]]
-    (foreign,) = [a for a in movie_kg.get_year_info("2017")["oscar_awards"] if a["category"] == "FOREIGN LANGUAGE FILM"]
+    (foreign,) = [
+        a for a in movie_kg.get_year_info("2017")["oscar_awards"] if a["category"] == "FOREIGN LANGUAGE FILM"
+    ]
     foreign_budget = movie_kg.get_movie_info(foreign["film"])[0]["budget"]
-    other_films_of = lambda year, film: [t for i in movie_kg.get_year_info(str(year))["movie_list"] if (t := by_id(i)["title"]) != film]
+    other_films_of = lambda year, film: [
+        t for i in movie_kg.get_year_info(str(year))["movie_list"] if (t := by_id(i)["title"]) != film
+    ]
     holm_budgets = [by_id(i)["budget"] for i in movie_kg.get_person_info("Sigrid Holm")[0]["directed_movies"]]
-    brandvik_titles = [by_id(i)["original_title"] for i in movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"]]
-    renamed = [title for title, i in zip(brandvik_titles, movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"])
-               if title != by_id(i)["title"]]
-    gross = {title: movie_kg.get_movie_info(title)[0]["revenue"] for title in ("Spider-Moth", "Salt Road Nocturne")}
+    brandvik_titles = [
+        by_id(i)["original_title"] for i in movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"]
+    ]
+    renamed = [
+        title
+        for title, i in zip(brandvik_titles, movie_kg.get_person_info("Teodor Brandvik")[0]["acted_movies"])
+        if title != by_id(i)["title"]
+    ]
+    gross = {
+        title: movie_kg.get_movie_info(title)[0]["revenue"] for title in ("Spider-Moth", "Salt Road Nocturne")
+    }
     caps = {t: finance_kg.get_market_capitalization(t) for t in ("TSLT", "NWRB")}
     eps = {t: finance_kg.get_eps(t) for t in ("ZPHR", "QMTX")}
     zphr = [f.bar("ZPHR", day)["Close"] for day in ("2024-03-07", "2024-03-08")]
@@ -1236,58 +1427,168 @@ def _more_relations(f: Facts) -> list[Question]:
     headquarters = open_kg.get_entity("Nordvik Space Institute")["summary_structured"]["headquarters"]
     headquarters_country = open_kg.get_entity(headquarters)["summary_structured"]["country"]
     return [
-        Question("when was the youngest member of halcyon drift born?", "music", "static",
-                 "a band's members followed to their own records", max(born.values()), {"artists": ["Halcyon Drift"]},
-                 list(born.values()), near_misses=[founded]),
-        Question("how old are the members of the band that won best new artist at the 2019 grammys?", "music", "slow-changing",
-                 "three hops: a Grammy winner, its members, their records", ", ".join(born.values()), {},
-                 [*halcyon, *born.values()], near_misses=[founded]),
-        Question("which country is the singer of the number 2 song on the billboard hot 100 this week from?", "music",
-                 "fast-changing", "two hops: a chart entry, then the act", music_kg.get_artist_birth_place(second_artist).lower(),
-                 {"rank": 2}, [second_artist, music_kg.get_artist_birth_place(second_artist)], TUESDAY,
-                 near_misses=[number_one(chart), "release country"]),
-        Question("what was the number one song on the billboard hot 100 last week?", "music", "fast-changing",
-                 "the week before alone", number_one("2024-03-02").lower(), {"rank": 1}, [number_one("2024-03-02")], TUESDAY,
-                 near_misses=[number_one(chart)]),
-        Question("how many members do halcyon drift and the cobalt hour have altogether?", "music", "slow-changing",
-                 "aggregate over two bands", str(len(halcyon) + len(cobalt)), {"artists": ["Halcyon Drift", "The Cobalt Hour"]},
-                 [*halcyon, *cobalt]),
-        Question("what genre is the film that won best picture at the 2006 academy awards?", "movie", "static",
-                 "two hops: a ceremony's award, then a field of its film", ", ".join(picture_genres).lower(), {},
-                 [picture["film"], *picture_genres], near_misses=["actress in a leading role"]),
-        Question("what was the budget of the film that won the oscar for best foreign language film in 2017?", "movie", "static",
-                 "two hops: an award filed under its ceremony year, then its film", plain(foreign_budget), {},
-                 [foreign["film"], plain(foreign_budget)], near_misses=other_films_of(2017, foreign["film"])),
-        Question("how much did the movies sigrid holm directed cost to make in total?", "movie", "static",
-                 "a field shown only when asked, summed over a person's films", plain(sum(holm_budgets)), {"people": ["Sigrid Holm"]},
-                 [plain(b) for b in holm_budgets]),
-        Question("what are the original titles of the films teodor brandvik acted in?", "movie", "static",
-                 "a field shown only when asked, over a person's films", ", ".join(brandvik_titles).lower(),
-                 {"people": ["Teodor Brandvik"]}, renamed),
-        Question("how much more did spider-moth gross than salt road nocturne?", "movie", "static",
-                 "difference between two films", plain(gross["Spider-Moth"] - gross["Salt Road Nocturne"]),
-                 {"movies": ["Spider-Moth", "Salt Road Nocturne"]}, [plain(v) for v in gross.values()]),
-        Question("how much bigger is tessellate semiconductor's market cap than northwind robotics'?", "finance", "fast-changing",
-                 "difference between two companies", plain(caps["TSLT"] - caps["NWRB"]),
-                 {"companies": ["Tessellate Semiconductor", "Northwind Robotics"]}, [plain(v) for v in caps.values()]),
-        Question("what is the average eps of zphr and qmtx?", "finance", "fast-changing", "aggregate over two tickers",
-                 plain(round(sum(eps.values()) / 2, 4)), {"tickers": ["ZPHR", "QMTX"]}, [plain(v) for v in eps.values()]),
-        Question("how much did zphr gain or lose on friday?", "finance", "real-time", "change worded indirectly",
-                 price(zphr[1] - zphr[0]), {"tickers": ["ZPHR"]}, [price(c) for c in zphr]),
-        Question("who scored more points on 2024-03-08, the houston rockets or the los angeles lakers?", "sports", "static",
-                 "comparison of two teams in one game",
-                 houston_lakers["team_name_home"].lower() if houston_lakers["pts_home"] > houston_lakers["pts_away"]
-                 else houston_lakers["team_name_away"].lower(),
-                 {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
-                 [plain(houston_lakers["pts_home"]), plain(houston_lakers["pts_away"])]),
-        Question("how many points did the portland trail blazers score in total on 2024-03-05 and 2024-03-08?", "sports",
-                 "static", "aggregate over two days",
-                 plain(sum(g["pts_home" if g["team_name_home"] == "Portland Trail Blazers" else "pts_away"] for g in blazers)),
-                 {"teams": ["Portland Trail Blazers"], "sport": "nba"},
-                 [plain(g["pts_home" if g["team_name_home"] == "Portland Trail Blazers" else "pts_away"]) for g in blazers]),
-        Question("in which country is the headquarters of the nordvik space institute?", "open", "static",
-                 "two hops: an entity's fact, then that entity", headquarters_country.lower(),
-                 {"entities": ["Nordvik Space Institute"]}, [headquarters, headquarters_country]),
+        Question(
+            "when was the youngest member of halcyon drift born?",
+            "music",
+            "static",
+            "a band's members followed to their own records",
+            max(born.values()),
+            {"artists": ["Halcyon Drift"]},
+            list(born.values()),
+            near_misses=[founded],
+        ),
+        Question(
+            "how old are the members of the band that won best new artist at the 2019 grammys?",
+            "music",
+            "slow-changing",
+            "three hops: a Grammy winner, its members, their records",
+            ", ".join(born.values()),
+            {},
+            [*halcyon, *born.values()],
+            near_misses=[founded],
+        ),
+        Question(
+            "which country is the singer of the number 2 song on the billboard hot 100 this week from?",
+            "music",
+            "fast-changing",
+            "two hops: a chart entry, then the act",
+            music_kg.get_artist_birth_place(second_artist).lower(),
+            {"rank": 2},
+            [second_artist, music_kg.get_artist_birth_place(second_artist)],
+            TUESDAY,
+            near_misses=[number_one(chart), "release country"],
+        ),
+        Question(
+            "what was the number one song on the billboard hot 100 last week?",
+            "music",
+            "fast-changing",
+            "the week before alone",
+            number_one("2024-03-02").lower(),
+            {"rank": 1},
+            [number_one("2024-03-02")],
+            TUESDAY,
+            near_misses=[number_one(chart)],
+        ),
+        Question(
+            "how many members do halcyon drift and the cobalt hour have altogether?",
+            "music",
+            "slow-changing",
+            "aggregate over two bands",
+            str(len(halcyon) + len(cobalt)),
+            {"artists": ["Halcyon Drift", "The Cobalt Hour"]},
+            [*halcyon, *cobalt],
+        ),
+        Question(
+            "what genre is the film that won best picture at the 2006 academy awards?",
+            "movie",
+            "static",
+            "two hops: a ceremony's award, then a field of its film",
+            ", ".join(picture_genres).lower(),
+            {},
+            [picture["film"], *picture_genres],
+            near_misses=["actress in a leading role"],
+        ),
+        Question(
+            "what was the budget of the film that won the oscar for best foreign language film in 2017?",
+            "movie",
+            "static",
+            "two hops: an award filed under its ceremony year, then its film",
+            plain(foreign_budget),
+            {},
+            [foreign["film"], plain(foreign_budget)],
+            near_misses=other_films_of(2017, foreign["film"]),
+        ),
+        Question(
+            "how much did the movies sigrid holm directed cost to make in total?",
+            "movie",
+            "static",
+            "a field shown only when asked, summed over a person's films",
+            plain(sum(holm_budgets)),
+            {"people": ["Sigrid Holm"]},
+            [plain(b) for b in holm_budgets],
+        ),
+        Question(
+            "what are the original titles of the films teodor brandvik acted in?",
+            "movie",
+            "static",
+            "a field shown only when asked, over a person's films",
+            ", ".join(brandvik_titles).lower(),
+            {"people": ["Teodor Brandvik"]},
+            renamed,
+        ),
+        Question(
+            "how much more did spider-moth gross than salt road nocturne?",
+            "movie",
+            "static",
+            "difference between two films",
+            plain(gross["Spider-Moth"] - gross["Salt Road Nocturne"]),
+            {"movies": ["Spider-Moth", "Salt Road Nocturne"]},
+            [plain(v) for v in gross.values()],
+        ),
+        Question(
+            "how much bigger is tessellate semiconductor's market cap than northwind robotics'?",
+            "finance",
+            "fast-changing",
+            "difference between two companies",
+            plain(caps["TSLT"] - caps["NWRB"]),
+            {"companies": ["Tessellate Semiconductor", "Northwind Robotics"]},
+            [plain(v) for v in caps.values()],
+        ),
+        Question(
+            "what is the average eps of zphr and qmtx?",
+            "finance",
+            "fast-changing",
+            "aggregate over two tickers",
+            plain(round(sum(eps.values()) / 2, 4)),
+            {"tickers": ["ZPHR", "QMTX"]},
+            [plain(v) for v in eps.values()],
+        ),
+        Question(
+            "how much did zphr gain or lose on friday?",
+            "finance",
+            "real-time",
+            "change worded indirectly",
+            price(zphr[1] - zphr[0]),
+            {"tickers": ["ZPHR"]},
+            [price(c) for c in zphr],
+        ),
+        Question(
+            "who scored more points on 2024-03-08, the houston rockets or the los angeles lakers?",
+            "sports",
+            "static",
+            "comparison of two teams in one game",
+            houston_lakers["team_name_home"].lower()
+            if houston_lakers["pts_home"] > houston_lakers["pts_away"]
+            else houston_lakers["team_name_away"].lower(),
+            {"teams": ["Houston Rockets", "Los Angeles Lakers"], "sport": "nba"},
+            [plain(houston_lakers["pts_home"]), plain(houston_lakers["pts_away"])],
+        ),
+        Question(
+            "how many points did the portland trail blazers score in total on 2024-03-05 and 2024-03-08?",
+            "sports",
+            "static",
+            "aggregate over two days",
+            plain(
+                sum(
+                    g["pts_home" if g["team_name_home"] == "Portland Trail Blazers" else "pts_away"]
+                    for g in blazers
+                )
+            ),
+            {"teams": ["Portland Trail Blazers"], "sport": "nba"},
+            [
+                plain(g["pts_home" if g["team_name_home"] == "Portland Trail Blazers" else "pts_away"])
+                for g in blazers
+            ],
+        ),
+        Question(
+            "in which country is the headquarters of the nordvik space institute?",
+            "open",
+            "static",
+            "two hops: an entity's fact, then that entity",
+            headquarters_country.lower(),
+            {"entities": ["Nordvik Space Institute"]},
+            [headquarters, headquarters_country],
+        ),
     ]
 
 
@@ -1299,20 +1600,43 @@ def play_by_play(f: Facts) -> list[Question]:
     away, home = (part.strip() for part in third.split("-"))
     scorer, points = f.top_scorer(nuggets["game_id"], "DEN")
     return [
-        Question("who scored the first basket in the denver nuggets game on 2024-03-05?", "sports", "static",
-                 "first basket in a team's game on a date", first.lower(), {"teams": ["Denver Nuggets"], "sport": "nba"}, [first]),
-        Question("what was the score at the end of the third quarter of the denver nuggets game on 2024-03-05?", "sports",
-                 "static", "a quarter's score (not a calendar quarter)", f"{home}-{away}", {"teams": ["Denver Nuggets"], "sport": "nba"}, [third]),
-        Question(f"how many points did {scorer.lower()} score in the nuggets game on 2024-03-05?", "sports", "static",
-                 "a player's points in a game", str(points), {"teams": ["Denver Nuggets", scorer], "sport": "nba"},
-                 [scorer, str(points)]),
+        Question(
+            "who scored the first basket in the denver nuggets game on 2024-03-05?",
+            "sports",
+            "static",
+            "first basket in a team's game on a date",
+            first.lower(),
+            {"teams": ["Denver Nuggets"], "sport": "nba"},
+            [first],
+        ),
+        Question(
+            "what was the score at the end of the third quarter of the denver nuggets game on 2024-03-05?",
+            "sports",
+            "static",
+            "a quarter's score (not a calendar quarter)",
+            f"{home}-{away}",
+            {"teams": ["Denver Nuggets"], "sport": "nba"},
+            [third],
+        ),
+        Question(
+            f"how many points did {scorer.lower()} score in the nuggets game on 2024-03-05?",
+            "sports",
+            "static",
+            "a player's points in a game",
+            str(points),
+            {"teams": ["Denver Nuggets", scorer], "sport": "nba"},
+            [scorer, str(points)],
+        ),
     ]
 
 
 def questions(kg: KnowledgeGraph) -> list[dict[str, Any]]:
     facts = Facts(kg)
     rows = []
-    groups = [(group, "base", lambda q, n: f"kg-{q.domain}-{n:02d}") for group in (finance, movie, music, sports, open_domain)]
+    groups = [
+        (group, "base", lambda q, n: f"kg-{q.domain}-{n:02d}")
+        for group in (finance, movie, music, sports, open_domain)
+    ]
     groups.append((relations, "relations", lambda q, n: f"kg-relations-{n:02d}"))
     groups.append((play_by_play, "play-by-play", lambda q, n: f"kg-pbp-{n:02d}"))
     for group, name, identify in groups:

@@ -63,7 +63,8 @@ class Api:
         return result
 
     def text(self) -> str:
-        """Every call and its answer as JSON (a call's arguments tell which chart date or game an answer is of)."""
+        """Every call and its answer as JSON (a call's arguments tell which chart date or game an answer
+        is of)."""
         return "\n".join(json.dumps(answer, ensure_ascii=False) for answer in self.answers)
 
     # finance
@@ -339,7 +340,8 @@ def _finance() -> list[RealQuestion]:
             "the same as" if today == yesterday else "higher than" if today > yesterday else "lower than"
         )
         return Derivation(
-            f"Today (Feb 15, 2024) Microsoft opened at {price(today)}, {relation} yesterday's {price(yesterday)}",
+            f"Today (Feb 15, 2024) Microsoft opened at {price(today)}, {relation} "
+            f"yesterday's {price(yesterday)}",
             [["2024-02-15", price(today), "2024-02-14", price(yesterday)]],
         )
 
@@ -1202,10 +1204,20 @@ INTENTS: dict[str, GoldIntent] = {
     "bdaa3dcc": _gold("lookup", "span", "then", "music/get_artist_birth_place"),
     "3da17f00": _gold("count", "span", "then", "music/get_artist_all_works"),
     "8c64872e": _gold("lookup", "span", "then", "music/get_song_author"),
-    "5d2ee41d": _gold("compare", "span", "then", "music/grammy_get_award_date_by_artist",
-                      "music/grammy_get_award_count_by_artist"),
-    "a9a1b338": _gold("count", "span", "then", "music/grammy_get_award_date_by_artist",
-                      "music/grammy_get_award_count_by_artist"),
+    "5d2ee41d": _gold(
+        "compare",
+        "span",
+        "then",
+        "music/grammy_get_award_date_by_artist",
+        "music/grammy_get_award_count_by_artist",
+    ),
+    "a9a1b338": _gold(
+        "count",
+        "span",
+        "then",
+        "music/grammy_get_award_date_by_artist",
+        "music/grammy_get_award_count_by_artist",
+    ),
     "519ed4a8": _gold("lookup", "none", "then", "music/get_artist_birth_date"),
     "36511aad": _gold("lookup", "none", "then", "music/get_artist_birth_date"),
     "16e777af": _gold("compare", "none", "now", "music/get_lifespan"),
@@ -1261,8 +1273,10 @@ def relation_right(gold: GoldIntent, places: set[tuple[str, str]]) -> bool:
     for entry in gold.answer:
         route, _, fields = entry.partition(":")
         wanted = set(fields.split("|")) if fields else set()
-        if any(place_route == route and (not wanted or not place_field or place_field in wanted)
-               for place_route, place_field in places):
+        if any(
+            place_route == route and (not wanted or not place_field or place_field in wanted)
+            for place_route, place_field in places
+        ):
             return True
     return False
 

@@ -1,7 +1,8 @@
 """The KG stage of another commit (the previous plan) on the benchmark's questions, for benchmarks/kg.py to
 set beside ours in the same run, on the same server.
 
-    python benchmarks/kg_reference.py TREE API_URL CASES_JSON OUT_JSON [--preset cpu] [--batch-size 8] [--read]
+    python benchmarks/kg_reference.py TREE API_URL CASES_JSON OUT_JSON
+                                      [--preset cpu] [--batch-size 8] [--read]
 
 TREE is a copy of that commit's `models/` and `prompts/` (benchmarks/kg.py extracts it with `git
 archive`); it is put first on the import path, so every `models` import below is that commit's. Cases
@@ -22,7 +23,9 @@ from dataclasses import fields
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("tree")
     parser.add_argument("api_url")
     parser.add_argument("cases")
@@ -50,8 +53,12 @@ def main() -> None:
         name = "scripted-reader"
 
         def generate(self, conversations, params):
-            texts = ["\n".join(message["content"] for message in conversation) for conversation in conversations]
-            return [Completion(texts=[replies[max((q for q in replies if q in text), key=len)]]) for text in texts]
+            texts = [
+                "\n".join(message["content"] for message in conversation) for conversation in conversations
+            ]
+            return [
+                Completion(texts=[replies[max((q for q in replies if q in text), key=len)]]) for text in texts
+            ]
 
         def count_tokens(self, text: str) -> int:
             return len(text.split())
@@ -66,11 +73,20 @@ def main() -> None:
         answered = stage.run(
             [Question(f"kg-{start + i}", case["query"], case["query_time"]) for i, case in enumerate(batch)],
             [QuestionAttributes(domain=case["domain"]) for case in batch],
-            None if args.read else [KGEntities(**{k: v for k, v in case["entities"].items() if k in names}) for case in batch],
+            None
+            if args.read
+            else [KGEntities(**{k: v for k, v in case["entities"].items() if k in names}) for case in batch],
         )
         seconds.append(time.perf_counter() - began)
-        results += [{"references": r.references, "calls": r.calls, "has_evidence": r.has_evidence,
-                     "failed_calls": r.failed_calls} for r in answered]
+        results += [
+            {
+                "references": r.references,
+                "calls": r.calls,
+                "has_evidence": r.has_evidence,
+                "failed_calls": r.failed_calls,
+            }
+            for r in answered
+        ]
     with open(args.out, "w", encoding="utf-8") as handle:
         json.dump({"results": results, "batch_seconds": seconds}, handle)
 

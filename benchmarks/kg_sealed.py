@@ -1,6 +1,7 @@
 """The sealed KG set: a test of generalisation for the KG stage (issue 51, item 5). Forty real CRAG
 validation questions (../shared/data/crag_questions_validation.jsonl, read at run time by
 `interaction_id_prefix`, never stored here) that nobody tuned a rule on, picked by a fixed hash.
+Not a script: benchmarks/kg.py reads it.
 
 Do not read these questions, their gold answers or their facts while changing the KG's rules, and do
 not run the system on them until the work is done: then run them once

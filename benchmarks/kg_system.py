@@ -92,7 +92,9 @@ class Row:
     @property
     def premise_judged_false(self) -> bool:
         """The reasoning called the premise false, whether or not the KG's facts then overruled it."""
-        return self.invalid or any(e.get("what") == FALSE_PREMISE_OVERRULED for e in self.line.get("events", []))
+        return self.invalid or any(
+            e.get("what") == FALSE_PREMISE_OVERRULED for e in self.line.get("events", [])
+        )
 
     @property
     def computed(self) -> bool:
@@ -121,8 +123,14 @@ def system_config(args: argparse.Namespace) -> CragConfig:
     return config
 
 
-def run(args: argparse.Namespace, config: CragConfig, cases: list[Any], stage_found: dict[str, bool],
-        answered: Callable[[Any, KGResult], bool], data_dir: Path | None = None) -> None:
+def run(
+    args: argparse.Namespace,
+    config: CragConfig,
+    cases: list[Any],
+    stage_found: dict[str, bool],
+    answered: Callable[[Any, KGResult], bool],
+    data_dir: Path | None = None,
+) -> None:
     """Answer what is not stored yet, then report (see the module docstring). `stage_found`: whether the
     stage alone finds each question's facts; `answered`: whether a KG result states a case's facts;
     `data_dir`: the KG (the real-wording one unless given)."""
@@ -135,10 +143,17 @@ def run(args: argparse.Namespace, config: CragConfig, cases: list[Any], stage_fo
     path = out / f"answers-{setup_key(config)}.jsonl"
     lines = read_answers(path) if path.is_file() else {}
     todo = [c for c in cases if c.key not in lines]
-    deadline = "left out" if config.budget.seconds_per_question > NO_DEADLINE_S else f"{config.budget.seconds_per_question:g} s a question"
+    deadline = (
+        "left out"
+        if config.budget.seconds_per_question > NO_DEADLINE_S
+        else f"{config.budget.seconds_per_question:g} s a question"
+    )
     name = "sealed set" if any(c.split == "sealed" for c in cases) else "real-wording set"
-    print(f"{len(cases)} questions of the {name}; whole system, preset {config.preset}, batches of "
-          f"{config.batch_size}, no web pages; deadline {deadline}; answers in {path} ({len(cases) - len(todo)} stored)\n")
+    print(
+        f"{len(cases)} questions of the {name}; whole system, preset {config.preset}, batches of "
+        f"{config.batch_size}, no web pages; deadline {deadline}; answers in {path} "
+        f"({len(cases) - len(todo)} stored)\n"
+    )
     if todo:
         with running_server(data_dir=data_dir or cached_real_fixture_dir(), delay_s=0.0) as url:
             os.environ[config.kg.api_url_env] = url
@@ -166,12 +181,14 @@ def _answer(config: CragConfig, cases: list[Any], path: Path, lines: dict[str, d
             batch = cases[start : start + size]
             began = time.perf_counter()
             try:
-                predictions = system.batch_generate_answer({
-                    "interaction_id": [c.key for c in batch],
-                    "query": [c.query for c in batch],
-                    "query_time": [c.query_time for c in batch],
-                    "search_results": [[] for _ in batch],
-                })
+                predictions = system.batch_generate_answer(
+                    {
+                        "interaction_id": [c.key for c in batch],
+                        "query": [c.query for c in batch],
+                        "query_time": [c.query_time for c in batch],
+                        "search_results": [[] for _ in batch],
+                    }
+                )
                 traces = [trace.as_dict() for trace in system.last_traces]
             except Exception as error:  # a crash is a result of the benchmark, not its end
                 logger.exception(f"the batch at {batch[0].key} failed")
@@ -201,8 +218,11 @@ def _shares(rows: list[Row]) -> str:
 
 
 def report(rows: list[Row], show_misses: bool) -> None:
-    header = (f"{'split':<9} {'n':>3} | {'correct wrong missing unsure':<29} {'score':>7} | {'stage facts found':>17} | "
-              f"{'of those: correct wrong missing unsure':<42} | {'false premise judged (kept), found / all':>42}")
+    header = (
+        f"{'split':<9} {'n':>3} | {'correct wrong missing unsure':<29} {'score':>7} | "
+        f"{'stage facts found':>17} | "
+        f"{'of those: correct wrong missing unsure':<42} | {'false premise judged (kept), found / all':>42}"
+    )
     print(header)
     print("-" * len(header))
     for split in SPLITS:
@@ -210,35 +230,56 @@ def report(rows: list[Row], show_misses: bool) -> None:
         if not picked:
             continue
         found = [r for r in picked if r.stage_found]
-        invalid = (f"{sum(r.premise_judged_false for r in found)} ({sum(r.invalid for r in found)})/{len(found)} / "
-                   f"{sum(r.premise_judged_false for r in picked)} ({sum(r.invalid for r in picked)})/{len(picked)}")
-        print(f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = {len(found) / len(picked):3.0%} | "
-              f"{_shares(found):<42} | {invalid:>42}")
-    print("\nthe answer the facts decide: questions with one in the prompt, the model's answer replaced by it, "
-          "given where the model declined, declined (\"I don't know\"); all, then those the checker judged correct")
+        invalid = (
+            f"{sum(r.premise_judged_false for r in found)} ({sum(r.invalid for r in found)})/{len(found)} / "
+            f"{sum(r.premise_judged_false for r in picked)} ({sum(r.invalid for r in picked)})/{len(picked)}"
+        )
+        print(
+            f"{split:<9} {len(picked):>3} | {_tally(picked):<37} | {len(found):>9}/{len(picked):<3} = "
+            f"{len(found) / len(picked):3.0%} | {_shares(found):<42} | {invalid:>42}"
+        )
+    print(
+        "\nthe answer the facts decide: questions with one in the prompt, the model's answer replaced by it, "
+        'given where the model declined, declined ("I don\'t know"); all, then those '
+        "the checker judged correct"
+    )
     for split in SPLITS:
         picked = [r for r in rows if split in ("all", r.case.split) and r.computed]
         if picked:
-            print(f"  {split:<9} {len(picked):>3} computed, {sum(r.noted(COMPUTED_KEPT) for r in picked):>3} replaced, "
-                  f"{sum(r.noted(COMPUTED_OVER_DECLINE) for r in picked):>3} given over a decline, "
-                  f"{sum(r.refused for r in picked):>3} declined; correct {sum(r.verdict is Verdict.CORRECT for r in picked)}")
-    print("\n\"I don't know\" on questions whose facts the stage finds, by cause (KG stage skipped for time among them):")
+            print(
+                f"  {split:<9} {len(picked):>3} computed, {sum(r.noted(COMPUTED_KEPT) for r in picked):>3} "
+                f"replaced, {sum(r.noted(COMPUTED_OVER_DECLINE) for r in picked):>3} given over a decline, "
+                f"{sum(r.refused for r in picked):>3} declined; correct "
+                f"{sum(r.verdict is Verdict.CORRECT for r in picked)}"
+            )
+    print(
+        '\n"I don\'t know" on questions whose facts the stage finds, by cause (KG stage '
+        "skipped for time among them):"
+    )
     for split in SPLITS:
         if not any(split in ("all", r.case.split) for r in rows):
             continue
         refused = [r for r in rows if split in ("all", r.case.split) and r.stage_found and r.refused]
         causes = Counter(r.cause for r in refused)
         skipped = sum(r.kg_skipped for r in refused)
-        print(f"  {split:<9} {len(refused):>3}: " + (", ".join(f"{cause} {count}" for cause, count in causes.most_common()) or "none")
-              + (f"; KG skipped for {skipped}" if skipped else ""))
-    for label, group in (("domain", lambda r: r.case.domain), ("question type", lambda r: r.case.question_type)):
+        print(
+            f"  {split:<9} {len(refused):>3}: "
+            + (", ".join(f"{cause} {count}" for cause, count in causes.most_common()) or "none")
+            + (f"; KG skipped for {skipped}" if skipped else "")
+        )
+    for label, group in (
+        ("domain", lambda r: r.case.domain),
+        ("question type", lambda r: r.case.question_type),
+    ):
         print(f"\nby {label}: n, correct wrong missing unsure score, stage facts found, facts in the prompt")
         for split in SPLITS[:-1]:
             picked = [r for r in rows if r.case.split == split]
             for value in sorted({group(r) for r in picked}):
                 chosen = [r for r in picked if group(r) == value]
-                print(f"  {split:<9} {value:<20} {len(chosen):>3} | {_tally(chosen)} | {sum(r.stage_found for r in chosen):>3} "
-                      f"| {sum(r.prompt_found for r in chosen):>3}")
+                print(
+                    f"  {split:<9} {value:<20} {len(chosen):>3} | {_tally(chosen)} | "
+                    f"{sum(r.stage_found for r in chosen):>3} | {sum(r.prompt_found for r in chosen):>3}"
+                )
     if not show_misses:
         return
     print("\nquestions not answered right:")
@@ -246,13 +287,21 @@ def report(rows: list[Row], show_misses: bool) -> None:
         if row.verdict is Verdict.CORRECT:
             continue
         line = row.line
-        print(f"- {row.case.key} [{row.case.split}, {row.case.domain}, {row.case.question_type}] {row.case.query!r} "
-              f"at {row.case.query_time}; gold {row.case.gold!r}")
-        print(f"  {row.verdict.value}: {line['prediction']!r} | route {line.get('route')!r} | stage facts "
-              f"{'found' if row.stage_found else 'not found'}, in the prompt {'yes' if row.prompt_found else 'no'}")
+        print(
+            f"- {row.case.key} [{row.case.split}, {row.case.domain}, {row.case.question_type}] "
+            f"{row.case.query!r} at {row.case.query_time}; gold {row.case.gold!r}"
+        )
+        print(
+            f"  {row.verdict.value}: {line['prediction']!r} | route {line.get('route')!r} | stage facts "
+            f"{'found' if row.stage_found else 'not found'}, in the prompt "
+            f"{'yes' if row.prompt_found else 'no'}"
+        )
         if line.get("reasoning"):
             print(f"  reasoning: {line['reasoning'][:400]!r}")
-        events = [f"{e['stage']} {e['what']}" + (f" ({e['detail'][:80]})" if e.get("detail") else "") for e in line.get("events", [])]
+        events = [
+            f"{e['stage']} {e['what']}" + (f" ({e['detail'][:80]})" if e.get("detail") else "")
+            for e in line.get("events", [])
+        ]
         if events:
             print("  events: " + "; ".join(events))
         shown = "\n".join(line.get("references", []))
@@ -271,6 +320,8 @@ def compare(rows: list[Row], earlier: dict[str, dict[str, Any]], truncator: Any)
         if old is row.verdict:
             continue
         changes[f"{old.value} -> {row.verdict.value}"] += 1
-        print(f"- {row.case.key} [{row.case.split}] {row.case.query!r}: {before['prediction'][:60]!r} -> "
-              f"{row.line['prediction'][:60]!r} ({old.value} -> {row.verdict.value})")
+        print(
+            f"- {row.case.key} [{row.case.split}] {row.case.query!r}: {before['prediction'][:60]!r} -> "
+            f"{row.line['prediction'][:60]!r} ({old.value} -> {row.verdict.value})"
+        )
     print("  " + (", ".join(f"{change} {count}" for change, count in changes.most_common()) or "none"))

@@ -42,16 +42,31 @@ VALIDATION = REPO_ROOT.parent / "shared" / "data" / "crag_questions_validation.j
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=VALIDATION, help="the validation questions (.jsonl)")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "outputs" / "knowledge_memory.jsonl",
-                        help="the answers, one line a question (kept across runs)")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N questions of the shuffled order")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=REPO_ROOT / "outputs" / "knowledge_memory.jsonl",
+        help="the answers, one line a question (kept across runs)",
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="only the first N questions of the shuffled order"
+    )
     parser.add_argument("--minutes", type=float, default=None, help="start no batch after this many minutes")
     parser.add_argument("--batch-size", type=int, default=8)
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE",
-                        help="config override of the cpu preset (repeatable), e.g. llm.threads=1")
-    parser.add_argument("--report-only", action="store_true", help="print the table of the answers kept, running nothing")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=VALUE",
+        help="config override of the cpu preset (repeatable), e.g. llm.threads=1",
+    )
+    parser.add_argument(
+        "--report-only", action="store_true", help="print the table of the answers kept, running nothing"
+    )
     add_reply_cache_options(parser)
     return parser.parse_args(argv)
 
@@ -90,12 +105,20 @@ def answer(questions: list[dict], args: argparse.Namespace) -> None:
             out.write("\n")  # after a line a kill cut short
     start = time.monotonic()
     try:
-        with args.out.open("a", encoding="utf-8") as out, tqdm(total=len(todo), desc="questions", unit="q") as bar:
+        with (
+            args.out.open("a", encoding="utf-8") as out,
+            tqdm(total=len(todo), desc="questions", unit="q") as bar,
+        ):
             for first in range(0, len(todo), args.batch_size):
                 batch = todo[first : first + args.batch_size]
                 results = extractor.run([Question(q["interaction_id_prefix"], q["query"], "") for q in batch])
                 for q, result in zip(batch, results):
-                    out.write(json.dumps({"id": q["interaction_id_prefix"], "answer": result.answer, "error": result.error}) + "\n")
+                    out.write(
+                        json.dumps(
+                            {"id": q["interaction_id_prefix"], "answer": result.answer, "error": result.error}
+                        )
+                        + "\n"
+                    )
                 out.flush()
                 bar.update(len(batch))
                 if args.minutes is not None and time.monotonic() - start >= args.minutes * 60:
@@ -106,9 +129,15 @@ def answer(questions: list[dict], args: argparse.Namespace) -> None:
 
 def report(questions: list[dict], kept: dict[str, dict]) -> None:
     done = [q for q in questions if q["interaction_id_prefix"] in kept]
-    verdicts = {q["interaction_id_prefix"]: check_answer(kept[q["interaction_id_prefix"]]["answer"], str(q["answer"]),
-                                                         [str(a) for a in q.get("alt_ans", [])], question=q["query"])
-                for q in done}
+    verdicts = {
+        q["interaction_id_prefix"]: check_answer(
+            kept[q["interaction_id_prefix"]]["answer"],
+            str(q["answer"]),
+            [str(a) for a in q.get("alt_ans", [])],
+            question=q["query"],
+        )
+        for q in done
+    }
     print(f"# The knowledge extractor from memory on {len(done)} of {len(questions)} validation questions\n")
     for label, title, order in (("static_or_dynamic", "dynamism class", DYNAMISM), ("domain", "domain", ())):
         groups: dict[str, list[Verdict]] = {}

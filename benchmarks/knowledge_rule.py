@@ -1,6 +1,7 @@
 """The plan's knowledge-extractor rule, chosen by the end-to-end score and reported held out.
 
-    python -m benchmarks.knowledge_rule --plan answers/cpu-plan-<key>.jsonl --forced answers/cpu-plan-<key2>.jsonl
+    python -m benchmarks.knowledge_rule --plan answers/cpu-plan-<key>.jsonl
+                                        --forced answers/cpu-plan-<key2>.jsonl
 
 Inputs, two end-to-end runs (benchmarks/end_to_end.py) of the cpu preset on the same questions:
   --plan    the preset as it is (the extractor runs for a likely-static question whose best reference
@@ -67,13 +68,24 @@ class Case:
 
     def runs_extractor(self, rule: tuple[float, float]) -> bool:
         cap, below = rule
-        return self.answered and self.dynamic_probability <= cap and (self.relevance is None or self.relevance < below)
+        return (
+            self.answered
+            and self.dynamic_probability <= cap
+            and (self.relevance is None or self.relevance < below)
+        )
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--plan", type=Path, required=True, help="answers .jsonl of the preset's run")
-    parser.add_argument("--forced", type=Path, required=True, help="answers .jsonl of the run with the extractor for every question")
+    parser.add_argument(
+        "--forced",
+        type=Path,
+        required=True,
+        help="answers .jsonl of the run with the extractor for every question",
+    )
     parser.add_argument("--data", nargs="+", type=Path, default=DATA, help="the CRAG files the runs answered")
     parser.add_argument("--repeats", type=int, default=20, help="repeats of the 5-fold split")
     parser.add_argument("--tokenizer-dir", type=Path, default=SHARED / "tokenizer")
@@ -88,8 +100,10 @@ def relevance_of(line: dict, question_id: str) -> float | None:
     signal = knowledge_signal(line)
     match = _RELEVANCE.match(signal)
     if match is None:
-        raise SystemExit(f"{question_id}: the forced run's knowledge signal is {signal!r}, not a run of the extractor: "
-                         "was it run with plan.weak_relevance=1.01 and plan.knowledge_max_dynamic_probability=1.0?")
+        raise SystemExit(
+            f"{question_id}: the forced run's knowledge signal is {signal!r}, not a run of the extractor: "
+            "was it run with plan.weak_relevance=1.01 and plan.knowledge_max_dynamic_probability=1.0?"
+        )
     best = match.group("best")
     return None if best in (None, "unscored") else float(best)
 
@@ -97,43 +111,70 @@ def relevance_of(line: dict, question_id: str) -> float | None:
 def load_cases(args: argparse.Namespace) -> list[Case]:
     for path in (args.plan, args.forced):
         if not path.is_file():
-            raise SystemExit(f"{path} does not exist: pass an answers file of benchmarks/end_to_end.py (its answers/ folder)")
+            raise SystemExit(
+                f"{path} does not exist: pass an answers file of "
+                "benchmarks/end_to_end.py (its answers/ folder)"
+            )
     planned, forced = read_answers(args.plan), read_answers(args.forced)
     sourced = [(record, path.name) for path in args.data for record in read_records(path)]
-    sourced = [(r, s) for r, s in sourced if r.gold.interaction_id in planned and r.gold.interaction_id in forced]
+    sourced = [
+        (r, s) for r, s in sourced if r.gold.interaction_id in planned and r.gold.interaction_id in forced
+    ]
     if not sourced:
-        raise SystemExit(f"{args.plan.name} and {args.forced.name} share no question of {', '.join(map(str, args.data))}")
+        raise SystemExit(
+            f"{args.plan.name} and {args.forced.name} share no question of {', '.join(map(str, args.data))}"
+        )
     records = [record for record, _ in sourced]
     truncator = load_truncator(args.tokenizer_dir)
     planned_verdicts, forced_verdicts = judge(planned, records, truncator), judge(forced, records, truncator)
     predictor = AttributePredictor(load_config("cpu").attributes, None)
-    attributes = predictor.run([Question(r.gold.interaction_id, r.gold.query, str(r.model_input.get("query_time", ""))) for r in records])
+    attributes = predictor.run(
+        [
+            Question(r.gold.interaction_id, r.gold.query, str(r.model_input.get("query_time", "")))
+            for r in records
+        ]
+    )
     cases = []
     for (record, source), attribute in zip(sourced, attributes):
         question_id = record.gold.interaction_id
         answered = bool(knowledge_signal(forced[question_id]))  # refused before the plan: no signal
         plan_ran = (planned[question_id].get("plan") or {}).get("knowledge", False)
-        cases.append(Case(
-            record, source, attribute.dynamic_probability,
-            relevance_of(forced[question_id], question_id) if answered else None,
-            answered,
-            forced_verdicts[question_id],
-            None if plan_ran else planned_verdicts[question_id],
-        ))
+        cases.append(
+            Case(
+                record,
+                source,
+                attribute.dynamic_probability,
+                relevance_of(forced[question_id], question_id) if answered else None,
+                answered,
+                forced_verdicts[question_id],
+                None if plan_ran else planned_verdicts[question_id],
+            )
+        )
     return cases
 
 
 def score(cases: list[Case], rule: tuple[float, float]) -> dict[str, float]:
     verdicts = [c.verdict(rule) for c in cases]
     correct, wrong = verdicts.count(Verdict.CORRECT), verdicts.count(Verdict.WRONG)
-    return {"correct": correct, "wrong": wrong, "extractor runs": sum(c.runs_extractor(rule) for c in cases),
-            "score": (correct - wrong) / len(cases)}
+    return {
+        "correct": correct,
+        "wrong": wrong,
+        "extractor runs": sum(c.runs_extractor(rule) for c in cases),
+        "score": (correct - wrong) / len(cases),
+    }
 
 
 def choose(cases: list[Case]) -> tuple[float, float]:
     """The rule of the best score on `cases`; ties to the fewest extractor runs, then the preset's."""
     rules = [(cap, below) for cap in DYNAMIC_CAPS for below in RELEVANCE_BELOW]
-    return max(rules, key=lambda r: (sum(VALUE[c.verdict(r)] for c in cases), -sum(c.runs_extractor(r) for c in cases), r == PRESET_RULE))
+    return max(
+        rules,
+        key=lambda r: (
+            sum(VALUE[c.verdict(r)] for c in cases),
+            -sum(c.runs_extractor(r) for c in cases),
+            r == PRESET_RULE,
+        ),
+    )
 
 
 def held_out(cases: list[Case], folds: list[list[int]]) -> dict[str, float]:
@@ -146,7 +187,12 @@ def held_out(cases: list[Case], folds: list[list[int]]) -> dict[str, float]:
             verdicts[i] = cases[i].verdict(rule)
             runs += cases[i].runs_extractor(rule)
     correct, wrong = verdicts.count(Verdict.CORRECT), verdicts.count(Verdict.WRONG)
-    return {"correct": correct, "wrong": wrong, "extractor runs": runs, "score": (correct - wrong) / len(cases)}
+    return {
+        "correct": correct,
+        "wrong": wrong,
+        "extractor runs": runs,
+        "score": (correct - wrong) / len(cases),
+    }
 
 
 def repeated_k_fold(n: int, k: int, repeats: int) -> list[list[list[int]]]:
@@ -157,31 +203,74 @@ def repeated_k_fold(n: int, k: int, repeats: int) -> list[list[list[int]]]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     cases = load_cases(args)
-    print(f"# The knowledge extractor's rule on {len(cases)} questions ({sum(c.answered for c in cases)} answered by the reasoning)\n")
-    rows = [[f"P(dynamic) <= {cap}, relevance < {below}" + (" (preset)" if (cap, below) == PRESET_RULE else ""),
-             *score(cases, (cap, below)).values()] for cap in DYNAMIC_CAPS for below in RELEVANCE_BELOW]
-    print(markdown_table(["rule", "correct", "wrong", "extractor runs", "score"], [[r[0], *map(_fmt, r[1:])] for r in rows]))
+    print(
+        f"# The knowledge extractor's rule on {len(cases)} questions ({sum(c.answered for c in cases)} "
+        "answered by the reasoning)\n"
+    )
+    rows = [
+        [
+            f"P(dynamic) <= {cap}, relevance < {below}"
+            + (" (preset)" if (cap, below) == PRESET_RULE else ""),
+            *score(cases, (cap, below)).values(),
+        ]
+        for cap in DYNAMIC_CAPS
+        for below in RELEVANCE_BELOW
+    ]
+    print(
+        markdown_table(
+            ["rule", "correct", "wrong", "extractor runs", "score"], [[r[0], *map(_fmt, r[1:])] for r in rows]
+        )
+    )
     chosen = choose(cases)
     repeated = [held_out(cases, folds) for folds in repeated_k_fold(len(cases), 5, args.repeats)]
     sources = sorted({c.source for c in cases})
     by_file = held_out(cases, [[i for i, c in enumerate(cases) if c.source == s] for s in sources])
     summary = [
         ["preset rule, in-sample", *score(cases, PRESET_RULE).values()],
-        [f"chosen on all (P(dynamic) <= {chosen[0]}, relevance < {chosen[1]}), in-sample", *score(cases, chosen).values()],
-        [f"chosen on the other folds, held out (5-fold x {args.repeats}, mean)",
-         *(round(float(np.mean([r[k] for r in repeated])), 3) for k in ("correct", "wrong", "extractor runs", "score"))],
+        [
+            f"chosen on all (P(dynamic) <= {chosen[0]}, relevance < {chosen[1]}), in-sample",
+            *score(cases, chosen).values(),
+        ],
+        [
+            f"chosen on the other folds, held out (5-fold x {args.repeats}, mean)",
+            *(
+                round(float(np.mean([r[k] for r in repeated])), 3)
+                for k in ("correct", "wrong", "extractor runs", "score")
+            ),
+        ],
         ["chosen on the other files, held out (leave one data file out)", *by_file.values()],
     ]
-    print("\n" + markdown_table(["rule", "correct", "wrong", "extractor runs", "score"], [[r[0], *map(_fmt, r[1:])] for r in summary]))
-    changed = [c for c in cases if c.without_knowledge is not None and c.without_knowledge is not c.with_knowledge]
-    print(f"\nQuestions whose verdict the extractor changes ({len(changed)} of the "
-          f"{sum(c.without_knowledge is not None and c.answered for c in cases)} answered that the plan runs without it):\n")
-    print(markdown_table(
-        ["question", "gold class", "P(dynamic)", "best relevance", "without", "with"],
-        [[c.record.gold.query[:70], c.record.gold.labels.get("static_or_dynamic", ""), f"{c.dynamic_probability:.2f}",
-          "none" if c.relevance is None else f"{c.relevance:.2f}", c.without_knowledge.value if c.without_knowledge else "",
-          c.with_knowledge.value] for c in changed],
-    ))
+    print(
+        "\n"
+        + markdown_table(
+            ["rule", "correct", "wrong", "extractor runs", "score"],
+            [[r[0], *map(_fmt, r[1:])] for r in summary],
+        )
+    )
+    changed = [
+        c for c in cases if c.without_knowledge is not None and c.without_knowledge is not c.with_knowledge
+    ]
+    print(
+        f"\nQuestions whose verdict the extractor changes ({len(changed)} of the "
+        f"{sum(c.without_knowledge is not None and c.answered for c in cases)} answered that "
+        "the plan runs without it):\n"
+    )
+    print(
+        markdown_table(
+            ["question", "gold class", "P(dynamic)", "best relevance", "without", "with"],
+            [
+                [
+                    c.record.gold.query[:70],
+                    c.record.gold.labels.get("static_or_dynamic", ""),
+                    f"{c.dynamic_probability:.2f}",
+                    "none" if c.relevance is None else f"{c.relevance:.2f}",
+                    c.without_knowledge.value if c.without_knowledge else "",
+                    c.with_knowledge.value,
+                ]
+                for c in changed
+            ],
+        )
+    )
     return 0
 
 

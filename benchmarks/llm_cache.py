@@ -17,8 +17,12 @@ FILE_NAME = "replies.sqlite"
 
 def add_reply_cache_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--reply-cache", metavar="PATH", default=None,
-                       help=f"the reply cache file (default: $CRAG_CACHE_DIR/{FILE_NAME}, else ~/.cache/crag/{FILE_NAME})")
+    group.add_argument(
+        "--reply-cache",
+        metavar="PATH",
+        default=None,
+        help=f"the reply cache file (default: $CRAG_CACHE_DIR/{FILE_NAME}, else ~/.cache/crag/{FILE_NAME})",
+    )
     group.add_argument("--no-reply-cache", action="store_true", help="ask the model every request afresh")
 
 

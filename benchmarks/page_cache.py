@@ -68,12 +68,16 @@ class _Shelf:
 class PageStore:
     """Every distinct page read once, ours and the baseline's way (on disk under `folder` when given)."""
 
-    def __init__(self, extractor: PageExtractor, web: WebConfig, retrieval: RetrievalConfig, folder: Path | None):
+    def __init__(
+        self, extractor: PageExtractor, web: WebConfig, retrieval: RetrievalConfig, folder: Path | None
+    ):
         self.extractor = extractor
         self.sentence_max_chars = retrieval.baseline_sentence_max_chars
         web_version = digest(repr(web))[:12]
         self._pages = _Shelf(folder / f"pages-{web_version}.pkl" if folder else None)
-        self._sentences = _Shelf(folder / f"baseline-sentences-{self.sentence_max_chars}.pkl" if folder else None)
+        self._sentences = _Shelf(
+            folder / f"baseline-sentences-{self.sentence_max_chars}.pkl" if folder else None
+        )
 
     @staticmethod
     def key(result: SearchResult) -> PageKey:
@@ -117,7 +121,9 @@ class CachedEncoder:
             return self.encoder.encode([])
         keys = [digest(text) for text in texts]
         by_key = dict(zip(keys, texts))
-        vectors = self._vectors.get_many(keys, lambda missing: list(self.encoder.encode([by_key[k] for k in missing])))
+        vectors = self._vectors.get_many(
+            keys, lambda missing: list(self.encoder.encode([by_key[k] for k in missing]))
+        )
         return np.stack(vectors)
 
     def save(self) -> None:

@@ -40,7 +40,9 @@ def half(question: dict) -> str:
 
 def sends(planner: Planner, query: str) -> bool:
     cues = planner.cues(query)
-    return bool(cues.arithmetic or cues.counting or cues.comparison or cues.numbers >= planner.config.question_numbers)
+    return bool(
+        cues.arithmetic or cues.counting or cues.comparison or cues.numbers >= planner.config.question_numbers
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.data.is_file():
         raise SystemExit(f"{args.data} not found (pass --data)")
-    questions = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    questions = [
+        json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     planner = Planner(load_config("cpu").plan)
     types = sorted({q["question_type"] for q in questions})
     rows, per_type = [], {t: [] for t in types}
@@ -58,22 +62,44 @@ def main(argv: list[str] | None = None) -> int:
         sent = [q for q in chosen if sends(planner, q["query"])]
         positives = [q for q in chosen if q["question_type"] in NEEDS_ARITHMETIC]
         hits = [q for q in sent if q["question_type"] in NEEDS_ARITHMETIC]
-        rows.append([part, len(chosen), len(positives), len(sent), f"{len(hits) / max(len(sent), 1):.2f}",
-                     f"{len(hits) / max(len(positives), 1):.2f}"])
+        rows.append(
+            [
+                part,
+                len(chosen),
+                len(positives),
+                len(sent),
+                f"{len(hits) / max(len(sent), 1):.2f}",
+                f"{len(hits) / max(len(positives), 1):.2f}",
+            ]
+        )
         for kind in types:
             of_type = [q for q in chosen if q["question_type"] == kind]
             per_type[kind].append(f"{sum(sends(planner, q['query']) for q in of_type)}/{len(of_type)}")
-    print(f"# The calculator rule on {len(questions)} validation questions (needs arithmetic: "
-          f"{', '.join(sorted(NEEDS_ARITHMETIC))})\n")
-    print(markdown_table(["half", "questions", "needing arithmetic", "sent to the calculator", "precision", "recall"],
-                         rows))
+    print(
+        f"# The calculator rule on {len(questions)} validation questions (needs arithmetic: "
+        f"{', '.join(sorted(NEEDS_ARITHMETIC))})\n"
+    )
+    print(
+        markdown_table(
+            ["half", "questions", "needing arithmetic", "sent to the calculator", "precision", "recall"], rows
+        )
+    )
     print("\nSent per question type:\n")
-    print(markdown_table(["type", "tuning", "held-out", "all"], [[kind, *cells] for kind, cells in per_type.items()]))
-    skipped = Counter(q["domain"] for q in questions
-                      if not planner.kg(q["query"], QuestionAttributes(domain=q["domain"])).run)
+    print(
+        markdown_table(
+            ["type", "tuning", "held-out", "all"], [[kind, *cells] for kind, cells in per_type.items()]
+        )
+    )
+    skipped = Counter(
+        q["domain"]
+        for q in questions
+        if not planner.kg(q["query"], QuestionAttributes(domain=q["domain"])).run
+    )
     total = Counter(q["domain"] for q in questions)
-    print("\nKG skipped (a definition or an explanation asked), per domain: "
-          + ", ".join(f"{domain} {skipped[domain]}/{total[domain]}" for domain in sorted(total)))
+    print(
+        "\nKG skipped (a definition or an explanation asked), per domain: "
+        + ", ".join(f"{domain} {skipped[domain]}/{total[domain]}" for domain in sorted(total))
+    )
     return 0
 
 

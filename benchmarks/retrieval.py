@@ -186,7 +186,9 @@ class EncoderRelevance:
         """All pairs at once (a benchmark has no deadline: `stop` is not consulted)."""
         if not pairs:
             return [], []
-        texts = [query for query, _ in pairs] + [passage[: self.config.rerank_passage_max_chars] for _, passage in pairs]
+        texts = [query for query, _ in pairs] + [
+            passage[: self.config.rerank_passage_max_chars] for _, passage in pairs
+        ]
         vectors = embed_distinct(self.encoder, texts)
         queries, passages = vectors[: len(pairs)], vectors[len(pairs) :]
         return [float(q @ p) for q, p in zip(queries, passages)], [None] * len(pairs)
@@ -205,7 +207,9 @@ def read_sources(path: Path, limit: int | None) -> list[Source]:
         if raw.get("evidence_spans"):
             key = spans_key(gold.query, raw["evidence_spans"])
         else:
-            key = answer_key(gold.query, gold.answer, gold.alternative_answers, gold.labels.get("question_type"))
+            key = answer_key(
+                gold.query, gold.answer, gold.alternative_answers, gold.labels.get("question_type")
+            )
         sources.append(Source(path.name, question, gold, key, gold.labels.get("domain", "")))
     return sources
 
@@ -223,7 +227,10 @@ class AnswerTest:
 
     def __call__(self, source: Source, result: SearchResult) -> bool:
         normalized, sentences = self._page(result)
-        keys = [source.key, answer_key(source.gold.query, source.gold.answer, source.gold.alternative_answers)]
+        keys = [
+            source.key,
+            answer_key(source.gold.query, source.gold.answer, source.gold.alternative_answers),
+        ]
         if any(found_in(key, normalized) for key in keys):
             return True
         for answer in source.gold.answers:
@@ -238,9 +245,18 @@ class AnswerTest:
         key = self.store.key(result)
         if key not in self._texts:
             page = self.store.pages([key])[0]
-            texts = [result.page_name, result.page_snippet, *page.chunks, *page.tables, *self.store.sentences([key])[0]]
+            texts = [
+                result.page_name,
+                result.page_snippet,
+                *page.chunks,
+                *page.tables,
+                *self.store.sentences([key])[0],
+            ]
             normalized = [normalize(text) for text in texts]
-            self._texts[key] = (" ".join(normalized), [(t, set(n.split())) for t, n in zip(texts, normalized) if n])
+            self._texts[key] = (
+                " ".join(normalized),
+                [(t, set(n.split())) for t, n in zip(texts, normalized) if n],
+            )
         return self._texts[key]
 
 
@@ -250,11 +266,16 @@ def build_items(sources: list[Source], store: PageStore, pages: int) -> list[Ite
         drawn = [[(result, True) for result in source.question.search_results[:pages]] for source in sources]
     else:
         test = AnswerTest(store)
-        questions = [SourceQuestion(s.question.interaction_id, s.domain, tuple(s.question.search_results)) for s in sources]
+        questions = [
+            SourceQuestion(s.question.interaction_id, s.domain, tuple(s.question.search_results))
+            for s in sources
+        ]
         drawn = [
             [(page.result, page.is_own(index)) for page in chosen]
             for index, chosen in enumerate(
-                many_pages(questions, pages, lambda index, result: test(sources[index], result), seed=FOLD_SEED)
+                many_pages(
+                    questions, pages, lambda index, result: test(sources[index], result), seed=FOLD_SEED
+                )
             )
         ]
     all_keys = [store.key(result) for results in drawn for result, _ in results]
@@ -310,7 +331,9 @@ def batch_rows(retriever: Retriever, config: CragConfig, items: list[Item], coun
 
 def baseline_rows(encoder, items: list[Item], count) -> list[Row]:
     config = replace(load_config("cpu").retrieval, mode="baseline")
-    evidence = baseline_evidence([item.question for item in items], encoder, config, [item.sentences for item in items])
+    evidence = baseline_evidence(
+        [item.question for item in items], encoder, config, [item.sentences for item in items]
+    )
     return [row_of(item, e, count) for item, e in zip(items, evidence)]
 
 
@@ -319,15 +342,24 @@ def stand_in(config: CragConfig) -> list[str]:
     retrieval = config.retrieval
     notes = []
     if retrieval.embedding_model != CPU_ENCODER or retrieval.embedding_device != "cpu":
-        notes.append(f"encoder {Path(retrieval.embedding_model).name} on {retrieval.embedding_device} -> {CPU_ENCODER} on cpu")
+        notes.append(
+            f"encoder {Path(retrieval.embedding_model).name} on "
+            f"{retrieval.embedding_device} -> {CPU_ENCODER} on cpu"
+        )
         retrieval.embedding_model, retrieval.embedding_device = CPU_ENCODER, "cpu"
     if retrieval.relevance_estimator == "cross_encoder":
-        notes.append(f"cross-encoder {Path(retrieval.cross_encoder_model or '').name} -> cosine of {CPU_ENCODER}")
+        notes.append(
+            f"cross-encoder {Path(retrieval.cross_encoder_model or '').name} -> cosine of {CPU_ENCODER}"
+        )
     return notes
 
 
 def make_retriever(config: CragConfig, encoder, llm) -> Retriever:
-    estimator = EncoderRelevance(encoder, config.retrieval) if config.retrieval.relevance_estimator == "cross_encoder" else None
+    estimator = (
+        EncoderRelevance(encoder, config.retrieval)
+        if config.retrieval.relevance_estimator == "cross_encoder"
+        else None
+    )
     return Retriever(config.retrieval, encoder, llm, PromptLibrary() if llm else None, estimator)
 
 
@@ -335,12 +367,14 @@ def mark(found: bool | None) -> str:
     return "-" if found is None else ("yes" if found else "NO")
 
 
-def print_questions(name: str, items: list[Item], ours: list[Row], base: list[Row], config: CragConfig) -> None:
+def print_questions(
+    name: str, items: list[Item], ours: list[Row], base: list[Row], config: CragConfig
+) -> None:
     for file in dict.fromkeys(item.file for item in items):
         print(f"\n## {name}: {file}")
         print(
-            f"{'#':>2} {'question':48s} | {'ours':>4} {'chars':>5} {'tok':>4} | {'base':>4} {'chars':>5} {'tok':>4} "
-            f"| {'read':>5} {'own':>3} | ceiling | ours misses"
+            f"{'#':>2} {'question':48s} | {'ours':>4} {'chars':>5} {'tok':>4} | {'base':>4} {'chars':>5} "
+            f"{'tok':>4} | {'read':>5} {'own':>3} | ceiling | ours misses"
         )
         index = [i for i, item in enumerate(items) if item.file == file]
         for n, i in enumerate(index):
@@ -349,8 +383,8 @@ def print_questions(name: str, items: list[Item], ours: list[Row], base: list[Ro
             own_read = sum(r for r, own in zip(read, item.own) if own)
             print(
                 f"{n:2d} {item.gold.query[:48]:48s} | {mark(a.found):>4} {a.chars:5d} {a.tokens:4d} "
-                f"| {mark(b.found):>4} {b.chars:5d} {b.tokens:4d} | {sum(read):>2}/{len(read):<2} {own_read:>3} "
-                f"| {mark(item.ceiling):>7} | {', '.join(a.missing)}"
+                f"| {mark(b.found):>4} {b.chars:5d} {b.tokens:4d} | {sum(read):>2}/{len(read):<2} "
+                f"{own_read:>3} | {mark(item.ceiling):>7} | {', '.join(a.missing)}"
             )
         for i in index:
             if not items[i].scored:
@@ -379,7 +413,9 @@ def choose(grid_rows: list[list[Row]], base: list[Row], train: list[int]) -> int
 
 
 def folds(items: list[Item], scored: list[int]) -> dict[str, list[list[int]]]:
-    by_file = [[i for i in scored if items[i].file == file] for file in dict.fromkeys(items[i].file for i in scored)]
+    by_file = [
+        [i for i in scored if items[i].file == file] for file in dict.fromkeys(items[i].file for i in scored)
+    ]
     shuffled = scored[:]
     random.Random(FOLD_SEED).shuffle(shuffled)
     splits = {f"{FOLDS} folds": [sorted(shuffled[k::FOLDS]) for k in range(FOLDS)]}
@@ -409,7 +445,11 @@ def report(run: PresetRun, items: list[Item], base: list[Row]) -> None:
     if not run.grid_rows:
         return
     everywhere = choose(run.grid_rows, base, scored)
-    print(summary_line("CV's choice on all (in-sample)", totals(run.grid_rows[everywhere], scored), totals(base, scored)))
+    print(
+        summary_line(
+            "CV's choice on all (in-sample)", totals(run.grid_rows[everywhere], scored), totals(base, scored)
+        )
+    )
     details = []
     for scheme, held_out_sets in folds(items, scored).items():
         held_rows: dict[int, Row] = {}
@@ -422,7 +462,8 @@ def report(run: PresetRun, items: list[Item], base: list[Row]) -> None:
             fold = totals(run.grid_rows[chosen], held_out)
             fold_base = totals(base, held_out)
             details.append(
-                f"  {scheme} #{k + 1}: held out {fold.hits}/{fold.count} vs {fold_base.hits}/{fold_base.count}, "
+                f"  {scheme} #{k + 1}: held out {fold.hits}/{fold.count} vs "
+                f"{fold_base.hits}/{fold_base.count}, "
                 f"chars {fold.chars:.0f} vs {fold_base.chars:.0f}; chose {describe(run.combos[chosen])}"
             )
         merged = [held_rows.get(i, run.rows[i]) for i in range(len(items))]
@@ -445,14 +486,19 @@ def parse_grid(base: dict[str, list[str]], items: list[str]) -> dict[str, list[s
     return grid
 
 
-def timed(items: list[Item], configs: dict[str, CragConfig], encoder, extractor: PageExtractor, count: int) -> None:
+def timed(
+    items: list[Item], configs: dict[str, CragConfig], encoder, extractor: PageExtractor, count: int
+) -> None:
     """`count` questions spread over `items`, each from raw HTML as the system meets it: our pages and
     retrieval (plain encoder), the baseline's whole pipeline. Seconds per question, mean and max."""
     if count <= 0:
         return
     chosen = [items[round(i * (len(items) - 1) / max(1, count - 1))] for i in range(min(count, len(items)))]
     pages = len(chosen[0].question.search_results)
-    print(f"\n# Seconds per question ({len(chosen)} questions of up to {pages} pages, from raw HTML, one at a time)")
+    print(
+        f"\n# Seconds per question ({len(chosen)} questions of up to {pages} pages, "
+        "from raw HTML, one at a time)"
+    )
     baseline_config = replace(load_config("cpu").retrieval, mode="baseline")
     columns: dict[str, list[tuple[float, float]]] = {"baseline": []}
     for item in tqdm(chosen, desc="timed", leave=False, disable=None):
@@ -479,24 +525,55 @@ def timed(items: list[Item], configs: dict[str, CragConfig], encoder, extractor:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--shared", type=Path, default=SHARED, help=f"the shared folder (data/, tokenizer/); default {SHARED}")
-    parser.add_argument("--data", type=Path, action="append", help="a dev file (repeatable); default: the three in SHARED/data")
-    parser.add_argument("--pages", type=int, default=5, help="pages a question: 5 (its own) or more (Task 3: 50)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--shared", type=Path, default=SHARED, help=f"the shared folder (data/, tokenizer/); default {SHARED}"
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        help="a dev file (repeatable); default: the three in SHARED/data",
+    )
+    parser.add_argument(
+        "--pages", type=int, default=5, help="pages a question: 5 (its own) or more (Task 3: 50)"
+    )
     parser.add_argument("--presets", default="cpu,t4x4", help="comma-separated presets (default cpu,t4x4)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE")
-    parser.add_argument("--grid", action="append", default=[], metavar="SECTION.OPTION=V1,V2", help="values to cross-validate (adds to or replaces the grid's)")
+    parser.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=V1,V2",
+        help="values to cross-validate (adds to or replaces the grid's)",
+    )
     parser.add_argument("--no-cv", action="store_true", help="only the presets as configured")
-    parser.add_argument("--llm", action="store_true", help="load a llama.cpp preset's LLM (its tokenizer counts our budget)")
+    parser.add_argument(
+        "--llm", action="store_true", help="load a llama.cpp preset's LLM (its tokenizer counts our budget)"
+    )
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions of each file")
-    parser.add_argument("--timed", type=int, default=8, help="questions timed from raw HTML (default 8; 0: none)")
-    parser.add_argument("--cache", type=Path, default=default_cache_dir() / "benchmarks" / "retrieval", help="where pages and embeddings are kept between runs")
+    parser.add_argument(
+        "--timed", type=int, default=8, help="questions timed from raw HTML (default 8; 0: none)"
+    )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=default_cache_dir() / "benchmarks" / "retrieval",
+        help="where pages and embeddings are kept between runs",
+    )
     parser.add_argument("--no-cache", action="store_true", help="keep nothing on disk")
     add_reply_cache_options(parser)
     args = parser.parse_args()
-    paths = [path for path in (args.data or [args.shared / "data" / name for name in DATA_FILES]) if path.is_file()]
+    paths = [
+        path for path in (args.data or [args.shared / "data" / name for name in DATA_FILES]) if path.is_file()
+    ]
     if not paths:
-        sys.exit(f"no dev file found (looked for {', '.join(DATA_FILES)} in {args.shared / 'data'}): nothing to benchmark")
+        sys.exit(
+            f"no dev file found (looked for {', '.join(DATA_FILES)} in "
+            f"{args.shared / 'data'}): nothing to benchmark"
+        )
     overrides = {**parse_overrides(args.set), **reply_cache_override(args)}
     grid = {} if args.no_cv else parse_grid(GRID if args.pages <= 5 else GRID_MANY, args.grid)
     combos = [dict(zip(grid, values)) for values in itertools.product(*grid.values())] if grid else []
@@ -513,7 +590,8 @@ def main() -> None:
     shape = max(len(item.question.search_results) for item in items)
     print(
         f"{len(items)} questions from {', '.join(path.name for path in paths)}, up to {shape} pages each "
-        f"({mean(len(item.question.search_results) for item in items):.1f} on average); tokens by {counter_name}"
+        f"({mean(len(item.question.search_results) for item in items):.1f} on "
+        f"average); tokens by {counter_name}"
     )
 
     base_rows = baseline_rows(cached, items, count)
@@ -529,7 +607,10 @@ def main() -> None:
             llm = create_backend(config.llm)
             llms.append(llm)
         retriever = make_retriever(config, cached, llm)
-        print(f"\npreset {name}{' (stand-ins: ' + '; '.join(notes) + ')' if notes else ''}; our budget counted by {retriever.tokens.method}")
+        print(
+            f"\npreset {name}{' (stand-ins: ' + '; '.join(notes) + ')' if notes else ''}; our budget counted "
+            f"by {retriever.tokens.method}"
+        )
         print(f"ours: {config.retrieval}")
         run = PresetRun(name, config, batch_rows(retriever, config, items, count), combos)
         print_questions(name, items, run.rows, base_rows, config)

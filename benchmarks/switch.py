@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from benchmarks.end_to_end import DATA, SHARED, TABLES, TALLY_HEADERS, breakdown, judge, read_answers, tally_cells
+from benchmarks.end_to_end import (
+    DATA,
+    SHARED,
+    TABLES,
+    TALLY_HEADERS,
+    breakdown,
+    judge,
+    read_answers,
+    tally_cells,
+)
 from evaluation.answer_match import Verdict
 from evaluation.data import CragRecord, read_records
 from evaluation.truncation import load_truncator
@@ -32,6 +41,7 @@ from models.markdown import markdown_table
 from tools.fit import VALUE, choose, fold_of, interval
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
 
 @dataclass(frozen=True)
 class Case:

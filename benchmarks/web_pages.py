@@ -57,8 +57,10 @@ def reference_as_written(html: str, page_name: str, config: WebConfig) -> Page:
     text = trafilatura.extract(html, include_tables=False) or ""
     soup = BeautifulSoup(html, "html.parser")
     rows_per_table = [
-        [[" ".join(cell.get_text(" ").split()) for cell in row.find_all(["td", "th"])]
-         for row in table.find_all("tr")]
+        [
+            [" ".join(cell.get_text(" ").split()) for cell in row.find_all(["td", "th"])]
+            for row in table.find_all("tr")
+        ]
         for table in soup.find_all("table")
     ]
     tables = _reference_tables(rows_per_table, page_name)
@@ -77,8 +79,10 @@ def reference_one_parse(html: str, page_name: str, config: WebConfig) -> Page:
         return Page(page_name, seconds=time.perf_counter() - started)
     tree = lxml.html.document_fromstring(to_utf8(html))
     rows_per_table = [
-        [[" ".join(" ".join(cell.itertext()).split()) for cell in row.iter("td", "th")]
-         for row in table.iter("tr")]
+        [
+            [" ".join(" ".join(cell.itertext()).split()) for cell in row.iter("td", "th")]
+            for row in table.iter("tr")
+        ]
         for table in tree.iter("table")
     ]
     tables = _reference_tables(rows_per_table, page_name)
@@ -193,7 +197,9 @@ def timed_min(function, record: PageRecord, config: WebConfig, repeats: int) -> 
 
 def compare_single_process(records: list[PageRecord], config: WebConfig, repeats: int) -> None:
     contenders = [
-        ("project", extract_page), ("as written", reference_as_written), ("one parse", reference_one_parse)
+        ("project", extract_page),
+        ("as written", reference_as_written),
+        ("one parse", reference_one_parse),
     ]
     runs: dict[str, list[Timed]] = {label: [] for label, _ in contenders}
     for index, record in enumerate(records):
@@ -214,8 +220,8 @@ def compare_single_process(records: list[PageRecord], config: WebConfig, repeats
     ours = runs["project"]
     fast = [run for run in ours if run.page.extractor in ("resiliparse", "none")]
     print(
-        f"fast-path pages: {len(fast)}/{len(ours)}, slowest {max(run.wall for run in fast) * 1000:.1f} ms wall, "
-        f"{max(run.cpu for run in fast) * 1000:.1f} ms cpu; fallbacks used: "
+        f"fast-path pages: {len(fast)}/{len(ours)}, slowest {max(run.wall for run in fast) * 1000:.1f} ms "
+        f"wall, {max(run.cpu for run in fast) * 1000:.1f} ms cpu; fallbacks used: "
         f"{sorted({run.page.extractor for run in ours} - {'resiliparse', 'none'}) or 'none'}"
     )
 
@@ -257,7 +263,8 @@ def time_adversarial_pages(config: WebConfig) -> None:
             remote = time.perf_counter() - started
             size = len(raw) if raw is not None else 0
             print(
-                f"{name:<22} {size / 1e6:6.2f} M  {local:6.2f} s | {remote:6.2f} s  chunks {len(page.chunks):5d}  "
+                f"{name:<22} {size / 1e6:6.2f} M  {local:6.2f} s | {remote:6.2f} s  "
+                f"chunks {len(page.chunks):5d}  "
                 f"tables {len(page.tables):3d}  {page.extractor:<12} {'; '.join(map(str, page.events))[:70]}"
                 + (f"  [pool: {pooled[0].error}]" if pooled and pooled[0].error else "")
             )

@@ -40,8 +40,13 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def result(name: str, url: str, snippet: str, html: str, modified: str = "") -> dict[str, str]:
-    return {"page_name": name, "page_url": url, "page_snippet": snippet, "page_result": html,
-            "page_last_modified": modified}
+    return {
+        "page_name": name,
+        "page_url": url,
+        "page_snippet": snippet,
+        "page_result": html,
+        "page_last_modified": modified,
+    }
 
 
 QUESTIONS = [
@@ -59,28 +64,37 @@ QUESTIONS = [
             result(
                 "Canberra - Travel guide to Australia's capital",
                 "https://travel.example.com/australia/canberra",
-                "Canberra is the capital city of Australia, chosen in 1908 as a compromise between Sydney and Melbourne.",
-                page("Canberra: Australia's purpose-built capital",
-                     "<p>Many visitors assume that Sydney, the largest city, is the seat of government. "
-                     "In fact Canberra is the capital city of Australia.</p>"
-                     "<p>The site was chosen in 1908 as a compromise between the rival cities of Sydney and "
-                     "Melbourne. Parliament first sat in Canberra in 1927.</p>"
-                     "<p>Today the city has about 460,000 residents and hosts the High Court and many "
-                     "national museums.</p>"),
+                "Canberra is the capital city of Australia, chosen in 1908 as a compromise "
+                "between Sydney and Melbourne.",
+                page(
+                    "Canberra: Australia's purpose-built capital",
+                    "<p>Many visitors assume that Sydney, the largest city, is the seat of government. "
+                    "In fact Canberra is the capital city of Australia.</p>"
+                    "<p>The site was chosen in 1908 as a compromise between the rival cities of Sydney and "
+                    "Melbourne. Parliament first sat in Canberra in 1927.</p>"
+                    "<p>Today the city has about 460,000 residents and hosts the High Court and many "
+                    "national museums.</p>",
+                ),
                 "2023-11-02",
             ),
             result(
                 "Largest cities in Australia by population",
                 "https://stats.example.org/australia-cities",
                 "Sydney and Melbourne are the two largest cities in Australia.",
-                page("Largest cities in Australia",
-                     "<p>The table lists Australia's five largest urban areas.</p>"
-                     + table(["Rank", "City", "State", "Population (2021)"],
-                             [["1", "Sydney", "New South Wales", "5,231,000"],
-                              ["2", "Melbourne", "Victoria", "4,976,000"],
-                              ["3", "Brisbane", "Queensland", "2,568,000"],
-                              ["4", "Perth", "Western Australia", "2,193,000"],
-                              ["5", "Adelaide", "South Australia", "1,387,000"]])),
+                page(
+                    "Largest cities in Australia",
+                    "<p>The table lists Australia's five largest urban areas.</p>"
+                    + table(
+                        ["Rank", "City", "State", "Population (2021)"],
+                        [
+                            ["1", "Sydney", "New South Wales", "5,231,000"],
+                            ["2", "Melbourne", "Victoria", "4,976,000"],
+                            ["3", "Brisbane", "Queensland", "2,568,000"],
+                            ["4", "Perth", "Western Australia", "2,193,000"],
+                            ["5", "Adelaide", "South Australia", "1,387,000"],
+                        ],
+                    ),
+                ),
             ),
         ],
     },
@@ -99,25 +113,33 @@ QUESTIONS = [
                 "2022 Winter Olympics medal table",
                 "https://sportsref.example.com/olympics/2022-winter/medals",
                 "Final medal standings of the 2022 Winter Olympics in Beijing.",
-                page("2022 Winter Olympics medal table",
-                     "<p>The Beijing 2022 Games ended on 20 February 2022. The final standings of the top "
-                     "five nations are below.</p>"
-                     + table(["Rank", "Nation", "Gold", "Silver", "Bronze", "Total"],
-                             [["1", "Norway", "16", "8", "13", "37"],
-                              ["2", "Germany", "12", "10", "5", "27"],
-                              ["3", "China", "9", "4", "2", "15"],
-                              ["4", "United States", "8", "10", "7", "25"],
-                              ["5", "Sweden", "8", "5", "5", "18"]])),
+                page(
+                    "2022 Winter Olympics medal table",
+                    "<p>The Beijing 2022 Games ended on 20 February 2022. The final standings of the top "
+                    "five nations are below.</p>"
+                    + table(
+                        ["Rank", "Nation", "Gold", "Silver", "Bronze", "Total"],
+                        [
+                            ["1", "Norway", "16", "8", "13", "37"],
+                            ["2", "Germany", "12", "10", "5", "27"],
+                            ["3", "China", "9", "4", "2", "15"],
+                            ["4", "United States", "8", "10", "7", "25"],
+                            ["5", "Sweden", "8", "5", "5", "18"],
+                        ],
+                    ),
+                ),
                 "2022-02-21",
             ),
             result(
                 "Winter sports news: biathlon recap",
                 "https://news.example.com/biathlon-recap",
                 "Johannes Thingnes Bø led the Norwegian biathlon team in Beijing.",
-                page("Biathlon recap",
-                     "<p>Johannes Thingnes Bø won four gold medals in biathlon in Beijing, the most of any "
-                     "athlete at the Games.</p><p>The next Winter Olympics will be held in Milan and "
-                     "Cortina d'Ampezzo in 2026.</p>"),
+                page(
+                    "Biathlon recap",
+                    "<p>Johannes Thingnes Bø won four gold medals in biathlon in Beijing, the most of any "
+                    "athlete at the Games.</p><p>The next Winter Olympics will be held in Milan and "
+                    "Cortina d'Ampezzo in 2026.</p>",
+                ),
             ),
         ],
     },
@@ -136,11 +158,13 @@ QUESTIONS = [
                 "Eiffel Tower - history and facts",
                 "https://landmarks.example.com/eiffel-tower",
                 "The Eiffel Tower has stood on the Champ de Mars in Paris since 1889.",
-                page("The Eiffel Tower",
-                     "<p>The Eiffel Tower was built for the 1889 World's Fair and has stood on the Champ de "
-                     "Mars in Paris ever since. It has never been moved.</p>"
-                     "<p>It is 330 metres tall including its antennas and receives about seven million "
-                     "visitors a year.</p>"),
+                page(
+                    "The Eiffel Tower",
+                    "<p>The Eiffel Tower was built for the 1889 World's Fair and has stood on the Champ de "
+                    "Mars in Paris ever since. It has never been moved.</p>"
+                    "<p>It is 330 metres tall including its antennas and receives about seven million "
+                    "visitors a year.</p>",
+                ),
             ),
         ],
     },
@@ -159,18 +183,22 @@ QUESTIONS = [
                 "Northwind Robotics company profile",
                 "https://finance.example.com/company/northwind-robotics",
                 "Northwind Robotics designs warehouse automation systems.",
-                page("Northwind Robotics (NWRB) company profile",
-                     "<p>Northwind Robotics designs warehouse automation systems and was founded in 2011 in "
-                     "Austin, Texas.</p><p>The company employs about 2,300 people and reports earnings "
-                     "every quarter.</p>"),
+                page(
+                    "Northwind Robotics (NWRB) company profile",
+                    "<p>Northwind Robotics designs warehouse automation systems and was founded in 2011 in "
+                    "Austin, Texas.</p><p>The company employs about 2,300 people and reports earnings "
+                    "every quarter.</p>",
+                ),
             ),
             result(
                 "Robotics stocks to watch",
                 "https://invest.example.com/robotics-stocks",
                 "A look at automation companies ahead of earnings season.",
-                page("Robotics stocks to watch",
-                     "<p>Automation companies rallied in January as warehouse demand recovered.</p>"
-                     "<p>Analysts expect earnings reports in the second half of March.</p>"),
+                page(
+                    "Robotics stocks to watch",
+                    "<p>Automation companies rallied in January as warehouse demand recovered.</p>"
+                    "<p>Analysts expect earnings reports in the second half of March.</p>",
+                ),
             ),
         ],
     },
@@ -189,13 +217,19 @@ QUESTIONS = [
                 "Highest mountains of Africa",
                 "https://geo.example.org/africa-peaks",
                 "Kilimanjaro is the highest mountain in Africa.",
-                page("Highest mountains of Africa",
-                     "<p>Africa's high peaks are mostly volcanic.</p>"
-                     + table(["Mountain", "Country", "Elevation (m)"],
-                             [["Mount Kilimanjaro", "Tanzania", "5,895"],
-                              ["Mount Kenya", "Kenya", "5,199"],
-                              ["Mount Stanley", "DR Congo / Uganda", "5,109"]])
-                     + "<p>Kilimanjaro's summit, Uhuru Peak, is the highest point on the continent.</p>"),
+                page(
+                    "Highest mountains of Africa",
+                    "<p>Africa's high peaks are mostly volcanic.</p>"
+                    + table(
+                        ["Mountain", "Country", "Elevation (m)"],
+                        [
+                            ["Mount Kilimanjaro", "Tanzania", "5,895"],
+                            ["Mount Kenya", "Kenya", "5,199"],
+                            ["Mount Stanley", "DR Congo / Uganda", "5,109"],
+                        ],
+                    )
+                    + "<p>Kilimanjaro's summit, Uhuru Peak, is the highest point on the continent.</p>",
+                ),
             ),
         ],
     },
@@ -214,17 +248,23 @@ QUESTIONS = [
                 "Harry Potter film series",
                 "https://movies.example.com/harry-potter-series",
                 "The Harry Potter series comprises eight films released between 2001 and 2011.",
-                page("Harry Potter film series",
-                     "<p>The series comprises eight films.</p>"
-                     + table(["Film", "Release year"],
-                             [["Harry Potter and the Philosopher's Stone", "2001"],
-                              ["Harry Potter and the Chamber of Secrets", "2002"],
-                              ["Harry Potter and the Prisoner of Azkaban", "2004"],
-                              ["Harry Potter and the Goblet of Fire", "2005"],
-                              ["Harry Potter and the Order of the Phoenix", "2007"],
-                              ["Harry Potter and the Half-Blood Prince", "2009"],
-                              ["Harry Potter and the Deathly Hallows – Part 1", "2010"],
-                              ["Harry Potter and the Deathly Hallows – Part 2", "2011"]])),
+                page(
+                    "Harry Potter film series",
+                    "<p>The series comprises eight films.</p>"
+                    + table(
+                        ["Film", "Release year"],
+                        [
+                            ["Harry Potter and the Philosopher's Stone", "2001"],
+                            ["Harry Potter and the Chamber of Secrets", "2002"],
+                            ["Harry Potter and the Prisoner of Azkaban", "2004"],
+                            ["Harry Potter and the Goblet of Fire", "2005"],
+                            ["Harry Potter and the Order of the Phoenix", "2007"],
+                            ["Harry Potter and the Half-Blood Prince", "2009"],
+                            ["Harry Potter and the Deathly Hallows – Part 1", "2010"],
+                            ["Harry Potter and the Deathly Hallows – Part 2", "2011"],
+                        ],
+                    ),
+                ),
             ),
         ],
     },
@@ -242,12 +282,15 @@ QUESTIONS = [
             result(
                 "Bohemian Rhapsody - song facts",
                 "https://music.example.com/songs/bohemian-rhapsody",
-                "Bohemian Rhapsody was written by Freddie Mercury for Queen's 1975 album A Night at the Opera.",
-                page("Bohemian Rhapsody",
-                     "<p>Bohemian Rhapsody is a song by the British rock band Queen. It was written by "
-                     "Freddie Mercury for the band's 1975 album A Night at the Opera.</p>"
-                     "<p>The six-minute single has no chorus and moves through ballad, opera and hard rock "
-                     "sections.</p>"),
+                "Bohemian Rhapsody was written by Freddie Mercury for Queen's 1975 "
+                "album A Night at the Opera.",
+                page(
+                    "Bohemian Rhapsody",
+                    "<p>Bohemian Rhapsody is a song by the British rock band Queen. It was written by "
+                    "Freddie Mercury for the band's 1975 album A Night at the Opera.</p>"
+                    "<p>The six-minute single has no chorus and moves through ballad, opera and hard rock "
+                    "sections.</p>",
+                ),
             ),
         ],
     },
@@ -266,13 +309,19 @@ QUESTIONS = [
                 "Adele discography",
                 "https://music.example.com/artists/adele/discography",
                 "Adele has released four studio albums: 19, 21, 25 and 30.",
-                page("Adele discography",
-                     "<p>The English singer has released four studio albums.</p>"
-                     + table(["Album", "Released", "Label"],
-                             [["19", "28 January 2008", "XL"],
-                              ["21", "24 January 2011", "XL"],
-                              ["25", "20 November 2015", "XL"],
-                              ["30", "19 November 2021", "Columbia"]])),
+                page(
+                    "Adele discography",
+                    "<p>The English singer has released four studio albums.</p>"
+                    + table(
+                        ["Album", "Released", "Label"],
+                        [
+                            ["19", "28 January 2008", "XL"],
+                            ["21", "24 January 2011", "XL"],
+                            ["25", "20 November 2015", "XL"],
+                            ["30", "19 November 2021", "Columbia"],
+                        ],
+                    ),
+                ),
             ),
         ],
     },

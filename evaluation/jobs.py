@@ -2,11 +2,12 @@
 
 Each job is a process of its own (spawned: it inherits no threads and no loaded model), built by
 `setup(job)` into a function that answers one task; the parent deals out the tasks (read from an
-iterable as jobs are free for them), one at a time to each job, and hands every result to `done` as it arrives, so that the parent alone writes the
-results and draws the one progress bar. A job that dies while on a task (killed, out of memory, a
-crash in native code) costs that task one attempt: it is dealt again, to a fresh job, once; when that
-dies too, `done` gets a `TaskFailed` saying so. A task that raises comes back as a `TaskFailed` at once
-(it would raise again). So every task ends exactly once: none lost, none duplicated.
+iterable as jobs are free for them), one at a time to each job, and hands every result to `done` as
+it arrives, so that the parent alone writes the results and draws the one progress bar. A job that
+dies while on a task (killed, out of memory, a crash in native code) costs that task one attempt: it
+is dealt again, to a fresh job, once; when that dies too, `done` gets a `TaskFailed` saying so. A
+task that raises comes back as a `TaskFailed` at once (it would raise again). So every task ends
+exactly once: none lost, none duplicated.
 
 `share_cores` splits the machine between the jobs: llama.cpp threads, page workers and torch
 threads of cores // N each (unless set); the servers of `llm.base_url` are rotated so that each job
@@ -125,7 +126,9 @@ def run_jobs(
 
     def start(index: int) -> None:
         ours, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(setup, index, theirs), name=f"job-{index}", daemon=True)
+        process = context.Process(
+            target=_serve, args=(setup, index, theirs), name=f"job-{index}", daemon=True
+        )
         process.start()
         theirs.close()
         running.append(_Job(index, process, ours))
@@ -143,7 +146,9 @@ def run_jobs(
         if job.task is not None:
             deaths[job.task] += 1
             if deaths[job.task] > RETRIES_AFTER_DEATH:
-                logger.error(f"job {job.index} {reason} on task {job.task}, as did the one before: recorded as failed")
+                logger.error(
+                    f"job {job.index} {reason} on task {job.task}, as did the one before: recorded as failed"
+                )
                 end(job.task, TaskFailed(f"its job {reason}, twice"))
             else:
                 logger.warning(f"job {job.index} {reason} on task {job.task}; dealing it again")

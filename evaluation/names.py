@@ -183,7 +183,9 @@ def _demonyms() -> tuple[re.Pattern[str], dict[str, str]]:
     try:
         from countryinfo import all_countries
     except ImportError as error:  # pragma: no cover - installed with requirements-cpu.txt
-        raise RuntimeError("The answer checker reads demonyms with countryinfo: pip install countryinfo") from error
+        raise RuntimeError(
+            "The answer checker reads demonyms with countryinfo: pip install countryinfo"
+        ) from error
     claims: dict[str, dict[str, int]] = {}
     for country in all_countries():
         iso3, demonym = country.iso().get("alpha3"), country.demonym() or ""
@@ -195,7 +197,9 @@ def _demonyms() -> tuple[re.Pattern[str], dict[str, str]]:
     countries = {}
     for demonym, populations in claims.items():
         first, *others = sorted(populations, key=populations.__getitem__, reverse=True)
-        if first in short and all(populations[first] > DEMONYM_POPULATION_RATIO * populations[o] for o in others):
+        if first in short and all(
+            populations[first] > DEMONYM_POPULATION_RATIO * populations[o] for o in others
+        ):
             countries[demonym] = short[first]
     alternatives = "|".join(re.escape(d) for d in sorted(countries, key=len, reverse=True))
     return re.compile(rf"\b(?:the\s+)?({alternatives}){NATIONAL_SIDE}\b", re.IGNORECASE), countries

@@ -60,7 +60,9 @@ def build_report(
         # unsure of the verdicts an LLM judge gave or that were counted wrong
         "verdicts_by_rule": dict(Counter(item.rule for item in scored).most_common()),
         "unsure_by_rule": dict(
-            Counter(item.rule for item in scored if item.verdict_source not in (IDK, EXACT, RULES)).most_common()
+            Counter(
+                item.rule for item in scored if item.verdict_source not in (IDK, EXACT, RULES)
+            ).most_common()
         ),
         "truncation": truncation,
         "truncation_exact": truncation_exact,
@@ -98,22 +100,32 @@ def reply_cache_counts(lines: list[dict[str, Any]]) -> dict[str, Any]:
     for line in lines:
         for stage, usage in (line.get("tokens") or {}).items():
             cached = int(usage.get("cached", 0))
-            by_stage.setdefault(stage, Counter()).update({"hits": cached, "misses": int(usage.get("calls", 0)) - cached})
+            by_stage.setdefault(stage, Counter()).update(
+                {"hits": cached, "misses": int(usage.get("calls", 0)) - cached}
+            )
     return {
         "hits": sum(counts["hits"] for counts in by_stage.values()),
         "misses": sum(counts["misses"] for counts in by_stage.values()),
-        "by_stage": {stage: {"hits": counts["hits"], "misses": counts["misses"]} for stage, counts in sorted(by_stage.items())},
+        "by_stage": {
+            stage: {"hits": counts["hits"], "misses": counts["misses"]}
+            for stage, counts in sorted(by_stage.items())
+        },
     }
 
 
 def describe_reply_cache(counts: dict[str, Any]) -> str:
-    stages = ", ".join(f"{stage} {c['hits']} of {c['hits'] + c['misses']}" for stage, c in counts["by_stage"].items())
-    return f"{counts['hits']} hits, {counts['misses']} misses" + (f" (cached by stage: {stages})" if stages else "")
+    stages = ", ".join(
+        f"{stage} {c['hits']} of {c['hits'] + c['misses']}" for stage, c in counts["by_stage"].items()
+    )
+    return f"{counts['hits']} hits, {counts['misses']} misses" + (
+        f" (cached by stage: {stages})" if stages else ""
+    )
 
 
 def uncached_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The questions of the batches that took no reply from the reply cache: a cached reply takes no
     model time, so only these batches' seconds say how long the work takes."""
+
     def batch(line: dict[str, Any]) -> str:
         return str(line.get("batch_id") or (line.get("batch") or [line.get("interaction_id")])[0])
 
@@ -146,7 +158,10 @@ def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     for line in lines:
         for stage, usage in (line.get("tokens") or {}).items():
             totals.setdefault(stage, Counter()).update(
-                {key: int(usage.get(key, 0)) for key in ("calls", "prompt_tokens", "completion_tokens", "cut", "cached")}
+                {
+                    key: int(usage.get(key, 0))
+                    for key in ("calls", "prompt_tokens", "completion_tokens", "cut", "cached")
+                }
             )
     n = max(len(lines), 1)
     return {
@@ -163,8 +178,14 @@ def token_summary(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     }
 
 
-LLM_MEASURES = ("calls", "evaluated_prompt_tokens", "reused_prompt_tokens", "prompt_seconds", "completion_tokens",
-                "decode_seconds")
+LLM_MEASURES = (
+    "calls",
+    "evaluated_prompt_tokens",
+    "reused_prompt_tokens",
+    "prompt_seconds",
+    "completion_tokens",
+    "decode_seconds",
+)
 
 
 def stage_seconds(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
@@ -179,18 +200,33 @@ def stage_seconds(lines: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
         for stage, seconds in (line.get("timings") or {}).items():
             totals.setdefault(stage, Counter())["seconds"] += float(seconds)
         for stage, usage in (line.get("tokens") or {}).items():
-            totals.setdefault(stage, Counter()).update({key: float(usage.get(key, 0)) for key in LLM_MEASURES})
+            totals.setdefault(stage, Counter()).update(
+                {key: float(usage.get(key, 0)) for key in LLM_MEASURES}
+            )
     n = max(len(timed), 1)
-    summary = {stage: {key: counts[key] / n for key in ("seconds", *LLM_MEASURES)} for stage, counts in totals.items()}
+    summary = {
+        stage: {key: counts[key] / n for key in ("seconds", *LLM_MEASURES)}
+        for stage, counts in totals.items()
+    }
     if summary:
-        summary["all"] = {key: sum(row[key] for row in summary.values()) for key in ("seconds", *LLM_MEASURES)}
+        summary["all"] = {
+            key: sum(row[key] for row in summary.values()) for key in ("seconds", *LLM_MEASURES)
+        }
     return summary
 
 
 def markdown_stage_seconds(summary: dict[str, dict[str, float]]) -> str:
     """The table of `stage_seconds`."""
-    headers = ["stage", "s/q", "LLM calls/q", "prompt tokens evaluated/q", "reused/q", "prompt s/q",
-               "decode tokens/q", "decode s/q"]
+    headers = [
+        "stage",
+        "s/q",
+        "LLM calls/q",
+        "prompt tokens evaluated/q",
+        "reused/q",
+        "prompt s/q",
+        "decode tokens/q",
+        "decode s/q",
+    ]
     rows = [[stage, *(row[key] for key in ("seconds", *LLM_MEASURES))] for stage, row in summary.items()]
     return _table(headers, rows)
 
@@ -219,7 +255,10 @@ def degradation_counts(lines: list[dict[str, Any]]) -> dict[str, int]:
     """How often each event short of a failure (routing, skipped stages, shortened references, page
     caps and fallbacks, ...) happened, by "<stage> <what>"."""
     labels = Counter(
-        f"{event['stage']} {event['what']}" for line in lines for event in _events(line) if event["kind"] != "failed"
+        f"{event['stage']} {event['what']}"
+        for line in lines
+        for event in _events(line)
+        if event["kind"] != "failed"
     )
     return dict(labels.most_common())
 
@@ -283,7 +322,9 @@ def references_report(lines: list[dict[str, Any]], golds: list[GoldQuestion], pr
         key = answer_key(gold.query, gold.answer, gold.alternative_answers, gold.labels.get("question_type"))
         result = match(key, references)
         if result is None:
-            excluded.append({"interaction_id": gold.interaction_id, "query": gold.query, "reason": key.excluded})
+            excluded.append(
+                {"interaction_id": gold.interaction_id, "query": gold.query, "reason": key.excluded}
+            )
             continue
         hit = result.found
         found.setdefault("all", []).append(hit)
@@ -351,8 +392,13 @@ def markdown_report(report: dict[str, Any]) -> str:
         f"truncation: {report['truncation']}.",
         _table(
             [*_SCORE_COLUMNS, "p50 s/q", "mean s/q"],
-            [[*(report[c] for c in _SCORE_COLUMNS), report["seconds_per_question"]["p50"],
-              report["seconds_per_question"]["mean"]]],
+            [
+                [
+                    *(report[c] for c in _SCORE_COLUMNS),
+                    report["seconds_per_question"]["p50"],
+                    report["seconds_per_question"]["mean"],
+                ]
+            ],
         ),
     ]
     for label, key in BREAKDOWNS.items():
@@ -367,7 +413,9 @@ def markdown_report(report: dict[str, Any]) -> str:
         parts.append(f"Stage failures (questions answered without the stage): {failures}.")
     if report["degradations"]:
         taken = ", ".join(f"{kind} {count}" for kind, count in report["degradations"].items())
-        parts.append(f"Fallbacks and degradations taken (routing, skipped stages, page caps and fallbacks): {taken}.")
+        parts.append(
+            f"Fallbacks and degradations taken (routing, skipped stages, page caps and fallbacks): {taken}."
+        )
     if report["stages"]:
         columns = ["ran", *EVENT_KINDS]
         rows = [[stage, *(counts.get(c, 0) for c in columns)] for stage, counts in report["stages"].items()]
@@ -387,18 +435,28 @@ def markdown_report(report: dict[str, Any]) -> str:
     cache = report["reply_cache"]
     parts.append(
         f"Seconds per question: p50 {latency['p50']:.1f}, p95 {latency['p95']:.1f}, max {latency['max']:.1f} "
-        f"(on {basis['questions']} questions of batches without cached replies, {basis['uncached_calls']} LLM calls). "
-        f"Reply cache: {describe_reply_cache(cache)}."
+        f"(on {basis['questions']} questions of batches without cached replies, {basis['uncached_calls']} "
+        f"LLM calls). Reply cache: {describe_reply_cache(cache)}."
     )
     if report["tokens_per_stage"]:
         rows = [
-            [stage, usage["calls"], usage.get("cut", 0), usage["mean_prompt_tokens"], usage["mean_completion_tokens"]]
+            [
+                stage,
+                usage["calls"],
+                usage.get("cut", 0),
+                usage["mean_prompt_tokens"],
+                usage["mean_completion_tokens"],
+            ]
             for stage, usage in report["tokens_per_stage"].items()
         ]
-        parts.append(_table(["stage", "calls", "cut by the deadline", "prompt tokens/q", "completion tokens/q"], rows))
+        parts.append(
+            _table(["stage", "calls", "cut by the deadline", "prompt tokens/q", "completion tokens/q"], rows)
+        )
     if report["seconds_per_stage"]:
-        parts.append("Where the seconds go (batches without cached replies):\n\n"
-                     + markdown_stage_seconds(report["seconds_per_stage"]))
+        parts.append(
+            "Where the seconds go (batches without cached replies):\n\n"
+            + markdown_stage_seconds(report["seconds_per_stage"])
+        )
     return "\n\n".join(parts)
 
 

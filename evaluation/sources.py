@@ -137,7 +137,8 @@ def _sources_of(spec: str) -> list[Source]:
         return folders + _group_parts([match for match in matches if not match.is_dir()], explicit=True)
     if path.is_dir():
         found = [
-            p for p in path.rglob("*")
+            p
+            for p in path.rglob("*")
             if p.is_file() and _readable_name(p.name) and not _hidden(p.relative_to(path))
         ]
         sources = _group_parts(sorted(found, key=natural_key), explicit=False)

@@ -22,8 +22,8 @@ models/README.md):
 
 Stages without LLM tokens (web pages, retrieval, attributes, KG API calls) keep their measured
 seconds, scaled by `non_llm_time_scale`; a GPU cross-encoder adds `cross_encoder_pair_s` for each
-of its `rerank_candidates` pairs to every retrieved question. A batch takes the sum of its stages, shared by its
-questions; the questions are regrouped into batches of the target preset's batch size.
+of its `rerank_candidates` pairs to every retrieved question. A batch takes the sum of its stages,
+shared by its questions; the questions are regrouped into batches of the target preset's batch size.
 
     python -m evaluation.time_model PREDICTIONS.jsonl [...]   # tables for recorded runs
 """
@@ -75,7 +75,9 @@ def llm_stage_seconds(
     per_wave = math.ceil(sequences / waves)
     context = sum(prompts) * shape.samples / waves + per_wave * shape.max_tokens / 2
     step = model.step_seconds(0, per_wave, per_wave if shape.guided else 0, context_tokens=int(context))
-    per_request = [prompt // count for prompt, count in zip(prompts, calls) for _ in range(count * shape.samples)]
+    per_request = [
+        prompt // count for prompt, count in zip(prompts, calls) for _ in range(count * shape.samples)
+    ]
     return StageEstimate(
         requests=sequences,
         prefill_s=model.prefill_seconds(per_request, chunk),
@@ -157,7 +159,15 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     full = [batch for batch in estimate["batches"] if batch["questions"] == size] or estimate["batches"]
     stages = sorted({stage for batch in full for stage in batch["stages"]})
     columns = (
-        "requests", "waves", "prefill_s", "decode_s", "guided_s", "overhead_s", "cpu_s", "gpu_s", "total"
+        "requests",
+        "waves",
+        "prefill_s",
+        "decode_s",
+        "guided_s",
+        "overhead_s",
+        "cpu_s",
+        "gpu_s",
+        "total",
     )
     rows = []
     for stage in stages:
@@ -168,14 +178,24 @@ def markdown_budget(preset: str, estimate: dict[str, Any]) -> str:
     rows.append(["batch", *[""] * (len(columns) - 1), f"{np.mean([b['seconds'] for b in full]):.1f}"])
     return "\n\n".join(
         [
-            f"## Estimated time on 4x T4 ({estimate['target_preset']} preset, vLLM 0.8.5 V0) from the tokens of "
-            f"preset `{preset}`",
-            f"Seconds per question: p50 {values['p50']:.1f}, p95 {values['p95']:.1f}, max {values['max']:.1f} "
-            f"— {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
+            f"## Estimated time on 4x T4 ({estimate['target_preset']} preset, vLLM 0.8.5 V0) from the tokens "
+            f"of preset `{preset}`",
+            f"Seconds per question: p50 {values['p50']:.1f}, p95 {values['p95']:.1f}, max "
+            f"{values['max']:.1f} — {verdict} the budget of {estimate['budget_seconds_per_question']:.0f} s.",
             f"Per stage, seconds for a batch of {size} (mean of {len(full)} batch(es)):",
             markdown_table(
-                ["stage", "requests", "KV waves", "prefill", "decode", "guided", "overhead", "CPU", "reranker",
-                 "total"],
+                [
+                    "stage",
+                    "requests",
+                    "KV waves",
+                    "prefill",
+                    "decode",
+                    "guided",
+                    "overhead",
+                    "CPU",
+                    "reranker",
+                    "total",
+                ],
                 rows,
             ),
         ]

@@ -59,9 +59,34 @@ def _queries(path: str, values: list[Any], unordered: bool = False) -> list[Case
 
 # Strings pydantic versions coerce to int differently (the official server pins 2.5.3).
 INT_STRINGS = [
-    "7001.", "0-7001", "7003.", "7003.00", "-7003.", "0-7003", "7-003", "1_000.0", "7_003.", "7__003", "_7003", "7003_", "07003",
-    "-0", "+0.", ".0", "0x1B5B", "1e3", "\u0667\u0660\u0660\u0663", "7003.5", "",
-    "9" * 4300, "9" * 4301, "-" + "9" * 4300, "9" * 4298 + ".0", "9" * 4299 + ".0", "x" * 4301, "1_" * 2150 + "1",
+    "7001.",
+    "0-7001",
+    "7003.",
+    "7003.00",
+    "-7003.",
+    "0-7003",
+    "7-003",
+    "1_000.0",
+    "7_003.",
+    "7__003",
+    "_7003",
+    "7003_",
+    "07003",
+    "-0",
+    "+0.",
+    ".0",
+    "0x1B5B",
+    "1e3",
+    "\u0667\u0660\u0660\u0663",
+    "7003.5",
+    "",
+    "9" * 4300,
+    "9" * 4301,
+    "-" + "9" * 4300,
+    "9" * 4298 + ".0",
+    "9" * 4299 + ".0",
+    "x" * 4301,
+    "1_" * 2150 + "1",
 ]
 
 
@@ -82,7 +107,9 @@ def cases() -> list[Case]:
         "/movie/get_movie_info_by_id", [7003, 7003.0, "7003", "+7003", "7_003", True, 7003.5, " 7003"]
     )
     found += _queries("/movie/get_movie_info_by_id", INT_STRINGS + [1e20, -(2.0**63), 2.0**63 - 1024, -0.0])
-    found += [Case("/movie/get_movie_info_by_id", text) for text in (b'{"query": NaN}', b'{"query": -Infinity}')]
+    found += [
+        Case("/movie/get_movie_info_by_id", text) for text in (b'{"query": NaN}', b'{"query": -Infinity}')
+    ]
     found += _queries("/movie/get_person_info_by_id", [9003, "9001", None, "x"])
     found += _queries(
         "/finance/get_company_name", ["zephyrline", "robotics", "kovalt", "Apple Inc", "", "stock"]
@@ -129,7 +156,8 @@ def cases() -> list[Case]:
             )
     for kind in ("artist", "song", "album"):
         found += _queries(
-            f"/music/grammy_get_best_{kind}_by_year", [1956, 1957, 1979, 2015, 2018, 2019, 2020, 2022, "2019", "2019.", "2_019.0"]
+            f"/music/grammy_get_best_{kind}_by_year",
+            [1956, 1957, 1979, 2015, 2018, 2019, 2020, 2022, "2019", "2019.", "2_019.0"],
         )
     found += _queries(
         "/music/grammy_get_award_count_by_artist",
@@ -200,7 +228,9 @@ def cases() -> list[Case]:
     return found
 
 
-CHART_RANKS = range(1, 101, 3)  # every stored chart entry of these ranks: the names the random searches draw on
+CHART_RANKS = range(
+    1, 101, 3
+)  # every stored chart entry of these ranks: the names the random searches draw on
 SEARCH_ROUTES = {"song": "/music/search_song_entity_by_name", "artist": "/music/search_artist_entity_by_name"}
 
 
@@ -225,7 +255,9 @@ def search_cases(names: dict[str, list[str]], per_kind: int, seed: int = 7) -> l
     for kind, path in SEARCH_ROUTES.items():
         words = sorted({word for name in names.get(kind, []) for word in name.split()})
         for _ in range(per_kind if words else 0):
-            found.append(Case(path, {"query": " ".join(rng.sample(words, min(len(words), rng.choice((2, 3)))))}))
+            found.append(
+                Case(path, {"query": " ".join(rng.sample(words, min(len(words), rng.choice((2, 3)))))})
+            )
     return found
 
 
@@ -251,11 +283,22 @@ def many_ties_cases(names: dict[str, list[str]], per_kind: int, seed: int = 11) 
         groups = [words for words in by_length.values() if len(words) >= MIN_TIES]
         for _ in range(per_kind if groups else 0):
             words = rng.choice(groups)
-            found.append(Case(path, {"query": " ".join(rng.sample(words, rng.randint(MIN_TIES, min(len(words), MIN_TIES + 5))))}))
+            found.append(
+                Case(
+                    path,
+                    {
+                        "query": " ".join(
+                            rng.sample(words, rng.randint(MIN_TIES, min(len(words), MIN_TIES + 5)))
+                        )
+                    },
+                )
+            )
     return found
 
 
-def compare(reference_url: str, ours_url: str, random_searches: int = 300, tie_searches: int = 30) -> tuple[int, list[str]]:
+def compare(
+    reference_url: str, ours_url: str, random_searches: int = 300, tie_searches: int = 30
+) -> tuple[int, list[str]]:
     """(requests sent to each server, the differences found)."""
     differences = []
     sent = cases() + [Case("/music/get_billboard_rank_date", {"rank": rank}) for rank in CHART_RANKS]
@@ -277,13 +320,19 @@ def _short(answer: tuple[int, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("reference_url")
     parser.add_argument("ours_url")
     parser.add_argument("--random-searches", type=int, default=300, help="random music searches per kind")
-    parser.add_argument("--tie-searches", type=int, default=30, help="music searches with more than 10 tied names, per kind")
+    parser.add_argument(
+        "--tie-searches", type=int, default=30, help="music searches with more than 10 tied names, per kind"
+    )
     args = parser.parse_args()
-    sent, differences = compare(args.reference_url.rstrip("/"), args.ours_url.rstrip("/"), args.random_searches, args.tie_searches)
+    sent, differences = compare(
+        args.reference_url.rstrip("/"), args.ours_url.rstrip("/"), args.random_searches, args.tie_searches
+    )
     print("\n".join(differences))
     print(f"{sent} requests, {len(differences)} differ")
     raise SystemExit(1 if differences else 0)

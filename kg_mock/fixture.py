@@ -125,8 +125,13 @@ def _write_movie(root: Path) -> None:
             "genres": [{"id": genre_ids.setdefault(g, 10 + 7 * len(genre_ids)), "name": g} for g in genres],
             "oscar_awards": [],
             "cast": [
-                {"name": name, "id": people[name]["id"], "character": character,
-                 "gender": 1 if name in facts.WOMEN else 2, "order": order}
+                {
+                    "name": name,
+                    "id": people[name]["id"],
+                    "character": character,
+                    "gender": 1 if name in facts.WOMEN else 2,
+                    "order": order,
+                }
                 for order, (name, character) in enumerate(cast)
             ],
             "crew": [{"name": name, "id": people[name]["id"], "job": job} for name, job in crew],

@@ -334,8 +334,15 @@ PEOPLE = [
     ("Desmond Achterberg", 9013, None),
 ]
 # The people above whom the cast records code as women (TMDB's gender 1; the others 2).
-WOMEN = {"Marisol Okonkwo-Varga", "Yumi Castellanos", "Sigrid Holm", "Ines Farrow", "Priya Venkataraman",
-         "Beatrix Lindqvist", "Helena Szabo"}
+WOMEN = {
+    "Marisol Okonkwo-Varga",
+    "Yumi Castellanos",
+    "Sigrid Holm",
+    "Ines Farrow",
+    "Priya Venkataraman",
+    "Beatrix Lindqvist",
+    "Helena Szabo",
+}
 MOVIES = [
     (
         "The Glass Orchard",

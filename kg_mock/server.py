@@ -330,7 +330,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         kg = KnowledgeGraph(args.data_dir)
     except FileNotFoundError as error:
-        raise SystemExit(f"The KG data folder {args.data_dir.resolve()} lacks {error.filename}: {make_one}") from None
+        raise SystemExit(
+            f"The KG data folder {args.data_dir.resolve()} lacks {error.filename}: {make_one}"
+        ) from None
     logger.info(
         f"Serving the KG in {args.data_dir} on http://{args.host}:{args.port} ({args.delay_s:g} s per call)"
     )

@@ -209,7 +209,9 @@ class AnswerChecker:
         self.kinds = frozenset(config.kinds)
         unknown = sorted(self.kinds - set(CONSTRAINT_KINDS))
         if unknown:
-            raise ValueError(f"answer_check.kinds names unknown kinds {unknown}; the kinds are {list(CONSTRAINT_KINDS)}")
+            raise ValueError(
+                f"answer_check.kinds names unknown kinds {unknown}; the kinds are {list(CONSTRAINT_KINDS)}"
+            )
 
     @property
     def retries(self) -> bool:
@@ -240,7 +242,9 @@ class AnswerChecker:
         results = []
         for completion in self.llm.generate(conversations, params):
             fields = parse_structured_reply(completion.text, ("answer",))
-            result = RetriedAnswer(answer=normalize_answer(fields.get("answer", completion.text)), error=completion.error)
+            result = RetriedAnswer(
+                answer=normalize_answer(fields.get("answer", completion.text)), error=completion.error
+            )
             result.usage.add(completion)
             results.append(result)
         return results
@@ -259,9 +263,12 @@ class AnswerChecker:
             query_time=question.query_time or "unknown",
             options="; ".join(constraint.options) if constraint.options else None,
             **({} if constraint.options else {constraint.kind: ""}),
-            references=self.llm.truncate_to_tokens("\n".join(violation.references), self.config.max_reference_tokens)
+            references=self.llm.truncate_to_tokens(
+                "\n".join(violation.references), self.config.max_reference_tokens
+            )
             or NONE_GIVEN,
-            reasoning=self.llm.truncate_to_tokens(violation.reasoning, self.config.max_reasoning_tokens) or NONE_GIVEN,
+            reasoning=self.llm.truncate_to_tokens(violation.reasoning, self.config.max_reasoning_tokens)
+            or NONE_GIVEN,
             answer=violation.answer,
         )
 

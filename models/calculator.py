@@ -249,7 +249,9 @@ class _Evaluator:
         arguments = [self._eval(argument) for argument in node.args]
         if any(keyword.arg is None for keyword in node.keywords):
             raise CalculatorError("** arguments are not allowed")
-        keywords = {keyword.arg: self._eval(keyword.value) for keyword in node.keywords if keyword.arg is not None}
+        keywords = {
+            keyword.arg: self._eval(keyword.value) for keyword in node.keywords if keyword.arg is not None
+        }
         dotted = _dotted_name(node.func)
         if dotted in self.functions:
             return self._check(self.functions[dotted](*arguments, **keywords))
@@ -600,7 +602,9 @@ class Calculator:
             value = abs(float(node.value))
             if (value.is_integer() and value <= self.config.max_free_integer) or value in free:
                 continue
-            if not any(math.isclose(value, number) or math.isclose(value * 100, number) for number in written):
+            if not any(
+                math.isclose(value, number) or math.isclose(value * 100, number) for number in written
+            ):
                 unwritten.append(value)
         return unwritten
 

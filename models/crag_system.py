@@ -58,7 +58,9 @@ class CragSystem:
         self.llm = llm if llm is not None else (create_backend(config.llm) if load_llm else None)
         self._owns_llm = llm is None  # a backend passed in stays open for its owner
         retrieval = config.retrieval
-        self.encoder = SentenceEncoder(retrieval.embedding_model, retrieval.embedding_device, retrieval.embedding_batch_size)
+        self.encoder = SentenceEncoder(
+            retrieval.embedding_model, retrieval.embedding_device, retrieval.embedding_batch_size
+        )
         parts = Parts(config, self.llm, PromptLibrary(), self.encoder, Planner(config.plan))
         self.policy = parts.policy
         # Without an LLM (load_llm=False) the LLM stages are off and the system only retrieves references.
@@ -72,7 +74,9 @@ class CragSystem:
         if self.llm is not None:
             self.llm.clock = clock
             self.llm.step_observer = lambda step: self.speed.observe(step)
-            self.llm.step_predictor = lambda prompt, sequences, context: self.speed.predict_step(prompt, sequences, context)
+            self.llm.step_predictor = lambda prompt, sequences, context: self.speed.predict_step(
+                prompt, sequences, context
+            )
 
     def stage(self, name: str) -> Stage[Any]:
         """The entry called `name`."""
@@ -118,8 +122,10 @@ class CragSystem:
         except Exception as error:  # a backend that cannot name its model: say so, answer on
             model = f"unknown ({type(error).__name__}: {error})"
         if model != fitted_model:
-            logger.warning(f"policy.fitted {path} was fitted to {fitted_model!r}, not to this "
-                           f"model ({model!r}); its values stand: refit with python -m tools.fit")
+            logger.warning(
+                f"policy.fitted {path} was fitted to {fitted_model!r}, not to this "
+                f"model ({model!r}); its values stand: refit with python -m tools.fit"
+            )
 
     def calibrate(self) -> None:
         """Measure the LLM where it runs (outside any batch's time); the deadline plans with it.
@@ -132,11 +138,15 @@ class CragSystem:
             self.calibration_error = None
         except Exception as error:
             self.calibration_error = f"{type(error).__name__}: {error}"
-            logger.warning(f"Engine calibration failed ({self.calibration_error}); planning with the preset's speeds")
+            logger.warning(
+                f"Engine calibration failed ({self.calibration_error}); planning with the preset's speeds"
+            )
 
     def json_schemas(self) -> list[dict[str, Any]]:
         """Every JSON schema the stages (and the calibration) send for guided decoding, each once."""
-        unique: dict[str, dict[str, Any]] = {json.dumps(CALIBRATION_SCHEMA, sort_keys=True): CALIBRATION_SCHEMA}
+        unique: dict[str, dict[str, Any]] = {
+            json.dumps(CALIBRATION_SCHEMA, sort_keys=True): CALIBRATION_SCHEMA
+        }
         for component in self._components():
             for schema in component.json_schemas() if isinstance(component, _SendsSchemas) else []:
                 unique.setdefault(json.dumps(schema, sort_keys=True), schema)
@@ -147,7 +157,9 @@ class CragSystem:
 
     def batch_generate_answer(self, batch: dict[str, list[Any]]) -> list[str]:
         if self.llm is None:
-            raise RuntimeError("This CragSystem was built with load_llm=False; it can only retrieve references")
+            raise RuntimeError(
+                "This CragSystem was built with load_llm=False; it can only retrieve references"
+            )
         records = [QuestionRecord(question) for question in Question.from_batch(batch)]
         deadline = BatchDeadline(len(records), self.config.budget, self.stage_costs, self.speed, self.clock)
         self.last_traces = BatchRun(records, self.stages, deadline, self.llm, self.clock, self.policy).run()

@@ -75,9 +75,17 @@ class EngineSpeed:
         overhead, prefill = budget.initial_call_overhead_s, budget.initial_prefill_tokens_per_s
         steps, context = budget.initial_decode_step_s, budget.initial_context_s_per_token
         if overhead is None or prefill is None or steps is None or context is None:
-            raise ValueError("budget.initial_* are derived when the configuration loads: use models.config.load_config")
-        return cls(call_overhead_s=overhead, prefill_s_per_token=1.0 / prefill, decode_step_s=dict(steps),
-                   smoothing=budget.step_smoothing, context_s_per_token=context, outlier_factor=budget.step_outlier_factor)
+            raise ValueError(
+                "budget.initial_* are derived when the configuration loads: use models.config.load_config"
+            )
+        return cls(
+            call_overhead_s=overhead,
+            prefill_s_per_token=1.0 / prefill,
+            decode_step_s=dict(steps),
+            smoothing=budget.step_smoothing,
+            context_s_per_token=context,
+            outlier_factor=budget.step_outlier_factor,
+        )
 
     def step_seconds(self, sequences: int, context_tokens: int = 0) -> float:
         """A decode step of `sequences` sequences reading `context_tokens` tokens of KV cache in all:
@@ -125,7 +133,9 @@ class EngineSpeed:
         weight, bound = self.smoothing, self.outlier_factor
         if step.prompt_tokens > 0:
             per_token = max(0.0, step.seconds - decode) / step.prompt_tokens
-            per_token = min(max(per_token, self.prefill_s_per_token / bound), self.prefill_s_per_token * bound)
+            per_token = min(
+                max(per_token, self.prefill_s_per_token / bound), self.prefill_s_per_token * bound
+            )
             self.prefill_s_per_token += weight * (per_token - self.prefill_s_per_token)
         elif decode > 0:
             ratio = min(max(step.seconds / decode, 1.0 / bound), bound)
@@ -135,14 +145,19 @@ class EngineSpeed:
         steps = ", ".join(f"{n} seq {self.step_seconds(n) * 1000:.0f} ms" for n in sorted(self.decode_step_s))
         kv = f", KV cache {self.kv_cache_tokens} tokens" if self.kv_cache_tokens else ""
         prefill = 1.0 / self.prefill_s_per_token if self.prefill_s_per_token > 0 else float("inf")
-        return f"prefill {prefill:.0f} tok/s, decode step {steps}, call overhead {self.call_overhead_s:.2f} s{kv}"
+        return (
+            f"prefill {prefill:.0f} tok/s, decode step {steps}, call overhead "
+            f"{self.call_overhead_s:.2f} s{kv}"
+        )
 
     def check(self) -> None:
         """Raises when a figure cannot be a speed (not finite, or a prefill or step of no time)."""
         figures = [self.call_overhead_s, self.prefill_s_per_token, *self.decode_step_s.values()]
-        if not all(math.isfinite(x) and x >= 0 for x in figures) or self.prefill_s_per_token <= 0 or min(
-            self.decode_step_s.values(), default=0.0
-        ) <= 0:
+        if (
+            not all(math.isfinite(x) and x >= 0 for x in figures)
+            or self.prefill_s_per_token <= 0
+            or min(self.decode_step_s.values(), default=0.0) <= 0
+        ):
             raise RuntimeError(f"calibration measured no usable speed ({self.describe()})")
 
 
@@ -161,7 +176,9 @@ def calibrate(llm: LLMBackend, budget: BudgetConfig) -> EngineSpeed:
     def prompt(words: str) -> list[dict[str, str]]:
         return [{"role": "user", "content": f"Calibration {run}.{next(prompts)}. {words}"}]
 
-    def timed(conversations: list[list[dict[str, str]]], params: GenerationParams) -> tuple[float, list[Completion]]:
+    def timed(
+        conversations: list[list[dict[str, str]]], params: GenerationParams
+    ) -> tuple[float, list[Completion]]:
         steps_seen.clear()
         observer, llm.step_observer = llm.step_observer, steps_seen.append
         started = llm.clock()
@@ -262,7 +279,11 @@ class StageCosts:
         shape = self.shapes.get(stage)
         if shape is None:
             return seconds
-        tokens = sum(prompt_tokens) if prompt_tokens is not None else self.prompt_tokens.get(self._base(stage), 0.0) * questions
+        tokens = (
+            sum(prompt_tokens)
+            if prompt_tokens is not None
+            else self.prompt_tokens.get(self._base(stage), 0.0) * questions
+        )
         tokens *= share
         sequences = questions * shape.samples
         steps = self.reply_steps(stage, sequences)
@@ -305,16 +326,23 @@ class StageCosts:
         if shape is not None and used:
             prompts = [usage.prompt_tokens / usage.calls for usage in used]
             replies = [
-                shape.max_tokens if usage.cut else usage.completion_tokens / (usage.calls * shape.samples) for usage in used
+                shape.max_tokens if usage.cut else usage.completion_tokens / (usage.calls * shape.samples)
+                for usage in used
             ]
             window = self.replies.setdefault(stage, deque(maxlen=self.reply_window))
             window.extend(min(1.0, reply / shape.max_tokens) for reply in replies)
             self._average(self.prompt_tokens, self._base(stage), sum(prompts) / len(prompts))
-            computed = [(prompt, reply) for prompt, reply, usage in zip(prompts, replies, used) if usage.cached < usage.calls]
+            computed = [
+                (prompt, reply)
+                for prompt, reply, usage in zip(prompts, replies, used)
+                if usage.cached < usage.calls
+            ]
             if computed:
                 steps = max(1, math.ceil(max(reply for _, reply in computed)))
                 prompt_total = sum(prompt for prompt, _ in computed)
-                llm_seconds = speed.call_seconds(int(prompt_total * shape.samples), len(computed) * shape.samples, steps)
+                llm_seconds = speed.call_seconds(
+                    int(prompt_total * shape.samples), len(computed) * shape.samples, steps
+                )
         llm_seconds = max(llm_seconds, engine_seconds)
         self._average(self.other_seconds, self._base(stage), max(0.0, seconds - llm_seconds) / questions)
 
@@ -387,7 +415,8 @@ class BatchDeadline:
     def reserve(self, later: Sequence[Planned]) -> float:
         """Predicted seconds of the stages still to come."""
         return sum(
-            self.costs.predict(self.speed, p.stage, p.questions, p.prompt_tokens, share=p.share) for p in later
+            self.costs.predict(self.speed, p.stage, p.questions, p.prompt_tokens, share=p.share)
+            for p in later
         )
 
     def fits(self, stage: str, questions: int, later: Sequence[Planned] = ()) -> bool:

@@ -72,6 +72,9 @@ class SentenceEncoder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return self.model.encode(
-            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
             show_progress_bar=False,
         ).astype(np.float32)

@@ -9,7 +9,9 @@ def _plain_cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def table_row(cells: Sequence[Any], width: int | None = None, cell: Callable[[Any], str] = _plain_cell) -> str:
+def table_row(
+    cells: Sequence[Any], width: int | None = None, cell: Callable[[Any], str] = _plain_cell
+) -> str:
     """One `| a | b |` line; short rows are padded to `width`; pipes and line breaks inside a cell are
     neutralised so the row keeps its columns."""
     texts = [cell(value).replace("|", "/").replace("\n", " ") for value in cells]

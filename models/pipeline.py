@@ -221,7 +221,9 @@ class Stage(ABC, Generic[R]):
             return []
         return [Planned(self.name, len(records))]
 
-    def plan_call(self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]) -> StageCall | None:
+    def plan_call(
+        self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]
+    ) -> StageCall | None:
         """The call for `records`, given the reserve of the stages after it (None: no call)."""
         return StageCall(self.name, records, lambda limit: self.run(records, limit))
 
@@ -314,7 +316,9 @@ class BatchRun:
             if len(results) != len(call.records):
                 raise RuntimeError(f"returned {len(results)} results for {len(call.records)} questions")
         except Exception as error:  # the one place failures are contained: never lose the batch
-            logger.exception(f"Stage {call.name} failed for {len(call.records)} questions; they go on without it")
+            logger.exception(
+                f"Stage {call.name} failed for {len(call.records)} questions; they go on without it"
+            )
             for record in call.records:
                 record.note(call.name, "failed", STAGE_FAILED, f"{type(error).__name__}: {error}")
             self._timed(call.name, call.records, started, [None] * len(call.records), engine_before)
@@ -325,15 +329,24 @@ class BatchRun:
                 record.trace.tokens[call.name] = result.usage
             record.trace.events += [TraceEvent.of(call.name, event) for event in result.events]
             if result.error:
-                logger.warning(f"Stage {call.name} failed for question {record.trace.interaction_id}: {result.error}")
+                logger.warning(
+                    f"Stage {call.name} failed for question {record.trace.interaction_id}: {result.error}"
+                )
                 record.note(call.name, "failed", STAGE_FAILED, result.error)
         return results
 
     def _timed(
-        self, name: str, records: list[QuestionRecord], started: float, usages: list[TokenUsage | None], engine_before: float
+        self,
+        name: str,
+        records: list[QuestionRecord],
+        started: float,
+        usages: list[TokenUsage | None],
+        engine_before: float,
     ) -> None:
         seconds = self.clock() - started
-        engine = self.deadline.speed.engine_seconds - engine_before  # what the engine's steps took in the call
+        engine = (
+            self.deadline.speed.engine_seconds - engine_before
+        )  # what the engine's steps took in the call
         self.deadline.costs.observe(self.deadline.speed, name, seconds, usages, engine)
         for record in records:
             record.trace.timings[name] = seconds / len(records)

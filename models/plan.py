@@ -50,13 +50,19 @@ class Cues(NamedTuple):
 class Planner:
     def __init__(self, config: PlanConfig):
         if config.calculator_reference_chars is None:
-            raise ValueError("plan.calculator_reference_chars is derived when the configuration loads: use load_config")
+            raise ValueError(
+                "plan.calculator_reference_chars is derived when the configuration loads: use load_config"
+            )
         self.config = config
         self.reference_chars = config.calculator_reference_chars
         self._arithmetic = word_pattern(config.arithmetic_words)
         self._counting = word_pattern(config.counting_words)
         self._comparison = word_pattern(config.comparison_words)
-        self._generic = re.compile(rf"^(?:{'|'.join(config.generic_openings)})(?!\w)") if config.generic_openings else None
+        self._generic = (
+            re.compile(rf"^(?:{'|'.join(config.generic_openings)})(?!\w)")
+            if config.generic_openings
+            else None
+        )
 
     def run(
         self,
@@ -75,7 +81,9 @@ class Planner:
             calculator = self.calculator(query, item.references)
             knowledge = self.knowledge(attribute, item)
             plans.append(
-                QuestionPlan(kg.run, calculator.run, knowledge.run, [kg.signal, calculator.signal, knowledge.signal])
+                QuestionPlan(
+                    kg.run, calculator.run, knowledge.run, [kg.signal, calculator.signal, knowledge.signal]
+                )
             )
         return plans
 
@@ -118,8 +126,12 @@ class Planner:
         shown = "\n\n".join(references)[: self.reference_chars]
         values = len(numbers_in(shown) - numbers_in(query))
         if values >= self.config.comparison_reference_numbers:
-            return Decision(True, f"calculator: comparison ({cues.comparison!r}), {values} numbers in the references")
-        return Decision(False, f"calculator skipped: comparison ({cues.comparison!r}), {values} numbers in the references")
+            return Decision(
+                True, f"calculator: comparison ({cues.comparison!r}), {values} numbers in the references"
+            )
+        return Decision(
+            False, f"calculator skipped: comparison ({cues.comparison!r}), {values} numbers in the references"
+        )
 
     def knowledge(self, attributes: QuestionAttributes | None, evidence: Evidence) -> Decision:
         if not self.config.enabled:
@@ -137,7 +149,8 @@ class Planner:
 
 
 def signal_kind(signal: str) -> str:
-    """A signal without its details, for counting: "calculator: counting ('how many')" -> "calculator: counting"."""
+    """A signal without its details, for counting: "calculator: counting ('how many')" ->
+    "calculator: counting"."""
     return re.sub(r"\s*\(.*$|,.*$", "", signal)
 
 

@@ -34,7 +34,10 @@ class PromptLibrary:
 
         try:
             return [
-                {"role": role, "content": Template(_OPTIONAL.sub(optional, template.template)).substitute(given)}
+                {
+                    "role": role,
+                    "content": Template(_OPTIONAL.sub(optional, template.template)).substitute(given),
+                }
                 for role, template in sections.items()
             ]
         except KeyError as missing:
@@ -44,7 +47,9 @@ class PromptLibrary:
         if name not in self._templates:
             path = self.directory / f"{name}.txt"
             if not path.is_file():
-                raise FileNotFoundError(f"Prompt template {path} is missing; every prompt lives in {self.directory}/")
+                raise FileNotFoundError(
+                    f"Prompt template {path} is missing; every prompt lives in {self.directory}/"
+                )
             self._templates[name] = parse_template(path.read_text(encoding="utf-8"), path)
         return self._templates[name]
 

@@ -88,7 +88,9 @@ class Reasoner:
             ReasoningResult(prompt_references=[*item.references, *kg_lines])
             for item, kg_lines in zip(evidence, kg_references)
         ]
-        conversations = self.conversations(questions, evidence, kg_references, calculations, knowledge, changing)
+        conversations = self.conversations(
+            questions, evidence, kg_references, calculations, knowledge, changing
+        )
         params = GenerationParams(
             max_tokens=self.config.brief_max_tokens if brief else self.config.max_tokens,
             json_schema=self._schema(brief) if self.config.constrained_output else None,

@@ -19,7 +19,15 @@ from models.answer_check import AnswerChecker, RetriedAnswer, Violation, violate
 from models.attributes import AttributePredictor
 from models.calculator import CalculationResult, Calculator
 from models.config import CragConfig
-from models.deadline import BRIEF_REASONING, BatchDeadline, LLMStageShape, Planned, ReasoningForm, ReasoningPlan, StageCosts
+from models.deadline import (
+    BRIEF_REASONING,
+    BatchDeadline,
+    LLMStageShape,
+    Planned,
+    ReasoningForm,
+    ReasoningPlan,
+    StageCosts,
+)
 from models.kg import KGResult, KnowledgeGraphStage, sources_for
 from models.knowledge import KnowledgeAnswer, KnowledgeExtractor
 from models.llm.base import TimeLimit
@@ -52,14 +60,18 @@ class AttributeStage(Stage[QuestionAttributes]):
         attributes = config.attributes
         if not attributes.enabled or attributes.method != "llm":
             return {}
-        return {cls.name: LLMStageShape(attributes.llm_samples, attributes.llm_max_tokens, True, "attributes")}
+        return {
+            cls.name: LLMStageShape(attributes.llm_samples, attributes.llm_max_tokens, True, "attributes")
+        }
 
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
         attributes = parts.config.attributes
         # The retrieval encoder when the classifier was trained on the same one; else the predictor
         # loads its own (t4x4 retrieves with sentence-t5-large, the classifier reads MiniLM).
-        shared = parts.encoder if attributes.embedding_model == parts.config.retrieval.embedding_model else None
+        shared = (
+            parts.encoder if attributes.embedding_model == parts.config.retrieval.embedding_model else None
+        )
         self.component: AttributePredictor | None = (
             AttributePredictor(attributes, shared, parts.llm, parts.prompts) if attributes.enabled else None
         )
@@ -145,17 +157,25 @@ class RetrievalStage(Stage[Evidence]):
         retrieval = config.retrieval
         if retrieval.relevance_estimator != "llm":
             return {}
-        return {cls.name: LLMStageShape(1, 1, False, "retrieval_relevance", requests=retrieval.rerank_candidates)}
+        return {
+            cls.name: LLMStageShape(1, 1, False, "retrieval_relevance", requests=retrieval.rerank_candidates)
+        }
 
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
-        self.component: Retriever | None = Retriever(parts.config.retrieval, parts.encoder, parts.llm, parts.prompts)
+        self.component: Retriever | None = Retriever(
+            parts.config.retrieval, parts.encoder, parts.llm, parts.prompts
+        )
 
     def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[Evidence]:
         assert self.component is not None
         questions = [record.question for record in records]
         pages = [record.pages for record in records]
-        pooled = [_kg_references(record) for record in records] if self.config.retrieval.pool_kg_references else None
+        pooled = (
+            [_kg_references(record) for record in records]
+            if self.config.retrieval.pool_kg_references
+            else None
+        )
         return self.component.run(questions, pages, pooled, seconds=limit.remaining(), clock=limit.clock)
 
     def fallback(self) -> Evidence:
@@ -211,19 +231,27 @@ class CalculatorStage(Stage[CalculationResult]):
         if not calculator.enabled:
             return {}
         samples = calculator.samples if calculator.temperature > 0 else 1
-        return {cls.name: LLMStageShape(samples, calculator.max_tokens, calculator.constrained_output, "calculator")}
+        return {
+            cls.name: LLMStageShape(
+                samples, calculator.max_tokens, calculator.constrained_output, "calculator"
+            )
+        }
 
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
         calculator = parts.config.calculator
-        self.component = parts.with_llm(calculator.enabled, lambda llm: Calculator(calculator, llm, parts.prompts))
+        self.component = parts.with_llm(
+            calculator.enabled, lambda llm: Calculator(calculator, llm, parts.prompts)
+        )
 
     def runs_for(self, record: QuestionRecord) -> bool | None:
         return record.plan.calculator if record.plan is not None else None
 
     def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[CalculationResult]:
         assert self.component is not None
-        return self.component.run([record.question for record in records], [record.shown_evidence for record in records])
+        return self.component.run(
+            [record.question for record in records], [record.shown_evidence for record in records]
+        )
 
     def write(self, record: QuestionRecord, result: CalculationResult | None) -> None:
         record.calculation = result
@@ -251,7 +279,9 @@ class KnowledgeStage(Stage[KnowledgeAnswer]):
         super().__init__(parts)
         knowledge = parts.config.knowledge
         self.policy = parts.policy
-        self.component = parts.with_llm(knowledge.enabled, lambda llm: KnowledgeExtractor(knowledge, llm, parts.prompts))
+        self.component = parts.with_llm(
+            knowledge.enabled, lambda llm: KnowledgeExtractor(knowledge, llm, parts.prompts)
+        )
 
     def shown(self, record: QuestionRecord) -> bool | None:
         """Whether the reasoning prompt shows its answer (None: no plan yet)."""
@@ -297,26 +327,38 @@ class ReasoningStage(Stage[ReasoningResult]):
         return {
             cls.name: LLMStageShape(1, reasoning.max_tokens, guided, "reasoning"),
             BRIEF_REASONING: LLMStageShape(1, reasoning.brief_max_tokens, guided, "reasoning", base=cls.name),
-            BACKUP_CALL: LLMStageShape(1, reasoning.backup_max_tokens, False, "reasoning_backup", base=cls.name),
+            BACKUP_CALL: LLMStageShape(
+                1, reasoning.backup_max_tokens, False, "reasoning_backup", base=cls.name
+            ),
         }
 
     def __init__(self, parts: Parts) -> None:
         super().__init__(parts)
-        self.component = parts.with_llm(True, lambda llm: Reasoner(parts.config.reasoning, llm, parts.prompts))
+        self.component = parts.with_llm(
+            True, lambda llm: Reasoner(parts.config.reasoning, llm, parts.prompts)
+        )
 
     def reserve(self, records: list[QuestionRecord], least: bool) -> list[Planned]:
         """Least: brief replies over prompts without references. Else the full call: its prompts as
         they stand once the plan is made (the evidence is retrieved by then; before, the seeds),
         plus room for the helpers' lines."""
         if least:
-            return [Planned(BRIEF_REASONING, len(records), self._prompt_tokens(records, 1.0, evidence=False, helpers=False))]
+            return [
+                Planned(
+                    BRIEF_REASONING,
+                    len(records),
+                    self._prompt_tokens(records, 1.0, evidence=False, helpers=False),
+                )
+            ]
         if any(record.plan is None for record in records):
             return [Planned(self.name, len(records))]
         extra = self.config.budget.reasoning_helper_tokens
         prompts = self._prompt_tokens(records, 1.0, helpers=False)
         return [Planned(self.name, len(records), [tokens + extra for tokens in prompts])]
 
-    def plan_call(self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]) -> StageCall:
+    def plan_call(
+        self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]
+    ) -> StageCall:
         budget = self.config.budget
         choices = [(False, share) for share in budget.reasoning_reference_shares]
         choices += [(True, share) for share in budget.brief_reference_shares]
@@ -356,7 +398,11 @@ class ReasoningStage(Stage[ReasoningResult]):
             return None
         assert self.component is not None
         llm = self.component.llm
-        return Planned(BRIEF_REASONING, len(form.prompt_tokens), [llm.recomputed_prompt_tokens(t) for t in form.prompt_tokens])
+        return Planned(
+            BRIEF_REASONING,
+            len(form.prompt_tokens),
+            [llm.recomputed_prompt_tokens(t) for t in form.prompt_tokens],
+        )
 
     def _reason(
         self, records: list[QuestionRecord], plan: ReasoningPlan, limit: TimeLimit, deadline: BatchDeadline
@@ -365,7 +411,9 @@ class ReasoningStage(Stage[ReasoningResult]):
         replies the limit cut before their answer, for as many as the time left affords."""
         assert self.component is not None
         llm, form = self.component.llm, plan.form
-        early = TimeLimit(limit.at - deadline.reserve([plan.recovery]), limit.clock) if plan.recovery else limit
+        early = (
+            TimeLimit(limit.at - deadline.reserve([plan.recovery]), limit.clock) if plan.recovery else limit
+        )
 
         def affordable(stage: str, prompt_tokens: list[int]) -> int:
             return deadline.affordable(stage, prompt_tokens, llm.seconds_left())
@@ -379,9 +427,14 @@ class ReasoningStage(Stage[ReasoningResult]):
         prompts = [llm.recomputed_prompt_tokens(form.prompt_tokens[index]) for index in cut]
         seconds = limit.remaining()
         if plan.recovery is not None and limit.clock() <= early.at + self.config.budget.end_margin_s:
-            seconds = max(seconds, deadline.reserve([plan.recovery]))  # the call kept to its limit: the room is there
+            seconds = max(
+                seconds, deadline.reserve([plan.recovery])
+            )  # the call kept to its limit: the room is there
         count = deadline.affordable(BRIEF_REASONING, prompts, seconds)
-        logger.warning(f"reasoning: {len(cut)} of {len(records)} replies cut by the deadline; {count} asked again briefly")
+        logger.warning(
+            f"reasoning: {len(cut)} of {len(records)} replies cut by the deadline; "
+            f"{count} asked again briefly"
+        )
         if count:
             for index, brief in zip(cut, self._run(again[:count], form, True, affordable)):
                 brief.usage.merge(results[index].usage)
@@ -445,13 +498,17 @@ class AnswerCheckStage(Stage[RetriedAnswer]):
         super().__init__(parts)
         check = parts.config.answer_check
         self.policy: AnswerPolicy = parts.policy
-        self.component: AnswerChecker | None = AnswerChecker(check, parts.llm, parts.prompts) if check.enabled else None
+        self.component: AnswerChecker | None = (
+            AnswerChecker(check, parts.llm, parts.prompts) if check.enabled else None
+        )
 
     def select(self, records: list[QuestionRecord]) -> list[QuestionRecord]:
         """The open questions whose proposed answer breaks their constraint."""
         return [record for record in records if record.is_open and self._violation(record) is not None]
 
-    def plan_call(self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]) -> StageCall | None:
+    def plan_call(
+        self, records: list[QuestionRecord], deadline: BatchDeadline, later: list[Planned]
+    ) -> StageCall | None:
         assert self.component is not None
         checker = self.component
         violations = [violation for record in records if (violation := self._violation(record)) is not None]
@@ -522,7 +579,9 @@ def declared() -> tuple[type[Stage[Any]], ...]:
     return STAGES
 
 
-def llm_shapes(config: CragConfig, stages: Sequence[type[Stage[Any]]] | None = None) -> dict[str, LLMStageShape]:
+def llm_shapes(
+    config: CragConfig, stages: Sequence[type[Stage[Any]]] | None = None
+) -> dict[str, LLMStageShape]:
     """The one table of how each stage calls the LLM under `config`: the deadline's cost model,
     `evaluation/time_model.py` and `tools/validate.py` read it."""
     return {name: shape for stage in stages or declared() for name, shape in stage.shapes(config).items()}
@@ -537,7 +596,9 @@ def stage_costs(config: CragConfig, stages: Sequence[type[Stage[Any]]] | None = 
     if unknown:
         raise ValueError(f"budget.initial_* name unknown stages {unknown}; the stages are {sorted(names)}")
     seconds = {stage.name: stage.seed_seconds for stage in stages if stage.seed_seconds is not None}
-    tokens = {stage.name: stage.seed_prompt_tokens for stage in stages if stage.seed_prompt_tokens is not None}
+    tokens = {
+        stage.name: stage.seed_prompt_tokens for stage in stages if stage.seed_prompt_tokens is not None
+    }
     return StageCosts(
         shapes=llm_shapes(config, stages),
         smoothing=budget.cost_smoothing,

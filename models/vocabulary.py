@@ -1,8 +1,8 @@
 """Cue words and patterns, in one place: how numbers, years and months are written, and what a
 question's wording asks for (arithmetic, counting, a comparison, a change, a list, a date or a
 number, the KG relations). The stages and the answer checker (evaluation/answer_match.py) compile
-them; `tests/test_vocabulary.py` holds each to a table of examples. Patterns are regular-expression sources matched on lower-cased
-text; word tables map a word to its value.
+them; `tests/test_vocabulary.py` holds each to a table of examples. Patterns are regular-expression
+sources matched on lower-cased text; word tables map a word to its value.
 
 Where two lists look alike but mean different things they stay two, named for what they mean
 (`YEAR` and `MODERN_YEAR`, `COMPARISON_WORDS` and `OPERAND_WORDS`).
@@ -38,7 +38,8 @@ NUMBER_WORDS: dict[str, int] = {
 TIMES_WORDS: dict[str, int] = {"once": 1, "twice": 2, "thrice": 3}
 # Ordinals written as words or digits, up to the fifth (weeks of a month, quarters of a year) -> value.
 ORDINAL_WORDS: dict[str, int] = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
 }  # fmt: skip
 # Scale words and their abbreviations after a number ("3 bn", "1.2 million") -> factor.
 SCALES: dict[str, int] = {
@@ -52,8 +53,8 @@ SCALE_LETTER = r"(?<=\d) ?([KMBT])\b"
 # A count of things written out ("three songs", "top 5").
 COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)"
 # Words that write a number in a sentence (a sentence holding one may state a "how many" answer).
-NUMBER_IN_WORDS = ("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand million "
-                   "billion").split()  # fmt: skip
+NUMBER_IN_WORDS = ("one two three four five six seven eight nine ten eleven twelve dozen hundred thousand "
+                   "million billion").split()  # fmt: skip
 
 # A year: 1000-2099 (in a question, not one of its numbers; in a sentence, a date it holds).
 YEAR = r"(?:1\d|20)\d\d"
@@ -83,28 +84,48 @@ _T_ON_THE_WAY = r"(?:the\s+)?(?:\d{1,3}(?:st|nd|rd|th)\s+)?(?:[a-z]+\s+){0,3}?\(
 # Each kind of time expression, by the resolver that reads it, in the order they are tried (an
 # earlier one wins where two overlap).
 TIME_EXPRESSIONS: dict[str, str] = {
-    "year_range_words": (rf"\b(?:from|between)\s+{_T_ON_THE_WAY}{_T_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_T_ON_THE_WAY}"
-                         rf"(?P<y2>{MODERN_YEAR})\b\)?"),
+    "year_range_words": (
+        rf"\b(?:from|between)\s+{_T_ON_THE_WAY}{_T_YEAR}\)?\s+(?:to|through|until|till|and)\s+{_T_ON_THE_WAY}"
+        rf"(?P<y2>{MODERN_YEAR})\b\)?"
+    ),
     "year_range": rf"\b{_T_YEAR}\s*(?:-|to|through|until)\s*(?P<y2>{MODERN_YEAR})\b",
     "iso_day": r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b",
     "us_day": r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}|\d{2})\b",
     "explicit_season": r"\b(?P<y>\d{4})[-/](?P<y2>\d{2})\s+season\b",
     "iso_month": r"\b(?P<y>\d{4})[-/](?P<m>\d{1,2})\b(?!-)",
     "month_day_year": r"\b" + _T_MONTH + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{4})\b)?",
-    "day_month_year": r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
-    "week_of_month": r"\b(?:the\s+)?" + _T_ORDINAL + r"\s+week\s+of\s+" + _T_MONTH + r"(?:,?\s*(?P<y>\d{4})\b)?",
-    "quarter": r"\b(?:q(?P<q>[1-4])|(?:the\s+)?" + _T_ORDINAL + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
+    "day_month_year": r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    + _T_MONTH
+    + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "week_of_month": r"\b(?:the\s+)?"
+    + _T_ORDINAL
+    + r"\s+week\s+of\s+"
+    + _T_MONTH
+    + r"(?:,?\s*(?P<y>\d{4})\b)?",
+    "quarter": r"\b(?:q(?P<q>[1-4])|(?:the\s+)?"
+    + _T_ORDINAL
+    + r"\s+quarter)(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b",
     "month_year": r"\b" + _T_MONTH + r",?\s+(?:of\s+)?(?P<y>\d{4})\b",
-    "bare_month": (r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
-                   + _T_MONTH + r"\b(?!\s*\d)"),
+    "bare_month": (
+        r"\b(?:(?:in|during|for|of|since|throughout|through)\s+(?:the\s+month\s+of\s+)?|(?P<which>last|this|past)\s+)"
+        + _T_MONTH
+        + r"\b(?!\s*\d)"
+    ),
     "named_season": r"\b(?:the\s+)?(?P<y>\d{4})\s+season\b",
     "relative_season": r"\b(?P<which>this|current|last|previous|next)\s+season\b",
-    "weekday_of_week": (r"\b(?:the\s+)?" + _T_WEEKDAY
-                        + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"),
-    "relative_day": r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b",
+    "weekday_of_week": (
+        r"\b(?:the\s+)?"
+        + _T_WEEKDAY
+        + r"\s+(?:of|from|in)\s+(?:the\s+)?(?P<which>this|current|last|past|previous|next)\s+week\b"
+    ),
+    "relative_day": (
+        r"\bthe day before yesterday\b|\btoday\b|\btonight\b|\byesterday\b|\blast night\b|\btomorrow\b"
+    ),
     "ago": r"\b" + _T_COUNT + r"\s+" + _T_UNIT + r"\s+ago\b",
     "past_n": r"\b(?:past|last)\s+" + _T_COUNT + r"\s+" + _T_UNIT + r"\b",
-    "past_one": r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b",
+    "past_one": (
+        r"\b(?:(?:in|over|during|within) the (?:last|past)|the past|past)\s+(?P<unit>week|month|year)\b"
+    ),
     "relative_period": r"\b(?P<which>this|current|last|previous|past|next)\s+(?P<unit>week|month|year)\b",
     "weekday": r"\b(?:(?P<which>last|past|previous|this|next|on)\s+)?" + _T_WEEKDAY + r"\b",
     "bare_year": rf"(?<![\d$.,])\b(?P<y>{MODERN_YEAR})\b(?![\d%]|[.,]\d)",
@@ -119,11 +140,15 @@ CAPITALISED_WORD = r"[A-Z][\w&.’'-]*"
 NAME_SEARCH_WORD = r"[a-z][a-z0-9&'.-]*"
 # The options of "a or b" and the owner before "'s", as a question writes them (up to four words each).
 _T_NAME_WORD = r"[\w&.’'-]+"
-NAMED_OPTIONS = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD}),? (?:or|vs\.?|versus) ((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})"
+NAMED_OPTIONS = (
+    rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD}),? (?:or|vs\.?|"
+    rf"versus) ((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})"
+)
 NAMED_OWNER = rf"((?:{_T_NAME_WORD} ){{0,3}}{_T_NAME_WORD})(?:'s|’s)(?!\w)"
 # Words that name a share class or legal form, not the company ("Apple Inc. Common Stock" is Apple).
 COMPANY_NOISE = (
-    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|american depositary shares?|depositary shares?|"
+    r"\b(common stock|common shares?|ordinary shares?|class [a-z]|"
+    r"american depositary shares?|depositary shares?|"
     r"inc|incorporated|corp|corporation|co|company|ltd|limited|plc|holdings?|group|the|sa|ag|nv|llc|lp)\b"
 )
 # Words of a football club's name that are not its own ("FC Barcelona" is Barcelona).
@@ -137,7 +162,8 @@ WRITTEN_TICKER = r"(?:\$|\bticker\s+|\()([A-Z]{1,5}(?:\.[A-Z])?)\b|\b([A-Z]{2,5}
 ARITHMETIC_WORDS = (
     "average", "averaged", "averages", "on average", "mean", "median", "total", "totals", "sum", "combined",
     "altogether", "difference", "differ", "gap", "percent", "percentage", "per cent", "ratio", "proportion",
-    "how old", "what age", "years old", "ago", "how long", "twice", r"times (?:more|less|as|larger|bigger|higher)",
+    "how old", "what age", "years old", "ago", "how long", "twice",
+    r"times (?:more|less|as|larger|bigger|higher)",
 )  # fmt: skip
 # Counting and the extremes of a series (aggregation questions).
 COUNTING_WORDS = (
@@ -204,29 +230,41 @@ NUMBER_IN_TEXT = rf"\d|\b(?:{'|'.join(NUMBER_IN_WORDS)})\b"
 
 # Changes over time: both sides of the comparison are needed (this week and last week, ...).
 CHANGE = (
-    r"\b(?:drop(?:s|ped)?|climb(?:s|ed)?|mov(?:e|es|ed) (?:up|down)|f[ae]ll(?:s|en)?|ris(?:e|es|en)|rose|jump(?:s|ed)?|"
+    r"\b(?:drop(?:s|ped)?|climb(?:s|ed)?|mov(?:e|es|ed) (?:up|down)|f[ae]ll(?:s|en)?|"
+    r"ris(?:e|es|en)|rose|jump(?:s|ed)?|"
     r"slip(?:s|ped)?|slid(?:e|es|ing)?|tumbl(?:e|es|ed)|plung(?:e|es|ed)|s[aiu]nk|sinks|soar(?:s|ed)?|surg(?:e|es|ed)|"
     r"leap(?:s|t|ed)?|dip(?:s|ped)?|gain(?:s|ed)?|los[et]|improv(?:e|es|ed)|declin(?:e|es|ed)|chang(?:e|es|ed)|"
     r"since last week|compared (?:to|with) last week|up or down|higher or lower|lower or higher|how far|"
     r"how many (?:places|spots|positions))\b"
 )
 # Comparisons and aggregations over several operands: each operand gets its KG calls.
-OPERAND_WORDS = rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|average|difference|between|both|each|all|which (?:one|of))\b"
+OPERAND_WORDS = (
+    rf"\b(?:{'|'.join(COMPARATIVES)}|first|total|combined|sum|average|difference|between|both|"
+    r"each|all|which (?:one|of))\b"
+)
 # An award asked about with its nominees ("nominated for", "up for"); otherwise a question about an
 # award ("won", "took", "crowned", "went to") asks about its winner.
 NOMINEES = r"\b(?:nominat\w*|nominees?|shortlisted|up for|contenders?|in the running)\b"
 # A film's cast asked about ("the actress who starred in the film that won best picture"): an
 # award's winner is the film asked about, not the answer.
-CAST_ASKED = (r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
-              r"lead (?:actor|actress|role))\b")
+CAST_ASKED = (
+    r"\b(?:starred|starring|acted|played (?:in|the)|leading (?:lady|man|actor|actress|role)|"
+    r"lead (?:actor|actress|role))\b"
+)
 # A film's leads asked for by billing: its first-billed woman, its first-billed man, or its first N
 # billed ("the 3 main characters"; the count is read from the wording, one when none is written).
-LEAD_ACTRESS_ASKED = r"\blead(?:ing)? (?:lady|actress)\b|\bfemale lead\b|\bactress (?:(?:who|that) )?star(?:red|s|ring)\b"
+LEAD_ACTRESS_ASKED = (
+    r"\blead(?:ing)? (?:lady|actress)\b|\bfemale lead\b|\bactress (?:(?:who|that) )?star(?:red|s|ring)\b"
+)
 LEAD_ACTOR_ASKED = r"\blead(?:ing)? (?:man|actor)\b|\bmale lead\b"
-MAIN_CAST_ASKED = (r"\b(?:(?P<count>\d+|two|three|four|five|six) )?(?:main|lead|leading|principal|top[- ]billed) "
-                   r"(?:characters?|actors?|stars?|cast(?: members)?|roles?)\b")
+MAIN_CAST_ASKED = (
+    r"\b(?:(?P<count>\d+|two|three|four|five|six) )?(?:main|lead|leading|principal|top[- ]billed) "
+    r"(?:characters?|actors?|stars?|cast(?: members)?|roles?)\b"
+)
 # Where a person was born or a band comes from.
-BIRTH_PLACE = r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
+BIRTH_PLACE = (
+    r"where .*born|birth ?place|born in which|countr(?:y|ies)|nationalit(?:y|ies)|hometown|where .* from"
+)
 # When a person was born (or how old), asked about a named person.
 BIRTH_DATE = r"when .*born|birth ?date|birthdays?|\bages?\b|how old|what year .*born"
 # Whether and when a person died.
@@ -234,8 +272,10 @@ DEATH = r"\bdie|death|dead|alive|passed away"
 # How long an act existed: a person's life, a band's end.
 LIFESPAN = rf"{DEATH}|lifespan|disband|split up|broke up"
 # Who is in a band.
-MEMBERS_ASKED = (r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b|"
-                 r"\bhow many (?:singers|vocalists|musicians)\b")
+MEMBERS_ASKED = (
+    r"\bmembers?\b|line-?up|bandmates|who(?:'s| is| are| was| were) in\b|(?:people|musicians|players) in\b|"
+    r"\bhow many (?:singers|vocalists|musicians)\b"
+)
 # The chart before this one.
 PREVIOUS_WEEK = r"\b(?:(?:last|previous|past|prior) week|week before|a week (?:ago|earlier|before))\b"
 # A song's first week on a chart.
@@ -247,15 +287,20 @@ PRICE_COLUMNS: dict[str, str] = {
     "Open": r"\bopen(?:ed|s|ing)?\b(?!-)",
     "High": r"\bhighs?\b|\bmaximum\b|\bmax\b|\bpeak",
     "Low": r"\blows?\b|\bminimum\b|\bmin\b|\bbottom",
-    "Volume": r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|\bturnover\b|liquidity|changed hands",
+    "Volume": (
+        r"\bvolumes?\b|trading activity|\btraded\b|shares (?:were )?(?:traded|exchanged)|"
+        r"\bturnover\b|liquidity|changed hands"
+    ),
 }
 # The days of a span that closed below (or above) the close before them, asked as a set.
 CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*|\bdown days\b"
 CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
-COMPANY_RECORD_FIELDS = (r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|\bbeta\b|"
-                         r"trailing (?:eps|p/?e)\b")
+COMPANY_RECORD_FIELDS = (
+    r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|"
+    r"\bbeta\b|trailing (?:eps|p/?e)\b"
+)
 
 # One of several things picked by its place in time: the first one, the last one.
 FIRST_ONE = r"\b(?:first|earliest)\b"
@@ -266,13 +311,21 @@ SHARED = r"\bboth\b|\bin common\b|\bshared?\b|\bsame (?:actors?|cast|people|memb
 # Made public: a song, an album, a film.
 RELEASED = r"\breleas\w*|\bpublish\w*|\bcame out\b|\bcome out\b|\bput out\b|\bdropped\b|\bissued\b"
 # A team's next game, not its last one.
-NEXT_GAME = (r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
-             r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b")
+NEXT_GAME = (
+    r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
+    r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b"
+)
 # A player's own numbers in a game (the play-by-play holds them): the subject of "did X score",
 # "X's points", and the stats asked.
-PLAYER_STAT = (r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
-               r"convert|miss|block|steal)\b|\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b")
-PLAYER_STATS = r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|layups?|shots?|\bscored?\b"
+PLAYER_STAT = (
+    r"\b(?:did|does|has) (?P<who>[a-z][a-z.' -]{2,40}?) (?:score|make|get|have|grab|record|shoot|hit|sink|"
+    r"convert|miss|block|steal)\b|"
+    r"\b(?P<owner>[a-z][a-z.' -]{2,40}?)'s (?:points|free throws|rebounds|assists)\b"
+)
+PLAYER_STATS = (
+    r"\bpoints?\b|free throws?|rebounds?|assists?|steals?|blocks?|three[- ]pointers?|dunks?|"
+    r"layups?|shots?|\bscored?\b"
+)
 
 # --- What a question asks of the KG's rows, for the answer computed from them (models/kg/answer.py) --
 
@@ -286,13 +339,21 @@ COUNT_ASKED = r"\b(?:how many|how much|number of|count)\b"
 HIGHEST_ASKED = r"\b(?:highest|most(?! recent)|maximum|max|peak|biggest|largest|greatest|best)\b"
 LOWEST_ASKED = r"\b(?:lowest|least|minimum|min|bottom|smallest|fewest|worst)\b"
 # The direction of a comparison of amounts.
-MORE_ASKED = r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|pricier|exceed\w*|outperform\w*)\b"
+MORE_ASKED = (
+    r"\b(?:more|higher|larger|bigger|greater|longer|taller|better|richer|heavier|faster|costlier|"
+    r"pricier|exceed\w*|outperform\w*)\b"
+)
 LESS_ASKED = r"\b(?:less|fewer|lower|smaller|shorter|cheaper|worse|slower|lighter)\b"
 # "first"/"last" naming a span of rows ("the first week of may", "the last 5 days"), not one row of it.
-_SPAN_NAMED = (r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
-               r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)")
+_SPAN_NAMED = (
+    r"(?! (?:(?:\d+|few|two|three|four|five|six|seven|ten) )?"
+    r"(?:days|weeks?|weekends?|months?|quarters?|half|halves|years?|seasons?|decades?)\b)"
+)
 # The direction of a comparison of dates, or the row picked by its time: the earliest, the latest.
-EARLIER_ASKED = rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|began|begin(?:s|ning)?|initial(?:ly)?)\b"
+EARLIER_ASKED = (
+    rf"\b(?:first{_SPAN_NAMED}|earliest|earlier|older|oldest|before|sooner|start(?:ed|s|ing)?|"
+    r"began|begin(?:s|ning)?|initial(?:ly)?)\b"
+)
 LATER_ASKED = rf"\b(?:last{_SPAN_NAMED}|latest|later|younger|youngest|newer|newest|recent(?:ly)?|after)\b"
 # A sum of money the question spends on shares ("with $1000 ..., which can i buy more shares of?"): the
 # whole shares it buys at a price are asked, not the prices.
@@ -304,18 +365,24 @@ SHARE_ASKED = r"\b(?:percent(?:age)?|per ?cent|proportion|fraction|share of)\b"
 # and the calculator read the facts); the time between two fetched dates is DATE_GAP_ASKED's.
 AGE_OR_DURATION_ASKED = r"\bhow old\b|\bages?\b|\byears old\b|\bago\b|\bhow long\b"
 # The time between two dates asked for ("the time gap of the release dates", "how many years apart").
-DATE_GAP_ASKED = (r"\btime (?:gap|difference|between|span)\b|\bgap (?:between|of)\b|\b(?:years?|days?|months?) apart\b|"
-                  r"\bhow (?:long|many (?:years|months|days)) (?:was it |were there |passed )?between\b")
+DATE_GAP_ASKED = (
+    r"\btime (?:gap|difference|between|span)\b|\bgap (?:between|of)\b|\b(?:years?|days?|months?) apart\b|"
+    r"\bhow (?:long|many (?:years|months|days)) (?:was it |were there |passed )?between\b"
+)
 # Two values set side by side with no direction ("the close of a compared to b"): each is given with
 # the higher named.
 SIDE_BY_SIDE = r"\bcompared? (?:to|with)\b|\bversus\b|\bvs\.?(?=\s)|\bin comparison (?:to|with)\b"
 # The difference of two values ("how many more", "how much bigger", "by how much").
-DIFFERENCE_ASKED = (r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
-                    r"\bby how (?:much|many)\b")
+DIFFERENCE_ASKED = (
+    r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
+    r"\bby how (?:much|many)\b"
+)
 # The rows themselves counted, not their values added ("how many times did x pay a dividend?", "the
 # total number of dividends").
-ROWS_COUNTED = (r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|games|matches|"
-                r"weeks|wins|losses)\b")
+ROWS_COUNTED = (
+    r"\b(?:how many|number of) (?:\w+ )?(?:times|payments|payouts|dividends|distributions|days|sessions|"
+    r"games|matches|weeks|wins|losses)\b"
+)
 # A clause before the question proper ("in 2022, did ...?", "in their last game, ...").
 LEADING_CLAUSE = r"^(?:in|during|on|at|for|by|as of|over|since|after|before)\b[^,?]{0,60},\s*"
 # The day of a row asked for, not its value ("which day did x have the highest price?").
@@ -329,9 +396,13 @@ BEATEN_BY_THE_TEAM = r"_\s+(?:beat|defeat(?:ed)?|topped|overcame|won against)\b"
 TEAMS_ASKED = r"\b(?:teams|clubs|opponents|sides)\b|\b(?:which|what) (?:team|club|opponent|side)\b|\bwho\b"
 WINS_ASKED = r"\b(?:win|won|wins|victor\w*|prevail\w*)\b|\bthe winning side\b"
 LOSSES_ASKED = r"\b(?:lose|lost|losses|loss|defeat(?:s|ed)?)\b|\bthe losing (?:side|end)\b"
-RESULT_ASKED = r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
-OPPONENT_ASKED = (r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|\bvs\b|"
-                  r"\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b")
+RESULT_ASKED = (
+    r"\bfared?\b|\bresult\b|\boutcome\b|\bwins? (?:and|or) loss\w*|\bvictories and defeats\b|\bwin or lose\b"
+)
+OPPONENT_ASKED = (
+    r"\boppo\w*|\bagainst\b|\bplay(?:ed|s|ing)?\b|\bfac(?:e|ed|es|ing)\b|head[- ]to[- ]head|\bversus\b|"
+    r"\bvs\b|\bchallenge\w*|\bmatch(?:ed)? up|\bmeet\b|\bmet\b|\btake on\b"
+)
 GAME_DAY_ASKED = r"\bwhen\b|\bwhat (?:date|day)\b|\bschedule\w*"
 CONCEDED = r"\bconced\w*|\ballow(?:ed|s)?\b|\blet in\b"
 # The fields of a soccer game's row (its team's side), by the words that ask for them.
@@ -343,7 +414,9 @@ SOCCER_FIELDS: dict[str, str] = {
     "Poss": r"\bpossession\b",
 }
 # The first or last score of a game (the play-by-play's first and last scoring events).
-FIRST_SCORE = r"\bfirst (?:basket|points|shot|score|bucket|field goal)\b|\bscored first\b|\bopened the scoring\b"
+FIRST_SCORE = (
+    r"\bfirst (?:basket|points|shot|score|bucket|field goal)\b|\bscored first\b|\bopened the scoring\b"
+)
 LAST_SCORE = r"\b(?:last|final|winning) (?:basket|points|shot|score|bucket)\b|\bscored last\b|\bbuzzer\b"
 
 # --- The KG relations by domain: the words a question asks them with (models/kg/<domain>.py) -------
@@ -357,7 +430,8 @@ NBA_WORDS = (
 )
 SOCCER_WORDS = (
     r"\b(soccer|premier league|la liga|bundesliga|serie a|ligue 1|champions league|fc|united|city|arsenal|"
-    r"chelsea|liverpool|tottenham|everton|brentford|real madrid|barcelona|juventus|bayern|goals?|clean sheet)\b"
+    r"chelsea|liverpool|tottenham|everton|brentford|real madrid|barcelona|juventus|"
+    r"bayern|goals?|clean sheet)\b"
 )
 # A part of a game (a time phrase naming one is no span of days).
 GAME_PERIOD = r"\b(?:quarter|period|half)\b"
@@ -405,10 +479,14 @@ FILMS_OF_A_YEAR = r"released in|came out in|(?:movies?|films?) (?:of|from|in|rel
 FILM_YEAR_WORDS = r"oscar|academy award|" + FILMS_OF_A_YEAR
 # Fields of a film record a question may ask for (shown in a film's compact line when asked).
 FILM_FIELDS: dict[str, str] = {
-    "release_date": r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first",
+    "release_date": (
+        r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first"
+    ),
     "rating": r"rating|rated|\bscore[sd]? (?:on|of) \d|how good|best[- ]rated|highest[- ]rated",
     "budget": r"budget|cost|spent|spend",
-    "revenue": r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b",
+    "revenue": (
+        r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b"
+    ),
     "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
     "original_title": r"original (?:title|name)",
     "original_language": r"language",
@@ -429,7 +507,8 @@ CREW_PERSON = (
 CREW_PERSON_JOBS: dict[str, tuple[str, ...]] = {
     "director": ("Director",), "directed": ("Director",),
     "composer": ("Original Music Composer",), "composed": ("Original Music Composer",),
-    "screenwriter": ("Screenplay", "Writer"), "writer": ("Screenplay", "Writer"), "wrote": ("Screenplay", "Writer"),
+    "screenwriter": ("Screenplay", "Writer"), "writer": ("Screenplay", "Writer"),
+    "wrote": ("Screenplay", "Writer"),
     "producer": ("Producer",), "produced": ("Producer",),
 }  # fmt: skip
 # A supporting role named ("best supporting actress"): no lead category is meant, those whose stored
@@ -442,10 +521,15 @@ PERSON_FACTS = r"\bborn\b|birth|\bage\b|how old|older|younger|into the world"
 OTHER_FILMS = r"other (?:films|movies)"
 MORE_OF_THE_PERSON = rf"{OTHER_FILMS}|also|else"
 # An award won (not only a nomination).
-AWARD_WON = (r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|"
-             r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b")
+AWARD_WON = (
+    r"\bw[oi]ns?\b|\bwinn(?:ing|ers?)\b|\bhonou?red\b|\bpraised\b|\bawarded\b|\bnamed\b|\btook(?: home)?\b|"
+    r"\btak(?:e|es|ing) home\b|\breceived\b|\bearned\b|\bclaimed\b|\bscooped\b|\bbagged\b"
+)
 # A person's films asked about: their films, what they directed or acted in.
-PERSON_FILMS = r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|act(?:ed|s)?|starred|appeared|roles?)\b"
+PERSON_FILMS = (
+    r"\b(?:films?|movies?|pictures?|features?|filmography|direct(?:ed|s)?|helm(?:ed|s)?|"
+    r"act(?:ed|s)?|starred|appeared|roles?)\b"
+)
 # The films of a person an earlier answer named ("what other films did she direct?").
 FILMS_OF_FOLLOWED = r"\bother (?:films|movies)\b|filmography|\b(?:films|movies)\b"
 # Directing, acting: the part a person had in a film.
@@ -457,9 +541,10 @@ PERSON_SIGNAL = (
     r"(?:films?|movies?) (?:did|has|have|had|of|by|with|starring) _|_ (?:direct|star|act|appear|play)\w*"
 )
 MOVIE_SIGNAL = (
-    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|original (?:title|language)|"
-    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|(?:director|composer|writer|producer)s? of _|"
-    r"\b(?:the )?(?:film|movie) _"
+    r"\b(?:budget|revenue|gross\w*|box office|rating|rated|genres?|cast|releas\w*|came out|"
+    r"original (?:title|language)|"
+    r"who (?:directed|starred|played|acted|composed|wrote|produced))\b|"
+    r"(?:director|composer|writer|producer)s? of _|\b(?:the )?(?:film|movie) _"
 )
 # The size of a film's cast.
 CAST_SIZE = r"\bcast\b|\bactors\b|\bcast members\b"
@@ -491,12 +576,12 @@ THIS_WEEK = r"\b(?:this|current) week\b|\bnow\b|\btoday\b"
 WORK_NOUNS = r"\b(?:songs?|singles?|tracks?|albums?|records?|works?|music)\b"
 # What the wording asks of a name filed as both an artist and a song.
 ARTIST_SIGNAL = (
-    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|alive|"
-    r"nationality|hometown|discography|albums|songs|works)\b"
+    r"\b(?:artist|singer|band|group|rapper|musician|duo|members?|born|birth\w*|age|how old|die[sd]?|death|"
+    r"alive|nationality|hometown|discography|albums|songs|works)\b"
 )
 SONG_SIGNAL = (
-    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|who (?:sang|sings|performed|recorded)|"
-    r"by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
+    r"\b(?:song|single|track|wr[io]te|written|writer|author|composed|penned|"
+    r"who (?:sang|sings|performed|recorded)|by whom|billboard|chart|hot 100|rank\w*|peak\w*|weeks on)\b"
 )
 # The years of an artist's awards asked for.
 AWARD_YEARS = r"\bwhen\b|\byears?\b"
@@ -510,11 +595,15 @@ AT_PRESENT = r"\b(?:current(?:ly)?|now|present|still|today)\b"
 ACT_ASKED = r"\bwho\b|\b(?:which|what) (?:artist|singer|band|group|act)\b"
 SONG_ASKED = r"\b(?:what|which) (?:\w+ )?(?:song|track|single)\b|\bname of the (?:song|track|single)\b"
 # A chart's position as written ("no. 5", "#1", "ranked 3", "3rd place"): the number is group 1 or 2.
-CHART_RANK = r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)"
+CHART_RANK = (
+    r"(?:\bno\.?\s*|#|\bnumber\s+|\brank(?:ed)?\s+|\bposition\s+)(\d{1,3})\b|"
+    r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:place|spot|position)"
+)
 # The top of a chart, as a question names it.
 TOP_SPOT = (
     r"\b(top spot|number one|no\.? ?1 spot|#1 spot|first place on the (?:billboard|chart)|"
-    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*|"
+    r"(?:at )?the top of the (?:billboard|hot 100|charts?)|"
+    r"topp(?:ed|ing|s) the (?:billboard|hot 100|charts?)|chart[- ]topp\w*|"
     r"most popular (?:song|single|track) (?:on|of) (?:the )?(?:billboard|hot 100|charts?))\b"
 )
 
@@ -522,13 +611,17 @@ TOP_SPOT = (
 
 # The tense a question asks in: the present ("who are the members", "what is", "currently") or the past
 # ("who were", "did", "won"); a time it names decides first.
-PRESENT_TENSE = (r"\b(?:is|are|am|has|have|does|do|can|will|isn't|aren't|hasn't|haven't|doesn't|don't|can't|won't)\b|"
-                 r"'s\b|'re\b|\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b")
+PRESENT_TENSE = (
+    r"\b(?:is|are|am|has|have|does|do|can|will|isn't|aren't|hasn't|haven't|doesn't|don't|can't|won't)\b|"
+    r"'s\b|'re\b|\b(?:now|currently|current|presently|at present|at the moment|still|today|these days)\b"
+)
 PAST_TENSE = r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|used to|former(?:ly)?)\b"
 # A time relative to the question's own with no span to resolve: the latest one, the next one, now.
-RELATIVE_TIME = (r"\b(?:now|currently|current|today|latest|most recent|(?<!more )recent(?:ly)?|"
-                 r"(?:last|next) (?:[\w-]+ ){0,3}?(?:game|match|appearance|fixture|outing|contest|trading day)|"
-                 r"next|upcoming|so far|to date|at the moment|right now)\b")
+RELATIVE_TIME = (
+    r"\b(?:now|currently|current|today|latest|most recent|(?<!more )recent(?:ly)?|"
+    r"(?:last|next) (?:[\w-]+ ){0,3}?(?:game|match|appearance|fixture|outing|contest|trading day)|"
+    r"next|upcoming|so far|to date|at the moment|right now)\b"
+)
 # What the question asks its answer to be, by the noun after its wh-word ("which language", "what
 # year", "which team") or the wh-word alone ("who", "when"; "where does it rank" asks no place): the
 # noun or word -> the form.
@@ -546,19 +639,25 @@ WH_OPENING = r"^(?:what|which|who|whom|whose|where|when|how)\b"
 ANSWER_WORDS: dict[str, str] = {"who": "name", "whom": "name", "when": "date"}
 # The rows a count or a total is over, as the question names them ("how many albums", "the number of
 # dividends"): the noun phrase after the counting words.
-COUNTED_ROWS = (r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|its)\s+)*"
-                r"(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
+COUNTED_ROWS = (
+    r"\b(?:how many|number of|count of|total of)\s+(?:(?:the|of|different|distinct|separate|his|her|their|"
+    r"its)\s+)*(?P<rows>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
+)
 # Function words: they end the rows' noun phrase ("how many albums did ...", "how many jump shots
 # were ..."), and are no noun asked after a wh-word ("what are the ...").
-FUNCTION_WORDS = frozenset("did does do was were is are has have had will would can could the a an of in on for by from "
-                             "with that which who whom he she it they this these those there".split())
+FUNCTION_WORDS = frozenset(
+    "did does do was were is are has have had will would can could the a an of in on for by from "
+    "with that which who whom he she it they this these those there".split()
+)
 # Units of an amount: "how many points" asks for an amount, not a count of rows.
 AMOUNT_UNITS = frozenset("points goals shares dollars runs yards votes pts".split())
 # A threshold a yes/no question holds a count or an amount against ("more than 3 grammys", "at least 10").
-THRESHOLD = (r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
-             r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
-             r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b"
-             r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?")
+THRESHOLD = (
+    r"\b(?P<op>more than|over|above|at least|fewer than|less than|under|below|at most|exactly|"
+    r"(?:higher|greater|larger|bigger) than|(?:lower|smaller) than)\s+\$?"
+    r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn)\b)?"
+)
 # How each threshold's words hold a value against its number: "above" (>), "at least" (>=), "below"
 # (<), "at most" (<=), "exactly" (=).
 THRESHOLD_WORDS: dict[str, str] = {
@@ -586,8 +685,8 @@ FACT_KEY_WORDS: dict[str, str] = {
 ASKS_THE_KIND = frozenset({"which", "what", "whose"})
 # Words that ask for nothing by themselves: what is left of "who is the director of X?" without them.
 BARE_QUESTION_WORDS = frozenset(
-    "who whom what which is was are were the a an of s does did do name tell me called currently now that its it by for in has "
-    "have".split()
+    "who whom what which is was are were the a an of s does did do name tell me called currently now that "
+    "its it by for in has have".split()
 )
 
 # A ticker as the finance routes take it ("BRK.B"); a written word that is probably one ("tsla"); a
@@ -623,9 +722,9 @@ NOT_NAME_WORDS = frozenset(
     them we our you your i me my there here not no yes so also just only very much many one
     whats whos hows wheres whens whys thats theres heres lets its
     company companys companies stock stocks share shares ticker firm team teams club player players game games
-    match movie movies film films song songs album albums artist artists band bands singer singers actor actress
-    director person people record single track chart charts billboard grammy grammys oscar oscars award awards
-    actors actresses directors producers members cast none
+    match movie movies film films song songs album albums artist artists band bands singer singers
+    actor actress director person people record single track chart charts billboard grammy grammys oscar
+    oscars award awards actors actresses directors producers members cast none
     year years month months week weeks day days today yesterday tomorrow season seasons time currently now
     larger largest higher highest lower lowest bigger biggest better best older oldest younger youngest
     first last latest recent""".split()
@@ -638,7 +737,8 @@ DESCRIBED_ENTITY = r"\b(?:who|whom|whose|that|which|where)\b"
 
 # A polite wrapper around the question itself ("can you tell me", "do you know"): no yes/no question.
 POLITE_REQUEST = (
-    r"^(?:(?:(?:can|could|would|will|do) you|are you able to) (?:please |possibly |happen to )*(?:tell|name|list|provide|give|identify|"
+    r"^(?:(?:(?:can|could|would|will|do) you|are you able to) (?:please |possibly |happen to )*(?:tell|name|"
+    r"list|provide|give|identify|"
     r"let|share|show|find|help|say|explain|describe|know|now|recall|remember|suggest|recommend|confirm|clarify|"
     r"inform|mention|point|check|look|get|see)\b(?: (?:me|us))?(?: (?:with|about|know))?"
     r"|i(?:'m| am) (?:curious|wondering)\b|please\b)"
@@ -701,7 +801,9 @@ NUMBER_IN_ANSWER = (
 MORE_THAN = r"more than|longer than|greater than|in excess of"
 LESS_THAN = r"less than|fewer than|shorter than"
 # Words after which "one" is a pronoun, not a number ("the last one", "this one", "no one").
-ONE_AS_PRONOUN_AFTER = frozenset("last first next this that which each every no any another other only same".split())
+ONE_AS_PRONOUN_AFTER = frozenset(
+    "last first next this that which each every no any another other only same".split()
+)
 # Words that say there is none: "none", "never won", "nil" (a zero answer said in words).
 ZERO_WORDS = frozenset({"none", "nobody", "nothing", "never", "zero", "nil", "neither", "no"})
 # A match result written as a one-letter code (a gold "w", "d" or "l") -> the result.
@@ -730,8 +832,8 @@ RELATION_WORDS = frozenset(
 # Words that may stand beside the people a sentence answer lists, stating no fact the names do not
 # ("hanson is made up of the brothers ...", "his younger brother phil everly").
 PEOPLE_LIST_WORDS = frozenset(
-    "made up formed founded consist consists consisted comprised composed band group members founders duo trio "
-    "quartet younger older elder eldest youngest wife husband father mother parents".split()
+    "made up formed founded consist consists consisted comprised composed band group members founders duo "
+    "trio quartet younger older elder eldest youngest wife husband father mother parents".split()
 )
 # Words that label a fiscal period beside a quarter ("Q1 FY24", "fiscal Q2").
 FISCAL_WORDS = frozenset({"fy", "fiscal"})

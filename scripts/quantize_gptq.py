@@ -46,8 +46,12 @@ def read_calibration(path: Path, samples: int, max_chars: int) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="GPTQ 4-bit quantization of Llama-3-70B-Instruct for vLLM on T4")
-    parser.add_argument("--model", default="meta-llama/Meta-Llama-3-70B-Instruct", help="hub id or local folder")
+    parser = argparse.ArgumentParser(
+        description="GPTQ 4-bit quantization of Llama-3-70B-Instruct for vLLM on T4"
+    )
+    parser.add_argument(
+        "--model", default="meta-llama/Meta-Llama-3-70B-Instruct", help="hub id or local folder"
+    )
     parser.add_argument("--calibration", type=Path, required=True, help="JSONL with a 'text' field per line")
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--samples", type=int, default=256, help="calibration samples")
@@ -59,12 +63,16 @@ def main() -> None:
     from gptqmodel import GPTQModel, QuantizeConfig
 
     calibration = read_calibration(args.calibration, args.samples, args.max_chars)
-    quantize_config = QuantizeConfig(bits=args.bits, group_size=args.group_size, desc_act=False, sym=True, format="gptq")
+    quantize_config = QuantizeConfig(
+        bits=args.bits, group_size=args.group_size, desc_act=False, sym=True, format="gptq"
+    )
     model = GPTQModel.load(args.model, quantize_config)
     model.quantize(calibration, batch_size=1)
     model.save(str(args.output))
-    print(f"Saved the {args.bits}-bit GPTQ model to {args.output}; check it with "
-          f"`python -m tools.weights check --preset t4x4`")
+    print(
+        f"Saved the {args.bits}-bit GPTQ model to {args.output}; check it with "
+        f"`python -m tools.weights check --preset t4x4`"
+    )
 
 
 if __name__ == "__main__":

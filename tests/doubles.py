@@ -19,7 +19,9 @@ class ScriptedLLM(LLMBackend):
 
     name = "scripted"
 
-    def __init__(self, replies: Sequence[Reply] | Callable[[Conversation, GenerationParams], str | list[str]]):
+    def __init__(
+        self, replies: Sequence[Reply] | Callable[[Conversation, GenerationParams], str | list[str]]
+    ):
         self._replies = replies
         self._position = 0
         self.calls: list[tuple[list[Conversation], GenerationParams]] = []
@@ -90,8 +92,15 @@ class TimedLLM(ScriptedLLM):
     Like the real backends it stops before a step that would pass the call's time limit, keeping
     the words generated so far (`Completion.cut`)."""
 
-    def __init__(self, replies, clock: SimulatedClock, prefill_s_per_token: float, decode_step_s: float,
-                 overhead_s: float = 0.1, step_tokens: int = 512):
+    def __init__(
+        self,
+        replies,
+        clock: SimulatedClock,
+        prefill_s_per_token: float,
+        decode_step_s: float,
+        overhead_s: float = 0.1,
+        step_tokens: int = 512,
+    ):
         super().__init__(replies)
         self.clock = clock
         self.prefill_s_per_token, self.decode_step_s = prefill_s_per_token, decode_step_s
@@ -104,7 +113,9 @@ class TimedLLM(ScriptedLLM):
         prompt = sum(c.prompt_tokens for c in completions) * (params.n if params.temperature > 0 else 1)
         chunks = [self.step_tokens] * (prompt // self.step_tokens) + [prompt % self.step_tokens]
         prefill = [(tokens, 0, tokens * self.prefill_s_per_token) for tokens in chunks]
-        tokens = min(params.max_tokens, max((len(t.split()) for c in completions for t in c.texts), default=0))
+        tokens = min(
+            params.max_tokens, max((len(t.split()) for c in completions for t in c.texts), default=0)
+        )
         sequences = len(conversations) * params.n
         read = self._run(prefill) == len(prefill)
         generated = self._run([(0, sequences, self.decode_step_s)] * tokens) if read else 0

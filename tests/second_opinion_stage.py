@@ -35,7 +35,9 @@ class SecondOpinionStage(Stage[KnowledgeAnswer]):
 
     def run(self, records: list[QuestionRecord], limit: TimeLimit) -> Sequence[KnowledgeAnswer]:
         conversations = [
-            self.prompts.conversation("knowledge", query=record.question.query, query_time=record.question.query_time)
+            self.prompts.conversation(
+                "knowledge", query=record.question.query, query_time=record.question.query_time
+            )
             for record in records
         ]
         answers = []

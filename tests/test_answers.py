@@ -29,7 +29,7 @@ from tests.doubles import ScriptedLLM
         ("   \n ", I_DONT_KNOW),
         (",", I_DONT_KNOW),  # degenerate: no letter or digit
         ("...", I_DONT_KNOW),
-        ("\"—\"", I_DONT_KNOW),
+        ('"—"', I_DONT_KNOW),
         ("7", "7"),
         ("東京", "東京"),
         ("I don't know", I_DONT_KNOW),
@@ -80,11 +80,14 @@ FIELDS = ("reasoning", "false_premise", "answer")
         ('```json\n{"answer": 42, "false_premise": true}\n```', {"answer": "42", "false_premise": "true"}),
         ('Sure! Here it is: {"answer": "x"} Hope it helps.', {"answer": "x"}),
         # truncated JSON: the closed fields are still read
-        ('{"reasoning": "the page says \\"no\\"", "false_premise": false, "answer": "no', {
-            "reasoning": 'the page says "no"',
-            "false_premise": "false",
-            "answer": "no",
-        }),
+        (
+            '{"reasoning": "the page says \\"no\\"", "false_premise": false, "answer": "no',
+            {
+                "reasoning": 'the page says "no"',
+                "false_premise": "false",
+                "answer": "no",
+            },
+        ),
         ('{"reasoning": "cut off mid-sentence', {"reasoning": "cut off mid-sentence"}),
         (
             "Reasoning: the page lists 3.\nFalse premise: no\nAnswer: 3",

@@ -85,7 +85,11 @@ def test_predictions_are_consistent_distributions(trained):
 def test_fits_its_own_training_examples(trained):
     config, model = trained
     questions = load_labelled(EXAMPLES)
-    results = model.predict([q.query for q in questions], ["" for _ in questions], HashEncoder().encode([q.query for q in questions]))
+    results = model.predict(
+        [q.query for q in questions],
+        ["" for _ in questions],
+        HashEncoder().encode([q.query for q in questions]),
+    )
     domain_hits = sum(r.domain == q.domain for r, q in zip(results, questions))
     assert domain_hits / len(questions) > 0.9
 
@@ -120,7 +124,10 @@ def test_predictor_runs_one_encode_per_batch_and_raises_on_failure(trained):
     predictor = AttributePredictor(config, encoder)
     predictor.warm_up()  # loads the artifact and classifies one question: the first call is made here
     assert encoder.calls == 1
-    batch = [Question(str(i), query, "") for i, query in enumerate(["who won the 2010 world cup?", "price of tesla today?"])]
+    batch = [
+        Question(str(i), query, "")
+        for i, query in enumerate(["who won the 2010 world cup?", "price of tesla today?"])
+    ]
     results = predictor.run(batch)
     assert len(results) == 2 and encoder.calls == 2
 

@@ -8,8 +8,10 @@ from models.attributes.features import TEMPORAL_CUES, cue_features, normalize_qu
 
 def test_load_labelled_rejects_unknown_labels_with_the_line(tmp_path):
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"query": "q", "domain": "finance", "static_or_dynamic": "static"}\n'
-                    '{"query": "q", "domain": "weather", "static_or_dynamic": "static"}\n')
+    path.write_text(
+        '{"query": "q", "domain": "finance", "static_or_dynamic": "static"}\n'
+        '{"query": "q", "domain": "weather", "static_or_dynamic": "static"}\n'
+    )
     with pytest.raises(ValueError, match="bad.jsonl:2"):
         load_labelled(path)
     with pytest.raises(FileNotFoundError):
@@ -17,7 +19,9 @@ def test_load_labelled_rejects_unknown_labels_with_the_line(tmp_path):
 
 
 def test_numbers_fold_into_placeholders():
-    assert normalize_query("In 2004, who scored 3.5 points?") == normalize_query("in 2011, who scored 12 points?")
+    assert normalize_query("In 2004, who scored 3.5 points?") == normalize_query(
+        "in 2011, who scored 12 points?"
+    )
 
 
 def test_cues_mark_time_words_and_recent_years():

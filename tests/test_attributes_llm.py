@@ -26,7 +26,9 @@ def test_one_batched_call_with_samples_schema_and_majority_vote():
     )
     config = AttributesConfig(method="llm", llm_samples=3, llm_examples_per_class=2)
     predictor = AttributePredictor(config, encoder=None, llm=llm)
-    results = predictor.run([Question("1", "price of nvidia now?", ""), Question("2", "who directed alien?", "")])
+    results = predictor.run(
+        [Question("1", "price of nvidia now?", ""), Question("2", "who directed alien?", "")]
+    )
 
     assert len(llm.calls) == 1
     conversations, params = llm.calls[0]
@@ -34,7 +36,11 @@ def test_one_batched_call_with_samples_schema_and_majority_vote():
     assert "price of nvidia now?" in conversations[0][-1]["content"]
     assert results[0].domain == "finance" and results[0].dynamism == "real-time"
     assert results[0].dynamic_probability == 1.0
-    assert results[1].domain == "movie" and results[1].dynamic_probability == 0.5 and results[1].dynamism == "static"
+    assert (
+        results[1].domain == "movie"
+        and results[1].dynamic_probability == 0.5
+        and results[1].dynamism == "static"
+    )
 
 
 def test_unusable_replies_fall_back_to_defaults():
@@ -46,7 +52,9 @@ def test_unusable_replies_fall_back_to_defaults():
 
 
 def test_vote_splits_probability_over_domains():
-    result = vote([answer("sports", "fast-changing"), answer("music", "fast-changing"), answer("sports", "static")])
+    result = vote(
+        [answer("sports", "fast-changing"), answer("music", "fast-changing"), answer("sports", "static")]
+    )
     assert result.domain == "sports"
     assert result.domain_probabilities["sports"] == 2 / 3
     assert result.dynamism == "fast-changing"

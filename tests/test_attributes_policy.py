@@ -11,8 +11,12 @@ from models.schema import QuestionAttributes
 SCORES = {"static": 0.4, "slow-changing": 0.1, "fast-changing": -0.5, "real-time": -0.8}
 
 
-def attributes(dynamic: float, shares: dict[str, float] | None = None, domain: str = "movie", label: str = "static") -> QuestionAttributes:
-    return QuestionAttributes(domain=domain, dynamism=label, dynamic_probability=dynamic, dynamism_probabilities=shares or {})
+def attributes(
+    dynamic: float, shares: dict[str, float] | None = None, domain: str = "movie", label: str = "static"
+) -> QuestionAttributes:
+    return QuestionAttributes(
+        domain=domain, dynamism=label, dynamic_probability=dynamic, dynamism_probabilities=shares or {}
+    )
 
 
 def routed(question: QuestionAttributes, table: dict[str, float] = SCORES, bar: float = 0.0):
@@ -20,7 +24,9 @@ def routed(question: QuestionAttributes, table: dict[str, float] = SCORES, bar: 
 
 
 def test_class_probabilities_keep_p_dynamic_and_the_4_class_shares():
-    probabilities = class_probabilities(attributes(0.8, {"static": 0.5, "slow-changing": 0.3, "fast-changing": 0.1, "real-time": 0.1}))
+    probabilities = class_probabilities(
+        attributes(0.8, {"static": 0.5, "slow-changing": 0.3, "fast-changing": 0.1, "real-time": 0.1})
+    )
     assert probabilities["static"] == pytest.approx(0.2)
     assert probabilities["slow-changing"] == pytest.approx(0.8 * 0.6)
     assert probabilities["fast-changing"] == pytest.approx(0.8 * 0.2)
@@ -82,8 +88,11 @@ def test_the_cpu_worths_answer_exactly_what_the_thresholds_before_them_answered(
     for _ in range(2000):
         domain = str(rng.choice(list(RULE_BEFORE)))
         dynamic = float(rng.uniform())
-        shares = dict(zip(["slow-changing", "fast-changing", "real-time"], map(float, rng.dirichlet([1] * 3))))
-        question = QuestionAttributes(domain=domain, dynamic_probability=dynamic,
-                                      dynamism_probabilities=shares)
+        shares = dict(
+            zip(["slow-changing", "fast-changing", "real-time"], map(float, rng.dirichlet([1] * 3)))
+        )
+        question = QuestionAttributes(
+            domain=domain, dynamic_probability=dynamic, dynamism_probabilities=shares
+        )
         refused = routed(question, policy.answer_worth, policy.refuse_below).refuse
         assert refused == (dynamic > RULE_BEFORE[domain]), (domain, dynamic)

@@ -20,7 +20,9 @@ def encoder() -> SentenceEncoder:
 def test_shipped_classifier_scores_the_validation_questions(shared_data, encoder):
     gold = load_labelled(shared_data / "crag_questions_validation.jsonl")[:200]
     config = AttributesConfig()
-    predicted = AttributePredictor(config, encoder).run([Question(str(i), q.query, "") for i, q in enumerate(gold)])
+    predicted = AttributePredictor(config, encoder).run(
+        [Question(str(i), q.query, "") for i, q in enumerate(gold)]
+    )
     report = score_attributes(predicted, gold, config)
     # In-sample (the artifact was trained on these): a sanity check of loading and wiring, not of quality.
     assert report["domain_accuracy"] > 0.9 and report["dynamic_accuracy"] > 0.85

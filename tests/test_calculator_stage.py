@@ -67,7 +67,8 @@ def test_invalid_refused_and_duplicate_results_are_dropped():
 
 def test_only_numbers_the_prompt_holds_are_used():
     samples = [
-        '{"expression": "(date(2024, 3, 1) - date(2023, 1, 1)).days"}',  # the prompt's example: 2023 unwritten
+        # the prompt's example: 2023 unwritten
+        '{"expression": "(date(2024, 3, 1) - date(2023, 1, 1)).days"}',
         '{"expression": "(2024 - 2023) * 3"}',
         '{"expression": "117 - 109"}',
         '{"expression": "round(1402233 / 1e6, 2)"}',  # 1e6 is a unit factor
@@ -80,11 +81,14 @@ def test_only_numbers_the_prompt_holds_are_used():
         make_questions(1), [evidence]
     )[0]
     assert result.lines == [
-        "117 - 109 = 8", "round(1402233 / 1e6, 2) = 1.4", "49.31 * 0.0514 = 2.534534",
+        "117 - 109 = 8",
+        "round(1402233 / 1e6, 2) = 1.4",
+        "49.31 * 0.0514 = 2.534534",
         "(date(2024, 3, 10) - date(2024, 3, 7)).days = 3",
     ]
-    assert Calculator(CalculatorConfig(samples=1, grounded_numbers_only=False), ScriptedLLM([samples[1]]),
-                      PromptLibrary()).run(make_questions(1), [Evidence()])[0].lines == ["(2024 - 2023) * 3 = 3"]
+    assert Calculator(
+        CalculatorConfig(samples=1, grounded_numbers_only=False), ScriptedLLM([samples[1]]), PromptLibrary()
+    ).run(make_questions(1), [Evidence()])[0].lines == ["(2024 - 2023) * 3 = 3"]
 
 
 def test_results_are_capped_at_max_results():

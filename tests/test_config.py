@@ -1,6 +1,14 @@
 import pytest
 
-from models.config import PRESETS, BudgetConfig, PlanConfig, finalize, load_config, parse_overrides, set_option
+from models.config import (
+    PRESETS,
+    BudgetConfig,
+    PlanConfig,
+    finalize,
+    load_config,
+    parse_overrides,
+    set_option,
+)
 from models.deadline import EngineSpeed
 from models.plan import Planner
 from models.stages import stage_costs
@@ -28,8 +36,17 @@ def test_every_preset_builds():
 
 
 def test_overrides_are_typed():
-    config = load_config("cpu", parse_overrides(["calculator.enabled=false", "retrieval.top_k_chunks=3",
-                                                  "budget.seconds_per_question=12.5", "batch_size=2"]))
+    config = load_config(
+        "cpu",
+        parse_overrides(
+            [
+                "calculator.enabled=false",
+                "retrieval.top_k_chunks=3",
+                "budget.seconds_per_question=12.5",
+                "batch_size=2",
+            ]
+        ),
+    )
     assert config.calculator.enabled is False
     assert config.retrieval.top_k_chunks == 3
     assert config.budget.seconds_per_question == 12.5
@@ -49,11 +66,19 @@ def test_bad_options_fail_clearly():
 
 
 def test_overrides_follow_the_declared_types():
-    config = load_config("cpu", parse_overrides([
-        "llm.threads=1", "llm.model_path=none", "retrieval.mode=baseline",
-        "policy.answer_worth.static=0.6", 'kg.domain_sources={"open": "kg"}',
-        "budget.target_throughput.weight_read_s=0.2",
-    ]))
+    config = load_config(
+        "cpu",
+        parse_overrides(
+            [
+                "llm.threads=1",
+                "llm.model_path=none",
+                "retrieval.mode=baseline",
+                "policy.answer_worth.static=0.6",
+                'kg.domain_sources={"open": "kg"}',
+                "budget.target_throughput.weight_read_s=0.2",
+            ]
+        ),
+    )
     assert config.llm.threads == 1 and isinstance(config.llm.threads, int)
     assert config.llm.model_path is None
     assert config.retrieval.mode == "baseline"
@@ -89,25 +114,44 @@ def test_invalid_overrides_are_rejected_with_the_allowed_choices(override, messa
 
 
 def test_derived_options_follow_the_overrides_they_derive_from():
-    config = load_config("t4x4", parse_overrides([
-        "budget.target_throughput.prefill_tokens_per_s=200", "budget.target_throughput.weight_read_s=0.14",
-        "calculator.max_reference_tokens=400",
-    ]))
+    config = load_config(
+        "t4x4",
+        parse_overrides(
+            [
+                "budget.target_throughput.prefill_tokens_per_s=200",
+                "budget.target_throughput.weight_read_s=0.14",
+                "calculator.max_reference_tokens=400",
+            ]
+        ),
+    )
     budget, target = config.budget, config.budget.target_throughput
     # steps of 512 prompt tokens at the overridden speed, each also paying its all-reduces and fixed work
-    assert budget.initial_prefill_tokens_per_s == pytest.approx(target.prefill_tokens_per_step_second(512), abs=0.1)
-    assert budget.initial_prefill_tokens_per_s < 200.0 and budget.initial_call_overhead_s == target.call_overhead_s
+    assert budget.initial_prefill_tokens_per_s == pytest.approx(
+        target.prefill_tokens_per_step_second(512), abs=0.1
+    )
+    assert (
+        budget.initial_prefill_tokens_per_s < 200.0
+        and budget.initial_call_overhead_s == target.call_overhead_s
+    )
     assert budget.initial_decode_step_s == {
         n: pytest.approx(target.step_seconds(0, n, n), abs=1e-6) for n in budget.calibration_sequences
     }
-    allreduce = target.allreduces_per_step * (target.allreduce_latency_s + target.allreduce_bytes_per_row / target.pcie_bytes_per_s)
-    assert budget.initial_decode_step_s[1] == pytest.approx(0.14 + allreduce + target.step_fixed_s + target.guided_mask_s, abs=1e-6)
+    allreduce = target.allreduces_per_step * (
+        target.allreduce_latency_s + target.allreduce_bytes_per_row / target.pcie_bytes_per_s
+    )
+    assert budget.initial_decode_step_s[1] == pytest.approx(
+        0.14 + allreduce + target.step_fixed_s + target.guided_mask_s, abs=1e-6
+    )
     assert config.plan.calculator_reference_chars == 400 * config.retrieval.chars_per_token
 
 
 def test_what_a_preset_or_an_override_sets_is_not_derived_again():
-    config = load_config("cpu", parse_overrides(["budget.target_throughput.prefill_tokens_per_s=200",
-                                                 "plan.calculator_reference_chars=123"]))
+    config = load_config(
+        "cpu",
+        parse_overrides(
+            ["budget.target_throughput.prefill_tokens_per_s=200", "plan.calculator_reference_chars=123"]
+        ),
+    )
     assert config.budget.initial_prefill_tokens_per_s == 60.0  # the cpu preset's embedded model
     assert config.plan.calculator_reference_chars == 123
     assert finalize(config) == config  # finalising twice changes nothing
@@ -133,8 +177,13 @@ def test_seeds_are_the_stages_own_unless_the_budget_overrides_them():
     config = load_config("t4x4")
     costs = stage_costs(config)
     assert costs.other_seconds["kg"] == 0.5 and costs.other_seconds["calculator"] == 0.0  # preset, then stage
-    assert costs.prompt_tokens == {"kg": 410.0, "calculator": 430.0, "knowledge": 200.0, "reasoning": 1800.0,
-                                   "answer check": 600.0}
+    assert costs.prompt_tokens == {
+        "kg": 410.0,
+        "calculator": 430.0,
+        "knowledge": 200.0,
+        "reasoning": 1800.0,
+        "answer check": 600.0,
+    }
     config.budget.initial_stage_seconds["rerank"] = 1.0
     with pytest.raises(ValueError, match="unknown stages \\['rerank'\\]"):
         stage_costs(config)
@@ -197,8 +246,18 @@ def test_an_override_outside_its_range_is_refused_with_the_range(override, messa
 
 
 def test_the_edges_of_a_range_are_allowed():
-    config = load_config("cpu", parse_overrides(["batch_size=16", "llm.context_tokens=256", "web.workers=0",
-                                                 "budget.usable_fraction=1", "retrieval.mmr_lambda=0"]))
+    config = load_config(
+        "cpu",
+        parse_overrides(
+            [
+                "batch_size=16",
+                "llm.context_tokens=256",
+                "web.workers=0",
+                "budget.usable_fraction=1",
+                "retrieval.mmr_lambda=0",
+            ]
+        ),
+    )
     assert (config.batch_size, config.llm.context_tokens, config.web.workers) == (16, 256, 0)
 
 
@@ -215,7 +274,13 @@ def test_a_preset_or_a_derived_option_outside_its_range_is_refused_when_it_loads
         load_config("broken")
     # derived after the overrides: a 4x T4 model whose steps cost nothing gives decode steps of 0 s
     with pytest.raises(ValueError, match="The cpu configuration: budget.initial_decode_step_s.1 must be"):
-        load_config("cpu", parse_overrides(["budget.initial_decode_step_s=none"] + [
-            f"budget.target_throughput.{name}=0"
-            for name in ("weight_read_s", "step_fixed_s", "allreduces_per_step", "guided_mask_s")
-        ]))
+        load_config(
+            "cpu",
+            parse_overrides(
+                ["budget.initial_decode_step_s=none"]
+                + [
+                    f"budget.target_throughput.{name}=0"
+                    for name in ("weight_read_s", "step_fixed_s", "allreduces_per_step", "guided_mask_s")
+                ]
+            ),
+        )

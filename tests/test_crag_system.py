@@ -31,8 +31,13 @@ def reply_by_output_shape(answer: str = "canberra", false_premise: bool = False)
         if "expression" in properties:
             return json.dumps({"expression": "2024 - 2014"})
         if "false_premise" in properties:
-            return json.dumps({"reasoning": "The first reference says so.", "false_premise": false_premise,
-                               "answer": answer})
+            return json.dumps(
+                {
+                    "reasoning": "The first reference says so.",
+                    "false_premise": false_premise,
+                    "answer": answer,
+                }
+            )
         return json.dumps({"reasoning": "I recall it.", "answer": answer})
 
     return reply
@@ -44,8 +49,12 @@ class FixedAttributes:
         self.domain = domain
 
     def run(self, questions):
-        return [QuestionAttributes(domain=self.domain, dynamism="static", dynamic_probability=self.dynamic_probability)
-                for _ in questions]
+        return [
+            QuestionAttributes(
+                domain=self.domain, dynamism="static", dynamic_probability=self.dynamic_probability
+            )
+            for _ in questions
+        ]
 
 
 @pytest.fixture
@@ -93,7 +102,10 @@ def test_dynamic_questions_are_refused_without_llm_calls(make_system):
 
     assert system.batch_generate_answer(sample_batch(2)) == ["I don't know", "I don't know"]
     assert llm.calls == []
-    assert (system.last_traces[0].events[0].kind, system.last_traces[0].events[0].what) == ("routed", "refused")
+    assert (system.last_traces[0].events[0].kind, system.last_traces[0].events[0].what) == (
+        "routed",
+        "refused",
+    )
 
 
 def test_disabled_stages_are_not_called(make_system):
@@ -132,22 +144,33 @@ def test_page_errors_and_fallbacks_are_in_the_trace_and_counted_in_the_report(ma
     extract = system.pages.run
 
     def with_a_timed_out_page(questions, seconds=None, choices=None):
-        return [pages + [Page("a slow page", error="timed out after 3 s; kept the fulltext result")]
-                for pages in extract(questions, seconds, choices)]
+        return [
+            pages + [Page("a slow page", error="timed out after 3 s; kept the fulltext result")]
+            for pages in extract(questions, seconds, choices)
+        ]
 
     system.pages.run = with_a_timed_out_page
     batch = sample_batch(1)
     batch["search_results"][0] = [
-        {"page_name": "a long page", "page_result": "<html><body><p>" + "word " * 1_000 + "</p></body></html>"},
+        {
+            "page_name": "a long page",
+            "page_result": "<html><body><p>" + "word " * 1_000 + "</p></body></html>",
+        },
     ]
 
     assert system.batch_generate_answer(batch) == ["canberra"]
 
     trace = system.last_traces[0]
-    failed = TraceEvent("web", "failed", "page error", "timed out after 3 s; kept the fulltext result [a slow page]")
+    failed = TraceEvent(
+        "web", "failed", "page error", "timed out after 3 s; kept the fulltext result [a slow page]"
+    )
     assert failed in trace.events and trace.failures == {"web": failed.detail}
     [cut] = [event for event in trace.events if event.what == "page html cut"]
-    assert cut.kind == "degraded" and cut.detail.startswith("first 2000 of ") and cut.detail.endswith("[a long page]")
+    assert (
+        cut.kind == "degraded"
+        and cut.detail.startswith("first 2000 of ")
+        and cut.detail.endswith("[a long page]")
+    )
     line = trace.as_dict()
     assert degradation_counts([line]) == {"web page html cut": 1}
     assert failure_counts([line]) == {"web": 1}
@@ -160,12 +183,20 @@ def test_with_many_pages_the_trace_shows_each_page_read_or_skipped_and_what_it_g
     system = make_system(ScriptedLLM(reply_by_output_shape()), **{"web.read_pages": "2"})
     batch = sample_batch(1)
     off_topic = [
-        {"page_name": f"Gardening tips {i}", "page_url": f"https://garden.example.com/{i}", "page_snippet": "",
-         "page_result": f"<html><body><p>Water the tomatoes {i} times a week in summer.</p></body></html>"}
+        {
+            "page_name": f"Gardening tips {i}",
+            "page_url": f"https://garden.example.com/{i}",
+            "page_snippet": "",
+            "page_result": f"<html><body><p>Water the tomatoes {i} times a week in summer.</p></body></html>",
+        }
         for i in range(6)
     ]
-    about = {"page_name": "Canberra, capital city of Australia", "page_url": "https://example.com/canberra",
-             "page_snippet": "", "page_result": "<html><body><p>Canberra is the capital city of Australia.</p></body></html>"}
+    about = {
+        "page_name": "Canberra, capital city of Australia",
+        "page_url": "https://example.com/canberra",
+        "page_snippet": "",
+        "page_result": "<html><body><p>Canberra is the capital city of Australia.</p></body></html>",
+    }
     batch["search_results"][0] = off_topic[:3] + [about] + off_topic[3:]
 
     system.batch_generate_answer(batch)
@@ -190,7 +221,11 @@ def test_tiny_budget_answers_i_dont_know_in_time(make_system):
     assert answers == ["I don't know", "I don't know"]
     assert llm.calls == []  # optional stages skipped, no time left for reasoning
     labels = {event.label for trace in system.last_traces for event in trace.events}
-    assert {"kg skipped to meet the deadline", "calculator skipped to meet the deadline", "reasoning no time left"} <= labels
+    assert {
+        "kg skipped to meet the deadline",
+        "calculator skipped to meet the deadline",
+        "reasoning no time left",
+    } <= labels
 
 
 def test_answers_are_capped_and_normalized(make_system):
@@ -214,7 +249,10 @@ class FixedKG:
         from models.kg import KGResult
 
         self.asked += [q.query for q in questions]
-        return [KGResult(references=[self.line] if self.line else [], has_evidence=bool(self.line)) for _ in questions]
+        return [
+            KGResult(references=[self.line] if self.line else [], has_evidence=bool(self.line))
+            for _ in questions
+        ]
 
 
 def test_a_dynamic_finance_question_is_answered_when_the_kg_has_facts_for_it(make_system):
@@ -289,7 +327,9 @@ def test_a_dynamic_question_answered_from_the_kg_keeps_its_web_pages_only_if_con
 ):
     llm = ScriptedLLM(reply_by_output_shape(answer="412.50"))
     system = make_system(llm, **{"kg.dynamic_sources": dynamic_sources})
-    system.stage("attributes").component = FixedAttributes(0.99, domain="finance")  # finance keeps "both" for static questions
+    system.stage("attributes").component = FixedAttributes(
+        0.99, domain="finance"
+    )  # finance keeps "both" for static questions
     system.stage("kg").component = FixedKG("ACME close on 2024-03-08 (Friday): 412.50")
 
     system.batch_generate_answer(sample_batch(1))
@@ -311,7 +351,9 @@ class WarmUpRecorder(ScriptedLLM):
 def test_building_loads_nothing_and_warm_up_prepares_every_schema_the_stages_send(monkeypatch):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
     llm = WarmUpRecorder(reply_by_output_shape())
-    system = CragSystem(load_config("cpu", {"plan.enabled": "false"}), llm=llm)  # every stage sends its schema
+    system = CragSystem(
+        load_config("cpu", {"plan.enabled": "false"}), llm=llm
+    )  # every stage sends its schema
     try:
         attributes = system.stage("attributes").component
         assert system.encoder._model is None and attributes.classifier is None

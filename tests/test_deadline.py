@@ -51,7 +51,9 @@ def test_a_t4_step_reads_the_weights_once_per_eight_rows_up_to_fifty_rows():
     assert model.step_seconds(0, 24, 0) == pytest.approx(one + 2 * model.weight_read_s)
     # Beyond 50 rows the weights are dequantized once and the rows are compute bound.
     assert model.step_seconds(512, 0, 0) == pytest.approx(
-        model.dequantize_s + 512 / model.prefill_tokens_per_s + model.step_fixed_s
+        model.dequantize_s
+        + 512 / model.prefill_tokens_per_s
+        + model.step_fixed_s
         + model.allreduces_per_step * model.allreduce_latency_s
     )
     assert model.step_seconds(0, 0, 0) == 0.0
@@ -74,7 +76,9 @@ def test_attention_grows_with_the_context_read():
         40_000 * model.kv_read_s_per_token
     )
     late = model.step_seconds(512, 0, 0, prefill_context=512 * 4000)
-    assert late - model.step_seconds(512, 0, 0) == pytest.approx(512 * 4000 * model.prefill_attention_s_per_pair)
+    assert late - model.step_seconds(512, 0, 0) == pytest.approx(
+        512 * 4000 * model.prefill_attention_s_per_pair
+    )
 
 
 def test_a_guided_request_builds_its_matcher_on_its_first_token():
@@ -85,7 +89,11 @@ def test_a_guided_request_builds_its_matcher_on_its_first_token():
 def test_a_prompt_is_read_in_chunks_each_token_attending_to_those_before():
     model = ThroughputModelConfig()
     pairs = 1000 * 999 // 2 + 300 * 299 // 2
-    expected = 2 * model.step_seconds(512, 0, 0) + model.step_seconds(276, 0, 0) + pairs * model.prefill_attention_s_per_pair
+    expected = (
+        2 * model.step_seconds(512, 0, 0)
+        + model.step_seconds(276, 0, 0)
+        + pairs * model.prefill_attention_s_per_pair
+    )
     assert model.prefill_seconds([1000, 300], 512) == pytest.approx(expected)
     assert model.prefill_seconds([], 512) == 0.0
 
@@ -99,7 +107,9 @@ def test_the_t4x4_preset_starts_from_the_t4_model_it_documents():
     config = load_config("t4x4")
     budget, model = config.budget, config.budget.target_throughput
     chunk = config.llm.max_num_batched_tokens
-    assert budget.initial_prefill_tokens_per_s == pytest.approx(model.prefill_tokens_per_step_second(chunk), abs=0.1)
+    assert budget.initial_prefill_tokens_per_s == pytest.approx(
+        model.prefill_tokens_per_step_second(chunk), abs=0.1
+    )
     # a chunk's all-reduces, dequantization and launches make ~290 of the 408 tok/s of its matrix products
     assert 250 < budget.initial_prefill_tokens_per_s < 350
     assert budget.initial_context_s_per_token == model.kv_read_s_per_token
@@ -119,14 +129,18 @@ def test_decode_steps_are_interpolated_between_measured_counts_and_extrapolated_
 
 def test_a_call_costs_its_overhead_prefill_and_decode_steps():
     model = speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.2}, overhead=0.5)
-    assert model.call_seconds(prompt_tokens=1000, sequences=8, steps=50) == pytest.approx(0.5 + 10.0 + 50 * 0.2)
+    assert model.call_seconds(prompt_tokens=1000, sequences=8, steps=50) == pytest.approx(
+        0.5 + 10.0 + 50 * 0.2
+    )
     assert model.call_seconds(prompt_tokens=1000, sequences=0, steps=50) == 0.0
 
 
 def test_sequences_beyond_the_kv_cache_decode_in_waves():
     model = speed(prefill_tps=1e9, steps={1: 0.1, 8: 0.1}, kv=1000)
     # 8 x (100 + 100) = 1600 tokens of KV: two waves of 4 sequences, each 100 steps.
-    assert model.call_seconds(prompt_tokens=800, sequences=8, steps=100) == pytest.approx(2 * 100 * 0.1, rel=1e-6)
+    assert model.call_seconds(prompt_tokens=800, sequences=8, steps=100) == pytest.approx(
+        2 * 100 * 0.1, rel=1e-6
+    )
 
 
 def test_a_decode_step_grows_with_the_context_its_sequences_read():
@@ -232,7 +246,9 @@ def test_calibration_takes_decode_steps_from_the_engines_own_step_reports():
     clock = FakeClock()
     steps = {1: 0.12, 8: 0.13, 9: 0.2}
     llm = SteppingLLM(clock, steps, first_step_s=0.02)
-    budget = BudgetConfig(calibration_prompt_tokens=500, calibration_decode_tokens=16, calibration_sequences=(1, 8, 9))
+    budget = BudgetConfig(
+        calibration_prompt_tokens=500, calibration_decode_tokens=16, calibration_sequences=(1, 8, 9)
+    )
     budget.initial_context_s_per_token = 1e-5
     measured = calibrate(llm, budget)
     for sequences, seconds in steps.items():
@@ -242,7 +258,9 @@ def test_calibration_takes_decode_steps_from_the_engines_own_step_reports():
 
 
 @pytest.mark.parametrize("profile_name", ["nominal", "slow", "very-slow"])
-def test_the_t4x4_calibration_predicts_every_decode_step_from_1_to_64_sequences_within_15_percent(profile_name):
+def test_the_t4x4_calibration_predicts_every_decode_step_from_1_to_64_sequences_within_15_percent(
+    profile_name,
+):
     from tools.check_t4x4 import profile
 
     config = load_config("t4x4")
@@ -250,13 +268,17 @@ def test_the_t4x4_calibration_predicts_every_decode_step_from_1_to_64_sequences_
     measured = {n: model.step_seconds(0, n, n) for n in config.budget.calibration_sequences}
     predicted = EngineSpeed(call_overhead_s=0.1, prefill_s_per_token=0.003, decode_step_s=measured)
     for sequences in range(1, 65):
-        assert predicted.step_seconds(sequences) == pytest.approx(model.step_seconds(0, sequences, sequences), rel=0.15), sequences
+        assert predicted.step_seconds(sequences) == pytest.approx(
+            model.step_seconds(0, sequences, sequences), rel=0.15
+        ), sequences
 
 
 def test_calibration_prompts_are_unique_so_no_prefix_cache_hides_their_cost():
     clock = FakeClock()
     llm = TimedLLM(clock, prefill_s=0.001, step_s={1: 0.1, 2: 0.2}, overhead=0.0)
-    budget = BudgetConfig(calibration_prompt_tokens=100, calibration_decode_tokens=4, calibration_sequences=(1, 2))
+    budget = BudgetConfig(
+        calibration_prompt_tokens=100, calibration_decode_tokens=4, calibration_sequences=(1, 2)
+    )
     calibrate(llm, budget)
     calibrate(llm, budget)
     texts = [c[0]["content"] for conversations, _ in llm.calls for c in conversations]
@@ -287,8 +309,10 @@ def costs_for(**overrides) -> StageCosts:
     for name, value in overrides.items():
         setattr(config.calculator, name, value)
     return StageCosts(
-        llm_shapes(config), config.budget.cost_smoothing,
-        other_seconds={"web": 0.5, "retrieval": 1.0}, prompt_tokens={"calculator": 400.0, "reasoning": 1000.0},
+        llm_shapes(config),
+        config.budget.cost_smoothing,
+        other_seconds={"web": 0.5, "retrieval": 1.0},
+        prompt_tokens={"calculator": 400.0, "reasoning": 1000.0},
     )
 
 
@@ -329,13 +353,23 @@ def test_a_call_is_planned_for_its_longest_reply_at_a_high_quantile_not_the_mean
     costs, model = costs_for(), speed()
     lengths = [0.3] * 90 + [0.5] * 9 + [0.9]  # tokens / max_tokens of 100 measured replies
     for share in lengths:
-        costs.observe(model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=1000, completion_tokens=round(share * 160))])
+        costs.observe(
+            model,
+            "reasoning",
+            1.0,
+            [TokenUsage(calls=1, prompt_tokens=1000, completion_tokens=round(share * 160))],
+        )
     # one reply: its 95th percentile (the mean would be 0.33)
     assert costs.reply_steps("reasoning", 1) == round(0.5 * 160)
     # the longest of 8 replies: the 99.4th percentile of one, which 100 replies cannot tell yet
     assert costs.reply_steps("reasoning", 8) == 160
     for share in lengths:
-        costs.observe(model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=1000, completion_tokens=round(share * 160))])
+        costs.observe(
+            model,
+            "reasoning",
+            1.0,
+            [TokenUsage(calls=1, prompt_tokens=1000, completion_tokens=round(share * 160))],
+        )
     assert costs.reply_steps("reasoning", 8) == round(0.9 * 160)
     # nothing measured yet: the stage's max_tokens
     assert costs.reply_steps(BRIEF_REASONING, 1) == 48
@@ -343,7 +377,9 @@ def test_a_call_is_planned_for_its_longest_reply_at_a_high_quantile_not_the_mean
 
 def test_a_reply_cut_by_a_time_limit_counts_as_long_as_max_tokens():
     costs, model = costs_for(), speed()
-    costs.observe(model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=900, completion_tokens=20, cut=1)])
+    costs.observe(
+        model, "reasoning", 1.0, [TokenUsage(calls=1, prompt_tokens=900, completion_tokens=20, cut=1)]
+    )
     assert list(costs.replies["reasoning"]) == [1.0]
 
 
@@ -363,7 +399,8 @@ def deadline_for(questions, seconds_per_question=30.0, model=None, usable_fracti
     config.budget.usable_fraction = usable_fraction
     config.budget.end_margin_s = end_margin_s
     costs = StageCosts(
-        llm_shapes(config), config.budget.cost_smoothing,
+        llm_shapes(config),
+        config.budget.cost_smoothing,
         other_seconds={"web": 1.0, "retrieval": 1.0},
         prompt_tokens={"calculator": 400.0, "knowledge": 200.0, "reasoning": 1000.0},
     )
@@ -412,7 +449,9 @@ def test_reasoning_takes_the_richest_form_that_fits():
 
 
 def test_when_no_form_fits_every_question_the_last_ones_are_left_out():
-    deadline, _ = deadline_for(3, seconds_per_question=4.0, model=speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1}))
+    deadline, _ = deadline_for(
+        3, seconds_per_question=4.0, model=speed(prefill_tps=100.0, steps={1: 0.1, 8: 0.1})
+    )
     options = forms((600, 600, 600), (300, 300, 300))
     plan = deadline.reasoning_form(options)
     # Brief replies over half the references: two questions take 6 s + 4.8 s of the 12 s, three 9 s + 4.8 s.
@@ -445,7 +484,9 @@ def test_the_richest_form_keeps_room_for_a_brief_pass_over_cut_replies_when_that
         return None if form.brief else Planned(BRIEF_REASONING, 1, [16])
 
     plan = deadline.reasoning_form(options, recovery=recovery)
-    assert plan.form == options[0] and plan.recovery == Planned(BRIEF_REASONING, 1, [16])  # 26 s + 4.96 s of 32
+    assert plan.form == options[0] and plan.recovery == Planned(
+        BRIEF_REASONING, 1, [16]
+    )  # 26 s + 4.96 s of 32
     clock.now += 3.0
     plan = deadline.reasoning_form(options, recovery=recovery)
     assert plan.form == options[0] and plan.recovery is None  # 26 s fit, the brief pass no longer

@@ -48,7 +48,9 @@ def answer_all(prefill_tps, decode_step_s, seconds_per_question, monkeypatch):
     "prefill_tps, decode_step_s, seconds_per_question",
     [(2000.0, 0.01, 30.0), (300.0, 0.12, 30.0), (60.0, 0.3, 30.0), (30.0, 0.5, 12.0), (10.0, 2.0, 8.0)],
 )
-def test_no_batch_runs_past_its_time_on_an_engine_of_any_speed(prefill_tps, decode_step_s, seconds_per_question, monkeypatch):
+def test_no_batch_runs_past_its_time_on_an_engine_of_any_speed(
+    prefill_tps, decode_step_s, seconds_per_question, monkeypatch
+):
     batches, _ = answer_all(prefill_tps, decode_step_s, seconds_per_question, monkeypatch)
     for size, seconds, answers, traces in batches:
         assert seconds <= size * seconds_per_question
@@ -74,14 +76,18 @@ def test_a_slow_engine_gives_up_the_optional_stages_before_the_reasoning(monkeyp
     labels = [event.label for _, _, _, traces in batches for trace in traces for event in trace.events]
     assert "calculator skipped to meet the deadline" in labels
     answered = [trace for _, _, _, traces in batches for trace in traces if trace.route != Route.OUT_OF_TIME]
-    assert answered and all("reasoning" in trace.tokens or "reasoning (brief)" in trace.tokens for trace in answered)
+    assert answered and all(
+        "reasoning" in trace.tokens or "reasoning (brief)" in trace.tokens for trace in answered
+    )
 
 
 def test_a_very_slow_engine_degrades_in_order_and_still_ends_on_time(monkeypatch):
     batches, _ = answer_all(10.0, 2.0, 8.0, monkeypatch)
     events = [event for _, _, _, traces in batches for trace in traces for event in trace.events]
     routes = [trace.route for _, _, _, traces in batches for trace in traces]
-    degraded = [event for event in events if event.stage == "reasoning" and event.kind in ("degraded", "skipped")]
+    degraded = [
+        event for event in events if event.stage == "reasoning" and event.kind in ("degraded", "skipped")
+    ]
     assert degraded or Route.OUT_OF_TIME in routes
 
 
@@ -133,8 +139,12 @@ class CuttingLLM(ScriptedLLM):
 
 def cut_system(llm, clock, monkeypatch):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
-    overrides = {"attributes.enabled": "false", "calculator.enabled": "false", "knowledge.enabled": "false",
-                 "answer_check.enabled": "false"}  # the scripted answers take no question's form
+    overrides = {
+        "attributes.enabled": "false",
+        "calculator.enabled": "false",
+        "knowledge.enabled": "false",
+        "answer_check.enabled": "false",
+    }  # the scripted answers take no question's form
     return CragSystem(load_config("cpu", overrides), llm=llm, clock=clock)
 
 

@@ -19,13 +19,25 @@ SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample.jsonl"
 
 
 def bench(out: Path, llm: ScriptedLLM, *extra: str) -> dict:
-    argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "4", "--setups", "cpu-all,cpu-plan", "--no-reply-cache",
-            *extra]
+    argv = [
+        "--data",
+        str(SAMPLE),
+        "--out",
+        str(out),
+        "--limit",
+        "4",
+        "--setups",
+        "cpu-all,cpu-plan",
+        "--no-reply-cache",
+        *extra,
+    ]
     assert end_to_end.main(argv, llm=lambda config: llm) == 0
     return json.loads((out / "report.json").read_text())
 
 
-def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_and_code(tmp_path, monkeypatch):
+def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_and_code(
+    tmp_path, monkeypatch
+):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
     first = ScriptedLLM(reply_by_output_shape("canberra"))
     result = bench(tmp_path, first)
@@ -36,10 +48,19 @@ def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_
     assert setups["cpu-plan"]["tokens_per_question"] < setups["cpu-all"]["tokens_per_question"]
     assert result["plan_against_all"]["tokens_change"] < 0
     listing = (tmp_path / "report.md").read_text()
-    assert "| 1 | what is the capital city of australia? | canberra | canberra [correct] | canberra [correct] |" in listing
-    assert result["verdicts"]["sample-04-absent"]["cpu-plan"] == {"prediction": "canberra", "verdict": "unsure"}
+    assert (
+        "| 1 | what is the capital city of australia? | canberra | canberra [correct] | canberra [correct] |"
+        in listing
+    )
+    assert result["verdicts"]["sample-04-absent"]["cpu-plan"] == {
+        "prediction": "canberra",
+        "verdict": "unsure",
+    }
     # The answer check refuses "canberra" where a number is asked.
-    assert result["verdicts"]["sample-02-medals"]["cpu-plan"] == {"prediction": "I don't know", "verdict": "missing"}
+    assert result["verdicts"]["sample-02-medals"]["cpu-plan"] == {
+        "prediction": "I don't know",
+        "verdict": "missing",
+    }
     files = sorted(p.name for p in (tmp_path / "answers").iterdir())
     assert len(files) == 2
 
@@ -48,11 +69,15 @@ def test_setups_side_by_side_and_a_rerun_reuses_only_answers_of_the_same_config_
     assert again.calls == []  # every answer reused
 
     changed = ScriptedLLM(reply_by_output_shape("canberra"))
-    compared = bench(tmp_path, changed, "--set", "reasoning.max_tokens=100", "--compare", str(tmp_path / "answers"))
+    compared = bench(
+        tmp_path, changed, "--set", "reasoning.max_tokens=100", "--compare", str(tmp_path / "answers")
+    )
     assert changed.calls  # a changed configuration is computed afresh, into files of its own
     assert len(list((tmp_path / "answers").iterdir())) == 4
     for name in ("cpu-all", "cpu-plan"):  # each setup against its own earlier file, the same replies
-        assert compared["compare"][name]["reference"] == str(tmp_path / "answers" / next(f for f in files if f.startswith(name)))
+        assert compared["compare"][name]["reference"] == str(
+            tmp_path / "answers" / next(f for f in files if f.startswith(name))
+        )
         assert (compared["compare"][name]["common"], compared["compare"][name]["changed"]) == (4, [])
 
 
@@ -72,41 +97,79 @@ def test_the_key_follows_config_and_code_and_the_plan_off_leaves_the_rule_out(mo
 
 # Synthetic answers of two runs on data/sample.jsonl. The reference lacks sample-07, the new run
 # sample-04; sample-01's prediction changes but not its verdict.
-REFERENCE = {"sample-01-capital": "canberra", "sample-02-medals": "I don't know",
-             "sample-03-false-premise": "invalid question", "sample-04-absent": "$57.32",
-             "sample-05-comparison": "mount kenya", "sample-06-calculation": "10 years",
-             "sample-08-aggregation": "I don't know"}
-NEW = {"sample-01-capital": "Canberra.", "sample-02-medals": "16", "sample-03-false-premise": "invalid question",
-       "sample-05-comparison": "mount kilimanjaro", "sample-06-calculation": "12 years",
-       "sample-07-songwriter": "freddie mercury", "sample-08-aggregation": "3"}
+REFERENCE = {
+    "sample-01-capital": "canberra",
+    "sample-02-medals": "I don't know",
+    "sample-03-false-premise": "invalid question",
+    "sample-04-absent": "$57.32",
+    "sample-05-comparison": "mount kenya",
+    "sample-06-calculation": "10 years",
+    "sample-08-aggregation": "I don't know",
+}
+NEW = {
+    "sample-01-capital": "Canberra.",
+    "sample-02-medals": "16",
+    "sample-03-false-premise": "invalid question",
+    "sample-05-comparison": "mount kilimanjaro",
+    "sample-06-calculation": "12 years",
+    "sample-07-songwriter": "freddie mercury",
+    "sample-08-aggregation": "3",
+}
 
 
 def write_answers(path: Path, predictions: dict[str, str]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps({"interaction_id": key, "prediction": value}) + "\n"
-                            for key, value in predictions.items()))
+    path.write_text(
+        "".join(
+            json.dumps({"interaction_id": key, "prediction": value}) + "\n"
+            for key, value in predictions.items()
+        )
+    )
     return path
 
 
 def compare_offline(tmp_path: Path, new: Path, ref: Path, *extra: str) -> dict:
-    argv = ["--data", str(SAMPLE), "--out", str(tmp_path / "out"), "--answers", str(new), "--compare", str(ref), *extra]
+    argv = [
+        "--data",
+        str(SAMPLE),
+        "--out",
+        str(tmp_path / "out"),
+        "--answers",
+        str(new),
+        "--compare",
+        str(ref),
+        *extra,
+    ]
     assert end_to_end.main(argv) == 0
     return json.loads((tmp_path / "out" / "compare.json").read_text())
 
 
 def test_the_tables_by_dynamism_class_and_question_type_tally_each_label(tmp_path):
     records = list(read_records(SAMPLE))
-    lines = {key: {"interaction_id": key, "prediction": value}
-             for key, value in {**NEW, "sample-04-absent": "I don't know"}.items()}
+    lines = {
+        key: {"interaction_id": key, "prediction": value}
+        for key, value in {**NEW, "sample-04-absent": "I don't know"}.items()
+    }
     setup = end_to_end.Setup("baseline", end_to_end.load_config("baseline"), "k", tmp_path / "b.jsonl", lines)
     text, result = end_to_end.report([setup], records, ApproximateTruncator())
 
     summary = result["setups"]["baseline"]
     assert (summary["n"], summary["correct"], summary["missing"], summary["wrong"]) == (8, 6, 1, 1)
     by_class = summary["by_static_or_dynamic"]
-    assert list(by_class) == ["static", "slow-changing", "real-time"]  # the classes' order, not the alphabet's
+    assert list(by_class) == [
+        "static",
+        "slow-changing",
+        "real-time",
+    ]  # the classes' order, not the alphabet's
     assert by_class["static"] == {"n": 6, "correct": 5, "wrong": 1, "missing": 0, "unsure": 0, "score": 4 / 6}
-    assert by_class["real-time"] == {"n": 1, "correct": 0, "wrong": 0, "missing": 1, "unsure": 0, "score": 0.0}
+    assert by_class["real-time"] == {
+        "n": 1,
+        "correct": 0,
+        "wrong": 0,
+        "missing": 1,
+        "unsure": 0,
+        "score": 0.0,
+    }
     by_type = summary["by_question_type"]
     assert list(by_type) == ["simple", "comparison", "aggregation", "post-processing", "false_premise"]
     assert by_type["simple"] == {"n": 4, "correct": 3, "wrong": 0, "missing": 1, "unsure": 0, "score": 0.75}
@@ -120,9 +183,15 @@ def test_compare_lists_exactly_the_changed_verdicts_and_the_questions_one_side_l
     ref = write_answers(tmp_path / "old" / "cpu-plan-aaaa.jsonl", REFERENCE)
     result = compare_offline(tmp_path, new, ref)
 
-    changes = {item["interaction_id"]: (item["old_verdict"], item["new_verdict"]) for item in result["changed"]}
-    assert changes == {"sample-02-medals": ("missing", "correct"), "sample-05-comparison": ("wrong", "correct"),
-                       "sample-06-calculation": ("correct", "wrong"), "sample-08-aggregation": ("missing", "correct")}
+    changes = {
+        item["interaction_id"]: (item["old_verdict"], item["new_verdict"]) for item in result["changed"]
+    }
+    assert changes == {
+        "sample-02-medals": ("missing", "correct"),
+        "sample-05-comparison": ("wrong", "correct"),
+        "sample-06-calculation": ("correct", "wrong"),
+        "sample-08-aggregation": ("missing", "correct"),
+    }
     assert result["transitions"] == {"missing→correct": 2, "wrong→correct": 1, "correct→wrong": 1}
     assert result["common"] == 6
     assert (result["only_new"], result["only_reference"]) == (["sample-07-songwriter"], ["sample-04-absent"])
@@ -131,8 +200,10 @@ def test_compare_lists_exactly_the_changed_verdicts_and_the_questions_one_side_l
     assert (item["static_or_dynamic"], item["question_type"]) == ("slow-changing", "aggregation")
     assert (item["old_prediction"], item["new_prediction"]) == ("I don't know", "3")
     printed = capsys.readouterr().out
-    assert "| sample-05-comparison | which is taller, mount kilimanjaro or mount kenya? | static | comparison | " \
-           "mount kenya → mount kilimanjaro | wrong → correct |" in printed
+    assert (
+        "| sample-05-comparison | which is taller, mount kilimanjaro or mount kenya? | static | comparison | "
+        "mount kenya → mount kilimanjaro | wrong → correct |" in printed
+    )
     assert "4 verdicts changed: missing→correct: 2, wrong→correct: 1, correct→wrong: 1." in printed
     assert "Only in the reference (1): sample-04-absent." in printed
     assert "sample-01-capital" not in printed  # a new wording, the same verdict
@@ -143,7 +214,10 @@ def test_questions_restricts_to_ids_and_prefixes_and_rejects_an_id_matching_none
     ref = write_answers(tmp_path / "old.jsonl", REFERENCE)
     result = compare_offline(tmp_path, new, ref, "--questions", "sample-02-medals,sample-05")
     assert result["common"] == 2
-    assert [item["interaction_id"] for item in result["changed"]] == ["sample-02-medals", "sample-05-comparison"]
+    assert [item["interaction_id"] for item in result["changed"]] == [
+        "sample-02-medals",
+        "sample-05-comparison",
+    ]
     with pytest.raises(SystemExit, match="no question's interaction id starts with nope"):
         compare_offline(tmp_path, new, ref, "--questions", "sample-02,nope")
 
@@ -174,8 +248,21 @@ def test_a_bad_reference_is_refused_before_any_llm_call(tmp_path):
 
 
 def cached_bench(out: Path, llm: ScriptedLLM, cache: Path, *extra: str) -> dict:
-    argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "4", "--setups", "cpu-all",
-            "--reply-cache", str(cache), "--jobs", "1", *extra]
+    argv = [
+        "--data",
+        str(SAMPLE),
+        "--out",
+        str(out),
+        "--limit",
+        "4",
+        "--setups",
+        "cpu-all",
+        "--reply-cache",
+        str(cache),
+        "--jobs",
+        "1",
+        *extra,
+    ]
     assert end_to_end.main(argv, llm=lambda config: with_reply_cache(llm, config)) == 0
     return json.loads((out / "report.json").read_text())
 
@@ -189,7 +276,9 @@ def predictions(result: dict) -> dict[str, str]:
     return {key: value["cpu-all"]["prediction"] for key, value in result["verdicts"].items()}
 
 
-def test_a_rerun_after_an_edit_that_changes_no_request_takes_every_reply_from_the_cache(tmp_path, monkeypatch):
+def test_a_rerun_after_an_edit_that_changes_no_request_takes_every_reply_from_the_cache(
+    tmp_path, monkeypatch
+):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
     cache = tmp_path / "replies.sqlite"
     first = ScriptedLLM(reply_by_output_shape("canberra"))
@@ -213,7 +302,9 @@ def test_a_rerun_after_an_edit_that_changes_no_request_takes_every_reply_from_th
     assert "| cached | cached | cached | cached |" in report and "nan" not in report
 
 
-def test_after_an_edit_of_the_reasoning_prompt_only_reasoning_and_later_calls_are_recomputed(tmp_path, monkeypatch):
+def test_after_an_edit_of_the_reasoning_prompt_only_reasoning_and_later_calls_are_recomputed(
+    tmp_path, monkeypatch
+):
     from models.prompts import PromptLibrary
 
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
@@ -233,7 +324,9 @@ def test_after_an_edit_of_the_reasoning_prompt_only_reasoning_and_later_calls_ar
     again = ScriptedLLM(reply_by_output_shape("canberra"))
     by_stage = cached_bench(tmp_path, again, cache)["setups"]["cpu-all"]["reply_cache"]["by_stage"]
     assert by_stage["reasoning"] == {"hits": 0, "misses": 4}
-    before_reasoning = {stage: counts for stage, counts in by_stage.items() if stage in ("kg", "calculator", "knowledge")}
+    before_reasoning = {
+        stage: counts for stage, counts in by_stage.items() if stage in ("kg", "calculator", "knowledge")
+    }
     assert before_reasoning and all(counts["misses"] == 0 for counts in before_reasoning.values())
     assert all("Be careful." in call[0][0][0]["content"] for call in model_calls(again))  # reasoning alone
     assert "calculator 4 of 4, knowledge 4 of 4, reasoning 0 of 4" in (tmp_path / "report.md").read_text()
@@ -249,8 +342,21 @@ def test_two_jobs_answer_like_one_in_one_merged_report(tmp_path, monkeypatch):
     runs = {}
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "6", "--setups", "cpu-all,cpu-plan",
-                "--set", "batch_size=2", "--no-reply-cache", "--jobs", jobs]
+        argv = [
+            "--data",
+            str(SAMPLE),
+            "--out",
+            str(out),
+            "--limit",
+            "6",
+            "--setups",
+            "cpu-all,cpu-plan",
+            "--set",
+            "batch_size=2",
+            "--no-reply-cache",
+            "--jobs",
+            jobs,
+        ]
         assert end_to_end.main(argv, llm=canberra_llm) == 0
         runs[jobs] = json.loads((out / "report.json").read_text())
         files = list((out / "answers").iterdir())

@@ -244,7 +244,12 @@ def test_presets_side_by_side(data_file, tmp_path, capsys):
 
 def test_references_only(data_file, tmp_path):
     out = tmp_path / "out"
-    assert local_evaluation.main(["--data", str(data_file), "--out", str(out), "--references-only", "--jobs", "1"]) == 0
+    assert (
+        local_evaluation.main(
+            ["--data", str(data_file), "--out", str(out), "--references-only", "--jobs", "1"]
+        )
+        == 0
+    )
     lines = _lines(out / "references.jsonl")
     assert len(lines) == 2 and all(isinstance(line["references"], list) for line in lines)
     report = json.loads((out / "report.json").read_text())
@@ -258,8 +263,13 @@ def test_a_missing_data_file_is_one_line_saying_what_to_pass(tmp_path):
 
     root = Path(local_evaluation.__file__).resolve().parent
     missing = tmp_path / "nowhere.jsonl"
-    run = subprocess.run([sys.executable, "local_evaluation.py", "--data", str(missing), "--out", str(tmp_path / "out")],
-                         cwd=root, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "local_evaluation.py", "--data", str(missing), "--out", str(tmp_path / "out")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     last = run.stderr.strip().splitlines()[-1]

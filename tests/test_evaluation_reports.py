@@ -47,12 +47,22 @@ LINES = [
             {"stage": "web", "kind": "failed", "what": "page error", "detail": "timed out [another page]"},
         ],
     },
-    {"seconds": 2.0, "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 300, "completion_tokens": 30}},
-     "route": "answered"},
+    {
+        "seconds": 2.0,
+        "tokens": {"reasoning": {"calls": 1, "prompt_tokens": 300, "completion_tokens": 30}},
+        "route": "answered",
+    },
     {
         "seconds": 3.0,
         "tokens": {},
-        "events": [{"stage": "attributes", "kind": "routed", "what": "refused", "detail": "P(dynamic)=0.91 in finance"}],
+        "events": [
+            {
+                "stage": "attributes",
+                "kind": "routed",
+                "what": "refused",
+                "detail": "P(dynamic)=0.91 in finance",
+            }
+        ],
         "route": "refused: dynamic",
     },
     {"seconds": 10.0, "error": "RuntimeError: boom", "tokens": {}},
@@ -80,7 +90,9 @@ def test_overall_and_breakdowns():
     assert report["degradations"] == {"calculator skipped to meet the deadline": 1, "attributes refused": 1}
     assert report["failures_by_stage"] == {"web": 1}  # questions: one, with two pages that failed
     assert report["events_by_kind"] == {"routed": 1, "skipped": 1, "failed": 2}
-    assert report["stages"]["calculator"] == {"ran": 1, "skipped": 1} and report["stages"]["web"] == {"failed": 1}
+    assert report["stages"]["calculator"] == {"ran": 1, "skipped": 1} and report["stages"]["web"] == {
+        "failed": 1
+    }
     # by the answer policy's route; a line without one (an old trace, a failed batch) counts as "(none)"
     assert report["routes"] == {"(none)": 2, "answered": 1, "refused: dynamic": 1}
 
@@ -138,24 +150,49 @@ def test_references_report_counts_answers_found():
 
 
 def test_stage_seconds_split_prompt_evaluated_reused_and_decoding_over_uncached_batches():
-    measured = {"calls": 1, "prompt_tokens": 500, "completion_tokens": 20, "evaluated_prompt_tokens": 200,
-                "reused_prompt_tokens": 300, "prompt_seconds": 2.0, "decode_seconds": 1.5}
+    measured = {
+        "calls": 1,
+        "prompt_tokens": 500,
+        "completion_tokens": 20,
+        "evaluated_prompt_tokens": 200,
+        "reused_prompt_tokens": 300,
+        "prompt_seconds": 2.0,
+        "decode_seconds": 1.5,
+    }
     lines = [
-        {"batch_id": "a", "seconds": 4.0, "timings": {"web": 0.5, "reasoning": 3.5}, "tokens": {"reasoning": measured}},
+        {
+            "batch_id": "a",
+            "seconds": 4.0,
+            "timings": {"web": 0.5, "reasoning": 3.5},
+            "tokens": {"reasoning": measured},
+        },
         {"batch_id": "b", "seconds": 1.0, "timings": {"web": 1.5}, "tokens": {}},
         # a batch with a cached reply: its seconds say nothing of the work, so it is left out
-        {"batch_id": "c", "seconds": 0.1, "timings": {"reasoning": 0.1},
-         "tokens": {"reasoning": {**measured, "cached": 1}}},
+        {
+            "batch_id": "c",
+            "seconds": 0.1,
+            "timings": {"reasoning": 0.1},
+            "tokens": {"reasoning": {**measured, "cached": 1}},
+        },
     ]
     report = _report(SCORED[:3], lines)
     seconds = report["seconds_per_stage"]
     assert seconds["web"]["seconds"] == 1.0 and seconds["web"]["calls"] == 0
-    assert seconds["reasoning"] == {"seconds": 1.75, "calls": 0.5, "evaluated_prompt_tokens": 100.0,
-                                    "reused_prompt_tokens": 150.0, "prompt_seconds": 1.0, "completion_tokens": 10.0,
-                                    "decode_seconds": 0.75}
+    assert seconds["reasoning"] == {
+        "seconds": 1.75,
+        "calls": 0.5,
+        "evaluated_prompt_tokens": 100.0,
+        "reused_prompt_tokens": 150.0,
+        "prompt_seconds": 1.0,
+        "completion_tokens": 10.0,
+        "decode_seconds": 0.75,
+    }
     assert seconds["all"]["seconds"] == 2.75 and seconds["all"]["prompt_seconds"] == 1.0
     text = markdown_report(report)
-    assert "Where the seconds go" in text and "| reasoning | 1.750 | 0.500 | 100.000 | 150.000 | 1.000 | 10.000 | 0.750 |" in text
+    assert (
+        "Where the seconds go" in text
+        and "| reasoning | 1.750 | 0.500 | 100.000 | 150.000 | 1.000 | 10.000 | 0.750 |" in text
+    )
     # seconds per question (p50, mean) beside the scores, from the uncached batches: 4.0 and 1.0
     score_row = next(line for line in text.splitlines() if line.startswith("| 3 |"))
     assert score_row.endswith("| 0.333 | 2.500 | 2.500 |")

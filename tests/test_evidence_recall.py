@@ -88,7 +88,9 @@ def test_references_report_counts_with_this_metric_and_lists_what_it_cannot_scor
 
 
 def test_verified_evidence_spans_all_must_be_found():
-    key = spans_key("who are the members of the black keys?", ["Dan Auerbach", "patrick carney", "dan auerbach"])
+    key = spans_key(
+        "who are the members of the black keys?", ["Dan Auerbach", "patrick carney", "dan auerbach"]
+    )
     assert key.options == (("dan auerbach", "patrick carney"),)
     assert match(key, ["Dan Auerbach and Patrick Carney formed the band."]).found
     missed = match(key, ["Dan Auerbach sings."])

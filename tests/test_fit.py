@@ -115,9 +115,25 @@ def test_two_jobs_observe_and_fit_like_one(tmp_path):
     reports = {}
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        argv = ["--preset", "cpu", "--data", str(SAMPLE), "--out", str(out), "--folds", "3", "--bootstrap", "200",
-                "--tokenizer-dir", str(tmp_path / "none"), "--no-reply-cache", "--jobs", jobs,
-                "--set", "batch_size=2"]
+        argv = [
+            "--preset",
+            "cpu",
+            "--data",
+            str(SAMPLE),
+            "--out",
+            str(out),
+            "--folds",
+            "3",
+            "--bootstrap",
+            "200",
+            "--tokenizer-dir",
+            str(tmp_path / "none"),
+            "--no-reply-cache",
+            "--jobs",
+            jobs,
+            "--set",
+            "batch_size=2",
+        ]
         assert fit.main(argv, llm=canberra_llm) == 0
         reports[jobs] = json.loads((out / "report.json").read_text())
     assert reports["2"]["run"]["answered"] == 8
@@ -246,4 +262,6 @@ def test_the_split_keeps_only_its_questions(tmp_path):
     data = tmp_path / "two.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows))
     args = fit.parse_args(["--data", str(data), "--split", "1"])
-    assert [r.gold.interaction_id for r in fit.labelled_questions(args).records] == [rows[1]["interaction_id"]]
+    assert [r.gold.interaction_id for r in fit.labelled_questions(args).records] == [
+        rows[1]["interaction_id"]
+    ]

@@ -109,7 +109,9 @@ def _answer_records(marks: Path, deadly: str, times: int, records):
 def _records_setup(marks: Path, deadly: str, times: int, job: int):
     from evaluation.runner import answer_lines
 
-    return functools.partial(answer_lines, answer_batch=functools.partial(_answer_records, marks, deadly, times))
+    return functools.partial(
+        answer_lines, answer_batch=functools.partial(_answer_records, marks, deadly, times)
+    )
 
 
 @pytest.mark.parametrize("deaths", [1, 2])
@@ -125,11 +127,18 @@ def test_a_killed_job_loses_and_duplicates_no_question_of_the_evaluation(tmp_pat
 
     assert [gold.interaction_id for gold in golds] == [record.gold.interaction_id for record in records]
     written = [json.loads(line) for line in (tmp_path / "predictions.jsonl").read_text().splitlines()]
-    assert sorted(line["interaction_id"] for line in written) == sorted(g.interaction_id for g in golds)  # once each
+    assert sorted(line["interaction_id"] for line in written) == sorted(
+        g.interaction_id for g in golds
+    )  # once each
     batch = {record.gold.interaction_id for record in records[3:6]}
     for line in written:
-        if deaths == 2 and line["interaction_id"] in batch:  # its job died twice: recorded as failed, with why
-            assert (line["prediction"], line["error"]) == ("I don't know", "its job was killed by SIGKILL, twice")
+        if (
+            deaths == 2 and line["interaction_id"] in batch
+        ):  # its job died twice: recorded as failed, with why
+            assert (line["prediction"], line["error"]) == (
+                "I don't know",
+                "its job was killed by SIGKILL, twice",
+            )
         else:
             assert line["prediction"] == line["interaction_id"] and "error" not in line
             assert line["batch_size"] in (2, 3) and "answer" in line  # the gold fields ride along

@@ -103,7 +103,9 @@ def test_empty_strings_are_accepted_and_nothing_is_stripped(kg_url):
     assert result(kg_url, "/finance/get_eps", {"query": "zphr"}) is None
 
 
-@pytest.mark.parametrize("value", [7003, 7003.0, "7003", "+7003", "7003.0", "7_003", "7003.", "7003.00", "07003"])
+@pytest.mark.parametrize(
+    "value", [7003, 7003.0, "7003", "+7003", "7003.0", "7_003", "7003.", "7003.00", "07003"]
+)
 def test_int_fields_coerce_laxly(kg_url, value):
     assert (
         result(kg_url, "/movie/get_movie_info_by_id", {"query": value})["title"] == "Harbor of Small Lights"
@@ -286,7 +288,9 @@ def test_music_ties_keep_the_order_names_were_first_scored():
     names[5], names[150] = ["solo", "red"], ["solo", "blue"]
     index = FilteredSearch(names)
     assert index.top(["blue", "red"]) == [150, 5] and index.top(["red", "blue"]) == [5, 150]
-    many = FilteredSearch([[f"w{i}", "tag"] if i % 100 == 0 else [f"w{i}"] for i in range(2000)])  # "tag" in 20
+    many = FilteredSearch(
+        [[f"w{i}", "tag"] if i % 100 == 0 else [f"w{i}"] for i in range(2000)]
+    )  # "tag" in 20
     assert many.top(["w1998", "tag"])[:2] == [1998, 0]  # a higher score first, then ties by index
     assert many.top(["tag"]) == list(range(0, 1000, 100))  # more than 10 ties: the first 10 scored
 
@@ -790,10 +794,19 @@ def test_the_server_without_its_data_folder_says_in_one_line_what_is_missing_and
     data_dir = tmp_path / "cragkg"
     if folder == "empty":
         data_dir.mkdir()
-    run = subprocess.run([sys.executable, "-m", "kg_mock.server", "--data-dir", str(data_dir), "--port", "9"],
-                         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "kg_mock.server", "--data-dir", str(data_dir), "--port", "9"],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 1
     assert "Traceback" not in run.stderr
     last = run.stderr.strip().splitlines()[-1]
-    missing = f"No KG data folder {data_dir}" if folder == "absent" else f"lacks {data_dir / 'open' / 'kg.0.jsonl.bz2'}"
+    missing = (
+        f"No KG data folder {data_dir}"
+        if folder == "absent"
+        else f"lacks {data_dir / 'open' / 'kg.0.jsonl.bz2'}"
+    )
     assert missing in last and "python -m kg_mock.fixture DIR" in last

@@ -22,15 +22,22 @@ PAGES = {
 }
 # What a reader of the prompt would answer: the first of these strings the evidence contains.
 ANSWERS = {KG_QUESTION: ["49.31"], WEB_QUESTION: ["Anders Pell"]}
-ENTITIES = {KG_QUESTION: {"companies": ["Zephyrline Robotics"]}, WEB_QUESTION: {"movies": ["The Glass Orchard"]}}
+ENTITIES = {
+    KG_QUESTION: {"companies": ["Zephyrline Robotics"]},
+    WEB_QUESTION: {"movies": ["The Glass Orchard"]},
+}
 
 
 def _reader(conversation, params) -> str:
-    """Plays every stage's LLM: entity JSON for the KG, Yes for relevance, an evidence reader for reasoning."""
+    """Plays every stage's LLM: entity JSON for the KG, Yes for relevance, an evidence reader for
+    reasoning."""
     system, user = conversation[0]["content"], conversation[-1]["content"]
     question = next((q for q in ANSWERS if q in user), None)
     if "knowledge-graph lookups" in system:
-        reply = {k: [] for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")}
+        reply = {
+            k: []
+            for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
+        }
         reply.update(sport="none", rank=0, **ENTITIES.get(question, {}))
         return json.dumps(reply)
     if "You answer a question using the references" in system:
@@ -39,8 +46,12 @@ def _reader(conversation, params) -> str:
         for source, text in (("knowledge graph", kg_part), ("web", web_part)):
             found = next((a for a in ANSWERS.get(question, []) if a in text), None)
             if found:
-                return json.dumps({"reasoning": f"The {source} says {found}.", "false_premise": False, "answer": found})
-        return json.dumps({"reasoning": "Nothing supports an answer.", "false_premise": False, "answer": "I don't know"})
+                return json.dumps(
+                    {"reasoning": f"The {source} says {found}.", "false_premise": False, "answer": found}
+                )
+        return json.dumps(
+            {"reasoning": "Nothing supports an answer.", "false_premise": False, "answer": "I don't know"}
+        )
     if re.search(r"Yes or No", system):
         return "Yes"
     return json.dumps({"expression": "", "reasoning": "", "answer": "I don't know"})
@@ -53,8 +64,15 @@ def _batch():
         "query": questions,
         "query_time": [QUERY_TIME] * len(questions),
         "search_results": [
-            [{"page_name": q, "page_url": "https://example.org", "page_snippet": "", "page_result": PAGES[q],
-              "page_last_modified": ""}]
+            [
+                {
+                    "page_name": q,
+                    "page_url": "https://example.org",
+                    "page_snippet": "",
+                    "page_result": PAGES[q],
+                    "page_last_modified": "",
+                }
+            ]
             for q in questions
         ],
     }

@@ -2,7 +2,14 @@ from datetime import date, datetime
 
 import pytest
 
-from models.kg.timeparse import DateSpan, eastern_time, find_time_spans, parse_query_time, resolve_time, weekday_name
+from models.kg.timeparse import (
+    DateSpan,
+    eastern_time,
+    find_time_spans,
+    parse_query_time,
+    resolve_time,
+    weekday_name,
+)
 
 # A Sunday night.
 QUERY_TIME = "03/10/2024, 23:34:42 PT"
@@ -43,7 +50,12 @@ def test_parse_query_time():
         ("this season", date(2023, 10, 1), date(2024, 9, 30), "season"),
         ("last season", date(2022, 10, 1), date(2023, 9, 30), "season"),
         ("the 2021-22 season", date(2021, 10, 1), date(2022, 9, 30), "season"),
-        ("in the 2023-01 season", date(2023, 1, 1), date(2023, 1, 31), "month"),  # digits of a month, not a season
+        (
+            "in the 2023-01 season",
+            date(2023, 1, 1),
+            date(2023, 1, 31),
+            "month",
+        ),  # digits of a month, not a season
         ("highest price in jan", date(2024, 1, 1), date(2024, 1, 31), "month"),
         ("what happened in may", date(2023, 5, 1), date(2023, 5, 31), "month"),  # may has not begun yet
         ("last march", date(2023, 3, 1), date(2023, 3, 31), "month"),

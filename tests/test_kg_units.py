@@ -46,7 +46,14 @@ BILLBOARD = {
     ("1", "2024-03-02"): [["Lovin On Me"], ["Jack Harlow"]],
     ("3", "2024-03-09"): [["Lose Control"], ["Teddy Swims"]],
 }
-ATTRIBUTES = {("Lose Control", "2024-03-09"): {"rank": "3", "weeks_in_chart": "31", "rank_last_week": "4", "top_position": "3"}}
+ATTRIBUTES = {
+    ("Lose Control", "2024-03-09"): {
+        "rank": "3",
+        "weeks_in_chart": "31",
+        "rank_last_week": "4",
+        "top_position": "3",
+    }
+}
 NBA_DAY = {  # games of 2024-03-08, column-oriented, keyed by row position
     "game_date": {"0": "2024-03-08 00:00:00", "1": "2024-03-08 00:00:00"},
     "team_name_home": {"0": "Houston Rockets", "1": "Boston Celtics"},
@@ -86,7 +93,11 @@ def official(route: str, body: dict):
     if route == "finance_get_price_history":
         return PRICES if query == "ZPHR" else None
     if route == "finance_get_dividends_history":
-        return {"2023-05-10 00:00:00 EST": 0.25, "2023-11-10 00:00:00 EST": 0.25, "2024-02-09 00:00:00 EST": 0.3} if query == "ZPHR" else None
+        return (
+            {"2023-05-10 00:00:00 EST": 0.25, "2023-11-10 00:00:00 EST": 0.25, "2024-02-09 00:00:00 EST": 0.3}
+            if query == "ZPHR"
+            else None
+        )
     if route == "finance_get_eps":
         return 1.87 if query == "ZPHR" else None
     if route == "music_get_billboard_rank_date":
@@ -105,7 +116,13 @@ def official(route: str, body: dict):
     if route == "music_grammy_get_award_count_by_artist":
         return 35 if query == "Beyonce" else 0
     if route == "music_grammy_get_best_song_by_year":
-        return None if not 1957 <= query <= 2019 else ["Single Ladies (Put a Ring on It)"] if query == 2010 else []
+        return (
+            None
+            if not 1957 <= query <= 2019
+            else ["Single Ladies (Put a Ring on It)"]
+            if query == 2010
+            else []
+        )
     if route == "sports_nba_get_games_on_date":
         if "'" in body.get("date", "") or "'" in (body.get("team_name") or ""):
             return None
@@ -114,10 +131,19 @@ def official(route: str, body: dict):
         team = body.get("team_name")
         if team is None:
             return NBA_DAY
-        rows = [k for k in NBA_DAY["game_id"] if team in (NBA_DAY["team_name_home"][k], NBA_DAY["team_name_away"][k])]
+        rows = [
+            k
+            for k in NBA_DAY["game_id"]
+            if team in (NBA_DAY["team_name_home"][k], NBA_DAY["team_name_away"][k])
+        ]
         return {column: {k: values[k] for k in rows} for column, values in NBA_DAY.items()} if rows else None
     if route == "sports_soccer_get_games_on_date":
-        return SOCCER_DAY if body["date"] in ("2024-03-09", "2024-03") and body.get("team_name") in (None, "Everton", "Manchester Utd") else None
+        return (
+            SOCCER_DAY
+            if body["date"] in ("2024-03-09", "2024-03")
+            and body.get("team_name") in (None, "Everton", "Manchester Utd")
+            else None
+        )
     if route == "movie_get_year_info":
         year = int(query)  # the official server answers other years with HTTP 500
         assert 1990 <= year <= 2021
@@ -125,7 +151,14 @@ def official(route: str, body: dict):
     if route == "open_search_entity_by_name":
         return ["Canberra", "Canberra Raiders"] if "canberra" in search_key(query) else []
     if route == "open_get_entity":
-        return {"summary_text": "Canberra is the capital city of Australia.", "summary_structured": {"population": "460,000"}} if query == "Canberra" else None
+        return (
+            {
+                "summary_text": "Canberra is the capital city of Australia.",
+                "summary_structured": {"population": "460,000"},
+            }
+            if query == "Canberra"
+            else None
+        )
     return None
 
 
@@ -160,7 +193,10 @@ def test_billboard_number_one_this_week_uses_the_chart_in_force_and_keeps_pairs(
     assert result.has_evidence
     assert all(c.body.get("date") for c in fake_api if c.route == "music_get_billboard_rank_date")
     [before] = run_stage([("which song was number 1 on the hot 100 last week?", "music", KGEntities())])
-    assert "Billboard Hot 100 of 2024-03-02 (Saturday) (the week before), rank 1: Lovin On Me by Jack Harlow" in evidence(before)
+    assert (
+        "Billboard Hot 100 of 2024-03-02 (Saturday) (the week before), rank 1: Lovin On Me by Jack Harlow"
+        in evidence(before)
+    )
 
 
 def test_a_rank_question_is_probed_at_its_own_rank_and_shows_no_other_rank(fake_api):
@@ -170,8 +206,15 @@ def test_a_rank_question_is_probed_at_its_own_rank_and_shows_no_other_rank(fake_
 
 
 def test_weeks_on_chart_of_a_song_use_its_official_spelling_and_a_chart_date(fake_api):
-    [result] = run_stage([("how many weeks has lose control been on the billboard chart?", "music",
-                           KGEntities(songs=["lose control"]))])
+    [result] = run_stage(
+        [
+            (
+                "how many weeks has lose control been on the billboard chart?",
+                "music",
+                KGEntities(songs=["lose control"]),
+            )
+        ]
+    )
     text = evidence(result)
     assert "Lose Control / Billboard Hot 100 weeks on the chart on the chart of 2024-03-09 (Saturday)" in text
     assert ": 31" in text and result.has_evidence
@@ -180,10 +223,22 @@ def test_weeks_on_chart_of_a_song_use_its_official_spelling_and_a_chart_date(fak
 
 
 def test_a_debut_is_looked_up_from_the_weeks_on_the_chart(fake_api, monkeypatch):
-    monkeypatch.setitem(ATTRIBUTES, ("Lose Control", "2023-08-12"), {"rank": "84"})  # 31 weeks up to 2024-03-09
-    [result] = run_stage([("at what position did lose control debut on the billboard hot 100?", "music",
-                           KGEntities(songs=["Lose Control"]))])
-    assert "Lose Control entered the Billboard Hot 100 on the chart of 2023-08-12 (Saturday) at rank 84" in evidence(result)
+    monkeypatch.setitem(
+        ATTRIBUTES, ("Lose Control", "2023-08-12"), {"rank": "84"}
+    )  # 31 weeks up to 2024-03-09
+    [result] = run_stage(
+        [
+            (
+                "at what position did lose control debut on the billboard hot 100?",
+                "music",
+                KGEntities(songs=["Lose Control"]),
+            )
+        ]
+    )
+    assert (
+        "Lose Control entered the Billboard Hot 100 on the chart of 2023-08-12 (Saturday) at rank 84"
+        in evidence(result)
+    )
 
 
 def test_unknown_rank_null_pair_is_empty():
@@ -191,11 +246,13 @@ def test_unknown_rank_null_pair_is_empty():
 
 
 def test_grammy_years_are_plain_and_out_of_window_years_are_not_sent(fake_api):
-    results = run_stage([
-        ("when did beyonce win grammys?", "music", KGEntities(artists=["Beyonce"])),
-        ("which song won the grammy song of the year in 2010?", "music", KGEntities()),
-        ("which song won the grammy song of the year in 2021?", "music", KGEntities()),
-    ])
+    results = run_stage(
+        [
+            ("when did beyonce win grammys?", "music", KGEntities(artists=["Beyonce"])),
+            ("which song won the grammy song of the year in 2010?", "music", KGEntities()),
+            ("which song won the grammy song of the year in 2021?", "music", KGEntities()),
+        ]
+    )
     assert "2010, 2015, 2016" in evidence(results[0]) and "2,010" not in evidence(results[0])
     assert "Single Ladies" in evidence(results[1])
     assert not any(c.body.get("query") == 2021 for c in fake_api)
@@ -208,27 +265,39 @@ def test_grammy_years_are_plain_and_out_of_window_years_are_not_sent(fake_api):
 
 def test_play_by_play_names_the_first_and_last_scorer(fake_api, monkeypatch):
     answer = official
-    plays = {"period": {"0": 1, "1": 1, "2": 4}, "pctimestring": {"0": "12:00", "1": "11:40", "2": "0:03"},
-             "homedescription": {"0": "Jump Ball", "1": "Green 12' Jump Shot", "2": "Sengun Layup"},
-             "player1_name": {"0": "Alperen Sengun", "1": "Jalen Green", "2": "Alperen Sengun"},
-             "score": {"0": None, "1": "0 - 2", "2": "105 - 112"}}
+    plays = {
+        "period": {"0": 1, "1": 1, "2": 4},
+        "pctimestring": {"0": "12:00", "1": "11:40", "2": "0:03"},
+        "homedescription": {"0": "Jump Ball", "1": "Green 12' Jump Shot", "2": "Sengun Layup"},
+        "player1_name": {"0": "Alperen Sengun", "1": "Jalen Green", "2": "Alperen Sengun"},
+        "score": {"0": None, "1": "0 - 2", "2": "105 - 112"},
+    }
 
     def with_plays(route, body):
         return plays if route == "sports_nba_get_play_by_play_data_by_game_ids" else answer(route, body)
 
     monkeypatch.setattr("tests.test_kg_units.official", with_plays)
-    [result] = run_stage([("who scored first in the rockets game last friday?", "sports", KGEntities(teams=["Rockets"]))])
-    assert ("- first points of the game: Jalen Green (period 1 11:40, score 0 - 2); "
-            "last points: Alperen Sengun (period 4 0:03, score 105 - 112)") in evidence(result)
+    [result] = run_stage(
+        [("who scored first in the rockets game last friday?", "sports", KGEntities(teams=["Rockets"]))]
+    )
+    assert (
+        "- first points of the game: Jalen Green (period 1 11:40, score 0 - 2); "
+        "last points: Alperen Sengun (period 4 0:03, score 105 - 112)"
+    ) in evidence(result)
 
 
 def test_informal_nba_names_are_matched_in_the_days_games(fake_api):
-    [rockets, lakers] = run_stage([
-        ("how many points did the rockets score last friday?", "sports", KGEntities(teams=["Rockets"])),
-        ("did the lakers play on friday?", "sports", KGEntities(teams=["Lakers"])),
-    ])
+    [rockets, lakers] = run_stage(
+        [
+            ("how many points did the rockets score last friday?", "sports", KGEntities(teams=["Rockets"])),
+            ("did the lakers play on friday?", "sports", KGEntities(teams=["Lakers"])),
+        ]
+    )
     text = evidence(rockets)
-    assert "Houston Rockets (home) 112 - 105 Portland Trail Blazers (away)" in text and "2024-03-08 (Friday)" in text
+    assert (
+        "Houston Rockets (home) 112 - 105 Portland Trail Blazers (away)" in text
+        and "2024-03-08 (Friday)" in text
+    )
     assert "Houston Rockets played home and won" in text and "rebounds 48" in text
     assert "Houston Rockets scored 112 points, Portland Trail Blazers 105" in text
     assert rockets.has_evidence
@@ -253,11 +322,20 @@ def test_nba_names_and_apostrophes():
 
 
 def test_soccer_team_and_competition_come_from_the_row_key(fake_api):
-    [result] = run_stage([("what was the score of man utd's game yesterday?", "sports",
-                           KGEntities(teams=["Man Utd"], sport="soccer"))])
+    [result] = run_stage(
+        [
+            (
+                "what was the score of man utd's game yesterday?",
+                "sports",
+                KGEntities(teams=["Man Utd"], sport="soccer"),
+            )
+        ]
+    )
     text = evidence(result)
     assert "ENG-Premier League 2324" in text
-    assert "Manchester Utd (home) 2 - 0 Everton (away)" in text and "Manchester Utd played home and won" in text
+    assert (
+        "Manchester Utd (home) 2 - 0 Everton (away)" in text and "Manchester Utd played home and won" in text
+    )
     assert result.has_evidence
     rows = column_rows(SOCCER_DAY)
     assert rows[0][0] == SOCCER_KEY and rows[0][1]["opponent"] == "Manchester Utd"
@@ -267,12 +345,26 @@ def test_soccer_team_and_competition_come_from_the_row_key(fake_api):
 
 
 def test_ticker_from_the_exact_official_name_and_prices_aligned_to_the_question(fake_api):
-    [yesterday, week] = run_stage([
-        ("what did zephyrline robotics stock close at yesterday?", "finance", KGEntities(companies=["Zephyrline Robotics"])),
-        ("what was the average closing price of ZPHR this past week?", "finance", KGEntities(tickers=["ZPHR"])),
-    ])
+    [yesterday, week] = run_stage(
+        [
+            (
+                "what did zephyrline robotics stock close at yesterday?",
+                "finance",
+                KGEntities(companies=["Zephyrline Robotics"]),
+            ),
+            (
+                "what was the average closing price of ZPHR this past week?",
+                "finance",
+                KGEntities(tickers=["ZPHR"]),
+            ),
+        ]
+    )
     text = evidence(yesterday)
-    assert "No trading on 2024-03-09 (Saturday)" in text and "ZPHR on 2024-03-08 (Friday)" in text and "closing price 50.02" in text
+    assert (
+        "No trading on 2024-03-09 (Saturday)" in text
+        and "ZPHR on 2024-03-08 (Friday)" in text
+        and "closing price 50.02" in text
+    )
     assert "50.75" not in text  # Monday's bar is after the question's time on the exchange's clock
     assert "closing price 50.02" in text and "it closed above its opening price (+0.82)" in text
     assert "outside trading hours" in text and yesterday.has_evidence
@@ -280,7 +372,10 @@ def test_ticker_from_the_exact_official_name_and_prices_aligned_to_the_question(
     assert resolution == ["Zephyrline Robotics Inc. Common Stock"]
     summary = evidence(week)
     assert "average close 49.28" in summary and "highest price 50.20 on 2024-03-08 (Friday)" in summary
-    assert "up days" in summary and "- closes: 48.50 (2024-03-06 Wed), 49.31 (2024-03-07 Thu), 50.02 (2024-03-08 Fri)" in summary
+    assert (
+        "up days" in summary
+        and "- closes: 48.50 (2024-03-06 Wed), 49.31 (2024-03-07 Thu), 50.02 (2024-03-08 Fri)" in summary
+    )
 
 
 def test_a_session_still_open_at_the_question_time_has_no_close_yet(fake_api, monkeypatch):
@@ -292,13 +387,19 @@ def test_a_session_still_open_at_the_question_time_has_no_close_yet(fake_api, mo
 
 
 def test_dividends_are_summed_per_year(fake_api):
-    [result] = run_stage([("how much did ZPHR pay in dividends in 2023?", "finance", KGEntities(tickers=["ZPHR"]))])
+    [result] = run_stage(
+        [("how much did ZPHR pay in dividends in 2023?", "finance", KGEntities(tickers=["ZPHR"]))]
+    )
     text = evidence(result)
     assert "in 2023 (2023): 2 payment(s), total 0.5" in text and "2024: 0.3 (1 payments)" in text
 
 
 def test_company_names_and_directory(tmp_path):
-    names = ["Zephyrline Robotics Inc. Class A Common Stock", "Zephyrline Robotics Inc. Common Stock", "Zephyr Air"]
+    names = [
+        "Zephyrline Robotics Inc. Class A Common Stock",
+        "Zephyrline Robotics Inc. Common Stock",
+        "Zephyr Air",
+    ]
     assert best_company("Zephyrline Robotics", names, 0.75) == "Zephyrline Robotics Inc. Class A Common Stock"
     assert best_company("nothing alike", names, 0.75) is None
     table = tmp_path / "companies.csv"
@@ -322,8 +423,15 @@ def test_movie_years_outside_1990_2021_are_not_sent(fake_api):
 
 
 def test_a_company_the_kg_lacks_is_a_note_not_a_failure(fake_api):
-    [result] = run_stage([("what was acme widgets' closing price yesterday?", "finance",
-                           KGEntities(companies=["acme widgets"]))])
+    [result] = run_stage(
+        [
+            (
+                "what was acme widgets' closing price yesterday?",
+                "finance",
+                KGEntities(companies=["acme widgets"]),
+            )
+        ]
+    )
     assert result.error is None and not result.has_evidence
     assert result.events == [Event("degraded", "company not in the KG", "'acme widgets'")]
 
@@ -337,31 +445,57 @@ def test_one_figure_of_several_companies_is_ranked(fake_api, monkeypatch):
         return answer(route, body)
 
     monkeypatch.setattr("tests.test_kg_units.official", with_a_second_company)
-    [result] = run_stage([("which has the higher eps, zephyrline robotics or qmtx?", "finance",
-                           KGEntities(companies=["Zephyrline Robotics"], tickers=["QMTX"]))])
-    assert ("earnings per share (forward EPS) compared (KG, current), highest first: "
-            "ZPHR (Zephyrline Robotics Inc. Common Stock) 1.87 > QMTX -0.42") in evidence(result)
+    [result] = run_stage(
+        [
+            (
+                "which has the higher eps, zephyrline robotics or qmtx?",
+                "finance",
+                KGEntities(companies=["Zephyrline Robotics"], tickers=["QMTX"]),
+            )
+        ]
+    )
+    assert (
+        "earnings per share (forward EPS) compared (KG, current), highest first: "
+        "ZPHR (Zephyrline Robotics Inc. Common Stock) 1.87 > QMTX -0.42"
+    ) in evidence(result)
 
 
 def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
     [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
     assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)
-    assert result.has_evidence and result.events == [Event("fallback", "company not in the KG, tried as a ticker", "'zphr'")]
+    assert result.has_evidence and result.events == [
+        Event("fallback", "company not in the KG, tried as a ticker", "'zphr'")
+    ]
 
 
 def test_scheduler_dedupes_and_keeps_to_the_budgets(fake_api):
-    questions = [("what is ZPHR's eps, p/e ratio, market cap and dividend?", "finance", KGEntities(tickers=["ZPHR"]))] * 3
+    questions = [
+        ("what is ZPHR's eps, p/e ratio, market cap and dividend?", "finance", KGEntities(tickers=["ZPHR"]))
+    ] * 3
     run_stage(questions)
     assert len(fake_api) == 4  # the same four calls serve all three questions
     fake_api.clear()
-    tight = KGConfig(company_dict_path="/nonexistent", max_calls_per_question=1, api_seconds_per_question=1.0, seconds_per_call=1.5)
+    tight = KGConfig(
+        company_dict_path="/nonexistent",
+        max_calls_per_question=1,
+        api_seconds_per_question=1.0,
+        seconds_per_call=1.5,
+    )
     assert budget(tight, 3) == (3.0, 2)  # 3 s of API time at 1.5 s per call
     results = run_stage(questions, tight)
     assert len(fake_api) == 2
     assert all(any(event.what == "calls left out" for event in r.events) for r in results)
     config = KGConfig()
-    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03"}), config) == config.slow_call_cost
-    assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024", "team_name": "Miami Heat"}), config) == 1
+    assert (
+        call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03"}), config)
+        == config.slow_call_cost
+    )
+    assert (
+        call_cost(
+            ApiCall("sports_nba_get_games_on_date", {"date": "2024", "team_name": "Miami Heat"}), config
+        )
+        == 1
+    )
     assert call_cost(ApiCall("sports_nba_get_games_on_date", {"date": "2024-03-08"}), config) == 1
 
 
@@ -403,7 +537,9 @@ def test_results_are_read_from_the_result_key(broken_api):
 
 
 def test_parse_entities_accepts_schema_json_and_survives_garbage():
-    reply = json.dumps({"companies": ["Tesla", "Tesla", " "], "tickers": "TSLA", "sport": "curling", "rank": 500})
+    reply = json.dumps(
+        {"companies": ["Tesla", "Tesla", " "], "tickers": "TSLA", "sport": "curling", "rank": 500}
+    )
     entities, problem = parse_entities("Sure! " + reply, max_items=3)
     assert problem is None and entities.companies == ["Tesla"] and entities.tickers == ["TSLA"]
     assert entities.sport == "" and entities.rank == 0
@@ -414,7 +550,9 @@ def test_parse_entities_accepts_schema_json_and_survives_garbage():
 
 
 def test_rule_entities_read_tickers_rank_and_sport():
-    entities = add_rule_entities(KGEntities(), "How did $ZPHR and AAPL trade? Is the AI hype over?", {"AAPL", "AI"})
+    entities = add_rule_entities(
+        KGEntities(), "How did $ZPHR and AAPL trade? Is the AI hype over?", {"AAPL", "AI"}
+    )
     assert entities.tickers == ["ZPHR", "AAPL"]
     assert add_rule_entities(KGEntities(), "which song was no. 3 on the billboard hot 100", set()).rank == 3
     assert add_rule_entities(KGEntities(), "how many rebounds did jokic have", set()).sport == "nba"
@@ -441,27 +579,41 @@ def test_without_api_url_the_stage_calls_nothing(monkeypatch):
 
 
 def test_names_the_question_does_not_write_are_dropped_and_other_kinds_follow_the_domain():
-    invented = KGEntities(companies=["Universal Pictures"], tickers=["UP"], movies=["Glass Orchard"], people=["James Cameron"])
+    invented = KGEntities(
+        companies=["Universal Pictures"], tickers=["UP"], movies=["Glass Orchard"], people=["James Cameron"]
+    )
     grounded, events = ground_in_question(invented, "who directed the glass orchard?")
     assert grounded == KGEntities(movies=["Glass Orchard"])
     assert [e.what for e in events] == ["name read not in the question, dropped"] * 3
-    teams, events = ground_in_question(KGEntities(teams=["Los Angeles Lakers"], tickers=["qmtx"]), "did the lakers beat qmtx?")
+    teams, events = ground_in_question(
+        KGEntities(teams=["Los Angeles Lakers"], tickers=["qmtx"]), "did the lakers beat qmtx?"
+    )
     assert teams.teams == ["Los Angeles Lakers"] and teams.tickers == ["qmtx"] and events == []
     focused = refile_for_domain(KGEntities(companies=["Rockets"], teams=["Rockets"]), "sports")
     assert focused == KGEntities(teams=["Rockets"])
-    catch_all = refile_for_domain(KGEntities(entities=["paper lanterns"], companies=["paper lanterns"]), "music")
-    assert catch_all.artists == ["paper lanterns"] and catch_all.entities == [] and catch_all.companies == ["paper lanterns"]
+    catch_all = refile_for_domain(
+        KGEntities(entities=["paper lanterns"], companies=["paper lanterns"]), "music"
+    )
+    assert (
+        catch_all.artists == ["paper lanterns"]
+        and catch_all.entities == []
+        and catch_all.companies == ["paper lanterns"]
+    )
     assert refile_for_domain(KGEntities(teams=["Lake Varnholm"]), "open").entities == ["Lake Varnholm"]
     film_as_person = refile_for_domain(KGEntities(people=["copper meridian"]), "movie")
-    assert film_as_person.people == ["copper meridian"] and film_as_person.movies == []  # the other kind on a miss
+    assert (
+        film_as_person.people == ["copper meridian"] and film_as_person.movies == []
+    )  # the other kind on a miss
 
 
 @pytest.mark.parametrize(
     "query, spans",
     [
         ('what share of 2016 was "black beatles" number one?', ["black beatles"]),  # quoted
-        ("who directed Pirates of the Caribbean: The Curse of the Black Pearl?",
-         ["Pirates of the Caribbean", "Curse of the Black Pearl"]),  # capitalised runs, cut at punctuation
+        (
+            "who directed Pirates of the Caribbean: The Curse of the Black Pearl?",
+            ["Pirates of the Caribbean", "Curse of the Black Pearl"],
+        ),  # capitalised runs, cut at punctuation
         ("What albums did Maroon 5 release in 2004?", ["Maroon 5"]),  # a number inside a run, not alone
         ("which company's stock traded less this week, kind or  casi?", ["kind", "casi"]),  # options
         ("Who is older, Taylor Swift or Justin Bieber?", ["Taylor Swift", "Justin Bieber"]),  # once each
@@ -474,48 +626,99 @@ def test_the_question_s_own_spans(query, spans):
 
 
 def test_a_weak_reading_is_repaired_from_the_question():
-    misspelt, events = ground_in_question(KGEntities(companies=["casy"], tickers=["AAPL"]), "which traded more, kind or casi?")
+    misspelt, events = ground_in_question(
+        KGEntities(companies=["casy"], tickers=["AAPL"]), "which traded more, kind or casi?"
+    )
     assert misspelt.companies == ["casi"] and misspelt.tickers == []
-    assert [e.what for e in events] == ["name read replaced by the question's own", "name read not in the question, dropped"]
+    assert [e.what for e in events] == [
+        "name read replaced by the question's own",
+        "name read not in the question, dropped",
+    ]
     described, events = ground_in_question(
-        KGEntities(artists=["the artist who won best new artist in 2015"]), "when was the artist who won best new artist in 2015 born?"
+        KGEntities(artists=["the artist who won best new artist in 2015"]),
+        "when was the artist who won best new artist in 2015 born?",
     )
     assert described.artists == [] and events[0].what == "described entity left to its relation"
-    kind_of_thing, _ = ground_in_question(KGEntities(movies=["life stinks"], people=["actors"]), "how many actors were in life stinks?")
+    kind_of_thing, _ = ground_in_question(
+        KGEntities(movies=["life stinks"], people=["actors"]), "how many actors were in life stinks?"
+    )
     assert kind_of_thing == KGEntities(movies=["life stinks"])  # "actors" names a kind of thing, not a person
-    godfather, _ = ground_in_question(KGEntities(movies=["The Godfather"]), "which movie won best picture the year oldman won?")
+    godfather, _ = ground_in_question(
+        KGEntities(movies=["The Godfather"]), "which movie won best picture the year oldman won?"
+    )
     assert godfather.movies == []  # "the" alone does not ground a name
-    spelt, events = ground_in_question(KGEntities(artists=["The Beatles"], songs=["One More Time"]),
-                                       "did the beattles release one more time?")
-    assert spelt == KGEntities(artists=["The Beatles"], songs=["One More Time"]) and events == []  # misspelt; common words
+    spelt, events = ground_in_question(
+        KGEntities(artists=["The Beatles"], songs=["One More Time"]),
+        "did the beattles release one more time?",
+    )
+    assert (
+        spelt == KGEntities(artists=["The Beatles"], songs=["One More Time"]) and events == []
+    )  # misspelt; common words
     empty = KGEntities()
-    assert fill_from_question(empty, "which traded more, kind or casi?", "finance", 3)[0].what == "names taken from the question's own spans"
+    assert (
+        fill_from_question(empty, "which traded more, kind or casi?", "finance", 3)[0].what
+        == "names taken from the question's own spans"
+    )
     assert empty.companies == ["kind", "casi"]
     read = KGEntities(tickers=["KIND"])
-    assert fill_from_question(read, "which traded more, kind or casi?", "finance", 3) == [] and read.companies == []  # the reader's kept
+    assert (
+        fill_from_question(read, "which traded more, kind or casi?", "finance", 3) == []
+        and read.companies == []
+    )  # the reader's kept
     nothing = KGEntities()
-    assert fill_from_question(nothing, "how much did each toy story movie gross?", "movie", 3) == [] and nothing == KGEntities()
+    assert (
+        fill_from_question(nothing, "how much did each toy story movie gross?", "movie", 3) == []
+        and nothing == KGEntities()
+    )
     words = KGEntities()
-    assert search_question_words(words, "how much did each toy story movie gross?", "movie")[0].what == "the question's words searched as a name"
+    assert (
+        search_question_words(words, "how much did each toy story movie gross?", "movie")[0].what
+        == "the question's words searched as a name"
+    )
     assert words.movies == ["toy story gross"]  # only a hit the question writes in full will be taken
     teams = KGEntities()
-    assert search_question_words(teams, "how many points did they score last night?", "sports") == [] and teams == KGEntities()
+    assert (
+        search_question_words(teams, "how many points did they score last night?", "sports") == []
+        and teams == KGEntities()
+    )
     ranked = KGEntities()
-    assert search_question_words(ranked, "which song was number one last week?", "music") == [] and ranked == KGEntities()
+    assert (
+        search_question_words(ranked, "which song was number one last week?", "music") == []
+        and ranked == KGEntities()
+    )
     named = KGEntities(movies=["Jaws"])
     assert search_question_words(named, "who directed jaws?", "movie") == [] and named.movies == ["Jaws"]
 
 
 def test_a_hit_the_question_writes_in_full_stands_for_a_name_read_short_or_long():
-    assert written_match("dark", ["The Dark Knight", "Dark Waters"], "who directed the dark knight?") == "The Dark Knight"
-    assert written_match("spielberg directed", ["Steven Spielberg"], "films steven spielberg directed") == "Steven Spielberg"
-    assert written_match("dark", ["Dark Waters"], "who directed the dark knight?") is None  # not written in the question
-    assert written_match("knight", ["Dark Waters", "Jaws"], "is jaws older than dark waters?") is None  # no shared word
+    assert (
+        written_match("dark", ["The Dark Knight", "Dark Waters"], "who directed the dark knight?")
+        == "The Dark Knight"
+    )
+    assert (
+        written_match("spielberg directed", ["Steven Spielberg"], "films steven spielberg directed")
+        == "Steven Spielberg"
+    )
+    assert (
+        written_match("dark", ["Dark Waters"], "who directed the dark knight?") is None
+    )  # not written in the question
+    assert (
+        written_match("knight", ["Dark Waters", "Jaws"], "is jaws older than dark waters?") is None
+    )  # no shared word
 
 
-MATRIX = [("The Matrix", "1999-03-30"), ("Toy Story 2", "1999-10-30"), ("The Matrix Revolutions", "2003-11-05"),
-          ("The Matrix Reloaded", "2003-05-15")]
-TOY_STORY = [("Toy Story 4", "2019-06-19"), ("Toy Story", "1995-10-30"), ("Toy Story of Terror!", "2013-10-15"), ("Toy Story 2", "1999-10-30")]
+MATRIX = [
+    ("The Matrix", "1999-03-30"),
+    ("Toy Story 2", "1999-10-30"),
+    ("The Matrix Revolutions", "2003-11-05"),
+    ("The Matrix Reloaded", "2003-05-15"),
+]
+TOY_STORY = [
+    ("Toy Story 4", "2019-06-19"),
+    ("Toy Story", "1995-10-30"),
+    ("Toy Story of Terror!", "2013-10-15"),
+    ("Toy Story 2", "1999-10-30"),
+]
 
 
 def test_a_title_read_with_a_number_is_the_series_film_of_that_number():
@@ -525,22 +728,44 @@ def test_a_title_read_with_a_number_is_the_series_film_of_that_number():
     assert numbered_title("toy story 2", TOY_STORY) == "Toy Story 2"  # a numbered series: by its numbers
     assert numbered_title("toy story 1", TOY_STORY) == "Toy Story"  # 1: the one without a number
     assert numbered_title("toy story 3", TOY_STORY) is None  # not the third by date ("Toy Story of Terror!")
-    assert numbered_title("toy story", TOY_STORY) is None and numbered_title("the matrix", MATRIX) is None  # no number read
+    assert (
+        numbered_title("toy story", TOY_STORY) is None and numbered_title("the matrix", MATRIX) is None
+    )  # no number read
 
 
-def test_a_numbered_title_the_kg_does_not_spell_so_is_found_and_no_other_number_stands_for_it(fake_api, monkeypatch):
+def test_a_numbered_title_the_kg_does_not_spell_so_is_found_and_no_other_number_stands_for_it(
+    fake_api, monkeypatch
+):
     def films(route, body):
         hits = {"matrix": MATRIX, "toy story": TOY_STORY}
         key = next((k for k in hits if k in search_key(body.get("query", ""))), None)
-        return [{"title": t, "id": i, "release_date": d} for i, (t, d) in enumerate(hits[key])] if route == "movie_get_movie_info" and key else []
+        return (
+            [{"title": t, "id": i, "release_date": d} for i, (t, d) in enumerate(hits[key])]
+            if route == "movie_get_movie_info" and key
+            else []
+        )
 
     monkeypatch.setattr(sys.modules[__name__], "official", films)
-    matrix, toys = run_stage([("how long between matrix 1 and matrix 2?", "movie", KGEntities(movies=["matrix 1", "matrix 2"])),
-                              ("what did toy story 1 and toy story 3 gross?", "movie", KGEntities(movies=["toy story 1", "toy story 3"]))])
-    assert "The Matrix / release date: 1999-03-30" in evidence(matrix) and "The Matrix Reloaded / release date: 2003-05-15" in evidence(matrix)
-    assert "title read with a number taken as the series' film: 'matrix 2' -> 'The Matrix Reloaded'" in map(str, matrix.events)
+    matrix, toys = run_stage(
+        [
+            ("how long between matrix 1 and matrix 2?", "movie", KGEntities(movies=["matrix 1", "matrix 2"])),
+            (
+                "what did toy story 1 and toy story 3 gross?",
+                "movie",
+                KGEntities(movies=["toy story 1", "toy story 3"]),
+            ),
+        ]
+    )
+    assert "The Matrix / release date: 1999-03-30" in evidence(
+        matrix
+    ) and "The Matrix Reloaded / release date: 2003-05-15" in evidence(matrix)
+    assert "title read with a number taken as the series' film: 'matrix 2' -> 'The Matrix Reloaded'" in map(
+        str, matrix.events
+    )
     assert "Toy Story / release date: 1995-10-30" in evidence(toys)
-    assert "Toy Story 4" not in evidence(toys) and "No movie titled 'toy story 3'" in evidence(toys)  # "Toy Story 4" looks alike
+    assert "Toy Story 4" not in evidence(toys) and "No movie titled 'toy story 3'" in evidence(
+        toys
+    )  # "Toy Story 4" looks alike
 
 
 def test_a_name_the_llm_filed_under_the_wrong_kind_is_searched_as_the_other_only_on_a_miss(fake_api):
@@ -550,32 +775,58 @@ def test_a_name_the_llm_filed_under_the_wrong_kind_is_searched_as_the_other_only
 
     questions = ["who wrote lose control?", "when did beyonce win grammys?"]
     replies = {questions[0]: entities(["lose control"]), questions[1]: entities(["Beyonce"])}
-    llm = ScriptedLLM(lambda conversation, params: next(r for q, r in replies.items() if q in conversation[-1]["content"]))
+    llm = ScriptedLLM(
+        lambda conversation, params: next(r for q, r in replies.items() if q in conversation[-1]["content"])
+    )
     stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm, PromptLibrary())
-    song, artist = stage.run([Question(str(i), q, QUERY_TIME) for i, q in enumerate(questions)],
-                             [QuestionAttributes(domain="music")] * 2)
+    song, artist = stage.run(
+        [Question(str(i), q, QUERY_TIME) for i, q in enumerate(questions)],
+        [QuestionAttributes(domain="music")] * 2,
+    )
     searches = [(c.route.split("_")[2], c.body["query"]) for c in fake_api if "search" in c.route]
     assert searches == [("artist", "lose control"), ("artist", "Beyonce"), ("song", "lose control")]
-    assert "No artist named" not in evidence(song) and any(c.startswith("music_get_song_author") for c in song.calls)
+    assert "No artist named" not in evidence(song) and any(
+        c.startswith("music_get_song_author") for c in song.calls
+    )
     assert "2010, 2015, 2016" in evidence(artist)
 
 
 def test_names_the_llm_invented_give_way_to_the_question_s_own(fake_api):
     def reply(**names: list[str]) -> str:
-        empty = {k: [] for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")}
+        empty = {
+            k: []
+            for k in ("companies", "tickers", "movies", "people", "artists", "songs", "teams", "entities")
+        }
         return json.dumps({**empty, **names, "sport": "none", "rank": 0})
 
-    questions = {"which stock traded more this week, kind or casi?": ("finance", reply(companies=["apple"], tickers=["AAPL"])),
-                 "who wrote lose control?": ("music", reply(songs=["Hello"]))}
-    llm = ScriptedLLM(lambda conversation, params: next(r for q, (_, r) in questions.items() if q in conversation[-1]["content"]))
+    questions = {
+        "which stock traded more this week, kind or casi?": (
+            "finance",
+            reply(companies=["apple"], tickers=["AAPL"]),
+        ),
+        "who wrote lose control?": ("music", reply(songs=["Hello"])),
+    }
+    llm = ScriptedLLM(
+        lambda conversation, params: next(
+            r for q, (_, r) in questions.items() if q in conversation[-1]["content"]
+        )
+    )
     stage = KnowledgeGraphStage(KGConfig(company_dict_path="/nonexistent"), llm, PromptLibrary())
-    stock, song = stage.run([Question(str(i), q, QUERY_TIME) for i, q in enumerate(questions)],
-                            [QuestionAttributes(domain=domain) for domain, _ in questions.values()])
-    assert "finance_get_price_history(query='KIND')" in stock.calls and "finance_get_price_history(query='CASI')" in stock.calls
+    stock, song = stage.run(
+        [Question(str(i), q, QUERY_TIME) for i, q in enumerate(questions)],
+        [QuestionAttributes(domain=domain) for domain, _ in questions.values()],
+    )
+    assert (
+        "finance_get_price_history(query='KIND')" in stock.calls
+        and "finance_get_price_history(query='CASI')" in stock.calls
+    )
     assert not any("AAPL" in call or "apple" in call for call in stock.calls)
     assert "names taken from the question's own spans: 'kind', 'casi'" in map(str, stock.events)
     # no span marked in the question: its words are searched, and the song found is the one it writes
-    assert "music_get_song_author(query='Lose Control')" in song.calls and "the question's words searched as a name" in str(song.events)
+    assert (
+        "music_get_song_author(query='Lose Control')" in song.calls
+        and "the question's words searched as a name" in str(song.events)
+    )
 
 
 def test_chart_dates_found_by_probing_even_when_charts_are_not_dated_saturdays(monkeypatch):

@@ -10,8 +10,13 @@ from benchmarks import knowledge_memory
 from tests.doubles import ScriptedLLM
 
 QUESTIONS = [
-    {"interaction_id_prefix": f"q{i}", "query": f"question {i}?", "answer": "paris" if i % 2 else "london",
-     "domain": "open" if i < 3 else "movie", "static_or_dynamic": "static" if i < 4 else "real-time"}
+    {
+        "interaction_id_prefix": f"q{i}",
+        "query": f"question {i}?",
+        "answer": "paris" if i % 2 else "london",
+        "domain": "open" if i < 3 else "movie",
+        "static_or_dynamic": "static" if i < 4 else "real-time",
+    }
     for i in range(6)
 ]
 
@@ -38,7 +43,10 @@ def test_each_question_is_answered_once_and_a_rerun_asks_only_the_rest(monkeypat
     second = ScriptedLLM(lambda conversation, params: '{"reasoning": "r", "answer": "I don\'t know"}')
     assert run(monkeypatch, data, out, second) == 0
     assert sum(len(conversations) for conversations, _ in second.calls) == 2
-    ids = [line["id"] for line in map(json.loads, out.read_text().splitlines()[:4] + out.read_text().splitlines()[5:])]
+    ids = [
+        line["id"]
+        for line in map(json.loads, out.read_text().splitlines()[:4] + out.read_text().splitlines()[5:])
+    ]
     assert sorted(ids) == [q["interaction_id_prefix"] for q in QUESTIONS]
     table = capsys.readouterr().out
     # 6 questions: the first 4 of the shuffled order said Paris (right for the odd ids), 2 said I don't know

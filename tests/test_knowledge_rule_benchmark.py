@@ -11,8 +11,13 @@ from evaluation.data import CragRecord, GoldQuestion
 RECORD = CragRecord(GoldQuestion("id", "q?", "a"), {})
 
 
-def case(relevance: float | None, with_knowledge: Verdict, without: Verdict | None,
-         dynamic: float = 0.1, answered: bool = True) -> knowledge_rule.Case:
+def case(
+    relevance: float | None,
+    with_knowledge: Verdict,
+    without: Verdict | None,
+    dynamic: float = 0.1,
+    answered: bool = True,
+) -> knowledge_rule.Case:
     return knowledge_rule.Case(RECORD, "a", dynamic, relevance, answered, with_knowledge, without)
 
 
@@ -64,4 +69,6 @@ def test_relevance_is_read_from_the_forced_runs_knowledge_signal():
     assert knowledge_rule.relevance_of(line, "id") == pytest.approx(0.81)
     assert knowledge_rule.relevance_of({"plan": {"signals": ["knowledge: no references"]}}, "id") is None
     with pytest.raises(SystemExit, match="weak_relevance=1.01"):
-        knowledge_rule.relevance_of({"plan": {"signals": ["knowledge skipped: strong references (best 0.81)"]}}, "id")
+        knowledge_rule.relevance_of(
+            {"plan": {"signals": ["knowledge skipped: strong references (best 0.81)"]}}, "id"
+        )

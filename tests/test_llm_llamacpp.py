@@ -206,7 +206,9 @@ def test_the_same_conversations_in_two_orders_give_identical_replies(embedded_ll
 
 
 @pytest.mark.model
-def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_empty_context(embedded_llm, monkeypatch):
+def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_empty_context(
+    embedded_llm, monkeypatch
+):
     """Each system message's KV state is saved the first time it is read and restored for later
     conversations, here after another system message took the context; the replies are those of an
     empty context, to the last bit, and the reused tokens are counted."""
@@ -215,7 +217,11 @@ def test_a_system_message_restored_from_its_saved_state_gives_the_replies_of_an_
     instructions = "Reply with a short phrase. " + SHARED_INSTRUCTIONS[:300]  # under one chunk
     conversations = [
         [{"role": "system", "content": instructions}, {"role": "user", "content": question}]
-        for question in ("Which river flows through Paris?", "Who wrote Hamlet?", "What is the capital of Peru?")
+        for question in (
+            "Which river flows through Paris?",
+            "Who wrote Hamlet?",
+            "What is the capital of Peru?",
+        )
     ]
     params = GenerationParams(max_tokens=8, first_token_logprobs=5)
 

@@ -13,6 +13,7 @@ from models.llm import GenerationParams, create_backend
 from models.llm.base import TimeLimit
 from kg_mock.server import free_port
 
+
 def ask(text: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": "You are a terse assistant."}, {"role": "user", "content": text}]
 
@@ -124,7 +125,9 @@ def test_a_server_slower_than_the_time_limit_gives_cut_completions_on_time(broke
         handler.send(200, b"{}")
 
     url = broken_api(slow)
-    backend = create_backend(LLMConfig(backend="openai", base_url=f"{url}/v1", served_model="m", request_retries=2))
+    backend = create_backend(
+        LLMConfig(backend="openai", base_url=f"{url}/v1", served_model="m", request_retries=2)
+    )
     limit = TimeLimit(time.monotonic() + 1.0)
     started = time.monotonic()
     with backend.limited(limit):
@@ -150,11 +153,20 @@ def _chat_reply(name: str):
     def respond(handler):
         if handler.command == "GET":
             model = "model-b" if name == "odd" else "model-a"
-            handler.send(200, json.dumps({"object": "list", "data": [{"id": model, "object": "model"}]}).encode())
+            handler.send(
+                200, json.dumps({"object": "list", "data": [{"id": model, "object": "model"}]}).encode()
+            )
             return
-        body = {"id": "x", "object": "chat.completion", "created": 0, "model": "model-a",
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": name}}],
-                "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}
+        body = {
+            "id": "x",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "model-a",
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": name}}
+            ],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4},
+        }
         handler.send(200, json.dumps(body).encode())
 
     return respond
@@ -162,7 +174,9 @@ def _chat_reply(name: str):
 
 def test_conversations_are_dealt_to_the_listed_servers_in_turn(broken_api):
     first, second = broken_api(_chat_reply("first")), broken_api(_chat_reply("second"))
-    backend = create_backend(LLMConfig(backend="openai", base_url=f"{first}/v1, {second}/v1", max_concurrent_requests=1))
+    backend = create_backend(
+        LLMConfig(backend="openai", base_url=f"{first}/v1, {second}/v1", max_concurrent_requests=1)
+    )
     completions = backend.generate([ask(str(n)) for n in range(4)], GenerationParams(max_tokens=4))
     assert [c.text for c in completions] == ["first", "second", "first", "second"]
     assert backend.model_identity() == "openai-compatible server, model model-a"  # not the servers' addresses

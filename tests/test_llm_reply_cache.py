@@ -37,8 +37,14 @@ def test_a_request_answered_before_comes_from_the_store_and_only_new_ones_reach_
     mixed = llm.generate([conversation("c"), conversation("a"), conversation("b")], params)
     assert [c.text for c in mixed] == ["reply to c", "reply to a", "reply to b"]  # in order
     assert [c.cached for c in mixed] == [False, True, True]
-    assert (mixed[1].prompt_tokens, mixed[1].completion_tokens) == (first[0].prompt_tokens, first[0].completion_tokens)
-    assert [[conv[-1]["content"] for conv in call] for call, _ in inner.calls] == [["a", "b"], ["c"]]  # one call a batch
+    assert (mixed[1].prompt_tokens, mixed[1].completion_tokens) == (
+        first[0].prompt_tokens,
+        first[0].completion_tokens,
+    )
+    assert [[conv[-1]["content"] for conv in call] for call, _ in inner.calls] == [
+        ["a", "b"],
+        ["c"],
+    ]  # one call a batch
     assert (llm.hits, llm.misses) == (2, 3)
 
     usage = TokenUsage()
@@ -52,13 +58,25 @@ def test_a_request_answered_before_comes_from_the_store_and_only_new_ones_reach_
     assert again_inner.calls == []
 
 
-@pytest.mark.parametrize("change", [
-    {"max_tokens": 9}, {"temperature": 0.5}, {"top_p": 0.9}, {"n": 2}, {"stop": ("\n",)}, {"seed": 1},
-    {"json_schema": {"type": "object"}}, {"grammar": 'root ::= "x"'}, {"first_token_logprobs": 5},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"max_tokens": 9},
+        {"temperature": 0.5},
+        {"top_p": 0.9},
+        {"n": 2},
+        {"stop": ("\n",)},
+        {"seed": 1},
+        {"json_schema": {"type": "object"}},
+        {"grammar": 'root ::= "x"'},
+        {"first_token_logprobs": 5},
+    ],
+)
 def test_every_generation_parameter_is_part_of_the_key(change):
     base = GenerationParams(max_tokens=8)
-    assert request_key("m", conversation("a"), dataclasses.replace(base, **change)) != request_key("m", conversation("a"), base)
+    assert request_key("m", conversation("a"), dataclasses.replace(base, **change)) != request_key(
+        "m", conversation("a"), base
+    )
 
 
 def test_the_model_and_every_message_are_part_of_the_key():
@@ -66,14 +84,20 @@ def test_the_model_and_every_message_are_part_of_the_key():
     key = request_key("m", conversation("a"), params)
     assert request_key("other model", conversation("a"), params) != key
     assert request_key("m", conversation("b"), params) != key
-    assert request_key("m", [{"role": "system", "content": "Answer at length."}, conversation("a")[1]], params) != key
+    assert (
+        request_key("m", [{"role": "system", "content": "Answer at length."}, conversation("a")[1]], params)
+        != key
+    )
     assert request_key("m", [{**conversation("a")[0], "role": "user"}, conversation("a")[1]], params) != key
     assert request_key("m", conversation("a"), GenerationParams()) == key  # and nothing else
 
 
 def test_a_cut_or_failed_reply_is_never_stored(tmp_path):
-    outcomes = {"cut": Completion(texts=["half a rep"], cut=True, error="stopped at the batch deadline"),
-                "failed": Completion(texts=[], error="prompt too long"), "empty": Completion(texts=[])}
+    outcomes = {
+        "cut": Completion(texts=["half a rep"], cut=True, error="stopped at the batch deadline"),
+        "failed": Completion(texts=[], error="prompt too long"),
+        "empty": Completion(texts=[]),
+    }
 
     class Flaky(ScriptedLLM):
         def generate(self, conversations, params):
@@ -83,8 +107,9 @@ def test_a_cut_or_failed_reply_is_never_stored(tmp_path):
     inner = Flaky([])
     llm = CachedBackend(inner, ReplyStore(tmp_path / "replies.sqlite"))
     for _ in range(2):
-        assert [c.cut for c in llm.generate([conversation(name) for name in outcomes], GenerationParams())] == [
-            True, False, False]
+        assert [
+            c.cut for c in llm.generate([conversation(name) for name in outcomes], GenerationParams())
+        ] == [True, False, False]
     assert len(inner.calls) == 2  # asked again each time
     assert len(llm.store) == 0
 
@@ -132,7 +157,8 @@ def test_create_backend_puts_the_cache_in_front_only_when_configured(tmp_path):
     plain = create_backend(LLMConfig(backend="openai", base_url="http://127.0.0.1:9/v1"))
     assert not isinstance(plain, CachedBackend)
     plain.close()
-    cached = create_backend(LLMConfig(backend="openai", base_url="http://127.0.0.1:9/v1",
-                                      reply_cache=str(tmp_path / "c.sqlite")))
+    cached = create_backend(
+        LLMConfig(backend="openai", base_url="http://127.0.0.1:9/v1", reply_cache=str(tmp_path / "c.sqlite"))
+    )
     assert isinstance(cached, CachedBackend) and cached.name == "openai"
     cached.close()

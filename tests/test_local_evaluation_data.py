@@ -79,7 +79,8 @@ def _bad_inputs(tmp):
     ]}  # fmt: skip
     cases["out_is_a_file"] = (["--out", str(tmp / "a_file")], "--out " + str(tmp / "a_file") + " is a file")
     cases["setting_out_of_range"] = (
-        ["--set", "llm.context_tokens=-5", *out], "llm.context_tokens must be at least 256; got -5"
+        ["--set", "llm.context_tokens=-5", *out],
+        "llm.context_tokens must be at least 256; got -5",
     )
     cases["missing_weights"] = (
         ["--set", "retrieval.embedding_model=/nowhere/sentence-t5-large", *out],
@@ -87,7 +88,8 @@ def _bad_inputs(tmp):
     )
     cases["missing_part"] = (["--data", str(parts[0]), *out], "part 2 of the split file is missing")
     cases["no_question_of_the_split"] = (
-        ["--split", "1", *out], "sample.jsonl: none of its 8 questions is of --split 1 (public test)"
+        ["--split", "1", *out],
+        "sample.jsonl: none of its 8 questions is of --split 1 (public test)",
     )
     return cases
 
@@ -206,8 +208,18 @@ def test_the_task3_archive_gives_the_answers_of_one_jsonl(task3_files, tmp_path,
     runs = {}
     for shape in ("jsonl", "archive"):
         out = tmp_path / shape
-        argv = ["--data", str(task3_files[shape]), "--out", str(out), "--limit", "2", "--batch-size", "2",
-                "--set", "budget.seconds_per_question=100000"]  # no deadline: a busy machine changes nothing
+        argv = [
+            "--data",
+            str(task3_files[shape]),
+            "--out",
+            str(out),
+            "--limit",
+            "2",
+            "--batch-size",
+            "2",
+            "--set",
+            "budget.seconds_per_question=100000",
+        ]  # no deadline: a busy machine changes nothing
         assert local_evaluation.main(argv, llm=cached) == 0
         runs[shape] = json.loads((out / "report.json").read_text())["reply_cache"]
         runs[shape + " answers"] = [(line["interaction_id"], line["prediction"])

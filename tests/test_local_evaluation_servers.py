@@ -29,9 +29,27 @@ def two_servers(tmp_path_factory):
     try:
         for index in range(2):
             port = free_port("127.0.0.1")
-            command = [sys.executable, "-m", "tests.llama_server", "--model", str(model), "--host", "127.0.0.1",
-                       "--port", str(port), "--n_threads", "1", "--n_threads_batch", "1",
-                       "--n_ctx", str(config.context_tokens), "--n_batch", str(config.batch_tokens), "--verbose", "False"]
+            command = [
+                sys.executable,
+                "-m",
+                "tests.llama_server",
+                "--model",
+                str(model),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_threads",
+                "1",
+                "--n_threads_batch",
+                "1",
+                "--n_ctx",
+                str(config.context_tokens),
+                "--n_batch",
+                str(config.batch_tokens),
+                "--verbose",
+                "False",
+            ]
             with (logs / f"server-{index}.log").open("wb") as log:
                 servers.append(subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT))
             urls.append(f"http://127.0.0.1:{port}/v1")
@@ -53,13 +71,29 @@ def predictions(folder: Path) -> dict[str, str]:
 
 @pytest.mark.model
 def test_two_jobs_on_two_servers_answer_like_one_job(two_servers, tmp_path):
-    settings = ["llm.backend=openai", f"llm.base_url={','.join(two_servers)}", "llm.json_schema_style=json_object",
-                "budget.seconds_per_question=100000"]  # no deadline: a busy machine must not change the answers
+    settings = [
+        "llm.backend=openai",
+        f"llm.base_url={','.join(two_servers)}",
+        "llm.json_schema_style=json_object",
+        "budget.seconds_per_question=100000",
+    ]  # no deadline: a busy machine must not change the answers
     runs = {}
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs-{jobs}"
-        argv = ["--data", str(SAMPLE), "--out", str(out), "--limit", "3", "--batch-size", "1", "--jobs", jobs,
-                "--log-level", "WARNING"] + [part for setting in settings for part in ("--set", setting)]
+        argv = [
+            "--data",
+            str(SAMPLE),
+            "--out",
+            str(out),
+            "--limit",
+            "3",
+            "--batch-size",
+            "1",
+            "--jobs",
+            jobs,
+            "--log-level",
+            "WARNING",
+        ] + [part for setting in settings for part in ("--set", setting)]
         assert local_evaluation.main(argv) == 0
         runs[jobs] = predictions(out)
         report = json.loads((out / "report.json").read_text())

@@ -142,15 +142,34 @@ def test_the_time_check_passes_when_every_condition_holds():
         ({"nominal_task1": outcome(refused=1)}, "lost reasoning for time"),
         ({"nominal_task1": outcome(cut=1)}, "cut by the deadline"),
         ({"slow_task3": outcome(cut=2)}, "cut by the deadline"),
-        ({"slow_task1": outcome(answered=3), "slow_task3": outcome(answered=3)}, "slow keeps too few answers"),
-        ({"very_slow_task1": outcome(answered=1), "very_slow_task3": outcome(answered=1)}, "very-slow keeps too few"),
         (
-            {"nominal_task1": outcome(answered=0), "nominal_task2": outcome(answered=0), "nominal_task3": outcome(answered=0)},
+            {"slow_task1": outcome(answered=3), "slow_task3": outcome(answered=3)},
+            "slow keeps too few answers",
+        ),
+        (
+            {"very_slow_task1": outcome(answered=1), "very_slow_task3": outcome(answered=1)},
+            "very-slow keeps too few",
+        ),
+        (
+            {
+                "nominal_task1": outcome(answered=0),
+                "nominal_task2": outcome(answered=0),
+                "nominal_task3": outcome(answered=0),
+            },
             "answered nothing",
         ),
-        ({"slow_kg_task2": outcome(answered=1), "slow_kg_task3": outcome(answered=2)}, "slow-kg keeps too few"),
-        ({"small_kv_task1": outcome(answered=3), "small_kv_task3": outcome(answered=3)}, "small-kv keeps too few"),
-        ({"long_replies_task1": outcome(answered=2), "long_replies_task3": outcome(answered=2)}, "long-replies keeps too few"),
+        (
+            {"slow_kg_task2": outcome(answered=1), "slow_kg_task3": outcome(answered=2)},
+            "slow-kg keeps too few",
+        ),
+        (
+            {"small_kv_task1": outcome(answered=3), "small_kv_task3": outcome(answered=3)},
+            "small-kv keeps too few",
+        ),
+        (
+            {"long_replies_task1": outcome(answered=2), "long_replies_task3": outcome(answered=2)},
+            "long-replies keeps too few",
+        ),
         ({"small_kv_task1": outcome(cut=3, held=2, kept=1)}, "1 cut repl(ies) lost the answer they held"),
         ({"stalls_task1": outcome(cut=0)}, "the cut path went unexercised"),
         ({"stalls_task1": outcome(cut=8, held=0)}, "the cut path went unexercised"),
@@ -180,7 +199,11 @@ def test_cuts_are_allowed_where_the_profile_allows_them_if_every_held_answer_is_
 
 def test_each_profiles_share_is_of_what_the_nominal_one_answers_on_the_same_tasks():
     # nominal answers 18 on three tasks; slow 16 (89 %) passes, very-slow 10 (56 %) fails
-    table = outcomes(slow_task1=outcome(answered=4), very_slow_task1=outcome(answered=2), very_slow_task3=outcome(answered=2))
+    table = outcomes(
+        slow_task1=outcome(answered=4),
+        very_slow_task1=outcome(answered=2),
+        very_slow_task3=outcome(answered=2),
+    )
     passed, problems = failures(table)
     assert not passed and problems == ["very-slow keeps too few answers"]
     # slow-kg answers task2 and task3 only: 8 of the nominal profile's 12 there (67 %) passes
@@ -188,7 +211,9 @@ def test_each_profiles_share_is_of_what_the_nominal_one_answers_on_the_same_task
     passed, problems = failures(table)
     assert passed and problems == []
     shares = time_details(table)
-    assert "slow-kg answers 8 of the nominal profile's 12 answers on task2, task3 (67%; at least 60%)" in shares
+    assert (
+        "slow-kg answers 8 of the nominal profile's 12 answers on task2, task3 (67%; at least 60%)" in shares
+    )
 
 
 def time_details(table):
@@ -200,7 +225,9 @@ def time_details(table):
 def test_the_profile_line_keeps_its_fields_and_adds_the_cut_replies():
     from tools.check_t4x4 import TaskOutcome
 
-    line = TaskOutcome(seconds=[1.0, 2.0, 31.0], batches=[(3, 34.0)], answered=2, refused_for_time=1, cut=1).line("slow", "task1")
+    line = TaskOutcome(
+        seconds=[1.0, 2.0, 31.0], batches=[(3, 34.0)], answered=2, refused_for_time=1, cut=1
+    ).line("slow", "task1")
     assert line == (
         "profile slow task1: 3 questions, max 31.0 s, p95 31.0 s, over 30 s: 1, batches over n x 30 s: 0, "
         "answered 2, refused for time 1, cut 1, kept 0 of 0 that held an answer, preempted 0"
@@ -234,7 +261,11 @@ def test_a_calibration_outside_the_band_of_the_simulated_t4_fails_the_check():
 
     model = ThroughputModelConfig()
     steps = {n: model.step_seconds(0, n, n) for n in (1, 8, 24)}
-    good = EngineSpeed(call_overhead_s=0.2, prefill_s_per_token=1 / model.prefill_tokens_per_step_second(512), decode_step_s=steps)
+    good = EngineSpeed(
+        call_overhead_s=0.2,
+        prefill_s_per_token=1 / model.prefill_tokens_per_step_second(512),
+        decode_step_s=steps,
+    )
     assert calibration_result({"nominal": (good, model)}, 512).passed
     broken = {
         "prefill": replace(good, prefill_s_per_token=good.prefill_s_per_token * 3),
@@ -286,7 +317,9 @@ class StopProbeLLM:
         return [Completion(texts=["{"], cut=self.cuts) for _ in conversations]
 
 
-@pytest.mark.parametrize("late, cuts, passed", [(-0.5, True, True), (0.9, True, True), (1.5, True, False), (-0.5, False, False)])
+@pytest.mark.parametrize(
+    "late, cuts, passed", [(-0.5, True, True), (0.9, True, True), (1.5, True, False), (-0.5, False, False)]
+)
 def test_the_engine_stop_check_fails_a_call_that_returns_late_or_stops_nothing(late, cuts, passed):
     from types import SimpleNamespace
 
@@ -310,7 +343,11 @@ def engine_report(config, **changed):
     """What the session reports of an engine built as the t4x4 preset asks, with `changed` entries."""
     from tools.check_t4x4 import expected_engine
 
-    report = {**expected_engine(config), "kv cache": "2255 blocks of 16 tokens per GPU", "kv cache tokens": "36080"}
+    report = {
+        **expected_engine(config),
+        "kv cache": "2255 blocks of 16 tokens per GPU",
+        "kv cache tokens": "36080",
+    }
     assert report["device"] == "Tesla T4 (compute 7.5)" and report["quantization"] == "gptq"
     return {**report, **changed}
 
@@ -319,7 +356,13 @@ def engine_session(report):
     from types import SimpleNamespace
 
     gib = 1024**3
-    memory = {"given": 12 * gib, "weights": 9 * gib, "activations": gib // 2, "nccl": gib // 4, "kv cache": 2 * gib}
+    memory = {
+        "given": 12 * gib,
+        "weights": 9 * gib,
+        "activations": gib // 2,
+        "nccl": gib // 4,
+        "kv cache": 2 * gib,
+    }
     return SimpleNamespace(engine_report=lambda: report, memory=memory)
 
 
@@ -392,8 +435,18 @@ class WarmSession:
         (dict(error=None, unloaded=[]), WarmSession(), True, None),
         (dict(error="RuntimeError: no GPU", unloaded=[]), WarmSession(), False, "warm-up failed"),
         (dict(error=None, unloaded=["reranker"]), WarmSession(), False, "not loaded by warm-up: reranker"),
-        (dict(error=None, unloaded=[]), WarmSession(late=[{"properties": {"answer": {}}}]), False, "compiled during answering"),
-        (dict(error=None, unloaded=[], first_called_later=1), WarmSession(), False, "1 model(s) first called in a batch"),
+        (
+            dict(error=None, unloaded=[]),
+            WarmSession(late=[{"properties": {"answer": {}}}]),
+            False,
+            "compiled during answering",
+        ),
+        (
+            dict(error=None, unloaded=[], first_called_later=1),
+            WarmSession(),
+            False,
+            "1 model(s) first called in a batch",
+        ),
     ],
 )
 def test_each_warm_up_condition_fails_the_warm_up_check_alone(warm, session, passed, problem):
@@ -422,18 +475,30 @@ def test_a_task_fails_when_a_question_goes_unanswered_or_a_stage_fails(predictio
     assert outcome.result("questions answered").passed is passed
 
 
-def recorded(schema="guided", text='{"answer":"42"}', finish="stop", max_tokens=64, scripted=10, stop_ids=(128009,)):
+def recorded(
+    schema="guided", text='{"answer":"42"}', finish="stop", max_tokens=64, scripted=10, stop_ids=(128009,)
+):
     from types import SimpleNamespace
 
-    schema = {"type": "object", "properties": {"answer": {"type": "string"}}} if schema == "guided" else schema
+    schema = (
+        {"type": "object", "properties": {"answer": {"type": "string"}}} if schema == "guided" else schema
+    )
     try:
         json.loads(text)
         valid = True
     except ValueError:
         valid = False
     return SimpleNamespace(
-        schema=schema, n=1, max_tokens=max_tokens, stop_token_ids=list(stop_ids), prompt_tokens=300,
-        prompt_start="<|begin_of_text|>", text=text, finish_reason=finish, scripted_tokens=scripted, valid_json=valid,
+        schema=schema,
+        n=1,
+        max_tokens=max_tokens,
+        stop_token_ids=list(stop_ids),
+        prompt_tokens=300,
+        prompt_start="<|begin_of_text|>",
+        text=text,
+        finish_reason=finish,
+        scripted_tokens=scripted,
+        valid_json=valid,
     )
 
 
@@ -441,7 +506,10 @@ def recorded(schema="guided", text='{"answer":"42"}', finish="stop", max_tokens=
     "requests, passed",
     [
         ([recorded(), recorded(schema=None, text="I don't know")], True),
-        ([recorded(text='{"answer":"4', finish="length", scripted=100)], True),  # scripted past max_tokens: ended by it
+        (
+            [recorded(text='{"answer":"4', finish="length", scripted=100)],
+            True,
+        ),  # scripted past max_tokens: ended by it
         ([recorded(text='{"answer":"4')], False),  # guided yet not JSON
         ([recorded(finish="length")], False),  # not ended by a stop token, not scripted that long
         ([recorded(schema=None, text="I don't", finish="abort")], False),
@@ -476,7 +544,9 @@ class SchemaSession:
 
         self.enforced = enforced
         self.mask_seconds = [0.0004, 0.0003]
-        config = SimpleNamespace(decoding_config=SimpleNamespace(guided_decoding_backend="guidance:disable-any-whitespace"))
+        config = SimpleNamespace(
+            decoding_config=SimpleNamespace(guided_decoding_backend="guidance:disable-any-whitespace")
+        )
         self.executor = SimpleNamespace(vllm_config=config)
 
     def compile_times(self, schema):
@@ -501,7 +571,10 @@ class SchemaSession:
 def test_each_schema_condition_fails_the_schema_check_alone(enforced, schemas, passed):
     from tools.check_t4x4 import check_schemas
 
-    sent = [{"type": "object", "properties": {"answer": {"type": "string", "maxLength": 20 + i}}} for i in range(schemas)]
+    sent = [
+        {"type": "object", "properties": {"answer": {"type": "string", "maxLength": 20 + i}}}
+        for i in range(schemas)
+    ]
     (result,) = check_schemas(SchemaSession(enforced), system_schemas=sent)
     assert result.passed is passed
 
@@ -513,7 +586,9 @@ def warm_outcomes(first, again, later=1.5, name="nominal"):
     return {(name, "task1"): TaskOutcome(non_llm=batches, first_again=again)}
 
 
-@pytest.mark.parametrize("first, passed", [(1.0, True), (1.19, True), (0.81, True), (1.25, False), (0.75, False)])
+@pytest.mark.parametrize(
+    "first, passed", [(1.0, True), (1.19, True), (0.81, True), (1.25, False), (0.75, False)]
+)
 def test_the_nominal_first_batch_must_be_within_a_fifth_of_its_questions_answered_again(first, passed):
     from tools.check_t4x4 import warm_batches_result
 
@@ -530,14 +605,18 @@ def test_the_warm_check_fails_when_nothing_was_timed_twice():
 
     assert not warm_batches_result({}).passed
     assert not warm_batches_result({("nominal", "task1"): TaskOutcome(non_llm=[(8, 8.0)])}).passed
-    assert not warm_batches_result(warm_outcomes(1.0, 1.0, name="slow")).passed  # only the nominal profile counts
+    assert not warm_batches_result(
+        warm_outcomes(1.0, 1.0, name="slow")
+    ).passed  # only the nominal profile counts
 
 
 def test_a_cut_reply_holds_its_answer_only_when_the_answer_is_complete():
     from tools.check_t4x4 import held_answer
 
     assert held_answer('{"reasoning":"x","false_premise":false,"answer":"42"}') == "42"
-    assert held_answer('{"reasoning":"x","false_premise":false,"answer":"42"') == "42"  # the brace still to come
+    assert (
+        held_answer('{"reasoning":"x","false_premise":false,"answer":"42"') == "42"
+    )  # the brace still to come
     assert held_answer('{"reasoning":"x","false_premise":false,"answer":"4') is None
     assert held_answer('{"reasoning":"the figure for') is None
     assert held_answer("") is None
@@ -552,16 +631,27 @@ def test_cut_answers_come_from_the_answer_calls_and_name_the_question_they_quote
     queries = ["who won", "who won the cup in 2010"]
 
     def conversation(query):
-        return [{"role": "system", "content": "Answer."}, {"role": "user", "content": f"Question: {query}\nReferences: ..."}]
+        return [
+            {"role": "system", "content": "Answer."},
+            {"role": "user", "content": f"Question: {query}\nReferences: ..."},
+        ]
 
     held = Completion(texts=['{"answer":"Spain"'], cut=True)
     lost = Completion(texts=['{"answer":"Sp'], cut=True)
     whole = Completion(texts=['{"answer":"Italy"}'])
     calls = [
-        LLMCall([conversation(queries[1]), conversation(queries[0]), conversation(queries[0])],
-                GenerationParams(json_schema=answer_schema), [held, lost, whole], 3.0),
-        LLMCall([conversation(queries[0])], GenerationParams(json_schema=other_schema),
-                [Completion(texts=['{"answer":"x"}'], cut=True)], 1.0),
+        LLMCall(
+            [conversation(queries[1]), conversation(queries[0]), conversation(queries[0])],
+            GenerationParams(json_schema=answer_schema),
+            [held, lost, whole],
+            3.0,
+        ),
+        LLMCall(
+            [conversation(queries[0])],
+            GenerationParams(json_schema=other_schema),
+            [Completion(texts=['{"answer":"x"}'], cut=True)],
+            1.0,
+        ),
     ]
     assert cut_answers(calls, queries, [answer_schema]) == [(1, "Spain")]
 
@@ -571,7 +661,13 @@ def test_scripted_replies_can_be_written_in_other_words_to_a_token_count():
         return len(text.split())
 
     dense = "one 2 three 4 "
-    roomy = {"type": "object", "properties": {"reasoning": {"type": "string", "maxLength": 400}, "answer": {"type": "string", "maxLength": 80}}}
+    roomy = {
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string", "maxLength": 400},
+            "answer": {"type": "string", "maxLength": 80},
+        },
+    }
     short = scripted_reply(roomy, tokens=20, count_tokens=count, words=dense)
     longer = scripted_reply(roomy, tokens=40, count_tokens=count, words=dense)
     assert (dense * 40).startswith(json.loads(short)["reasoning"])
@@ -590,21 +686,32 @@ def test_the_profiles_change_only_what_they_name():
         assert profile(name, nominal) == nominal  # the KG, the cache or the replies differ, not the T4
     assert PROFILES["slow-kg"].kg_request_s == 1.0 and PROFILES["small-kv"].kv_cache_tokens == 8192
     # every other profile's KG: the real KG's size and a network on top of the mock's own handling
-    assert {settings.kg_request_s for name, settings in PROFILES.items() if name != "slow-kg"} == {KG_REQUEST_S}
+    assert {settings.kg_request_s for name, settings in PROFILES.items() if name != "slow-kg"} == {
+        KG_REQUEST_S
+    }
     assert KG_REQUEST_S == pytest.approx(0.05)
     assert PROFILES["long-replies"].reply_factor == 1.5
-    assert all(settings.least_share == 0.6 for name, settings in PROFILES.items() if name not in ("nominal", "slow"))
+    assert all(
+        settings.least_share == 0.6 for name, settings in PROFILES.items() if name not in ("nominal", "slow")
+    )
     assert [name for name, settings in PROFILES.items() if settings.stalls] == ["stalls"]
     assert [name for name, settings in PROFILES.items() if not settings.cuts_allowed] == ["nominal", "slow"]
 
 
 def test_the_task3_batch_gives_each_question_50_pages_of_its_own():
     questions = [
-        {"query": f"q{q}", "search_results": [{"page_name": f"p{q}.{i}", "page_result": f"<p>{q} {i}</p>"} for i in range(5)]}
+        {
+            "query": f"q{q}",
+            "search_results": [
+                {"page_name": f"p{q}.{i}", "page_result": f"<p>{q} {i}</p>"} for i in range(5)
+            ],
+        }
         for q in range(12)
     ]
     questions[0]["search_results"].append({"page_name": "not fetched", "page_result": ""})
-    questions[1]["search_results"].append(dict(questions[0]["search_results"][0]))  # a page two questions found
+    questions[1]["search_results"].append(
+        dict(questions[0]["search_results"][0])
+    )  # a page two questions found
     batch = task3_batch(questions)
     assert len(batch) == TASK3_QUESTIONS
     keys = [[page_key(page) for page in question["search_results"]] for question in batch]
@@ -613,7 +720,10 @@ def test_the_task3_batch_gives_each_question_50_pages_of_its_own():
         # Its own search results first, the same text; an empty page stays empty.
         names = [page["page_name"] for page in question["search_results"]]
         assert names[: len(own["search_results"])] == [page["page_name"] for page in own["search_results"]]
-        assert all(page["page_result"].startswith(source["page_result"]) for page, source in zip(question["search_results"], own["search_results"]))
+        assert all(
+            page["page_result"].startswith(source["page_result"])
+            for page, source in zip(question["search_results"], own["search_results"])
+        )
     assert batch[0]["search_results"][5]["page_result"] == ""
     shared = [key for key in set(keys[0]) & set(keys[1]) if key[1]]
     assert not shared  # no page of one question is another's

@@ -48,11 +48,22 @@ def test_dockerfile_structure():
     assert users and users[-1] not in {"root", "0"}
     kinds = [kind for kind, _ in instructions]
     # Requirements install before the code is copied, so code edits reuse the cached layer.
-    install = next(k for k, (kind, value) in enumerate(instructions) if kind == "RUN" and "-r /tmp/requirements.txt" in value)
-    copy_code = next(k for k, (kind, value) in enumerate(instructions) if kind == "COPY" and value.endswith(". ."))
+    install = next(
+        k
+        for k, (kind, value) in enumerate(instructions)
+        if kind == "RUN" and "-r /tmp/requirements.txt" in value
+    )
+    copy_code = next(
+        k for k, (kind, value) in enumerate(instructions) if kind == "COPY" and value.endswith(". .")
+    )
     assert install < copy_code < len(kinds) - 1
     env = parser.envs
-    assert (env["CRAG_PRESET"], env["HF_HUB_OFFLINE"], env["VLLM_USE_V1"], env["VLLM_NO_USAGE_STATS"]) == ("t4x4", "1", "0", "1")
+    assert (env["CRAG_PRESET"], env["HF_HUB_OFFLINE"], env["VLLM_USE_V1"], env["VLLM_NO_USAGE_STATS"]) == (
+        "t4x4",
+        "1",
+        "0",
+        "1",
+    )
     assert instructions[-1] == ("RUN", "python -m tools.validate --preset t4x4")
 
 
@@ -70,7 +81,9 @@ def test_gpu_requirements_are_fully_pinned_and_match_the_cuda_base():
     assert pins["torch"] == "2.6.0" and pins["nvidia-cuda-runtime-cu12"].startswith("12.4.")
     assert "12.4." in DOCKERFILE.read_text(encoding="utf-8").split("FROM ", 1)[1].split()[0]
     for name, version in _requirements(REPO_ROOT / "requirements-gpu.in").items():
-        assert pins.get(name) == version, f"{name}: requirements.txt has {pins.get(name)}, the .in file {version}"
+        assert pins.get(name) == version, (
+            f"{name}: requirements.txt has {pins.get(name)}, the .in file {version}"
+        )
 
 
 def test_vllm_stays_out_of_the_cpu_requirements():

@@ -30,7 +30,13 @@ from tools.weights import LFS_POINTER_PREFIX, _hf_folder_problems, downloadable_
 
 
 def _valid_aicrowd(**changes):
-    data = {"challenge_id": CHALLENGE_IDS[2], "authors": ["someone"], "gpu": True, "gpu_count": 4, "description": "x"}
+    data = {
+        "challenge_id": CHALLENGE_IDS[2],
+        "authors": ["someone"],
+        "gpu": True,
+        "gpu_count": 4,
+        "description": "x",
+    }
     data.update(changes)
     return data
 
@@ -44,7 +50,9 @@ def test_the_repository_aicrowd_files_are_valid_for_both_presets():
         assert check.status == "PASS", check.details
     assert json.loads((REPO_ROOT / "aicrowd.json").read_text())["challenge_id"] == CHALLENGE_IDS[1]
     for task, challenge in CHALLENGE_IDS.items():
-        assert json.loads((REPO_ROOT / "aicrowd" / f"task{task}.json").read_text())["challenge_id"] == challenge
+        assert (
+            json.loads((REPO_ROOT / "aicrowd" / f"task{task}.json").read_text())["challenge_id"] == challenge
+        )
 
 
 @pytest.mark.parametrize(
@@ -83,7 +91,13 @@ def _model_folder(root: Path, shards: dict[str, bytes]) -> Path:
     (root / "config.json").write_text("{}")
     (root / "tokenizer.json").write_text("{}")
     (root / "model.safetensors.index.json").write_text(
-        json.dumps({"weight_map": {f"layer{i}": name for i, name in enumerate(sorted(shards) + ["model-2.safetensors"])}})
+        json.dumps(
+            {
+                "weight_map": {
+                    f"layer{i}": name for i, name in enumerate(sorted(shards) + ["model-2.safetensors"])
+                }
+            }
+        )
     )
     for name, content in shards.items():
         (root / name).write_bytes(content)
@@ -175,7 +189,11 @@ def test_block_network_refuses_and_records_external_connections():
         with pytest.raises(NetworkBlocked):
             raw.connect(("8.8.8.8", 53))
         raw.close()
-    assert attempts == ["external lookup example.com", "external connect 93.184.216.34:80", "external connect 8.8.8.8:53"]
+    assert attempts == [
+        "external lookup example.com",
+        "external connect 93.184.216.34:80",
+        "external connect 8.8.8.8:53",
+    ]
     assert socket.socket.__name__ == "socket"  # restored
 
 
@@ -225,7 +243,9 @@ def test_every_placeholder_of_a_stage_prompt_is_counted_at_its_cap(tmp_path):
     shutil.copytree(PROMPTS_DIR, tmp_path, dirs_exist_ok=True)
     knowledge = tmp_path / "knowledge.txt"
     knowledge.write_text(knowledge.read_text(encoding="utf-8") + "Notes: ${notes}\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"knowledge.txt has placeholder\(s\) \['notes'\] with no worst-case size"):
+    with pytest.raises(
+        ValueError, match=r"knowledge.txt has placeholder\(s\) \['notes'\] with no worst-case size"
+    ):
         token_budget(config, tmp_path)
 
 
@@ -281,9 +301,13 @@ def _tokenizer_only_model_folder(root: Path) -> Path:
         if (encoder / name).is_file():
             (root / name).write_bytes((encoder / name).read_bytes())
     settings = json.loads((encoder / "tokenizer_config.json").read_text())
-    settings["chat_template"] = "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\n{% endfor %}[assistant]"
+    settings["chat_template"] = (
+        "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\n{% endfor %}[assistant]"
+    )
     (root / "tokenizer_config.json").write_text(json.dumps(settings))
-    (root / "config.json").write_text(json.dumps({"model_type": "llama", "vocab_size": 30522, "num_hidden_layers": 1}))
+    (root / "config.json").write_text(
+        json.dumps({"model_type": "llama", "vocab_size": 30522, "num_hidden_layers": 1})
+    )
     return root
 
 
@@ -339,8 +363,14 @@ def test_an_observing_policy_is_refused_for_t4x4():
 
 def _fitted(tmp_path: Path, model: str) -> str:
     path = tmp_path / "fitted.json"
-    fitted = {"format": "crag-policy-fit/1", "model": model, "values": {"answer_worth": {"static": 1.0}},
-              "data": {"questions": 49}, "date": "2026-12-01", "held_out": {}}
+    fitted = {
+        "format": "crag-policy-fit/1",
+        "model": model,
+        "values": {"answer_worth": {"static": 1.0}},
+        "data": {"questions": 49},
+        "date": "2026-12-01",
+        "held_out": {},
+    }
     path.write_text(json.dumps(fitted))
     return str(path)
 

@@ -124,7 +124,9 @@ class FakeEngine:
 
     def __init__(self) -> None:
         self.model_config = types.SimpleNamespace(max_model_len=40)
-        self.cache_config = types.SimpleNamespace(num_gpu_blocks=10, block_size=16, enable_prefix_caching=True)
+        self.cache_config = types.SimpleNamespace(
+            num_gpu_blocks=10, block_size=16, enable_prefix_caching=True
+        )
         self.scheduler_config = types.SimpleNamespace(max_num_batched_tokens=512)
         self.vllm_config = object()
         self.stat_loggers: dict[str, Any] = {"logging": object(), "prometheus": object()}
@@ -145,14 +147,20 @@ class FakeEngine:
         """What the backend reads before a step: waiting prompts, and the running requests' sequences
         (a prompt is read in one step here, with the first token)."""
         waiting = [
-            types.SimpleNamespace(is_prefill=lambda: True, get_num_uncomputed_tokens=lambda p=prompt: len(p["prompt_token_ids"]))
+            types.SimpleNamespace(
+                is_prefill=lambda: True, get_num_uncomputed_tokens=lambda p=prompt: len(p["prompt_token_ids"])
+            )
             for prompt, _, _ in self.pending.values()
         ]
         running = []
         for request_id, (prompt, sampling, _) in self.running.items():
             length = len(prompt["prompt_token_ids"]) + self.generated.get(request_id, 0)
             sequence = types.SimpleNamespace(get_len=lambda n=length: n, is_finished=lambda: False)
-            running.append(types.SimpleNamespace(is_prefill=lambda: False, get_seqs=lambda s=sequence, k=sampling.n: [s] * k))
+            running.append(
+                types.SimpleNamespace(
+                    is_prefill=lambda: False, get_seqs=lambda s=sequence, k=sampling.n: [s] * k
+                )
+            )
         return [types.SimpleNamespace(waiting=waiting, running=running)]
 
     def add_logger(self, name: str, logger: Any) -> None:
@@ -178,7 +186,9 @@ class FakeEngine:
             raise RuntimeError("engine died")
         prompt_tokens = 0
         if self.pending:
-            self.calls.append(([p for p, _, _ in self.pending.values()], [s for _, s, _ in self.pending.values()]))
+            self.calls.append(
+                ([p for p, _, _ in self.pending.values()], [s for _, s, _ in self.pending.values()])
+            )
             prompt_tokens = sum(len(p["prompt_token_ids"]) for p, _, _ in self.pending.values())
             self.running.update(self.pending)
             self.pending.clear()
@@ -194,7 +204,9 @@ class FakeEngine:
                 FakeSample(
                     text=" ".join(words).format(k=k),
                     token_ids=list(range(done)),
-                    logprobs=[{7: FakeLogprob(-0.1, "Yes"), 8: FakeLogprob(-2.5, "No")}] if sampling.logprobs else None,
+                    logprobs=[{7: FakeLogprob(-0.1, "Yes"), 8: FakeLogprob(-2.5, "No")}]
+                    if sampling.logprobs
+                    else None,
                 )
                 for k in range(sampling.n)
             ]
@@ -202,7 +214,9 @@ class FakeEngine:
             outputs.append(FakeOutput(request_id, finished, samples))
             if finished:
                 del self.running[request_id]
-        stats = types.SimpleNamespace(num_prompt_tokens_iter=prompt_tokens, num_generation_tokens_iter=len(outputs))
+        stats = types.SimpleNamespace(
+            num_prompt_tokens_iter=prompt_tokens, num_generation_tokens_iter=len(outputs)
+        )
         for logger in self.stat_loggers.values():
             if hasattr(logger, "log"):
                 logger.log(stats)
@@ -358,7 +372,11 @@ def test_each_engine_step_is_reported_with_its_prompt_tokens_sequences_and_secon
     steps = []
     backend.step_observer = steps.append
     backend.generate([_conversation(2), _conversation(3)], GenerationParams(max_tokens=10))
-    assert [(s.prompt_tokens, s.sequences, s.seconds) for s in steps] == [(7, 2, 0.25), (0, 2, 0.25), (0, 2, 0.25)]
+    assert [(s.prompt_tokens, s.sequences, s.seconds) for s in steps] == [
+        (7, 2, 0.25),
+        (0, 2, 0.25),
+        (0, 2, 0.25),
+    ]
 
 
 def test_a_call_stops_before_a_step_would_pass_its_time_limit_and_keeps_what_it_has(backend):
@@ -400,7 +418,9 @@ def test_the_stop_asks_the_cost_model_for_each_step_as_the_scheduler_will_run_it
         return 0.5
 
     backend.step_predictor = predictor
-    backend.generate([_conversation(2), _conversation(3)], GenerationParams(max_tokens=10, n=2, temperature=0.7))
+    backend.generate(
+        [_conversation(2), _conversation(3)], GenerationParams(max_tokens=10, n=2, temperature=0.7)
+    )
     # the prompts (3 + 4 tokens) first; then 2 x 2 sequences reading their prompts and their replies so far
     assert asked == [(7, 0, 0), (0, 4, 2 * (3 + 1) + 2 * (4 + 1)), (0, 4, 2 * (3 + 2) + 2 * (4 + 2))]
 

@@ -40,7 +40,11 @@ def make_system():
     built = []
 
     def make(llm, **overrides):
-        overrides = {"attributes.enabled": "false", "answer_check.enabled": "false", **overrides}  # as test_crag_system
+        overrides = {
+            "attributes.enabled": "false",
+            "answer_check.enabled": "false",
+            **overrides,
+        }  # as test_crag_system
         system = CragSystem(load_config("cpu", overrides), llm=llm)
         built.append(system)
         return system
@@ -106,8 +110,9 @@ def test_the_added_stage_shows_in_the_report_the_time_model_and_the_token_budget
 
     assert stage_summary(lines)[OPINION] == {"ran": 1}
     assert token_summary(lines)[OPINION]["calls"] == 1
-    short = answers_from_system(make_system(ScriptedLLM(reply_by_output_shape()), **{
-        "budget.seconds_per_question": "0.001"}))(records)
+    short = answers_from_system(
+        make_system(ScriptedLLM(reply_by_output_shape()), **{"budget.seconds_per_question": "0.001"})
+    )(records)
     assert degradation_counts(short)[f"{OPINION} skipped to meet the deadline"] == 1
 
     estimate = estimate_budget(lines, load_config("t4x4"))

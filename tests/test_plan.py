@@ -33,13 +33,18 @@ def planner() -> Planner:
         ("how old was the director when the film came out?", "calculator: arithmetic"),
         ("how many years passed between the two releases?", "calculator: counting"),
         ("what was the minimum stock price of acme over the past month?", "calculator: counting"),
-        ("what is the area of a room that is 17 meters by 66 meters?", "calculator: the question writes 2 numbers"),
+        (
+            "what is the area of a room that is 17 meters by 66 meters?",
+            "calculator: the question writes 2 numbers",
+        ),
         ("which film had the larger opening weekend, heat or ronin?", "calculator: comparison"),
         ("which star is brighter, sirius or alpha centauri?", "calculator: comparison"),
     ],
 )
 def test_arithmetic_counting_and_comparisons_with_numbers_go_to_the_calculator(planner, query, signal):
-    decision = planner.calculator(query, ["Heat opened to $8.4 million, Ronin to $12.7 million; magnitude -1.46 and -0.27."])
+    decision = planner.calculator(
+        query, ["Heat opened to $8.4 million, Ronin to $12.7 million; magnitude -1.46 and -0.27."]
+    )
     assert decision.run and signal_kind(decision.signal) == signal
 
 
@@ -60,7 +65,9 @@ def test_lookups_do_not_go_to_the_calculator(planner, query):
 def test_a_comparison_goes_to_the_calculator_only_when_its_references_hold_numbers(planner):
     query = "which film had the larger opening weekend, heat or ronin?"
     assert not planner.calculator(query, ["Both films were made by the same studio."]).run
-    assert not planner.calculator(query, ["Heat opened well."] * 3 + ["x" * 800 + " 8.4 and 12.7"]).run  # beyond what it is shown
+    assert not planner.calculator(
+        query, ["Heat opened well."] * 3 + ["x" * 800 + " 8.4 and 12.7"]
+    ).run  # beyond what it is shown
     assert planner.calculator(query, ["Heat opened to $8.4 million, Ronin to $12.7 million."]).run
 
 
@@ -94,15 +101,24 @@ def test_every_word_list_and_threshold_is_a_config_knob():
 def test_the_plan_off_runs_every_stage(planner):
     off = Planner(load_config("cpu", {"plan.enabled": "false"}).plan)
     plans = off.run(["who directed the quiet harbor?"], [STATIC], [STRONG], [False])
-    assert (plans[0].kg, plans[0].calculator, plans[0].knowledge, plans[0].signals) == (True, True, True, ["plan off"])
+    assert (plans[0].kg, plans[0].calculator, plans[0].knowledge, plans[0].signals) == (
+        True,
+        True,
+        True,
+        ["plan off"],
+    )
     plans = planner.run(["who directed the quiet harbor?"], [STATIC], [STRONG], [False])
     assert (plans[0].calculator, plans[0].knowledge) == (False, False)
     assert [signal_kind(s) for s in plans[0].signals] == [
-        "kg: a movie question", "calculator skipped: no arithmetic", "knowledge skipped: strong references",
+        "kg: a movie question",
+        "calculator skipped: no arithmetic",
+        "knowledge skipped: strong references",
     ]
 
 
-def test_the_calculator_rule_finds_most_questions_of_the_arithmetic_types_it_was_not_tuned_on(shared_data, capsys):
+def test_the_calculator_rule_finds_most_questions_of_the_arithmetic_types_it_was_not_tuned_on(
+    shared_data, capsys
+):
     plan_benchmark.main(["--data", str(shared_data / "crag_questions_validation.jsonl")])
     held_out = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| held-out"))
     precision, recall = (float(cell) for cell in held_out.strip("| ").split(" | ")[-2:])
@@ -110,14 +126,20 @@ def test_the_calculator_rule_finds_most_questions_of_the_arithmetic_types_it_was
 
 
 def page(name: str, text: str) -> dict:
-    return {"page_name": name, "page_url": "", "page_snippet": "", "page_last_modified": "",
-            "page_result": f"<html><body><p>{text}</p></body></html>"}
+    return {
+        "page_name": name,
+        "page_url": "",
+        "page_snippet": "",
+        "page_last_modified": "",
+        "page_result": f"<html><body><p>{text}</p></body></html>",
+    }
 
 
 FILM_PAGE = page(
     "The Quiet Harbor",
     "The Quiet Harbor is a 2019 drama film directed by Jane Doe. It was released on 3 May 2019. "
-    "Its sequel, The Quiet Harbor II, was released in 2023, four years later. Jane Doe also wrote both films.",
+    "Its sequel, The Quiet Harbor II, was released in 2023, four years later. "
+    "Jane Doe also wrote both films.",
 )
 
 
@@ -125,30 +147,59 @@ FILM_PAGE = page(
 def system(monkeypatch):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
     # The answer check off: "jane doe" answers no "how many years" (tests/test_answer_check.py).
-    built = CragSystem(load_config("cpu", {"answer_check.enabled": "false"}), llm=ScriptedLLM(reply_by_output_shape("jane doe")))
+    built = CragSystem(
+        load_config("cpu", {"answer_check.enabled": "false"}),
+        llm=ScriptedLLM(reply_by_output_shape("jane doe")),
+    )
     built.stage("attributes").component = FixedAttributes(0.0, domain="movie")
     yield built
     built.pages.close()
 
 
-def test_a_lookup_its_references_answer_skips_calculator_and_knowledge_while_years_between_runs_the_calculator(system):
+def test_a_lookup_its_references_answer_skips_calculator_and_knowledge_but_years_between_runs_the_calculator(
+    system,
+):
     records = [
-        parse_record({"interaction_id": "who", "query": "who directed the quiet harbor?", "query_time": "",
-                      "search_results": [FILM_PAGE], "answer": "jane doe"}, "who"),
-        parse_record({"interaction_id": "years", "query": "how many years between the quiet harbor and its sequel?",
-                      "query_time": "", "search_results": [FILM_PAGE], "answer": "4"}, "years"),
+        parse_record(
+            {
+                "interaction_id": "who",
+                "query": "who directed the quiet harbor?",
+                "query_time": "",
+                "search_results": [FILM_PAGE],
+                "answer": "jane doe",
+            },
+            "who",
+        ),
+        parse_record(
+            {
+                "interaction_id": "years",
+                "query": "how many years between the quiet harbor and its sequel?",
+                "query_time": "",
+                "search_results": [FILM_PAGE],
+                "answer": "4",
+            },
+            "years",
+        ),
     ]
     lines = answers_from_system(system)(records)
 
-    calls = [(len(conversations), set(params.json_schema["properties"])) for conversations, params in system.llm.calls]
+    calls = [
+        (len(conversations), set(params.json_schema["properties"]))
+        for conversations, params in system.llm.calls
+    ]
     assert calls == [(1, {"expression"}), (2, {"reasoning", "false_premise", "answer"})]  # no knowledge call
     assert system.llm.calls[0][0][0][-1]["content"].count("how many years between") == 1
     who, years = system.last_traces
     assert (who.plan.calculator, who.plan.knowledge) == (False, False)
     assert (years.plan.calculator, years.plan.knowledge) == (True, False)
-    assert "calculator" not in who.timings and "knowledge" not in who.timings and "calculator" in years.timings
+    assert (
+        "calculator" not in who.timings and "knowledge" not in who.timings and "calculator" in years.timings
+    )
     who_prompt = system.llm.calls[1][0][0]
-    assert "Calculations" not in who_prompt[-1]["content"] and "## Calculations" in system.llm.calls[1][0][1][-1]["content"]
+    assert (
+        "Calculations" not in who_prompt[-1]["content"]
+        and "## Calculations" in system.llm.calls[1][0][1][-1]["content"]
+    )
 
     summary = plan_summary([json.loads(json.dumps(line)) for line in lines])
     assert summary["planned"] == 2 and summary["stages"] == {"kg": 2, "calculator": 1, "knowledge": 0}

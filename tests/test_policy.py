@@ -427,6 +427,8 @@ def test_a_system_warns_when_its_fitted_file_was_fitted_to_another_model(tmp_pat
         assert warnings == []
         fitted_file(path, {}, model="another model")
         system._check_fitted(system.llm)
-        assert len(warnings) == 1 and "fitted to 'another model', not to this model ('scripted')" in warnings[0]
+        assert (
+            len(warnings) == 1 and "fitted to 'another model', not to this model ('scripted')" in warnings[0]
+        )
     finally:
         logger.remove(sink)

@@ -252,7 +252,12 @@ def test_brief_replies_are_asked_without_the_reasoning_field_and_fewer_tokens():
     llm = ScriptedLLM(['{"false_premise": false, "answer": "Paris"}'])
     config = ReasoningConfig()
     results = Reasoner(config, llm, PromptLibrary()).run(
-        [Question("q0", "question 0?", QUERY_TIME)], [Evidence(chunks=["chunk"])], [[]], [None], [None], brief=True
+        [Question("q0", "question 0?", QUERY_TIME)],
+        [Evidence(chunks=["chunk"])],
+        [[]],
+        [None],
+        [None],
+        brief=True,
     )
     params = llm.calls[0][1]
     assert params.json_schema["required"] == ["false_premise", "answer"]
@@ -262,15 +267,22 @@ def test_brief_replies_are_asked_without_the_reasoning_field_and_fewer_tokens():
 
 def test_both_reply_schemas_are_prepared_at_warm_up():
     schemas = Reasoner(ReasoningConfig(), ScriptedLLM([]), PromptLibrary()).json_schemas()
-    assert [schema["required"] for schema in schemas] == [["reasoning", "false_premise", "answer"], ["false_premise", "answer"]]
+    assert [schema["required"] for schema in schemas] == [
+        ["reasoning", "false_premise", "answer"],
+        ["false_premise", "answer"],
+    ]
 
 
 def _system_prompts(changing, config=None):
     reasoner = Reasoner(config or ReasoningConfig(), ScriptedLLM([]), PromptLibrary())
     questions = [Question(f"q{i}", "who holds the record?", QUERY_TIME) for i in range(len(changing))]
     conversations = reasoner.conversations(
-        questions, [Evidence(chunks=["a"])] * len(changing), [[]] * len(changing), [None] * len(changing),
-        [None] * len(changing), changing,
+        questions,
+        [Evidence(chunks=["a"])] * len(changing),
+        [[]] * len(changing),
+        [None] * len(changing),
+        [None] * len(changing),
+        changing,
     )
     return [conversation[0]["content"] for conversation in conversations]
 

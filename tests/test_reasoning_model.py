@@ -32,7 +32,9 @@ def _well_formed(answer: str) -> bool:
 
 @pytest.mark.model
 def test_stages_on_real_questions(embedded_llm, shared_data):
-    rows = [json.loads(line) for line in bz2.open(shared_data / "crag_dev_10.jsonl.bz2", "rt", encoding="utf-8")]
+    rows = [
+        json.loads(line) for line in bz2.open(shared_data / "crag_dev_10.jsonl.bz2", "rt", encoding="utf-8")
+    ]
     rows = [rows[index] for index in PICKED]
     questions = [Question(row["interaction_id"], row["query"], row["query_time"]) for row in rows]
     evidence = [

@@ -44,6 +44,10 @@ def test_no_sentence_is_shown_twice_in_a_questions_references(shared_data):
         records = [json.loads(line) for line in lines][:6]
     config = RetrievalConfig()
     for evidence in retrieve(Retriever(config, SentenceEncoder(config.embedding_model)), records):
-        keys = [text_key(s) for chunk in evidence.chunks for s in split_sentences(chunk, config.sentence_max_chars)]
+        keys = [
+            text_key(s)
+            for chunk in evidence.chunks
+            for s in split_sentences(chunk, config.sentence_max_chars)
+        ]
         repeated = {key for key in keys if keys.count(key) > 1}
         assert not repeated, repeated

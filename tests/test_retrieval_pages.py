@@ -17,7 +17,10 @@ FILLER = "<p>" + "Navigation, cookies and subscription offers. " * 20 + "</p>"
 
 
 def html(body: str) -> str:
-    return f"<html><head><style>.a{{}}</style><script>var city = 'lisbon';</script></head><body>{body}</body></html>"
+    return (
+        "<html><head><style>.a{}</style><script>var city = 'lisbon';</script></head>"
+        f"<body>{body}</body></html>"
+    )
 
 
 def result(name: str, body: str = "", snippet: str = "", url: str = "") -> SearchResult:
@@ -33,7 +36,12 @@ def test_visible_text_drops_hidden_blocks_and_tags_and_reads_only_the_first_char
 
 def test_a_page_card_holds_title_url_words_snippet_and_the_start_of_the_text():
     config = RetrievalConfig(page_card_chars=12)
-    card = page_card("Title", SearchResult(page_url="https://www.example.com/tim-cook.html", page_snippet="snip"), "0123456789abcdef", config)
+    card = page_card(
+        "Title",
+        SearchResult(page_url="https://www.example.com/tim-cook.html", page_snippet="snip"),
+        "0123456789abcdef",
+        config,
+    )
     assert card.split() == ["Title", "example", "tim", "cook", "snip", "0123456789ab"]
     assert url_words("https://www.site.org/a_b") == "site a b"
 
@@ -41,12 +49,16 @@ def test_a_page_card_holds_title_url_words_snippet_and_the_start_of_the_text():
 def questions(count: int) -> Question:
     results = [result(f"page {i}", FILLER + f"<p>Gardening tip {i}.</p>") for i in range(count)]
     results[count - 2] = result("Guide", FILLER + "<p>Mayon volcano is the most active volcano.</p>")
-    results[count - 1] = result("Travel", "<p>nothing</p>", snippet="the most active volcano of the philippines")
+    results[count - 1] = result(
+        "Travel", "<p>nothing</p>", snippet="the most active volcano of the philippines"
+    )
     return Question("q", "what is the most active volcano in the philippines?", "", results)
 
 
 def test_few_pages_are_all_read_and_unranked():
-    choice = PageTriage(WebConfig(read_all_up_to=5, read_pages=1), RetrievalConfig()).choose([questions(5)])[0]
+    choice = PageTriage(WebConfig(read_all_up_to=5, read_pages=1), RetrievalConfig()).choose([questions(5)])[
+        0
+    ]
     assert choice.read == [True] * 5 and choice.rank == [0] * 5
 
 
@@ -56,14 +68,20 @@ def test_many_pages_are_ranked_by_their_card_and_only_the_best_read():
     assert sorted(choice.rank) == list(range(12))
     assert {choice.rank[10], choice.rank[11]} == {0, 1}  # the text and the snippet about the volcano
     assert choice.read == [rank < 2 for rank in choice.rank]
-    everything = PageTriage(WebConfig(read_all_up_to=5, read_pages=0), RetrievalConfig()).choose([question])[0]
+    everything = PageTriage(WebConfig(read_all_up_to=5, read_pages=0), RetrievalConfig()).choose([question])[
+        0
+    ]
     assert all(everything.read)
 
 
 def test_the_first_pass_reads_the_html_only_as_far_as_configured():
     question = questions(12)
-    far = PageTriage(WebConfig(read_all_up_to=5, first_pass_chars=10**6), RetrievalConfig()).choose([question])[0]
-    near = PageTriage(WebConfig(read_all_up_to=5, first_pass_chars=200), RetrievalConfig()).choose([question])[0]
+    far = PageTriage(WebConfig(read_all_up_to=5, first_pass_chars=10**6), RetrievalConfig()).choose(
+        [question]
+    )[0]
+    near = PageTriage(WebConfig(read_all_up_to=5, first_pass_chars=200), RetrievalConfig()).choose(
+        [question]
+    )[0]
     assert far.rank[10] <= 1  # its text names the volcano...
     assert near.rank[10] > 1  # ...past the first 200 characters of its HTML
 
@@ -101,8 +119,12 @@ def test_each_page_says_what_it_gave_retrieval():
     question, pages = two_pages()
     pages.append(FakePage("Page three"))
     pages[-1].read = False  # type: ignore[attr-defined]
-    pages.insert(0, FakePage("Long", chunks=[f"Gardening tip {i} for the last eruption season." for i in range(30)]))
-    config = RetrievalConfig(dense_candidates=4, use_snippets=False, min_similarity=-1.0, top_k_chunks=2, weigh_pages_above=1)
+    pages.insert(
+        0, FakePage("Long", chunks=[f"Gardening tip {i} for the last eruption season." for i in range(30)])
+    )
+    config = RetrievalConfig(
+        dense_candidates=4, use_snippets=False, min_similarity=-1.0, top_k_chunks=2, weigh_pages_above=1
+    )
     uses = Retriever(config, BagOfWordsEncoder()).run([question], [pages])[0].pages
     assert [use.name for use in uses] == ["Long", "Page one", "Page two", "Page three"]
     assert [use.read for use in uses] == [True, True, True, False]
@@ -114,7 +136,12 @@ def test_each_page_says_what_it_gave_retrieval():
 
 def test_the_report_counts_the_pages():
     lines = [
-        {"pages": [{"read": True, "shortlisted": 2, "kept": 1}, {"read": False, "shortlisted": 0, "kept": 0}]},
+        {
+            "pages": [
+                {"read": True, "shortlisted": 2, "kept": 1},
+                {"read": False, "shortlisted": 0, "kept": 0},
+            ]
+        },
         {"pages": [{"read": True, "shortlisted": 0, "kept": 0}]},
         {},
     ]

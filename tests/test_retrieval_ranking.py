@@ -21,7 +21,13 @@ def test_diverse_order_moves_a_near_duplicate_below_a_different_relevant_item():
 
 def test_light_stem_matches_inflections_and_leaves_short_words():
     assert light_stem(["worked", "working", "players", "companies", "class", "is", "was"]) == [
-        "work", "work", "player", "compan", "class", "is", "was",
+        "work",
+        "work",
+        "player",
+        "compan",
+        "class",
+        "is",
+        "was",
     ]
 
 
@@ -54,7 +60,9 @@ def test_asks_for_several(query, several):
 def sentence_pool(passages: dict[str, list[str]]) -> Pool:
     pool = Pool(passages=list(passages.values()), passage_names=list(passages))
     for p, sentences in enumerate(pool.passages):
-        pool.candidates += [Candidate(text, "sentence", passage=p, position=i) for i, text in enumerate(sentences)]
+        pool.candidates += [
+            Candidate(text, "sentence", passage=p, position=i) for i, text in enumerate(sentences)
+        ]
     return pool
 
 
@@ -72,7 +80,9 @@ def test_the_asked_attribute_outweighs_the_entity_the_pages_are_about():
     pool = sentence_pool(RAMIS)
     config = RetrievalConfig(answer_type_boost=0.0)
     plain = lexical_scores("harold ramis directed which films?", pool, RetrievalConfig(attribute_weight=0.0))
-    weighted = lexical_scores("harold ramis directed which films?", pool, RetrievalConfig(attribute_weight=2.0))
+    weighted = lexical_scores(
+        "harold ramis directed which films?", pool, RetrievalConfig(attribute_weight=2.0)
+    )
     # "directed" is in no page name: the sentence stating it gains most from its weight.
     assert np.argmax(weighted) == 1
     assert weighted[1] - plain[1] > weighted[0] - plain[0]
@@ -83,8 +93,12 @@ def test_the_asked_attribute_outweighs_the_entity_the_pages_are_about():
 def test_context_names_the_entity_a_sentence_leaves_out():
     pool = sentence_pool(RAMIS)
     # "He was born ..." names no Ramis; with context, its page name and neighbours do.
-    alone = lexical_scores("ramis born chicago", pool, RetrievalConfig(context_weight=0.0, answer_type_boost=0.0))
-    helped = lexical_scores("ramis born chicago", pool, RetrievalConfig(context_weight=1.0, answer_type_boost=0.0))
+    alone = lexical_scores(
+        "ramis born chicago", pool, RetrievalConfig(context_weight=0.0, answer_type_boost=0.0)
+    )
+    helped = lexical_scores(
+        "ramis born chicago", pool, RetrievalConfig(context_weight=1.0, answer_type_boost=0.0)
+    )
     assert helped[2] > alone[2]
     assert helped[2] - alone[2] > helped[3] - alone[3]  # the forum post's context is not about Chicago
 

@@ -113,7 +113,9 @@ def test_llm_relevance_estimator_rescores_in_one_generate_call():
     assert len(llm.calls[0][0]) == 10  # 5 candidates for each of 2 questions
     # The kept sentence comes with the sentence before it as context.
     assert len(evidence[0].chunks) == 1
-    assert evidence[0].chunks[0].endswith("DreamWorks Animation is owned by Universal Pictures (NBCUniversal).")
+    assert (
+        evidence[0].chunks[0].endswith("DreamWorks Animation is owned by Universal Pictures (NBCUniversal).")
+    )
     assert all("I-878" in chunk for chunk in evidence[1].chunks)
     assert evidence[0].top_relevance == 1.0
     assert evidence[0].usage.calls == 5 and evidence[0].usage.prompt_tokens > 0
@@ -166,9 +168,17 @@ def test_baseline_references_of_a_question_do_not_depend_on_the_batch_it_is_in()
     config = RetrievalConfig(mode="baseline", baseline_top_k=3)
     html = "<p>Usain Bolt ran the 100 metres in 9.58 seconds in Berlin in 2009.</p>"
     asked = Question("q1", "who holds the 100m world record?", "", [SearchResult(page_result=html)])
-    wordy = "<p>The committee reviewed " + ", ".join(["the harbour accounts, the river survey and the census"] * 8) + ".</p>"
-    other = Question("q2", "what did the committee review in the long meeting of the harbour board?", "",
-                     [SearchResult(page_result=wordy)])
+    wordy = (
+        "<p>The committee reviewed "
+        + ", ".join(["the harbour accounts, the river survey and the census"] * 8)
+        + ".</p>"
+    )
+    other = Question(
+        "q2",
+        "what did the committee review in the long meeting of the harbour board?",
+        "",
+        [SearchResult(page_result=wordy)],
+    )
     retriever = Retriever(config, SentenceEncoder(config.embedding_model))
     (alone,) = retriever.run([asked], [[]])
     beside = retriever.run([other, asked], [[], []])[1]
@@ -258,7 +268,8 @@ def test_retrieval_out_of_time_ranks_lexically_and_says_so():
 def test_no_shortlist_starts_after_the_time_is_up():
     retriever = Retriever(RetrievalConfig(dense_candidates=8), BagOfWordsEncoder())
     questions, pages = batch()
-    # the limit is read at 0.6 s (stop at 1.6 s); the first shortlist starts at 1.2 s, the second would at 1.8 s
+    # the limit is read at 0.6 s (stop at 1.6 s); the first shortlist starts at 1.2 s, the second would
+    # at 1.8 s
     evidence = retriever.run(questions, pages, seconds=1.0, clock=SteppingClock(0.6))
     assert evidence[1].events == [SHORTLIST_SKIPPED] and not evidence[1].references
     assert evidence[0].events == [DENSE_STOPPED] and evidence[0].references
@@ -276,8 +287,12 @@ def test_a_cross_encoder_stops_between_slices_and_a_question_it_did_not_finish_k
             return [0.9] * len(inputs)
 
     config = RetrievalConfig(
-        dense_candidates=8, rerank_candidates=4, embedding_batch_size=3, relevance_estimator="cross_encoder",
-        cross_encoder_model="unused", min_relevance=0.0,
+        dense_candidates=8,
+        rerank_candidates=4,
+        embedding_batch_size=3,
+        relevance_estimator="cross_encoder",
+        cross_encoder_model="unused",
+        min_relevance=0.0,
     )
     estimator = CrossEncoderRelevance(config)
     estimator.model, estimator.activation = SlicedModel(), None

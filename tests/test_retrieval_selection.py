@@ -86,7 +86,9 @@ def sentence(passage: int, position: int) -> Candidate:
 
 def test_fixed_windows_bring_neighbours_and_touching_windows_merge():
     ranked = [Ranked(sentence(0, 4), 0.9), Ranked(sentence(1, 0), 0.8), Ranked(sentence(0, 2), 0.7)]
-    evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=100, context_mode="fixed"), WORDS, PASSAGES)
+    evidence = select_evidence(
+        ranked, 0.0, config(max_reference_tokens=100, context_mode="fixed"), WORDS, PASSAGES
+    )
     # 0:4 shows 3-5, 0:2 adds 1-2 (3 is already shown): one run 1-5, placed at its best rank.
     assert evidence.chunks == ["s1 b. s2 c. s3 d. s4 e. s5 f.", "t0 g. t1 h."]
 
@@ -107,7 +109,9 @@ def test_context_stays_within_the_unit_size_cap():
 def test_questions_asking_for_several_things_keep_more_units():
     ranked = [Ranked(chunk(1, tag), 0.9) for tag in "abcdef"]
     assert len(select_evidence(ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS).chunks) == 2
-    several = select_evidence(ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS, wants_list=True)
+    several = select_evidence(
+        ranked, 0.0, config(top_k_chunks=2, list_top_k_chunks=5), WORDS, wants_list=True
+    )
     assert len(several.chunks) == 5
 
 
@@ -167,7 +171,10 @@ def test_a_shown_sentence_glued_inside_a_longer_one_is_cut_out_but_a_short_label
         ["Director"],
         ["Director: Alex Garland wrote and directed the film."],
     ]
-    ranked = [Ranked(Candidate(text[0], "sentence", passage=i, position=0), 0.9 - i / 10) for i, text in enumerate(passages)]
+    ranked = [
+        Ranked(Candidate(text[0], "sentence", passage=i, position=0), 0.9 - i / 10)
+        for i, text in enumerate(passages)
+    ]
     evidence = select_evidence(ranked, 0.0, config(max_reference_tokens=1000), WORDS, passages)
     assert evidence.chunks == [passages[0][0], "Share this article", "Director", passages[3][0]]
 

@@ -11,7 +11,8 @@ from tests.retrieval_fakes import BagOfWordsEncoder
 
 def long_table_page(rows: int) -> str:
     body = "".join(
-        f"<tr><td>Station {i}</td><td>{10 * i + 5} passengers</td><td>Line {i % 7}</td></tr>" for i in range(rows)
+        f"<tr><td>Station {i}</td><td>{10 * i + 5} passengers</td><td>Line {i % 7}</td></tr>"
+        for i in range(rows)
     )
     return (
         "<html><body><h1>Ridership</h1><p>Passengers per station in 2023.</p><table>"
@@ -32,4 +33,6 @@ def test_a_row_far_down_a_long_table_is_found():
     # The stand-in encoder cannot read numbers: rank by BM25, which must see the asked row.
     config = RetrievalConfig(min_similarity=-1.0, dense_weight=0.0)
     evidence = Retriever(config, BagOfWordsEncoder()).run([question], pages)[0]
-    assert any("Station 1450" in reference and "14505 passengers" in reference for reference in evidence.references)
+    assert any(
+        "Station 1450" in reference and "14505 passengers" in reference for reference in evidence.references
+    )

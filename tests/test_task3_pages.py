@@ -13,7 +13,9 @@ from models.web import PageExtractor
 
 
 def result(name: str, text: str = "", url: str = "") -> SearchResult:
-    return SearchResult(page_name=name, page_url=url or f"https://example.org/{name}", page_result=f"<p>{text}</p>")
+    return SearchResult(
+        page_name=name, page_url=url or f"https://example.org/{name}", page_result=f"<p>{text}</p>"
+    )
 
 
 def questions() -> list[SourceQuestion]:
@@ -78,7 +80,10 @@ def test_the_draw_and_the_order_are_seeded():
     ]
     orders = [names(d) for d in many_pages(questions(), 8, never, seed=0)]
     # The own pages are not simply put first.
-    assert any(not all(name.startswith(f"q{i}") for name in order[: len(questions()[i].pages)]) for i, order in enumerate(orders))
+    assert any(
+        not all(name.startswith(f"q{i}") for name in order[: len(questions()[i].pages)])
+        for i, order in enumerate(orders)
+    )
 
 
 def store() -> PageStore:
@@ -105,12 +110,16 @@ def test_the_answer_test_finds_key_spans_the_gold_answer_and_alternatives():
 def test_the_answer_test_reads_values_as_the_answer_checker_does():
     test = AnswerTest(store())
     assert test(source("1944-11-21"), result("p", "Harold Ramis was born on November 21, 1944 in Chicago."))
-    assert not test(source("1944-11-22"), result("p", "Harold Ramis was born on November 21, 1944 in Chicago."))
+    assert not test(
+        source("1944-11-22"), result("p", "Harold Ramis was born on November 21, 1944 in Chicago.")
+    )
 
 
 def test_the_answer_test_looks_at_name_and_snippet_too():
     test = AnswerTest(store())
-    page = SearchResult(page_name="Ex Machina wins", page_url="u", page_snippet="", page_result="<p>nothing</p>")
+    page = SearchResult(
+        page_name="Ex Machina wins", page_url="u", page_snippet="", page_result="<p>nothing</p>"
+    )
     assert test(source("ex machina"), page)
     snippet = SearchResult(page_name="n", page_url="v", page_snippet="won by Interstellar", page_result="")
     assert test(source("interstellar"), snippet)

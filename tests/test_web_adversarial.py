@@ -32,7 +32,10 @@ def _single_table(chars: int) -> str:
     rows = "".join(
         f"<tr><td>city {i}</td><td>{i * 3}</td><td>region {i % 50}</td></tr>" for i in range(chars // 60)
     )
-    return f"<html><body><p>Populations by city.</p><table><tr><th>city</th><th>people</th><th>region</th></tr>{rows}</table></body></html>"
+    return (
+        "<html><body><p>Populations by city.</p>"
+        f"<table><tr><th>city</th><th>people</th><th>region</th></tr>{rows}</table></body></html>"
+    )
 
 
 ADVERSARIAL_PAGES: dict[str, Callable[[], object]] = {

@@ -141,9 +141,13 @@ def test_pages_not_chosen_are_handed_on_unread_and_the_best_ranked_are_parsed_fi
         extractor.warm_up()
         [result] = extractor.run([_question("q", pages)], seconds=4.0, choices=[choice])
     by_name = {page.page_name: page for page in result}
-    assert by_name["small"].error is None and any("garden report" in chunk for chunk in by_name["small"].chunks)
+    assert by_name["small"].error is None and any(
+        "garden report" in chunk for chunk in by_name["small"].chunks
+    )
     assert by_name["slow"].error and "batch deadline" in by_name["slow"].error
-    assert not by_name["skipped"].read and by_name["skipped"].chunks == [] and by_name["skipped"].error is None
+    assert (
+        not by_name["skipped"].read and by_name["skipped"].chunks == [] and by_name["skipped"].error is None
+    )
     assert all(page.read for page in result if page.page_name != "skipped")
     events = WebPages.of(result).events
     assert [event.what for event in events if event.kind == "skipped"] == ["pages not read"]

@@ -87,7 +87,10 @@ from tools.t4x4_replies import (
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_PATH = REPO_ROOT / "data" / "sample.jsonl"
-DEV_PATHS = [REPO_ROOT.parent / "shared" / "data" / name for name in ("crag_dev_10.jsonl.bz2", "crag_dev_pages_15.jsonl.bz2")]
+DEV_PATHS = [
+    REPO_ROOT.parent / "shared" / "data" / name
+    for name in ("crag_dev_10.jsonl.bz2", "crag_dev_pages_15.jsonl.bz2")
+]
 TASKS = ("task1", "task2", "task3")
 TASK3_QUESTIONS, TASK3_PAGES = 8, 50
 SECONDS_PER_QUESTION = 30.0
@@ -133,7 +136,9 @@ PROFILES = {
     "very-slow": Profile(compute=0.33, memory=2.0, mask_s=0.015, least_share=0.6),
     "slow-kg": Profile(kg_request_s=1.0, tasks=("task2", "task3"), least_share=0.6),
     "small-kv": Profile(kv_cache_tokens=8192, tasks=("task1", "task3"), least_share=0.6),
-    "long-replies": Profile(reply_factor=1.5, words=DENSE_FILLER_WORDS, tasks=("task1", "task3"), least_share=0.6),
+    "long-replies": Profile(
+        reply_factor=1.5, words=DENSE_FILLER_WORDS, tasks=("task1", "task3"), least_share=0.6
+    ),
     "stalls": Profile(tasks=("task1",), least_share=0.6, stalls=True),
 }
 # The first batch's seconds per question outside the LLM calls may differ from the same questions' when
@@ -237,7 +242,9 @@ def measured_reply_lengths(answer_files: list[Path], samples: dict[str, int]) ->
             for stage, usage in (json.loads(line).get("tokens") or {}).items() if line.strip() else ():
                 calls = int(usage.get("calls", 0)) * samples.get(stage, 1)
                 if calls:
-                    lengths.setdefault(stage, []).append(round(int(usage.get("completion_tokens", 0)) / calls))
+                    lengths.setdefault(stage, []).append(
+                        round(int(usage.get("completion_tokens", 0)) / calls)
+                    )
     return {stage: sorted(values) for stage, values in sorted(lengths.items())}
 
 
@@ -280,7 +287,11 @@ def task3_batch(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     each question has its own search, no page is shared with another question of the batch (a
     comment in its HTML tells the copies apart), so the web stage ranks 50 pages a question and
     parses each question's best itself."""
-    pool = list({page_key(page): page for question in questions for page in question.get("search_results") or []}.values())
+    pool = list(
+        {
+            page_key(page): page for question in questions for page in question.get("search_results") or []
+        }.values()
+    )
     batch = []
     for number, question in enumerate(questions[:TASK3_QUESTIONS]):
         own = list(question.get("search_results") or [])
@@ -305,7 +316,11 @@ def page_key(page: dict[str, Any]) -> tuple[str, str]:
 
 
 def run_check(
-    work_dir: Path, data: list[Path], out: Path | None, overrides: dict[str, str], names: list[str] | None = None
+    work_dir: Path,
+    data: list[Path],
+    out: Path | None,
+    overrides: dict[str, str],
+    names: list[str] | None = None,
 ) -> list[Result]:
     """The check under the profiles `names` (default: all; the nominal one always answers first)."""
     names = ["nominal"] + [name for name in names or PROFILES if name != "nominal"]
@@ -343,24 +358,39 @@ def run_check(
             session.use_profile(profile(name, nominal))
             same_t4 = name != "nominal" and session.profile == calibrations["nominal"][1]
             system = profile_system(
-                name, first, session, lambda **kwargs: CragSystem(config, clock=session.clock, **kwargs),
+                name,
+                first,
+                session,
+                lambda **kwargs: CragSystem(config, clock=session.clock, **kwargs),
                 calibrations["nominal"][0] if same_t4 else None,
             )
             if same_t4:
                 profile_lines.append(f"calibration {name}: the nominal profile's (the same simulated T4)")
             else:
-                calibrations[name] = (deepcopy(system.speed), session.profile)  # the answering refines system.speed
+                calibrations[name] = (
+                    deepcopy(system.speed),
+                    session.profile,
+                )  # the answering refines system.speed
                 profile_lines.append(f"calibration {name}: {system.speed.describe()}")
             llm = system.llm
-            session.stall_calls(_stage_schemas(system, "reasoning")[0] if settings.stalls else None, lambda: llm.time_limit)
-            session.use_reply_lengths(reply_lengths_by_schema(system, reply_lengths), settings.reply_factor, settings.words)
+            session.stall_calls(
+                _stage_schemas(system, "reasoning")[0] if settings.stalls else None, lambda: llm.time_limit
+            )
+            session.use_reply_lengths(
+                reply_lengths_by_schema(system, reply_lengths), settings.reply_factor, settings.words
+            )
             for task in settings.tasks:
                 task_questions, with_kg = tasks[task]
                 session.forget_prompts()
                 kg_latency = settings.kg_request_s if with_kg else None
                 preempted = session.preemptions()
                 outcome, lines = answer_questions(
-                    system, task_questions, kg_latency, config.kg.api_url_env, session.clock, again=name == "nominal" and task == TASKS[0]
+                    system,
+                    task_questions,
+                    kg_latency,
+                    config.kg.api_url_env,
+                    session.clock,
+                    again=name == "nominal" and task == TASKS[0],
                 )
                 outcome.preempted = session.preemptions() - preempted
                 outcomes[(name, task)] = outcome
@@ -368,7 +398,9 @@ def run_check(
                 profile_lines.append(outcome.line(name, task))
                 if out is not None:
                     out.mkdir(parents=True, exist_ok=True)
-                    (out / f"{name}.{task}.predictions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+                    (out / f"{name}.{task}.predictions.jsonl").write_text(
+                        "".join(json.dumps(line) + "\n" for line in lines)
+                    )
             session.stall_calls(None)
             if system is first:
                 warm.first_called_later = session.first_calls - warm.models_called
@@ -389,7 +421,9 @@ def run_check(
     return results
 
 
-def profile_system(name: str, first: Any, session: Any, build: Callable[..., Any], calibrated: Any = None) -> Any:
+def profile_system(
+    name: str, first: Any, session: Any, build: Callable[..., Any], calibrated: Any = None
+) -> Any:
     """The system a profile answers with, warmed up: the first one (warmed up before) for the
     nominal profile; else a fresh one sharing the started engine, or with an engine of its own when
     the profile sizes the KV cache. Its warm-up calibrates the engine under the profile, unless
@@ -460,7 +494,8 @@ def check_engine(session: Any, config: Any, seconds: float) -> Result:
     passed &= fits
     gib = 1024**3
     details.append(
-        f"KV cache: {engine.get('kv cache')} = {kv_tokens} tokens, from {memory.get('given', 0) / gib:.2f} GiB given "
+        f"KV cache: {engine.get('kv cache')} = {kv_tokens} tokens, from "
+        f"{memory.get('given', 0) / gib:.2f} GiB given "
         f"(T4 x gpu_memory_utilization) - weights {memory.get('weights', 0) / gib:.2f} - activations "
         f"{memory.get('activations', 0) / gib:.2f} - NCCL {memory.get('nccl', 0) / gib:.2f} = "
         f"{memory.get('kv cache', 0) / gib:.2f} GiB"
@@ -568,7 +603,9 @@ def warm_up_result(warm: WarmUp, session: Any) -> Result:
     details += [f"compiled during answering, not in warm-up: {schema_label(s)}" for s in late]
     if warm.first_called_later:
         details.append(f"{warm.first_called_later} model(s) first called in a batch, not by warm-up")
-    return Result("warm-up", not warm.error and not warm.unloaded and not late and not warm.first_called_later, details)
+    return Result(
+        "warm-up", not warm.error and not warm.unloaded and not late and not warm.first_called_later, details
+    )
 
 
 @dataclass
@@ -589,7 +626,9 @@ class TaskOutcome:
     failures: list[str] = field(default_factory=list)
     predictions: list[str] = field(default_factory=list)
     non_llm: list[tuple[int, float]] = field(default_factory=list)  # (questions, seconds outside LLM calls)
-    first_again: float | None = None  # the first batch answered once more: seconds per question outside LLM calls
+    first_again: float | None = (
+        None  # the first batch answered once more: seconds per question outside LLM calls
+    )
     preempted: int = 0  # sequence groups the engine preempted for want of KV cache
 
     @property
@@ -604,7 +643,8 @@ class TaskOutcome:
         ordered = sorted(self.seconds)
         p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)] if ordered else 0.0
         return (
-            f"profile {profile_name} {task}: {len(self.seconds)} questions, max {max(ordered, default=0.0):.1f} s, "
+            f"profile {profile_name} {task}: {len(self.seconds)} questions, max "
+            f"{max(ordered, default=0.0):.1f} s, "
             f"p95 {p95:.1f} s, over 30 s: {self.questions_over}, batches over n x 30 s: {self.batches_over}, "
             f"answered {self.answered}, refused for time {self.refused_for_time}, cut {self.cut}, "
             f"kept {self.kept} of {self.held} that held an answer, preempted {self.preempted}"
@@ -613,7 +653,9 @@ class TaskOutcome:
     def result(self, name: str) -> Result:
         details = [f"{answer!r}" for answer in self.predictions[:5]]
         details += [f"stage failure: {note}" for note in self.failures]
-        answered = len(self.predictions) == len(self.seconds) and all(isinstance(a, str) and a for a in self.predictions)
+        answered = len(self.predictions) == len(self.seconds) and all(
+            isinstance(a, str) and a for a in self.predictions
+        )
         return Result(name, answered and not self.failures, details)
 
 
@@ -629,13 +671,19 @@ def question_seconds(batch_seconds: float, traces: list[Any], speed: Any) -> lis
         ran = [i for i, trace in enumerate(traces) if stage in trace.timings]
         total = sum(traces[i].timings[stage] for i in ran)
         staged += total
-        usages = {i: traces[i].tokens[stage] for i in ran if stage in traces[i].tokens and traces[i].tokens[stage].calls}
+        usages = {
+            i: traces[i].tokens[stage]
+            for i in ran
+            if stage in traces[i].tokens and traces[i].tokens[stage].calls
+        }
         work = {i: 1.0 for i in ran}
         if usages:
             per_reply = speed.step_seconds(len(usages)) / len(usages)
             work = {
-                i: usages[i].prompt_tokens * speed.prefill_s_per_token + usages[i].completion_tokens * per_reply
-                if i in usages else 0.0
+                i: usages[i].prompt_tokens * speed.prefill_s_per_token
+                + usages[i].completion_tokens * per_reply
+                if i in usages
+                else 0.0
                 for i in ran
             }
         whole = sum(work.values())
@@ -687,7 +735,9 @@ def held_answer(text: str) -> str | None:
     return None
 
 
-def cut_answers(calls: list[LLMCall], queries: list[str], answer_schemas: list[dict[str, Any]]) -> list[tuple[int, str]]:
+def cut_answers(
+    calls: list[LLMCall], queries: list[str], answer_schemas: list[dict[str, Any]]
+) -> list[tuple[int, str]]:
     """(question, answer) of each reply the deadline cut after it held its answer, in the calls whose
     replies are the questions' answers (`answer_schemas`); a conversation is the question whose
     wording it quotes (the longest, when several)."""
@@ -706,7 +756,12 @@ def cut_answers(calls: list[LLMCall], queries: list[str], answer_schemas: list[d
 
 
 def answer_questions(
-    system: Any, questions: list[dict[str, Any]], kg_request_s: float | None, url_env: str, clock: Any, again: bool = False
+    system: Any,
+    questions: list[dict[str, Any]],
+    kg_request_s: float | None,
+    url_env: str,
+    clock: Any,
+    again: bool = False,
 ) -> tuple[TaskOutcome, list[dict[str, Any]]]:
     """Answer `questions` in batches the way the evaluator does, timing each batch on `clock`; with
     the mock KG API when `kg_request_s` is given, each of its requests taking that long, one at a
@@ -744,7 +799,9 @@ def answer_questions(
             outcome.non_llm.append((len(group), seconds - sum(call.seconds for call in calls)))
             outcome.seconds += question_seconds(seconds, system.last_traces, system.speed)
             outcome.predictions += list(answers)
-            for index, answer in cut_answers(calls, [str(q.get("query") or "") for q in group], answer_schemas):
+            for index, answer in cut_answers(
+                calls, [str(q.get("query") or "") for q in group], answer_schemas
+            ):
                 trace = system.last_traces[index]
                 outcome.held += 1
                 # kept: the question's answer is the one its cut reply held, or the answer check
@@ -808,7 +865,10 @@ def time_result(profile_lines: list[str], outcomes: dict[tuple[str, str], "TaskO
         if outcome.kept < outcome.held:
             fail(f"{name} {task}: {outcome.held - outcome.kept} cut repl(ies) lost the answer they held")
         if PROFILES[name].stalls and not (outcome.cut and outcome.held):
-            fail(f"{name} {task}: the stalls cut {outcome.cut} repl(ies), {outcome.held} holding an answer: the cut path went unexercised")
+            fail(
+                f"{name} {task}: the stalls cut {outcome.cut} repl(ies), {outcome.held} holding an answer: "
+                "the cut path went unexercised"
+            )
     nominal = {task: o.answered for (name, task), o in outcomes.items() if name == "nominal"}
     if sum(nominal.values()) <= 0:
         fail("the nominal profile answered nothing")  # no share of nothing can tell another profile's loss
@@ -847,8 +907,9 @@ def warm_batches_result(outcomes: dict[tuple[str, str], "TaskOutcome"]) -> Resul
         change = first / outcome.first_again - 1 if outcome.first_again > 0 else math.inf
         passed = abs(change) <= FIRST_BATCH_SLACK
         details.append(
-            f"nominal {task}: first batch {first:.2f} s per question outside the LLM; later batches' mean {mean}; "
-            f"the first batch's questions again {outcome.first_again:.2f} s ({change:+.0%}; within {FIRST_BATCH_SLACK:.0%})"
+            f"nominal {task}: first batch {first:.2f} s per question outside the LLM; "
+            f"later batches' mean {mean}; the first batch's questions again "
+            f"{outcome.first_again:.2f} s ({change:+.0%}; within {FIRST_BATCH_SLACK:.0%})"
         )
     if not details:
         details.append("the nominal profile timed no first batch twice")
@@ -862,7 +923,9 @@ def calibration_result(calibrations: dict[str, tuple[Any, Any]], chunk: int) -> 
     details, passed = [], True
     for name, (speed, model) in calibrations.items():
         expected = {"prefill tok/s": model.prefill_tokens_per_step_second(chunk)}
-        measured = {"prefill tok/s": 1.0 / speed.prefill_s_per_token if speed.prefill_s_per_token > 0 else math.inf}
+        measured = {
+            "prefill tok/s": 1.0 / speed.prefill_s_per_token if speed.prefill_s_per_token > 0 else math.inf
+        }
         for sequences in sorted(speed.decode_step_s):
             expected[f"decode step {sequences} seq s"] = model.step_seconds(0, sequences, sequences)
             measured[f"decode step {sequences} seq s"] = speed.step_seconds(sequences)
@@ -872,10 +935,16 @@ def calibration_result(calibrations: dict[str, tuple[Any, Any]], chunk: int) -> 
             if not (value / CALIBRATION_BAND <= measured[key] <= value * CALIBRATION_BAND)
         ]
         if not 0.0 <= speed.call_overhead_s <= MAX_CALL_OVERHEAD_S:
-            problems.append(f"call overhead {speed.call_overhead_s:.3g} s outside 0-{MAX_CALL_OVERHEAD_S:g} s")
+            problems.append(
+                f"call overhead {speed.call_overhead_s:.3g} s outside 0-{MAX_CALL_OVERHEAD_S:g} s"
+            )
         passed &= not problems
         details.append(f"{name}: " + ("; ".join(problems) if problems else "within the band"))
-    return Result(f"calibration within x{CALIBRATION_BAND:g} of the simulated T4", passed and bool(calibrations), details)
+    return Result(
+        f"calibration within x{CALIBRATION_BAND:g} of the simulated T4",
+        passed and bool(calibrations),
+        details,
+    )
 
 
 def check_requests(session: Any) -> Result:
@@ -889,8 +958,9 @@ def check_requests(session: Any) -> Result:
     violations = [r for r in guided if not r.valid_json and id(r) not in capped]
     unfinished = [r for r in requests if r.finish_reason != "stop" and id(r) not in capped]
     details = [
-        f"{len(requests)} completions ({len(guided)} guided; n per request: {sorted({r.n for r in requests})}, "
-        f"which V0 fans out into n sequence groups), prompts up to {max((r.prompt_tokens for r in requests), default=0)} tokens",
+        f"{len(requests)} completions ({len(guided)} guided; n per request: "
+        f"{sorted({r.n for r in requests})}, which V0 fans out into n sequence groups), prompts up to "
+        f"{max((r.prompt_tokens for r in requests), default=0)} tokens",
         f"chat template: prompts start {requests[0].prompt_start!r}" if requests else "no requests",
         f"{len(session.aborted)} request(s) stopped by a time limit; {len(capped)} scripted longer than "
         f"their max_tokens, ended by it",
@@ -916,14 +986,19 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
         enforcement = session.enforcement(schema)
         enforced_all &= all(enforcement.values())
         rows.append(f"{schema_label(schema)}")
-        later = f"then median {statistics.median(chosen[1:]):.3f}s per request" if len(chosen) > 1 else "no later request"
-        rows.append(
-            f"    chosen ({backend.split(':')[0]}): in the run first {chosen[0]:.2f}s, {later} "
-            f"({len(chosen)} requests); alone: {alone[0]:.3f}s, {alone[1]:.3f}s, mask {alone[2] * 1000:.2f} ms"
+        later = (
+            f"then median {statistics.median(chosen[1:]):.3f}s per request"
+            if len(chosen) > 1
+            else "no later request"
         )
         rows.append(
-            f"    xgrammar without caps: first {alternative[0]:.2f}s, then {alternative[1]:.3f}s per request, "
-            f"mask {alternative[2] * 1000:.2f} ms"
+            f"    chosen ({backend.split(':')[0]}): in the run first {chosen[0]:.2f}s, {later} "
+            f"({len(chosen)} requests); alone: {alone[0]:.3f}s, {alone[1]:.3f}s, "
+            f"mask {alone[2] * 1000:.2f} ms"
+        )
+        rows.append(
+            f"    xgrammar without caps: first {alternative[0]:.2f}s, then {alternative[1]:.3f}s per "
+            f"request, mask {alternative[2] * 1000:.2f} ms"
         )
         rows.append(
             "    " + ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in enforcement.items())
@@ -934,7 +1009,11 @@ def check_schemas(session: Any, system_schemas: list[dict[str, Any]]) -> list[Re
             f"{statistics.median(session.mask_seconds) * 1000:.2f} ms over {len(session.mask_seconds)} masks"
         )
     results.append(
-        Result("guided-decoding schemas: compile time and enforcement", enforced_all and bool(system_schemas), rows)
+        Result(
+            "guided-decoding schemas: compile time and enforcement",
+            enforced_all and bool(system_schemas),
+            rows,
+        )
     )
     return results
 
@@ -945,11 +1024,17 @@ def write_reply_lengths(answer_files: list[Path]) -> None:
     lengths = measured_reply_lengths(answer_files, samples)
     source = (
         f"completion tokens per reply, by stage, in {', '.join(path.name for path in answer_files)} "
-        f"(benchmarks/end_to_end.py, cpu presets; calculator replies: a call's tokens over its {samples['calculator']} samples)"
+        "(benchmarks/end_to_end.py, cpu presets; calculator replies: a call's tokens over its "
+        f"{samples['calculator']} samples)"
     )
     stages = ",\n".join(f"  {json.dumps(stage)}: {json.dumps(values)}" for stage, values in lengths.items())
-    REPLY_LENGTHS_PATH.write_text(f'{{\n "source": {json.dumps(source)},\n "stages": {{\n{stages}\n }}\n}}\n', encoding="utf-8")
-    print(f"wrote {REPLY_LENGTHS_PATH}: " + ", ".join(f"{stage} {len(values)}" for stage, values in lengths.items()))
+    REPLY_LENGTHS_PATH.write_text(
+        f'{{\n "source": {json.dumps(source)},\n "stages": {{\n{stages}\n }}\n}}\n', encoding="utf-8"
+    )
+    print(
+        f"wrote {REPLY_LENGTHS_PATH}: "
+        + ", ".join(f"{stage} {len(values)}" for stage, values in lengths.items())
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -980,7 +1065,10 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         choices=list(PROFILES),
         default=None,
-        help="run only these profiles (default: all; nominal always runs, the others' shares are of its answers)",
+        help=(
+            "run only these profiles (default: all; nominal always runs, the others' "
+            "shares are of its answers)"
+        ),
     )
     parser.add_argument(
         "--write-reply-lengths",
@@ -988,7 +1076,10 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         metavar="ANSWERS",
         default=None,
-        help=f"only write {REPLY_LENGTHS_PATH.name} from these answers files of an end-to-end run (cpu presets)",
+        help=(
+            f"only write {REPLY_LENGTHS_PATH.name} from these answers files of an "
+            "end-to-end run (cpu presets)"
+        ),
     )
     args = parser.parse_args(argv)
     if args.write_reply_lengths:

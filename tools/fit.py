@@ -611,8 +611,10 @@ class KnobResult:
         low, high = self.held_out_gain[1:]
         if self.replaces:
             return f"held-out gain clear of zero ([{low:+.3f}, {high:+.3f}] per question)"
-        return (f"held-out gain not clear of zero ([{low:+.3f}, {high:+.3f}] per question): "
-                "the preset's value stays")
+        return (
+            f"held-out gain not clear of zero ([{low:+.3f}, {high:+.3f}] per question): "
+            "the preset's value stays"
+        )
 
 
 def fit_knobs(fitter: Fitter, cases: list[Case], folds: int, resamples: int) -> list[KnobResult]:
@@ -800,7 +802,9 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
     this_run = [line for line in lines if line["interaction_id"] in answered]
     failed = [line["interaction_id"] for line in lines if not line.get("findings")]
     if failed:  # a batch that failed has no trace: its questions are left out of the fit, and said so
-        logger.warning(f"{len(failed)} questions have no findings (their batch failed): {', '.join(failed[:5])}")
+        logger.warning(
+            f"{len(failed)} questions have no findings (their batch failed): {', '.join(failed[:5])}"
+        )
     from evaluation.truncation import load_truncator
 
     replay = Replay(config, load_truncator(args.tokenizer_dir))
@@ -856,8 +860,12 @@ def main(argv: list[str] | None = None, *, llm: LLMFactory | None = None) -> int
             name: list(value) if isinstance(value, tuple) else value for name, value in values.items()
         },
         "kept": {r.name: r.why for r in results if not r.replaces},
-        "data": {"sources": labelled.sources, "questions": len(cases), "left_out": run["failed"],
-                 "sha256": data_hash([r for r in labelled.records if r.gold.interaction_id not in set(failed)])},
+        "data": {
+            "sources": labelled.sources,
+            "questions": len(cases),
+            "left_out": run["failed"],
+            "sha256": data_hash([r for r in labelled.records if r.gold.interaction_id not in set(failed)]),
+        },
         "date": date.today().isoformat(),
         "held_out": {
             "folds": args.folds,

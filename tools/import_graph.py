@@ -99,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         targets = sorted(graph.edges.get(module, set()) - {"models"})  # every module runs models/__init__
         print(f"{module}" + (f" -> {', '.join(targets)}" if targets else ""))
     unreached = graph.unreached()
-    print(f"\n{len(graph.reachable())} modules reached from {ENTRY_POINT}; "
-          f"unreached under models/: {', '.join(unreached) or 'none'}")
+    print(
+        f"\n{len(graph.reachable())} modules reached from {ENTRY_POINT}; "
+        f"unreached under models/: {', '.join(unreached) or 'none'}"
+    )
     for module, imports in sorted(graph.forbidden.items()):
         print(f"NOT PRODUCTION: {module} imports {', '.join(sorted(imports))}")
     return 1 if unreached or graph.forbidden else 0

@@ -133,7 +133,11 @@ class RecorderSession:
         session = self
         original_executor_cls = LLMEngine._get_executor_cls.__func__
         original_builder = llm_engine_module.get_local_guided_decoding_logits_processor
-        original_add_request, original_step, original_abort = LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request
+        original_add_request, original_step, original_abort = (
+            LLMEngine.add_request,
+            LLMEngine.step,
+            LLMEngine.abort_request,
+        )
 
         def executor_cls(cls: type, engine_config: Any) -> type:
             session.requested_executor = original_executor_cls(cls, engine_config).__name__
@@ -154,7 +158,9 @@ class RecorderSession:
             self._build_seconds[id(processor)] = time.perf_counter() - started
             return processor
 
-        def add_request(engine: LLMEngine, request_id: str, prompt: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
+        def add_request(
+            engine: LLMEngine, request_id: str, prompt: Any, params: Any, *args: Any, **kwargs: Any
+        ) -> Any:
             if engine not in self.engines:
                 self.engines.append(engine)
             self._submitted[request_id] = params
@@ -180,7 +186,9 @@ class RecorderSession:
                 return original_encode(encoder, texts)
 
             def work() -> Any:
-                rows = self._remembered(("encoder", encoder.name_or_path), texts, lambda new: original_encode(encoder, new))
+                rows = self._remembered(
+                    ("encoder", encoder.name_or_path), texts, lambda new: original_encode(encoder, new)
+                )
                 return np.stack(rows)
 
             return self._charged(encoder.model, work, lambda: self._encoder_seconds(encoder, texts))
@@ -189,7 +197,11 @@ class RecorderSession:
             pairs = [tuple(pair) for pair in sentences]
 
             def work() -> Any:
-                return np.array(self._remembered(("cross-encoder",), pairs, lambda new: original_predict(model, new, *args, **kwargs)))
+                return np.array(
+                    self._remembered(
+                        ("cross-encoder",), pairs, lambda new: original_predict(model, new, *args, **kwargs)
+                    )
+                )
 
             return self._charged(model, work, lambda: len(pairs) * self.profile.cross_encoder_pair_s)
 
@@ -202,7 +214,11 @@ class RecorderSession:
         finally:
             LLMEngine._get_executor_cls = classmethod(original_executor_cls)
             llm_engine_module.get_local_guided_decoding_logits_processor = original_builder
-            LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = original_add_request, original_step, original_abort
+            LLMEngine.add_request, LLMEngine.step, LLMEngine.abort_request = (
+                original_add_request,
+                original_step,
+                original_abort,
+            )
             SentenceEncoder.encode, CrossEncoder.predict = original_encode, original_predict
 
     def _charged(self, model: Any, work: Callable[[], Any], simulated: Callable[[], float]) -> Any:
@@ -218,7 +234,9 @@ class RecorderSession:
         self.charge(time.perf_counter() - started, seconds)
         return result
 
-    def _remembered(self, model_key: tuple[str, ...], inputs: list[Any], compute: Callable[[list[Any]], Any]) -> list[Any]:
+    def _remembered(
+        self, model_key: tuple[str, ...], inputs: list[Any], compute: Callable[[list[Any]], Any]
+    ) -> list[Any]:
         """Each input's output of a deterministic stand-in, computed once for the whole check: the
         profiles answer the same questions, and what is charged is the simulated T4's time."""
         memory = self._outputs.setdefault(model_key, {})
@@ -233,11 +251,18 @@ class RecorderSession:
         model = encoder.model
 
         def tokens(new: list[str]) -> list[int]:
-            return [len(ids) for ids in model.tokenizer(new, truncation=True, max_length=model.max_seq_length)["input_ids"]]
+            return [
+                len(ids)
+                for ids in model.tokenizer(new, truncation=True, max_length=model.max_seq_length)["input_ids"]
+            ]
 
-        lengths = sorted(self._remembered(("encoder tokens", encoder.name_or_path), texts, tokens), reverse=True)
+        lengths = sorted(
+            self._remembered(("encoder tokens", encoder.name_or_path), texts, tokens), reverse=True
+        )
         size = encoder.batch_size
-        return self.profile.encoder_seconds([lengths[i] * len(lengths[i : i + size]) for i in range(0, len(lengths), size)])
+        return self.profile.encoder_seconds(
+            [lengths[i] * len(lengths[i : i + size]) for i in range(0, len(lengths), size)]
+        )
 
     def _record(self, engine: LLMEngine, output: Any) -> None:
         sampling = self._submitted.pop(output.request_id)
@@ -267,14 +292,18 @@ class RecorderSession:
 
     def preemptions(self) -> int:
         """Sequence groups the engines' schedulers have preempted so far (their KV cache was full)."""
-        return sum(scheduler.num_cumulative_preemption for engine in self.engines for scheduler in engine.scheduler)
+        return sum(
+            scheduler.num_cumulative_preemption for engine in self.engines for scheduler in engine.scheduler
+        )
 
     # --- the simulated T4 clock ---
 
     def use_profile(self, profile: ThroughputModelConfig) -> None:
         self.profile = profile
 
-    def use_reply_lengths(self, by_schema: dict[str, list[int]], factor: float = 1.0, filler: str = FILLER_WORDS) -> None:
+    def use_reply_lengths(
+        self, by_schema: dict[str, list[int]], factor: float = 1.0, filler: str = FILLER_WORDS
+    ) -> None:
         """Reply lengths in tokens to draw from, by the schema key of the replies they are for; each
         drawn length times `factor`, the free text written with `filler`'s words."""
         self._reply_lengths = dict(by_schema)
@@ -297,11 +326,15 @@ class RecorderSession:
             params = metadata.sampling_params
             if metadata.is_prompt or params is None:
                 continue
-            if self._stall_key not in {self._processor_schema.get(id(p)) for p in params.logits_processors or []}:
+            if self._stall_key not in {
+                self._processor_schema.get(id(p)) for p in params.logits_processors or []
+            }:
                 continue
             for seq_id, data in metadata.seq_data.items():
                 target = self._targets.get(seq_id)
-                if target is not None and data.get_output_len() == len(target) - 2:  # its last token and <|eot_id|> to come
+                if (
+                    target is not None and data.get_output_len() == len(target) - 2
+                ):  # its last token and <|eot_id|> to come
                     self._stalled[id(limit)] = limit  # kept, so that the id is not reused
                     return max(0.0, limit.at - self.clock() - step_seconds - STALL_MARGIN_S)
         return 0.0
@@ -322,7 +355,9 @@ class RecorderSession:
         them sample their first token (their matcher is built then)."""
         prompt_rows = prompt_context = decode_rows = context = guided = new_guided = 0
         for metadata in metadata_list:
-            is_guided = bool(metadata.sampling_params is not None and metadata.sampling_params.logits_processors)
+            is_guided = bool(
+                metadata.sampling_params is not None and metadata.sampling_params.logits_processors
+            )
             for data in metadata.seq_data.values():
                 if metadata.is_prompt:
                     computed = data.get_num_computed_tokens()
@@ -338,7 +373,12 @@ class RecorderSession:
                 guided += int(sampled)
                 new_guided += int(sampled and data.get_output_len() == 0)
         return self.profile.step_seconds(
-            prompt_rows, decode_rows, guided, context_tokens=context, prefill_context=prompt_context, new_guided=new_guided
+            prompt_rows,
+            decode_rows,
+            guided,
+            context_tokens=context,
+            prefill_context=prompt_context,
+            new_guided=new_guided,
         )
 
     # --- what the check reads ---
@@ -422,7 +462,9 @@ class RecorderSession:
 
     # --- decoding (called by the executor) ---
 
-    def next_token(self, request_id: str, seq_id: int, prompt_ids: list[int], output_ids: list[int], params: Any) -> int:
+    def next_token(
+        self, request_id: str, seq_id: int, prompt_ids: list[int], output_ids: list[int], params: Any
+    ) -> int:
         processors = list(params.logits_processors or [])
         if seq_id not in self._targets or not output_ids:
             keys = [self._processor_schema.get(id(p)) for p in processors]
@@ -435,10 +477,14 @@ class RecorderSession:
                 return len(tokenizer.encode(text, add_special_tokens=False))
 
             length = round(self._draws.choice(lengths) * self._reply_factor) if lengths else None
-            reply = tokenizer.encode(scripted_reply(schema, length, count, self._filler), add_special_tokens=False)
+            reply = tokenizer.encode(
+                scripted_reply(schema, length, count, self._filler), add_special_tokens=False
+            )
             self._targets[seq_id] = list(reply) + [EOT_ID]
             parent = request_id.split(PARALLEL_SAMPLE)[0]  # V0 runs each of n samples as its own request
-            self._request_targets[parent] = max(self._request_targets.get(parent, 0), len(self._targets[seq_id]))
+            self._request_targets[parent] = max(
+                self._request_targets.get(parent, 0), len(self._targets[seq_id])
+            )
         target = self._targets[seq_id]
         scores = self._zero_scores()
         scores[target[min(len(output_ids), len(target) - 1)]] = FAVOURED_SCORE

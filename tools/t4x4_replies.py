@@ -1,7 +1,7 @@
 """The scripted replies of `tools.check_t4x4`'s faked engine, which the recorder (tools/t4x4_recorder.py)
 decodes and the check reads: a compact JSON instance of each guided-decoding schema (or a plain sentence
 without one), its free text filled with words to a length, then <|eot_id|>; and the schemas' keys and
-labels. Both modules import it; neither imports the other's module for it.
+labels. Both modules import it; neither imports the other's module for it. Not a script.
 """
 
 from __future__ import annotations

@@ -89,7 +89,9 @@ class Check:
 # --- aicrowd.json ----------------------------------------------------------------------------------
 
 
-def aicrowd_problems(data: Any, expected_challenge: str | None = None, gpu_count: int | None = None) -> list[str]:
+def aicrowd_problems(
+    data: Any, expected_challenge: str | None = None, gpu_count: int | None = None
+) -> list[str]:
     """What is wrong with one parsed aicrowd.json (empty when it is valid)."""
     if not isinstance(data, dict):
         return ["not a JSON object"]
@@ -100,7 +102,11 @@ def aicrowd_problems(data: Any, expected_challenge: str | None = None, gpu_count
     elif expected_challenge is not None and challenge != expected_challenge:
         problems.append(f"challenge_id is {challenge!r}, expected {expected_challenge!r}")
     authors = data.get("authors")
-    if not isinstance(authors, list) or not authors or not all(isinstance(a, str) and a.strip() for a in authors):
+    if (
+        not isinstance(authors, list)
+        or not authors
+        or not all(isinstance(a, str) and a.strip() for a in authors)
+    ):
         problems.append("authors must be a non-empty list of names")
     if not isinstance(data.get("gpu"), bool):
         problems.append("gpu must be true or false")
@@ -117,7 +123,9 @@ def aicrowd_problems(data: Any, expected_challenge: str | None = None, gpu_count
 def check_aicrowd(config: CragConfig, root: Path = REPO_ROOT) -> Check:
     gpus = config.llm.tensor_parallel_size if config.llm.backend == "vllm" else None
     files = {root / "aicrowd.json": None}
-    files.update({root / "aicrowd" / f"task{task}.json": challenge for task, challenge in CHALLENGE_IDS.items()})
+    files.update(
+        {root / "aicrowd" / f"task{task}.json": challenge for task, challenge in CHALLENGE_IDS.items()}
+    )
     details = []
     for path, expected in files.items():
         if not path.is_file():
@@ -262,7 +270,8 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
             "kg": kg.max_total_chars / DATA_CHARS_PER_TOKEN if kg.enabled else 0,
             "calculations": (
                 calculator.max_results * calculator.max_expression_chars / DATA_CHARS_PER_TOKEN
-                if calculator.enabled else 0
+                if calculator.enabled
+                else 0
             ),
             "knowledge": config.knowledge.answer_max_chars / prose if config.knowledge.enabled else 0,
         },
@@ -282,8 +291,13 @@ def token_budget(config: CragConfig, prompts_dir: Path = PROMPTS_DIR) -> list[St
     for stage, shape in llm_shapes(config).items():
         if shape.base is None:  # a variant (brief reasoning) replaces its stage's call, never adds to it
             add(stage, shape.prompt, shape.requests, shape.max_tokens * shape.samples, fills.get(stage, {}))
-    add("reasoning (backup, only on an unparsable reply)", "reasoning_backup", 1, config.reasoning.backup_max_tokens,
-        {"reasoning": config.reasoning.backup_input_max_tokens})
+    add(
+        "reasoning (backup, only on an unparsable reply)",
+        "reasoning_backup",
+        1,
+        config.reasoning.backup_max_tokens,
+        {"reasoning": config.reasoning.backup_input_max_tokens},
+    )
     return rows
 
 
@@ -291,7 +305,9 @@ def _template_tokens(path: Path, fills: dict[str, float], chars_per_token: float
     sections = parse_template(path.read_text(encoding="utf-8"), path)
     tokens = CHAT_TEMPLATE_TOKENS
     for template in sections.values():
-        placeholders = [m.group("named") or m.group("braced") for m in template.pattern.finditer(template.template)]
+        placeholders = [
+            m.group("named") or m.group("braced") for m in template.pattern.finditer(template.template)
+        ]
         placeholders = [name for name in placeholders if name]
         fixed_text = template.safe_substitute({name: "" for name in placeholders})
         unknown = sorted(set(placeholders) - set(fills))
@@ -316,13 +332,20 @@ def check_budget(config: CragConfig) -> tuple[Check, list[StageBudget]]:
     limit = context_tokens(config)
     too_long = [r for r in rows if limit and r.prompt_tokens + r.output_tokens > limit]
     details = [
-        f"{r.stage + ':':<52} {r.calls} x ({r.prompt_tokens:>5} prompt + {r.output_tokens:>4} output) = {r.total:>6}"
+        f"{r.stage + ':':<52} {r.calls} x ({r.prompt_tokens:>5} prompt + "
+        f"{r.output_tokens:>4} output) = {r.total:>6}"
         for r in rows
     ]
     usual = sum(r.total for r in rows if "backup" not in r.stage)
-    details.append(f"per question: <= {usual} tokens ({sum(r.calls * r.prompt_tokens for r in rows if 'backup' not in r.stage)} "
-                   f"prompt); context {limit}; batch of {config.batch_size}: <= {usual * config.batch_size}")
-    details += [f"{r.stage}: {r.prompt_tokens + r.output_tokens} tokens exceed the context of {limit}" for r in too_long]
+    details.append(
+        f"per question: <= {usual} tokens "
+        f"({sum(r.calls * r.prompt_tokens for r in rows if 'backup' not in r.stage)} "
+        f"prompt); context {limit}; batch of {config.batch_size}: <= {usual * config.batch_size}"
+    )
+    details += [
+        f"{r.stage}: {r.prompt_tokens + r.output_tokens} tokens exceed the context of {limit}"
+        for r in too_long
+    ]
     return Check("token budget", "FAIL" if too_long or not limit else "PASS", details), rows
 
 
@@ -336,13 +359,17 @@ def check_runtime(config: CragConfig, gpus: int) -> Check:
     if llm.backend != "vllm":
         return Check("runtime", "PASS", [f"{llm.backend} backend on the CPU"])
     if importlib.util.find_spec("vllm") is None:
-        return Check("runtime", "FAIL", ["vllm is not installed (it comes with the GPU image: requirements.txt)"])
+        return Check(
+            "runtime", "FAIL", ["vllm is not installed (it comes with the GPU image: requirements.txt)"]
+        )
     details = [f"vllm installed, {gpus} GPU(s) visible"]
     if gpus < llm.tensor_parallel_size:
         details[0] += f" (< {llm.tensor_parallel_size}: the system is built on the CPU without the engine)"
     summary = quantization_summary(llm.model_path) if llm.model_path else None
     if summary and summary.get("desc_act"):
-        details.append("note: the GPTQ weights use desc_act (act-order); vLLM runs them on a slower path under TP")
+        details.append(
+            "note: the GPTQ weights use desc_act (act-order); vLLM runs them on a slower path under TP"
+        )
     return Check("runtime", "PASS", details)
 
 
@@ -362,8 +389,10 @@ def check_leaderboard_settings(config: CragConfig) -> Check:
     answer policy answering (not observing, which spends the time of every answer a fit needs)."""
     problems = []
     if config.preset == "t4x4" and config.llm.reply_cache is not None:
-        problems.append(f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every "
-                        "reply; leave it unset (none) for t4x4")
+        problems.append(
+            f"llm.reply_cache is {config.llm.reply_cache!r}: the leaderboard must compute every "
+            "reply; leave it unset (none) for t4x4"
+        )
     if config.preset == "t4x4" and config.policy.observe:
         problems.append("policy.observe is on: it is for `python -m tools.fit` only; leave it off for t4x4")
     if problems:
@@ -387,21 +416,42 @@ def check_fitted(config: CragConfig, identity: Callable[[LLMConfig], str] = back
     """The answer policy's fitted file, when one is named, was fitted to the preset's model."""
     name = "fitted answer policy"
     if config.policy.fitted is None:
-        return Check(name, "PASS", ["none named: the preset's own options (their sources beside them, "
-                                    "models/config/schema.py:PolicyConfig, presets.py)"])
+        return Check(
+            name,
+            "PASS",
+            [
+                "none named: the preset's own options (their sources beside them, "
+                "models/config/schema.py:PolicyConfig, presets.py)"
+            ],
+        )
     fitted = read_fitted(config.policy.fitted)
     try:
         model = identity(config.llm)
     except Exception as error:
-        return Check(name, "FAIL", [f"{config.policy.fitted}: the preset's model cannot be identified "
-                                    f"({type(error).__name__}: {error})"])
+        return Check(
+            name,
+            "FAIL",
+            [
+                f"{config.policy.fitted}: the preset's model cannot be identified "
+                f"({type(error).__name__}: {error})"
+            ],
+        )
     data = fitted["data"]
-    told = (f"{config.policy.fitted}: fitted on {data.get('questions', '?')} questions ({fitted['date']}); "
-            f"replaces {', '.join(fitted['values']) or 'nothing'}")
+    told = (
+        f"{config.policy.fitted}: fitted on {data.get('questions', '?')} questions ({fitted['date']}); "
+        f"replaces {', '.join(fitted['values']) or 'nothing'}"
+    )
     if fitted["model"] != model:
-        return Check(name, "FAIL", [told, f"fitted to {fitted['model']!r}", f"the preset runs {model!r}",
-                                    f"refit with `python -m tools.fit --preset {config.preset} ...` on this "
-                                    "model"])
+        return Check(
+            name,
+            "FAIL",
+            [
+                told,
+                f"fitted to {fitted['model']!r}",
+                f"the preset runs {model!r}",
+                f"refit with `python -m tools.fit --preset {config.preset} ...` on this model",
+            ],
+        )
     return Check(name, "PASS", [told, f"fitted to the preset's model: {model}"])
 
 
@@ -420,10 +470,14 @@ def validate(preset: str, overrides: dict[str, str] | None = None) -> list[Check
     if import_error:
         checks.append(Check("import models.user_config", "FAIL", [import_error]))
     else:
-        checks.append(network_check("import models.user_config", attempts, f"UserModel = {user_model_class.__name__}"))
+        checks.append(
+            network_check("import models.user_config", attempts, f"UserModel = {user_model_class.__name__}")
+        )
 
     problems = missing_weights(config)
-    checks.append(Check("weights and data files", "FAIL" if problems else "PASS", problems or ["all in place"]))
+    checks.append(
+        Check("weights and data files", "FAIL" if problems else "PASS", problems or ["all in place"])
+    )
     gpus = visible_gpus() if config.llm.backend == "vllm" else 0
     on_gpus = config.llm.backend != "vllm" or gpus >= config.llm.tensor_parallel_size
     checks.append(check_runtime(config, gpus))
@@ -466,7 +520,9 @@ class TokenizerOnlyLLM(LLMBackend):
 
         AutoConfig.from_pretrained(model_path, local_files_only=True)
         self._tokenizer = AutoTokenizer.from_pretrained(model_path, local_files_only=True)
-        self._tokenizer.apply_chat_template([{"role": "user", "content": "hi"}], add_generation_prompt=True, tokenize=True)
+        self._tokenizer.apply_chat_template(
+            [{"role": "user", "content": "hi"}], add_generation_prompt=True, tokenize=True
+        )
 
     def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
         return [Completion(texts=[], error=NO_ENGINE_ERROR) for _ in conversations]
@@ -517,7 +573,9 @@ def construct_and_answer(build: Callable[[], Any], how: str = "UserModel()") -> 
         seconds = time.perf_counter() - started
     check = network_check("dry answer", attempts, f"{answers[0]!r} in {seconds:.1f}s")
     for trace in getattr(model, "last_traces", [])[:1]:
-        used = ", ".join(f"{stage} {u.prompt_tokens}+{u.completion_tokens}" for stage, u in trace.tokens.items())
+        used = ", ".join(
+            f"{stage} {u.prompt_tokens}+{u.completion_tokens}" for stage, u in trace.tokens.items()
+        )
         check.details.append(f"tokens used (prompt+output): {used or 'none'}")
         check.details += [f"{event.kind}: {event.label} {event.detail}".rstrip() for event in trace.events]
         unexpected = [
@@ -535,8 +593,13 @@ def construct_and_answer(build: Callable[[], Any], how: str = "UserModel()") -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.validate", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default=os.environ.get("CRAG_PRESET", "cpu"))
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE",
-                        help="config override (repeatable), checked as part of the preset")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.OPTION=VALUE",
+        help="config override (repeatable), checked as part of the preset",
+    )
     args = parser.parse_args(argv)
     try:
         checks = validate(args.preset, parse_overrides(args.set))

@@ -73,7 +73,9 @@ def missing_weights(config: CragConfig) -> list[str]:
     if attributes.enabled and attributes.method == "classifier":
         problems += _file_problems("attribute classifier", Path(attributes.artifact_path))
     if config.kg.enabled:
-        problems += _file_problems("finance company table (python -m tools.weights fetch)", Path(config.kg.company_dict_path))
+        problems += _file_problems(
+            "finance company table (python -m tools.weights fetch)", Path(config.kg.company_dict_path)
+        )
     return problems
 
 
@@ -115,7 +117,8 @@ def fetch(config: CragConfig, token_env: str = "HF_TOKEN") -> list[Path]:
             )
         except Exception as error:  # network, auth and hub errors all mean: not obtainable from here
             raise WeightsUnavailable(
-                f"Could not download {folder.repo_id} into {folder.local_dir}: {type(error).__name__}: {error}. "
+                f"Could not download {folder.repo_id} into {folder.local_dir}: "
+                f"{type(error).__name__}: {error}. "
                 f"This needs network access to the Hugging Face hub (and a token in ${token_env} for "
                 f"gated repositories); otherwise copy the files there by hand (models/README.md)."
             ) from error
@@ -140,7 +143,10 @@ def _llm_problems(config: CragConfig) -> list[str]:
     if llm.backend == "vllm":
         problems = _hf_folder_problems("LLM", llm.model_path)
         if not problems and llm.quantization and quantization_summary(llm.model_path) is None:
-            problems.append(f"LLM: {llm.model_path} declares no quantization config but the preset expects {llm.quantization}")
+            problems.append(
+                f"LLM: {llm.model_path} declares no quantization config but the preset "
+                f"expects {llm.quantization}"
+            )
         return problems
     if llm.backend == "llamacpp":
         if llm.model_path:
@@ -175,7 +181,9 @@ def _hf_folder_problems(role: str, folder: str | None) -> list[str]:
     if not (path / "config.json").is_file():
         problems.append(f"{role}: {path / 'config.json'} is missing")
     if not any((path / name).is_file() for name in ("tokenizer.json", "tokenizer.model", "spiece.model")):
-        problems.append(f"{role}: no tokenizer file (tokenizer.json / tokenizer.model / spiece.model) in {path}")
+        problems.append(
+            f"{role}: no tokenizer file (tokenizer.json / tokenizer.model / spiece.model) in {path}"
+        )
     shards = _weight_shards(path)
     if not shards:
         problems.append(f"{role}: no weight files (*.safetensors / pytorch_model*.bin) in {path}")
@@ -221,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     problems = missing_weights(config)
     for problem in problems:
         print(f"missing: {problem}")
-    print(f"preset {config.preset}: {'all weights in place' if not problems else f'{len(problems)} problem(s)'}")
+    print(
+        f"preset {config.preset}: {'all weights in place' if not problems else f'{len(problems)} problem(s)'}"
+    )
     return 1 if problems else 0
 
 

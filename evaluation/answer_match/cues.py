@@ -149,7 +149,8 @@ HEDGE = re.compile(
 
 
 ASKS_FOR_VALUE = re.compile(
-    r"\b(?:how (?:many|much|old|long|tall|big|far|often|high|large)|when|(?:what|which) (?:year|date|day)|number of"
+    r"\b(?:how (?:many|much|old|long|tall|big|far|often|high|large)|when|"
+    r"(?:what|which) (?:year|date|day)|number of"
     r"|total|average|percent(?:age)?|price|ratio|rate|volume|eps|earnings|revenue|market cap\w*|worth|score"
     r"|budget|cost|salary"
     r"|points|date|count)\b"

@@ -5,6 +5,10 @@ from models.attributes.policy import RoutingDecision, class_probabilities, route
 from models.attributes.predictor import AttributePredictor
 
 __all__ = [
-    "ArtifactError", "AttributeClassifier", "AttributePredictor", "RoutingDecision", "class_probabilities",
+    "ArtifactError",
+    "AttributeClassifier",
+    "AttributePredictor",
+    "RoutingDecision",
+    "class_probabilities",
     "route",
 ]

@@ -1,4 +1,5 @@
-"""The shipped attribute classifier: temperature-scaled ridge classifiers over n-grams, temporal cues and MiniLM embeddings.
+"""The shipped attribute classifier: temperature-scaled ridge classifiers over n-grams, temporal cues
+and MiniLM embeddings.
 
 Three heads share one feature matrix: domain (5 classes), dynamism (4 classes) and static vs
 dynamic (binary). P(dynamic) averages the binary head with 1 - P(static) of the 4-class head.
@@ -103,18 +104,23 @@ class AttributeClassifier:
             featurizer=featurizer,
             domain_head=head([q.domain for q in questions]),
             dynamism_head=head([q.static_or_dynamic for q in questions]),
-            dynamic_head=head(["dynamic" if is_dynamic(q.static_or_dynamic) else "static" for q in questions]),
+            dynamic_head=head(
+                ["dynamic" if is_dynamic(q.static_or_dynamic) else "static" for q in questions]
+            ),
             embedding_dimension=int(embeddings.shape[1]),
             default_year=config.default_year,
         )
 
-    def predict(self, queries: list[str], query_times: list[str], embeddings: np.ndarray) -> list[QuestionAttributes]:
+    def predict(
+        self, queries: list[str], query_times: list[str], embeddings: np.ndarray
+    ) -> list[QuestionAttributes]:
         if not queries:
             return []
         if embeddings.shape != (len(queries), self.embedding_dimension):
             raise ValueError(
                 f"Embeddings of shape {embeddings.shape} do not fit this classifier "
-                f"(trained on {self.embedding_dimension}-dimensional embeddings); use the encoder it was trained with"
+                f"(trained on {self.embedding_dimension}-dimensional embeddings); use the "
+                "encoder it was trained with"
             )
         years = [reference_year(t, self.default_year) for t in query_times]
         features = self.featurizer.transform(queries, years, embeddings)
@@ -149,9 +155,14 @@ class AttributeClassifier:
         try:
             model = joblib.load(path)
         except Exception as error:
-            raise ArtifactError(f"Attribute classifier {path} is unreadable ({error}); rebuild it with `{TRAIN_COMMAND}`") from error
+            raise ArtifactError(
+                f"Attribute classifier {path} is unreadable ({error}); rebuild it with `{TRAIN_COMMAND}`"
+            ) from error
         if not isinstance(model, cls) or model.format != ARTIFACT_FORMAT:
-            raise ArtifactError(f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild it with `{TRAIN_COMMAND}`")
+            raise ArtifactError(
+                f"{path} is not an attribute classifier of format {ARTIFACT_FORMAT}; rebuild "
+                f"it with `{TRAIN_COMMAND}`"
+            )
         return model
 
 

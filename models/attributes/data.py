@@ -41,7 +41,9 @@ def load_labelled(path: str | Path) -> list[LabelledQuestion]:
                 query_time=str(row.get("query_time") or ""),
             )
         except (json.JSONDecodeError, KeyError, TypeError) as error:
-            raise ValueError(f"{path}:{number}: expected a JSON object with query, domain, static_or_dynamic ({error})") from None
+            raise ValueError(
+                f"{path}:{number}: expected a JSON object with query, domain, static_or_dynamic ({error})"
+            ) from None
         if question.domain not in DOMAINS or question.static_or_dynamic not in DYNAMISM:
             raise ValueError(
                 f"{path}:{number}: unknown label domain={question.domain!r} static_or_dynamic="

@@ -45,7 +45,9 @@ def vote(samples: list[str]) -> QuestionAttributes | None:
         return None
     domain_votes = Counter(domain for domain, _ in answers)
     dynamism_votes = Counter(dynamism for _, dynamism in answers)
-    dynamic_probability = sum(count for label, count in dynamism_votes.items() if is_dynamic(label)) / len(answers)
+    dynamic_probability = sum(count for label, count in dynamism_votes.items() if is_dynamic(label)) / len(
+        answers
+    )
     if dynamic_probability > 0.5:
         changing = [label for label in DYNAMISM[1:] if dynamism_votes[label]]
         dynamism = max(changing, key=lambda label: dynamism_votes[label])
@@ -79,7 +81,8 @@ class LLMAttributePredictor:
         if not queries:
             return []
         conversations = [
-            self.prompts.conversation(PROMPT_NAME, examples=self.examples_text, question=query) for query in queries
+            self.prompts.conversation(PROMPT_NAME, examples=self.examples_text, question=query)
+            for query in queries
         ]
         params = GenerationParams(
             max_tokens=self.config.llm_max_tokens,

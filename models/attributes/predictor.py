@@ -19,7 +19,8 @@ class AttributePredictor:
     """method "classifier": the shipped artifact over the shared sentence encoder (the artifact's
     own encoder is loaded when none, or one of another size, is given); method "llm": in-context
     labelling with the LLM. Building is cheap; `warm_up()` loads the artifact and the encoder and
-    classifies one question (a missing or broken artifact raises there, at start-up). A failure in `run` raises."""
+    classifies one question (a missing or broken artifact raises there, at start-up). A failure in
+    `run` raises."""
 
     def __init__(
         self,

@@ -112,7 +112,10 @@ def t4x4_preset() -> CragConfig:
     # the KG instead. The other policy options keep the schema's defaults: no public figure of the
     # 70B measures them, and `python -m tools.fit --preset t4x4` fits them to it (README).
     config.policy.answer_worth = {
-        "static": 0.5, "slow-changing": -0.5, "fast-changing": -0.5, "real-time": -0.5,
+        "static": 0.5,
+        "slow-changing": -0.5,
+        "fast-changing": -0.5,
+        "real-time": -0.5,
     }
     return config
 

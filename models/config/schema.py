@@ -327,7 +327,15 @@ class CalculatorConfig:
     grounded_numbers_only: bool = True
     max_free_integer: Annotated[int, Range(0)] = 12
     free_constants: tuple[Annotated[float, Range(above=0)], ...] = (
-        24, 60, 100, 365, 366, 1000, 1e6, 1e9, 1e12
+        24,
+        60,
+        100,
+        365,
+        366,
+        1000,
+        1e6,
+        1e9,
+        1e12,
     )
     # Ask the backend to constrain the reply to {"expression": ...} (a JSON schema).
     constrained_output: bool = True
@@ -451,9 +459,20 @@ class PolicyConfig:
     # (presets.py). Each worth in [-1, 1].
     answer_worth: dict[str, Annotated[float, Range(-1, 1)]] = field(
         default_factory=lambda: {
-            "static": 0.7, "slow-changing": -0.3, "fast-changing": -0.3, "real-time": -0.3,
-            **{f"{domain}/{label}": worth for domain in ("finance", "sports") for label, worth in (
-                ("static", 0.5), ("slow-changing", -0.5), ("fast-changing", -0.5), ("real-time", -0.5))},
+            "static": 0.7,
+            "slow-changing": -0.3,
+            "fast-changing": -0.3,
+            "real-time": -0.3,
+            **{
+                f"{domain}/{label}": worth
+                for domain in ("finance", "sports")
+                for label, worth in (
+                    ("static", 0.5),
+                    ("slow-changing", -0.5),
+                    ("fast-changing", -0.5),
+                    ("real-time", -0.5),
+                )
+            },
         }
     )
     refuse_below: Annotated[float, Range(-1, 1)] = 0.0
@@ -545,7 +564,11 @@ class KGConfig:
     # Which evidence the answer may use per domain: "kg", "web" or "both" (web is kept when KG is empty).
     domain_sources: dict[str, str] = field(
         default_factory=lambda: {
-            "finance": "both", "sports": "both", "music": "both", "movie": "both", "open": "both"
+            "finance": "both",
+            "sports": "both",
+            "music": "both",
+            "movie": "both",
+            "open": "both",
         }
     )
     # The same choice for a likely-dynamic question answered from KG facts (policy.kg_answers_dynamic):

@@ -7,10 +7,10 @@ fetched for the asked names and time as a `FactTable`. `compute` reads from the 
 first or last, a comparison of the names, a set, the time between two dates, or the one value) and
 returns a `ComputedAnswer`: its kind, its value and how it was reached. It returns None when the
 reading asks for nothing these rows settle (a comparison with no direction that does not set two
-values side by side, several rows and no aggregate): the model then reads the facts alone. The answer reaches the
-reasoning prompt as the first KG line, before the facts it was computed from; after the reasoning, an
-answer that does not state it gives way to it, and so does a decline where the facts contradict
-nothing (models/stages.py, `_facts_checked`).
+values side by side, several rows and no aggregate): the model then reads the facts alone. The
+answer reaches the reasoning prompt as the first KG line, before the facts it was computed from;
+after the reasoning, an answer that does not state it gives way to it, and so does a decline where
+the facts contradict nothing (models/stages.py, `_facts_checked`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 Value = float | date | str
 _ISO_DAY = re.compile(vocabulary.ISO_DAY)
 _YEAR = re.compile(vocabulary.YEAR)
-ComputedKind = Literal["lookup", "sum", "average", "count", "extreme", "first", "last", "comparison", "difference", "set"]
+ComputedKind = Literal[
+    "lookup", "sum", "average", "count", "extreme", "first", "last", "comparison", "difference", "set"
+]
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,10 @@ def compute(table: FactTable | None, intent: Intent) -> ComputedAnswer | None:
     if len(subjects) > 1 and items and intent.asks("more") != intent.asks("less"):
         # several names' items compared ("who has more members?"): their counts are (a superlative
         # among items is an award's name as often: "best new artist")
-        table = FactTable(f"count of {table.attribute}", [Fact(s, float(len({f.value for f in facts if f.subject == s}))) for s in subjects])
+        table = FactTable(
+            f"count of {table.attribute}",
+            [Fact(s, float(len({f.value for f in facts if f.subject == s}))) for s in subjects],
+        )
         facts, items = table.facts, False
     if len(subjects) > 1 and not items:
         answer = _compare(table, facts, intent.in_question_order(subjects), intent, yes_no)
@@ -123,8 +128,14 @@ def _between_option_times(table: FactTable, facts: list[Fact], intent: Intent) -
         return None
     values: dict[str, float] = {}
     for option, span in zip(intent.options, times):
-        rows = [f for f in facts if f.when is not None and span is not None and span.contains(f.when)
-                and isinstance(f.value, (int, float))]
+        rows = [
+            f
+            for f in facts
+            if f.when is not None
+            and span is not None
+            and span.contains(f.when)
+            and isinstance(f.value, (int, float))
+        ]
         if len(rows) != 1:
             return None
         values[option] = float(rows[0].value)  # type: ignore[arg-type]
@@ -152,9 +163,18 @@ def _held_against_threshold(answer: ComputedAnswer, intent: Intent) -> ComputedA
     except ValueError:
         return None
     words, limit = intent.threshold
-    holds = {"above": value > limit, "at least": value >= limit, "below": value < limit, "at most": value <= limit,
-             "exactly": value == limit}[vocabulary.THRESHOLD_WORDS[words]]
-    return ComputedAnswer("comparison", "yes" if holds else "no", f"{answer.value} ({answer.how}) held against {words} {shown(limit)}")
+    holds = {
+        "above": value > limit,
+        "at least": value >= limit,
+        "below": value < limit,
+        "at most": value <= limit,
+        "exactly": value == limit,
+    }[vocabulary.THRESHOLD_WORDS[words]]
+    return ComputedAnswer(
+        "comparison",
+        "yes" if holds else "no",
+        f"{answer.value} ({answer.how}) held against {words} {shown(limit)}",
+    )
 
 
 def _of_the_asked_kind(answer: ComputedAnswer, table: FactTable, intent: Intent) -> bool:
@@ -197,9 +217,13 @@ def _about_all(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedA
     if len(numbers) != len(facts):
         return None
     if intent.asks("average"):
-        return ComputedAnswer("average", shown(fmean(numbers), table.unit), f"average of {len(numbers)} {table.attribute}")
+        return ComputedAnswer(
+            "average", shown(fmean(numbers), table.unit), f"average of {len(numbers)} {table.attribute}"
+        )
     if intent.asks("total") and table.additive:
-        return ComputedAnswer("sum", shown(sum(numbers), table.unit), f"sum of {len(numbers)} {table.attribute}")
+        return ComputedAnswer(
+            "sum", shown(sum(numbers), table.unit), f"sum of {len(numbers)} {table.attribute}"
+        )
     return None
 
 
@@ -213,23 +237,35 @@ def _about_one(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedA
         if len(items) == 1:
             return ComputedAnswer("lookup", items[0], name)
         if intent.asks_for_one:
-            return None  # several where the question asks for one ("which film won ..."): which one is not known
-        return ComputedAnswer("set", ", ".join(items), f"every one of the {name}")  # no count: a count is no list
+            return (
+                None  # several where the question asks for one ("which film won ..."): which one is not known
+            )
+        return ComputedAnswer(
+            "set", ", ".join(items), f"every one of the {name}"
+        )  # no count: a count is no list
     if len(facts) == 1:
         fact = facts[0]
         if intent.asks("average") or (intent.asks("total") and not table.additive):
             return None  # an average (a total) over rows the table does not hold ("each film of the series")
         if intent.asks("when") and fact.when is not None and not isinstance(fact.value, date):
-            return ComputedAnswer("lookup", fact.when.isoformat(), f"the day of {fact.subject}'s {name} {shown(fact.value)}")
-        return ComputedAnswer("lookup", shown(fact.value, table.unit), f"{name} of {fact.subject}" + _on(fact))
+            return ComputedAnswer(
+                "lookup", fact.when.isoformat(), f"the day of {fact.subject}'s {name} {shown(fact.value)}"
+            )
+        return ComputedAnswer(
+            "lookup", shown(fact.value, table.unit), f"{name} of {fact.subject}" + _on(fact)
+        )
     numbers = [f for f in facts if isinstance(f.value, (int, float))]
     span = _span(facts)
     if len(numbers) == len(facts):
         values = [float(f.value) for f in numbers]  # type: ignore[arg-type]
         if intent.asks("rows_counted"):
-            return ComputedAnswer("count", str(len(values)), f"count of the {len(values)} rows of {name}{span}")
+            return ComputedAnswer(
+                "count", str(len(values)), f"count of the {len(values)} rows of {name}{span}"
+            )
         if intent.asks("average"):
-            return ComputedAnswer("average", shown(fmean(values), table.unit), f"average of {len(values)} {name}{span}")
+            return ComputedAnswer(
+                "average", shown(fmean(values), table.unit), f"average of {len(values)} {name}{span}"
+            )
         if intent.asks("total") or (table.additive and intent.asks("count")):
             return ComputedAnswer("sum", shown(sum(values), table.unit), f"sum of {len(values)} {name}{span}")
     picked = _extreme(facts, intent)
@@ -239,8 +275,14 @@ def _about_one(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedA
     if kind != "extreme":
         span = ""  # the earliest row's day beside the span's last day misleads: the span is left out
     if intent.asks("when") and fact.when is not None and not isinstance(fact.value, date):
-        return ComputedAnswer(kind, fact.when.isoformat(), f"the day of the {which} of the {len(facts)} {name}{span}, {shown(fact.value)}")
-    return ComputedAnswer(kind, shown(fact.value, table.unit), f"the {which} of the {len(facts)} {name}{span}" + _on(fact))
+        return ComputedAnswer(
+            kind,
+            fact.when.isoformat(),
+            f"the day of the {which} of the {len(facts)} {name}{span}, {shown(fact.value)}",
+        )
+    return ComputedAnswer(
+        kind, shown(fact.value, table.unit), f"the {which} of the {len(facts)} {name}{span}" + _on(fact)
+    )
 
 
 def _extreme(facts: list[Fact], intent: Intent) -> tuple[ComputedKind, str, Fact] | None:
@@ -271,7 +313,9 @@ def _direction(facts: list[Fact], intent: Intent) -> bool | None:
     return None if more == less else more
 
 
-def _compare(table: FactTable, facts: list[Fact], subjects: list[str], intent: Intent, yes_no: bool) -> ComputedAnswer | None:
+def _compare(
+    table: FactTable, facts: list[Fact], subjects: list[str], intent: Intent, yes_no: bool
+) -> ComputedAnswer | None:
     """Which of the names the wording's comparative picks, each name's rows reduced to one value:
     the name; its value when the wording asks when; yes or no when it asks whether the first name is
     the one; by how much when it asks for the difference of two."""
@@ -285,13 +329,24 @@ def _compare(table: FactTable, facts: list[Fact], subjects: list[str], intent: I
     facts_line = ", ".join(f"{subject} {shown(value, table.unit)}" for subject, value in values.items())
     numbers = [v for v in values.values() if not isinstance(v, date)]
     if intent.asks("difference") and len(numbers) == 2 == len(values):
-        return ComputedAnswer("difference", shown(abs(numbers[0] - numbers[1]), table.unit),
-                              f"difference of the {table.attribute}: {facts_line}")
+        return ComputedAnswer(
+            "difference",
+            shown(abs(numbers[0] - numbers[1]), table.unit),
+            f"difference of the {table.attribute}: {facts_line}",
+        )
     highest = _direction(facts, intent)
-    if highest is None and intent.asks("side_by_side") and len(numbers) == 2 == len(values) and numbers[0] != numbers[1]:
+    if (
+        highest is None
+        and intent.asks("side_by_side")
+        and len(numbers) == 2 == len(values)
+        and numbers[0] != numbers[1]
+    ):
         (high, top), (low, bottom) = sorted(values.items(), key=lambda item: _sort_key(item[1]), reverse=True)
-        return ComputedAnswer("comparison", f"{high} {shown(top, table.unit)}, higher than {low} {shown(bottom, table.unit)}",
-                              f"the {table.attribute} set side by side: {facts_line}")
+        return ComputedAnswer(
+            "comparison",
+            f"{high} {shown(top, table.unit)}, higher than {low} {shown(bottom, table.unit)}",
+            f"the {table.attribute} set side by side: {facts_line}",
+        )
     if highest is None or len(set(values.values())) < len(values):
         return None
     ranked = sorted(values, key=lambda s: _sort_key(values[s]), reverse=highest)
@@ -317,8 +372,12 @@ def _date_gap(table: FactTable) -> ComputedAnswer | None:
     years, months = divmod(months, 12)
     parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((years, "year"), (months, "month")) if n]
     gap = " and ".join(parts) or f"{(last - first).days} days"
-    return ComputedAnswer("difference", gap, f"from {first.isoformat()} to {last.isoformat()}, {(last - first).days} days, "
-                          f"between the {table.attribute} of {' and '.join(f.subject for f in table.facts)}")
+    return ComputedAnswer(
+        "difference",
+        gap,
+        f"from {first.isoformat()} to {last.isoformat()}, {(last - first).days} days, "
+        f"between the {table.attribute} of {' and '.join(f.subject for f in table.facts)}",
+    )
 
 
 def _reduce(table: FactTable, rows: list[Fact], intent: Intent) -> float | date | None:

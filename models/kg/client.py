@@ -49,7 +49,9 @@ class KGClient:
         self._http = httpx.Client(
             base_url=self.base_url,
             timeout=httpx.Timeout(config.timeout_s, connect=config.connect_timeout_s),
-            limits=httpx.Limits(max_connections=config.max_connections, max_keepalive_connections=config.max_connections),
+            limits=httpx.Limits(
+                max_connections=config.max_connections, max_keepalive_connections=config.max_connections
+            ),
             headers={"accept": "application/json"},
         )
         self._pool = ThreadPoolExecutor(max_workers=config.max_connections, thread_name_prefix="kg-api")
@@ -97,7 +99,9 @@ class KGClient:
         except ValueError:
             return CallResult(call, error=f"malformed JSON: {response.text[:80]!r}", seconds=seconds)
         if not isinstance(payload, dict) or "result" not in payload:
-            return CallResult(call, error=f"unexpected body without 'result': {str(payload)[:80]}", seconds=seconds)
+            return CallResult(
+                call, error=f"unexpected body without 'result': {str(payload)[:80]}", seconds=seconds
+            )
         return CallResult(call, result=payload["result"], seconds=seconds)
 
     def call_many(self, calls: list[ApiCall], deadline: float) -> list[CallResult]:
@@ -115,18 +119,24 @@ class KGClient:
                 results.append(CallResult(call, error=DEADLINE_ERROR))
         late = sum(1 for r in results if r.error == DEADLINE_ERROR)
         if late:
-            logger.warning(f"KG API: {late} call(s) not answered by the batch deadline; their evidence is dropped")
+            logger.warning(
+                f"KG API: {late} call(s) not answered by the batch deadline; their evidence is dropped"
+            )
         return results
 
     def is_up(self, seconds: float | None = None) -> bool:
         """One health check (`GET /`), so a batch does not pay for entity reading when the API is
         down; within `seconds` when given (the time its caller has left)."""
         cap = float("inf") if seconds is None else seconds
-        timeout = httpx.Timeout(min(self.config.timeout_s, cap), connect=min(self.config.connect_timeout_s, cap))
+        timeout = httpx.Timeout(
+            min(self.config.timeout_s, cap), connect=min(self.config.connect_timeout_s, cap)
+        )
         try:
             self._http.get("/", timeout=timeout)
         except httpx.HTTPError as exc:
-            logger.warning(f"KG API at {self.base_url} does not answer ({exc}); continuing without KG evidence")
+            logger.warning(
+                f"KG API at {self.base_url} does not answer ({exc}); continuing without KG evidence"
+            )
             self.unreachable = True
         return not self.unreachable
 

@@ -25,7 +25,24 @@ SOCCER_WORDS = re.compile(vocabulary.SOCCER_WORDS)
 _TICKER = re.compile(vocabulary.WRITTEN_TICKER)
 _RANK = re.compile(vocabulary.CHART_RANK)
 # Capitalised words that are also ticker symbols but almost never mean the stock in a question.
-_NOT_TICKERS = {"USA", "UK", "EU", "AI", "ROI", "TV", "FC", "CEO", "CFO", "EPS", "ETF", "IPO", "GDP", "NBA", "NFL", "MVP"}
+_NOT_TICKERS = {
+    "USA",
+    "UK",
+    "EU",
+    "AI",
+    "ROI",
+    "TV",
+    "FC",
+    "CEO",
+    "CFO",
+    "EPS",
+    "ETF",
+    "IPO",
+    "GDP",
+    "NBA",
+    "NFL",
+    "MVP",
+}
 _QUOTED = re.compile(vocabulary.QUOTED_TITLE)
 _DESCRIBED = re.compile(vocabulary.DESCRIBED_ENTITY)
 _OPTIONS = re.compile(vocabulary.NAMED_OPTIONS)
@@ -36,7 +53,8 @@ _NAME_SEARCH_WORD = re.compile(vocabulary.NAME_SEARCH_WORD)
 # A name read with this many words and this share of the question's words is the question itself.
 MIN_WORDS_OF_A_QUESTION = 5
 QUESTION_SHARE = 0.7
-_ANY_TIME = "01/01/2024, 00:00:00 PT"  # relative phrases resolve against some day: only whether they are a time counts
+# relative phrases resolve against some day: only whether they are a time counts
+_ANY_TIME = "01/01/2024, 00:00:00 PT"
 # A word of the question this similar to a word of a name writes it, misspelt ("beattles", "beatles").
 WORD_SIMILARITY = 0.85
 # Domains whose names the KG finds by a fuzzy search (sports teams are matched in game rows instead).
@@ -65,7 +83,9 @@ class KGEntities:
     operation: str = ""
 
 
-def entity_schema(max_items: int, relations: tuple[str, ...] = (), operations: tuple[str, ...] = ()) -> dict[str, Any]:
+def entity_schema(
+    max_items: int, relations: tuple[str, ...] = (), operations: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """The reply's schema; with `relations` (and `operations`) it also names the relation asked and what
     is done with its facts, from those lists ("none" when no relation fits)."""
     names = {"type": "array", "items": {"type": "string"}, "maxItems": max_items}
@@ -80,8 +100,9 @@ def entity_schema(max_items: int, relations: tuple[str, ...] = (), operations: t
     return {"type": "object", "properties": properties, "required": required}
 
 
-def parse_entities(text: str, max_items: int, relations: tuple[str, ...] = (),
-                   operations: tuple[str, ...] = ()) -> tuple[KGEntities, str | None]:
+def parse_entities(
+    text: str, max_items: int, relations: tuple[str, ...] = (), operations: tuple[str, ...] = ()
+) -> tuple[KGEntities, str | None]:
     """Entities from the LLM's JSON reply, plus an error message when the reply was unusable; the
     relation and the operation it names when they are of the declared lists."""
     raw = find_json(text, dict)
@@ -105,7 +126,9 @@ def parse_entities(text: str, max_items: int, relations: tuple[str, ...] = (),
     return entities, None
 
 
-def add_rule_entities(entities: KGEntities, query: str, known_tickers: set[str], domain: str = "") -> KGEntities:
+def add_rule_entities(
+    entities: KGEntities, query: str, known_tickers: set[str], domain: str = ""
+) -> KGEntities:
     """Fill in what rules can read off the question text without the LLM: tickers, a chart rank, the
     sport, and in a sports question the NBA teams it names in full when the reader named no team."""
     for match in _TICKER.finditer(query):
@@ -155,7 +178,12 @@ def refile_for_domain(entities: KGEntities, domain: str) -> KGEntities:
             if kind not in own:
                 setattr(entities, kind, [])
         return entities
-    others = [name for kind in _LIST_FIELDS if kind not in kinds and kind != "tickers" for name in getattr(entities, kind)]
+    others = [
+        name
+        for kind in _LIST_FIELDS
+        if kind not in kinds and kind != "tickers"
+        for name in getattr(entities, kind)
+    ]
     setattr(entities, kinds[0], list(dict.fromkeys(others)))
     # The open-domain kind is the reader's catch-all: its names, filed under the domain's kind now, are
     # not also looked up in the open KG, whose look-alike entries would be near misses. The other
@@ -180,18 +208,26 @@ def _written(name: str, kind: str, query: str) -> bool:
     named = [t for t in tokens if t not in vocabulary.NOT_NAME_WORDS]
     if not named:
         return bool(tokens) and all(t in words for t in tokens)
-    found = [t for t in named if t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY))]
+    found = [
+        t
+        for t in named
+        if t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY))
+    ]
     return len(found) * 2 >= len(named) or any(len(t) >= 4 for t in found)
 
 
 def _a_time(name: str) -> bool:
     """The name is a time expression ("2000-11-11", "last week"): the question's time, no name (a bare
     year may be a title: "1999", "1917")."""
-    spans = [s for s in find_time_spans(name, _ANY_TIME) if s.relative or s.granularity in ("day", "week", "month")]
+    spans = [
+        s for s in find_time_spans(name, _ANY_TIME) if s.relative or s.granularity in ("day", "week", "month")
+    ]
     left = name.lower()
     for span in spans:
         left = left.replace(span.phrase, " ")
-    return bool(spans) and not [w for w in _WORD_TOKEN.findall(left) if w not in vocabulary.NOT_NAME_WORDS and not w.isdigit()]
+    return bool(spans) and not [
+        w for w in _WORD_TOKEN.findall(left) if w not in vocabulary.NOT_NAME_WORDS and not w.isdigit()
+    ]
 
 
 def _the_question(name: str, query: str) -> bool:
@@ -239,8 +275,10 @@ def _capitalised_runs(query: str) -> list[str]:
     runs: list[list[str]] = []
     current: list[str] = []
     for index, token in enumerate(query.split()):
-        word = token.strip(",.?!:;()\"")
-        capital = (bool(_CAPITALISED.fullmatch(word)) or (bool(current) and word.isdigit())) and word.lower() not in vocabulary.NOT_NAME_WORDS
+        word = token.strip(',.?!:;()"')
+        capital = (
+            bool(_CAPITALISED.fullmatch(word)) or (bool(current) and word.isdigit())
+        ) and word.lower() not in vocabulary.NOT_NAME_WORDS
         if capital and not (index == 0 and word.lower() in vocabulary.NOT_NAME_WORDS):
             current.append(word)
         elif current and word.lower() in ("of", "the", "and", "de", "la", "in", "on", "&") and token == word:
@@ -263,9 +301,9 @@ def _capitalised_runs(query: str) -> list[str]:
 
 def ground_in_question(entities: KGEntities, query: str) -> tuple[KGEntities, list[Event]]:
     """The names the question writes (`_written`), with what a weak reader gets wrong repaired from the
-    question itself: a name that describes ("the artist who won ...") is left to the relation that describes it, and a name
-    the question does not write is replaced by the question's most similar span (`question_spans`),
-    else dropped. The events say what was replaced or dropped."""
+    question itself: a name that describes ("the artist who won ...") is left to the relation that
+    describes it, and a name the question does not write is replaced by the question's most similar
+    span (`question_spans`), else dropped. The events say what was replaced or dropped."""
     events: list[Event] = []
     spans = question_spans(query)
     for kind in _LIST_FIELDS:
@@ -275,17 +313,27 @@ def ground_in_question(entities: KGEntities, query: str) -> tuple[KGEntities, li
                 events.append(Event("fallback", "described entity left to its relation", repr(name)))
                 continue
             if kind != "tickers" and (_a_time(name) or _the_question(name, query)):
-                events.append(Event("fallback", "a time or the question itself read as a name, dropped", repr(name)))
+                events.append(
+                    Event("fallback", "a time or the question itself read as a name, dropped", repr(name))
+                )
                 continue
-            if len(name.split()) == 1 and _only_cue_words(name):  # "actors", "none": a kind of thing, not a name
+            if len(name.split()) == 1 and _only_cue_words(
+                name
+            ):  # "actors", "none": a kind of thing, not a name
                 continue
             if _written(name, kind, query):
                 names.append(name)
                 continue
-            similar = max(spans, key=lambda span: name_score(name, span), default=None) if kind != "tickers" else None
+            similar = (
+                max(spans, key=lambda span: name_score(name, span), default=None)
+                if kind != "tickers"
+                else None
+            )
             if similar is not None and name_score(name, similar) >= MIN_SPAN_SIMILARITY:
                 names.append(similar)
-                events.append(Event("fallback", "name read replaced by the question's own", f"{name!r} -> {similar!r}"))
+                events.append(
+                    Event("fallback", "name read replaced by the question's own", f"{name!r} -> {similar!r}")
+                )
             else:
                 events.append(Event("fallback", "name read not in the question, dropped", repr(name)))
         setattr(entities, kind, list(dict.fromkeys(names)))
@@ -323,15 +371,21 @@ def written_whole(name: str, query: str) -> bool:
     words = set(_WORD_TOKEN.findall(query.lower()))
     tokens = [t for t in _WORD_TOKEN.findall(name.lower()) if t not in vocabulary.NOT_NAME_WORDS]
     return sum(map(len, tokens)) >= 4 and all(
-        t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY)) for t in tokens
+        t in words or (len(t) >= 4 and difflib.get_close_matches(t, words, n=1, cutoff=WORD_SIMILARITY))
+        for t in tokens
     )
 
 
 def name_words(query: str) -> str:
     """The question's words that can be part of a name (no cue words, months or number words), as one
     search query ("" when none is left)."""
-    words = [w for w in _NAME_SEARCH_WORD.findall(query.lower())
-             if loose_key(w) not in vocabulary.NOT_NAME_WORDS and w not in vocabulary.MONTH_NUMBERS and w not in vocabulary.NUMBER_WORDS]
+    words = [
+        w
+        for w in _NAME_SEARCH_WORD.findall(query.lower())
+        if loose_key(w) not in vocabulary.NOT_NAME_WORDS
+        and w not in vocabulary.MONTH_NUMBERS
+        and w not in vocabulary.NUMBER_WORDS
+    ]
     return " ".join(words)
 
 
@@ -339,4 +393,6 @@ def _names_read(entities: KGEntities, query: str, domain: str) -> bool:
     """The domain's own kinds hold a name, or the question names a chart rank."""
     own = _DOMAIN_KINDS.get(domain, ("entities",)) + (("tickers",) if domain == "finance" else ())
     lowered = query.lower()
-    return any(getattr(entities, kind) for kind in own) or bool(entities.rank or _RANK.search(lowered) or _TOP_SPOT.search(lowered))
+    return any(getattr(entities, kind) for kind in own) or bool(
+        entities.rank or _RANK.search(lowered) or _TOP_SPOT.search(lowered)
+    )

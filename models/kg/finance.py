@@ -31,12 +31,36 @@ DATA_ROUTES = {route for relation in FINANCE for route in relation.routes if rou
 FIGURES = ("market_cap", "eps", "pe_ratio")
 FACT_LABELS = {BY_NAME[name].routes[0]: BY_NAME[name].label for name in FIGURES}
 # How a listed column is named in a span's summary.
-COLUMN_NAMES = {"Open": "opening prices", "High": "highest prices", "Low": "lowest prices", "Volume": "shares traded"}
+COLUMN_NAMES = {
+    "Open": "opening prices",
+    "High": "highest prices",
+    "Low": "lowest prices",
+    "Volume": "shares traded",
+}
 PRICE_COLUMNS = ("opening_price", "daily_high", "daily_low", "volume")
 INFO_KEYS = [
-    "longName", "shortName", "exchange", "currency", "sector", "industry", "fullTimeEmployees", "city", "country",
-    "website", "currentPrice", "marketCap", "forwardEps", "trailingEps", "forwardPE", "trailingPE", "dividendRate",
-    "dividendYield", "fiftyTwoWeekHigh", "fiftyTwoWeekLow", "beta", "longBusinessSummary",
+    "longName",
+    "shortName",
+    "exchange",
+    "currency",
+    "sector",
+    "industry",
+    "fullTimeEmployees",
+    "city",
+    "country",
+    "website",
+    "currentPrice",
+    "marketCap",
+    "forwardEps",
+    "trailingEps",
+    "forwardPE",
+    "trailingPE",
+    "dividendRate",
+    "dividendYield",
+    "fiftyTwoWeekHigh",
+    "fiftyTwoWeekLow",
+    "beta",
+    "longBusinessSummary",
 ]
 MARKET_OPEN, MARKET_CLOSE = time(9, 30), time(16, 0)
 MAX_LISTED_CLOSES = 23  # a month of trading days
@@ -70,7 +94,9 @@ def asked_names(state: QuestionState, context: PlanContext) -> dict[str, str]:
 
 
 def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str], list[ApiCall]]:
-    found = {t.upper(): t.upper() for t in state.entities.tickers if _TICKER.match(t) and not _LONG_WORD.match(t)}
+    found = {
+        t.upper(): t.upper() for t in state.entities.tickers if _TICKER.match(t) and not _LONG_WORD.match(t)
+    }
     needed: list[ApiCall] = []
     for company in state.entities.companies:
         ticker = context.directory.ticker(company)
@@ -84,16 +110,27 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
             needed.append(search)
             continue
         answered, hits = state.answer(search.route, **search.body)
-        official = best_company(company, hits if isinstance(hits, list) else [], context.config.min_name_similarity)
+        official = best_company(
+            company, hits if isinstance(hits, list) else [], context.config.min_name_similarity
+        )
         if official is None:
             if answered and _TICKER_WORD.match(company):
-                found.setdefault(company.upper(), company)  # "tsla" in a question is usually the ticker, read as a name
-                state.events.append(Event("fallback", "company not in the KG, tried as a ticker", repr(company)))
+                found.setdefault(
+                    company.upper(), company
+                )  # "tsla" in a question is usually the ticker, read as a name
+                state.events.append(
+                    Event("fallback", "company not in the KG, tried as a ticker", repr(company))
+                )
             elif answered:
                 state.events.append(Event("degraded", "company not in the KG", repr(company)))
             continue
-        state.note_match(company, official, 1.0 if company_key(company) == company_key(official) else
-                         name_score(company_key(company) or company, company_key(official) or official))
+        state.note_match(
+            company,
+            official,
+            1.0
+            if company_key(company) == company_key(official)
+            else name_score(company_key(company) or company, company_key(official) or official),
+        )
         lookup = ApiCall("finance_get_ticker_by_name", {"query": official})
         answered, ticker = state.answer(lookup.route, **lookup.body)
         if answered and isinstance(ticker, str) and ticker:
@@ -110,7 +147,11 @@ def data_relations(state: QuestionState) -> list[Relation]:
     chosen = [r for r in picked(state, "finance") if r.name != "ticker"]
     if not chosen:
         return [BY_NAME[name] for name in FINANCE_DEFAULT]
-    if {r.name for r in chosen} <= {"market_cap"} and state.intent is not None and state.intent.asks("generic_price"):
+    if (
+        {r.name for r in chosen} <= {"market_cap"}
+        and state.intent is not None
+        and state.intent.asks("generic_price")
+    ):
         chosen.append(BY_NAME["closing_price"])
     return chosen
 
@@ -137,17 +178,26 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     intent = state.reading
     for result in state.answered(TICKER_BY_NAME):
         if isinstance(result.result, str) and result.result:
-            evidence.add(f"{result.call.body['query']} / ticker symbol: {result.result}", found=intent.picks("finance", "ticker"))
+            evidence.add(
+                f"{result.call.body['query']} / ticker symbol: {result.result}",
+                found=intent.picks("finance", "ticker"),
+            )
     for ticker in known:
         for route in routes_for(state):
             answered, result = state.answer(route, query=ticker)
             if not answered:
                 continue
             if is_empty(result):
-                evidence.add(f"{ticker} / {route.removeprefix('finance_get_').replace('_', ' ')}: no data in the KG", found=False)
+                evidence.add(
+                    f"{ticker} / {route.removeprefix('finance_get_').replace('_', ' ')}: no data in the KG",
+                    found=False,
+                )
                 continue
             if route == "finance_get_price_history":
-                evidence.add(render_daily(ticker, result, state, now), contradicts=_no_session_on_asked_day(result, state, now))
+                evidence.add(
+                    render_daily(ticker, result, state, now),
+                    contradicts=_no_session_on_asked_day(result, state, now),
+                )
             elif route == "finance_get_detailed_price_history":
                 evidence.add(render_intraday(ticker, result, now))
             elif route == "finance_get_dividends_history":
@@ -174,8 +224,9 @@ def _dividend_day_line(state: QuestionState, ticker: str, day: date, now: dateti
     if day not in by_day:
         return f"{ticker} paid its {which} dividend on {dated(day)}; no trading data of that day in the KG"
     before = [d for d in ordered if d < day]
-    return (f"{ticker} paid its {which} dividend on {dated(day)}; that day's trading: "
-            + _day_line(ticker, day, by_day[day], by_day[before[-1]] if before else None))
+    return f"{ticker} paid its {which} dividend on {dated(day)}; that day's trading: " + _day_line(
+        ticker, day, by_day[day], by_day[before[-1]] if before else None
+    )
 
 
 def _asked_keys(info: dict, state: QuestionState) -> list[str]:
@@ -197,7 +248,10 @@ def _compared(route: str, known: list[str], state: QuestionState) -> str:
         r.result: r.call.body["query"] for r in state.answered(TICKER_BY_NAME) if isinstance(r.result, str)
     }
     ranked = sorted(values.items(), key=lambda item: item[1], reverse=True)
-    named = [f"{ticker}{f' ({names[ticker]})' if ticker in names else ''} {number(value)}" for ticker, value in ranked]
+    named = [
+        f"{ticker}{f' ({names[ticker]})' if ticker in names else ''} {number(value)}"
+        for ticker, value in ranked
+    ]
     return f"{FACT_LABELS[route]} compared (KG, current), highest first: " + " > ".join(named)
 
 
@@ -224,12 +278,20 @@ def _close(bar: dict) -> float | None:
 
 
 # Whole words: "open 47.02" read beside "market closed" confused small models about what was open.
-_PRICE_NAMES = {"Open": "opening price", "High": "highest price", "Low": "lowest price", "Close": "closing price"}
+_PRICE_NAMES = {
+    "Open": "opening price",
+    "High": "highest price",
+    "Low": "lowest price",
+    "Close": "closing price",
+}
 
 
 def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
-    parts = [f"{label} {money(bar[name])}" for name, label in _PRICE_NAMES.items()
-             if isinstance(bar.get(name), (int, float))]
+    parts = [
+        f"{label} {money(bar[name])}"
+        for name, label in _PRICE_NAMES.items()
+        if isinstance(bar.get(name), (int, float))
+    ]
     if bar.get("Volume") is not None:
         parts.append(f"{number(bar['Volume'])} shares traded")
     line = f"{ticker} on {dated(day)}: " + ", ".join(parts)
@@ -239,7 +301,10 @@ def _day_line(ticker: str, day: date, bar: dict, previous: dict | None) -> str:
         relation = "above" if close > opening else "below" if close < opening else "at"
         line += f"; it closed {relation} its opening price ({close - opening:+.2f})"
     if close is not None and before:
-        line += f"; change from the previous close {money(before)}: {close - before:+.2f} ({(close - before) / before * 100:+.2f}%)"
+        line += (
+            f"; change from the previous close {money(before)}: {close - before:+.2f} "
+            f"({(close - before) / before * 100:+.2f}%)"
+        )
     return line
 
 
@@ -248,10 +313,16 @@ def _completed_days(bars: list[tuple[datetime, dict]], now: datetime | None) -> 
     days = [(moment.date(), bar) for moment, bar in bars]
     if now is None:
         return days
-    return [(day, bar) for day, bar in days if day < now.date() or (day == now.date() and now.time() >= MARKET_CLOSE)]
+    return [
+        (day, bar)
+        for day, bar in days
+        if day < now.date() or (day == now.date() and now.time() >= MARKET_CLOSE)
+    ]
 
 
-def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None, state: QuestionState) -> str:
+def _span_summary(
+    ticker: str, label: str, rows: list[tuple[date, dict]], before: dict | None, state: QuestionState
+) -> str:
     """A span of trading days: closes and their moves, the highest and lowest prices, and what the
     reading asks of the span's days: each asked column day by day with its total or average, the
     days that closed lower or higher."""
@@ -267,13 +338,15 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
     moves = [(day, close - earlier) for earlier, (day, close) in zip(previous, closes) if earlier]
     lines = [
         f"{ticker} over {label} ({len(rows)} trading days, {dated(rows[0][0])} to {dated(rows[-1][0])}):",
-        f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on {dated(first_day)}; "
-        f"last close {money(last)} on {dated(last_day)}",
+        f"- average close {money(mean(c for _, c in closes))}; first close {money(first)} on "
+        f"{dated(first_day)}; last close {money(last)} on {dated(last_day)}",
         f"- change first to last close: {last - first:+.2f} dollars ({(last - first) / first * 100:+.2f}%)",
     ]
     if base:
-        lines.append(f"- change from the close before the span ({money(base)}): {last - base:+.2f} dollars "
-                     f"({(last - base) / base * 100:+.2f}%)")
+        lines.append(
+            f"- change from the close before the span ({money(base)}): {last - base:+.2f} dollars "
+            f"({(last - base) / base * 100:+.2f}%)"
+        )
     if highs:
         high, high_day = max(highs)
         lines.append(f"- highest price {money(high)} on {dated(high_day)}")
@@ -285,12 +358,17 @@ def _span_summary(ticker: str, label: str, rows: list[tuple[date, dict]], before
     lines.append(f"- up days {len(up)}, down days {len(down)} (close against the close before)")
     for asked, days, label in (("closed_lower", down, "below"), ("closed_higher", up, "above")):
         if state.reading.asks(asked):
-            lines.append(f"- days that closed {label} the close before ({len(days)}): "
-                         + (", ".join(day.isoformat() for day in days) or "none"))
+            lines.append(
+                f"- days that closed {label} the close before ({len(days)}): "
+                + (", ".join(day.isoformat() for day in days) or "none")
+            )
     for column in _asked_columns(state):
         lines += _column_lines(column, rows)
     if len(closes) <= MAX_LISTED_CLOSES:
-        lines.append("- closes: " + ", ".join(f"{money(c)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, c in closes))
+        lines.append(
+            "- closes: "
+            + ", ".join(f"{money(c)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, c in closes)
+        )
     return "\n".join(lines)
 
 
@@ -307,11 +385,18 @@ def _column_lines(column: str, rows: list[tuple[date, dict]]) -> list[str]:
     shown = (lambda v: number(int(v))) if column == "Volume" else money
     name = COLUMN_NAMES[column]
     total = sum(v for _, v in values)
-    summary = (f"- {name} over the span: total {shown(total)}, average per day {shown(total / len(values))}"
-               if column == "Volume" else f"- average of the daily {name}: {money(total / len(values))}")
+    summary = (
+        f"- {name} over the span: total {shown(total)}, average per day {shown(total / len(values))}"
+        if column == "Volume"
+        else f"- average of the daily {name}: {money(total / len(values))}"
+    )
     if len(values) > MAX_LISTED_CLOSES:
         return [summary]
-    return [summary, f"- daily {name}: " + ", ".join(f"{shown(v)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, v in values)]
+    return [
+        summary,
+        f"- daily {name}: "
+        + ", ".join(f"{shown(v)} ({day.isoformat()} {weekday_name(day)[:3]})" for day, v in values),
+    ]
 
 
 def render_daily(ticker: str, result: object, state: QuestionState, now: datetime | None) -> str:
@@ -323,23 +408,39 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
     lines: list[str] = []
     if now is not None:
         trading = now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE
-        lines.append(f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}), "
-                     f"{'during' if trading else 'outside'} trading hours")
+        lines.append(
+            f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}), "
+            f"{'during' if trading else 'outside'} trading hours"
+        )
     spans = [s for s in state.reading.time.spans if s.start <= (now.date() if now else date.max)]
     for span in spans[:3]:
         lines += _span_lines(ticker, span, days, by_day, ordered, now, state)
     if not spans:
         last_day = ordered[-1]
         previous = by_day[ordered[-2]] if len(ordered) > 1 else None
-        lines.append(f"Latest completed trading day: {_day_line(ticker, last_day, by_day[last_day], previous)}")
+        lines.append(
+            f"Latest completed trading day: {_day_line(ticker, last_day, by_day[last_day], previous)}"
+        )
         recent = days[-5:]
-        lines.append(_span_summary(ticker, "the last 5 trading days", recent, by_day.get(ordered[-6]) if len(ordered) > 5 else None,
-                                   state))
+        lines.append(
+            _span_summary(
+                ticker,
+                "the last 5 trading days",
+                recent,
+                by_day.get(ordered[-6]) if len(ordered) > 5 else None,
+                state,
+            )
+        )
     return "\n".join(line for line in lines if line)
 
 
 def _span_lines(
-    ticker: str, span: DateSpan, days: list[tuple[date, dict]], by_day: dict, ordered: list[date], now: datetime | None,
+    ticker: str,
+    span: DateSpan,
+    days: list[tuple[date, dict]],
+    by_day: dict,
+    ordered: list[date],
+    now: datetime | None,
     question: QuestionState,
 ) -> list[str]:
     def previous_of(day: date) -> dict | None:
@@ -353,12 +454,18 @@ def _span_lines(
         earlier = [d for d in ordered if d < day]
         if now is not None and day == now.date() and day.weekday() < 5 and now.time() < MARKET_CLOSE:
             state = "had not opened yet" if now.time() < MARKET_OPEN else "was still open"
-            line = f"The session of {dated(day)} {state} at the question's time ({now:%H:%M} ET): no closing price yet"
+            line = (
+                f"The session of {dated(day)} {state} at the question's time ({now:%H:%M} "
+                "ET): no closing price yet"
+            )
         else:
             line = f"No trading on {dated(day)} (market closed or no data for {ticker})"
         if earlier:
             last = earlier[-1]
-            line += f"; the last trading day before it: {_day_line(ticker, last, by_day[last], previous_of(last))}"
+            line += (
+                "; the last trading day before it: "
+                f"{_day_line(ticker, last, by_day[last], previous_of(last))}"
+            )
         return [line]
     inside = [(d, bar) for d, bar in days if span.contains(d)]
     if not inside:
@@ -367,14 +474,20 @@ def _span_lines(
     if edge is not None:
         which, ((day, bar),) = edge
         return [f"The {which} trading day of {span.label}: " + _day_line(ticker, day, bar, previous_of(day))]
-    return [_span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), question)]
+    return [
+        _span_summary(ticker, f"{span.phrase} ({span.label})", inside, previous_of(inside[0][0]), question)
+    ]
 
 
 def _no_session_on_asked_day(result: object, state: QuestionState, now: datetime | None) -> bool:
     """The question names a day (up to its own) on which the stock did not trade, or whose session
     had not closed yet at the question's time."""
     traded = {day for day, _ in _completed_days(_bars(result), now)}
-    asked = [s.start for s in state.reading.time.spans if s.granularity == "day" and s.start <= (now.date() if now else date.max)]
+    asked = [
+        s.start
+        for s in state.reading.time.spans
+        if s.granularity == "day" and s.start <= (now.date() if now else date.max)
+    ]
     return bool(traded) and any(day not in traded for day in asked)
 
 
@@ -386,38 +499,56 @@ def render_intraday(ticker: str, result: object, now: datetime | None) -> str:
     session = [bar for moment, bar in bars if moment.date() == last_moment.date()]
     highs = [b["High"] for b in session if isinstance(b.get("High"), (int, float))]
     lows = [b["Low"] for b in session if isinstance(b.get("Low"), (int, float))]
-    lines = [f"{ticker} latest price as of the question's time: {money(_close(last_bar) or 0)} at "
-             f"{last_moment:%Y-%m-%d %H:%M} ET ({weekday_name(last_moment.date())}, last 1-minute bar)"]
+    lines = [
+        f"{ticker} latest price as of the question's time: {money(_close(last_bar) or 0)} at "
+        f"{last_moment:%Y-%m-%d %H:%M} ET ({weekday_name(last_moment.date())}, last 1-minute bar)"
+    ]
     if now is not None and last_moment.date() != now.date():
-        lines.append(f"No trading on {dated(now.date())} before the question's time; the latest session was {dated(last_moment.date())}")
+        lines.append(
+            f"No trading on {dated(now.date())} before the question's time; the latest session was "
+            f"{dated(last_moment.date())}"
+        )
     opening = session[0].get("Open")
     if isinstance(opening, (int, float)) and highs and lows:
-        lines.append(f"{ticker} session of {dated(last_moment.date())} so far: opening price {money(opening)}, "
-                     f"highest price {money(max(highs))}, lowest price {money(min(lows))}")
+        lines.append(
+            f"{ticker} session of {dated(last_moment.date())} so far: opening price {money(opening)}, "
+            f"highest price {money(max(highs))}, lowest price {money(min(lows))}"
+        )
     return "\n".join(lines)
 
 
 def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
     today = state.today or date.max
-    payments = sorted((day, v) for k, v in (result.items() if isinstance(result, dict) else [])
-                      if (day := parse_day(k)) and day <= today)
+    payments = sorted(
+        (day, v)
+        for k, v in (result.items() if isinstance(result, dict) else [])
+        if (day := parse_day(k)) and day <= today
+    )
     items = [(day, value) for day, v in payments if (value := _real(v)) is not None]
     if not items:
         return f"{ticker}: no dividends in the KG"
     spans = state.reading.time.spans
-    lines = [f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to {items[-1][0].isoformat()}):"]
+    lines = [
+        f"{ticker} dividends (KG, {len(items)} payments from {items[0][0].isoformat()} to "
+        f"{items[-1][0].isoformat()}):"
+    ]
     for span in spans[:2]:
         inside = [(d, v) for d, v in items if span.contains(d)]
         where = f"- in {span.phrase.removeprefix('in ')} ({span.label})"
         if inside:
-            lines.append(f"{where}: {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
-                         + ", ".join(f"{v:g} on {dated(d)}" for d, v in inside))
+            lines.append(
+                f"{where}: {len(inside)} payment(s), total {round(sum(v for _, v in inside), 6):g}: "
+                + ", ".join(f"{v:g} on {dated(d)}" for d, v in inside)
+            )
         else:
             lines.append(f"{where}: {ticker} paid no dividend")
     totals: dict[int, list[float]] = {}
     for day, value in items:
         totals.setdefault(day.year, []).append(value)
-    lines.append("- total per year: " + "; ".join(f"{year}: {round(sum(v), 6):g} ({len(v)} payments)" for year, v in sorted(totals.items())))
+    lines.append(
+        "- total per year: "
+        + "; ".join(f"{year}: {round(sum(v), 6):g} ({len(v)} payments)" for year, v in sorted(totals.items()))
+    )
     lines.append("- latest payments: " + ", ".join(f"{v:g} on {dated(d)}" for d, v in items[-4:]))
     return "\n".join(lines)
 
@@ -425,8 +556,13 @@ def render_dividends(ticker: str, result: object, state: QuestionState) -> str:
 # --- the asked attribute's rows, for the computed answer (models/kg/answer.py) ------------------------
 
 # A column's daily values, as a computed answer names them.
-ROW_NAMES = {"Open": "opening price", "High": "daily high price", "Low": "daily low price", "Close": "closing price",
-             "Volume": "shares traded"}
+ROW_NAMES = {
+    "Open": "opening price",
+    "High": "daily high price",
+    "Low": "daily low price",
+    "Close": "closing price",
+    "Volume": "shares traded",
+}
 
 
 def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
@@ -456,7 +592,9 @@ def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
     for name in FIGURES:
         if name in chosen:
             route = chosen[name].routes[0]
-            figures = [(t, figure) for t in known if (figure := _real(state.answer(route, query=t)[1])) is not None]
+            figures = [
+                (t, figure) for t in known if (figure := _real(state.answer(route, query=t)[1])) is not None
+            ]
             return table_of(chosen[name], FactTable(chosen[name].label, [Fact(t, v) for t, v in figures]))
     keys = [key for t in known for key in _asked_keys(_info(state, t), state)]
     record = next((chosen[n] for n in ("record_figure", "company_profile") if n in chosen), None)
@@ -465,14 +603,25 @@ def _asked_rows(state: QuestionState, known: list[str]) -> FactTable | None:
         values = [(t, _info(state, t).get(key)) for t in known]
         numbers = [(t, number) for t, v in values if (number := _real(v)) is not None]
         if key.lower().endswith("yield"):  # stored as a fraction of the price
-            return FactTable(f"{key} (percent)", [Fact(t, round(v * 100, 4)) for t, v in numbers], unit="%",
-                             relation=record.name, value="number")
+            return FactTable(
+                f"{key} (percent)",
+                [Fact(t, round(v * 100, 4)) for t, v in numbers],
+                unit="%",
+                relation=record.name,
+                value="number",
+            )
         texts = [Fact(t, v) for t, v in values if isinstance(v, str) and v]
-        return FactTable(key, [Fact(t, v) for t, v in numbers] + texts, relation=record.name,
-                         value="number" if numbers and not texts else "text")
+        return FactTable(
+            key,
+            [Fact(t, v) for t, v in numbers] + texts,
+            relation=record.name,
+            value="number" if numbers and not texts else "text",
+        )
     if intent.asks("change") and not (intent.asks("highest") or intent.asks("lowest")):
         return None  # a move between prices ("how much did it gain"): the facts' own change lines state it
-    times_named = bool(intent.option_times) and all(intent.option_times)  # "today or yesterday": days to set apart
+    times_named = bool(intent.option_times) and all(
+        intent.option_times
+    )  # "today or yesterday": days to set apart
     if "latest_price" in chosen and not times_named:
         return table_of(chosen["latest_price"], _latest_price_table(state, known))
     if any(relation.group == "prices" for relation in chosen.values()):
@@ -485,8 +634,11 @@ def _price_of_a_dividend_day(state: QuestionState) -> str | None:
     last dividend?"): a column named before the dividend, with the dividend's first or last asked."""
     intent = state.reading
     dividend = intent.match("finance", "dividends")
-    columns = [(m.at, BY_NAME[name].field) for name in PRICE_COLUMNS
-               if (m := intent.match("finance", name)) is not None and m.by == "cue"]
+    columns = [
+        (m.at, BY_NAME[name].field)
+        for name in PRICE_COLUMNS
+        if (m := intent.match("finance", name)) is not None and m.by == "cue"
+    ]
     if dividend is None or not columns or intent.asks("earlier") == intent.asks("later"):
         return None
     at, column = min(columns)
@@ -498,7 +650,9 @@ def _names_a_price_first(state: QuestionState) -> bool:
     intent = state.reading
     dividend = intent.match("finance", "dividends")
     return dividend is not None and any(
-        (m := intent.match("finance", name)) is not None and m.by == "cue" and m.at < dividend.at for name in PRICE_COLUMNS)
+        (m := intent.match("finance", name)) is not None and m.by == "cue" and m.at < dividend.at
+        for name in PRICE_COLUMNS
+    )
 
 
 def _dividend_day(state: QuestionState, known: list[str]) -> date | None:
@@ -515,7 +669,11 @@ def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
     found = []
     for ticker in known:
         answered, result = state.answer(INTRADAY, query=ticker)
-        bars = [(moment, bar) for moment, bar in _bars(result) if now is None or moment <= now] if answered else []
+        bars = (
+            [(moment, bar) for moment, bar in _bars(result) if now is None or moment <= now]
+            if answered
+            else []
+        )
         if bars and (close := _close(bars[-1][1])) is not None:
             found.append(Fact(ticker, close, bars[-1][0].date()))
     return FactTable("latest price (last 1-minute bar)", found)
@@ -535,21 +693,34 @@ def _dividend_table(state: QuestionState, known: list[str]) -> FactTable:
         answered, result = state.answer("finance_get_dividends_history", query=ticker)
         for key, value in result.items() if answered and isinstance(result, dict) else []:
             day, amount = parse_day(key), _real(value)
-            if day is not None and amount is not None and day <= today and all(span.contains(day) for span in spans):
+            if (
+                day is not None
+                and amount is not None
+                and day <= today
+                and all(span.contains(day) for span in spans)
+            ):
                 found.append(Fact(ticker, amount, day))
-    return FactTable("dividends paid", sorted(found, key=lambda f: (f.subject, f.when or date.min)), additive=True)
+    return FactTable(
+        "dividends paid", sorted(found, key=lambda f: (f.subject, f.when or date.min)), additive=True
+    )
 
 
-def _price_table(state: QuestionState, known: list[str], on: date | None = None, asked: str | None = None) -> FactTable | None:
+def _price_table(
+    state: QuestionState, known: list[str], on: date | None = None, asked: str | None = None
+) -> FactTable | None:
     """The column the question names (or `asked`) over its span's days (or the one day `on`)."""
     intent = state.reading
     now = eastern_time(state.query_time)
     # the column the question names first; "the highest (lowest) price" is the day's high (low), and
     # a question about prices asks for no volume ("the highest price it traded at")
     prices = intent.asks("price_word")
-    named = [(match.at, BY_NAME[name].field, match.words) for name in PRICE_COLUMNS
-             if (match := intent.match("finance", name)) is not None and match.by == "cue"
-             and not (prices and name == "volume")]
+    named = [
+        (match.at, BY_NAME[name].field, match.words)
+        for name in PRICE_COLUMNS
+        if (match := intent.match("finance", name)) is not None
+        and match.by == "cue"
+        and not (prices and name == "volume")
+    ]
     if len(named) > 1:  # a bare "open" beside another column is the market's state ("the day it was open")
         named = [(start, c, word) for start, c, word in named if word != "open"]
     if len(named) > 1:
@@ -602,12 +773,16 @@ def _price_table(state: QuestionState, known: list[str], on: date | None = None,
     if money_spent is not None and column == "Close":
         return FactTable(f"whole shares {money_spent['0']} buys at the closing price", rows, value="number")
     if moved:
-        return FactTable(f"days that closed {'below' if lower else 'above'} the close before", rows, value="date")
+        return FactTable(
+            f"days that closed {'below' if lower else 'above'} the close before", rows, value="date"
+        )
     relation = next(r for r in FINANCE if r.group == "prices" and r.field == column)
     return table_of(relation, FactTable(ROW_NAMES[column], rows, additive=column == "Volume"))
 
 
-def _edge_day(state: QuestionState, inside: list[tuple[date, dict]]) -> tuple[str, list[tuple[date, dict]]] | None:
+def _edge_day(
+    state: QuestionState, inside: list[tuple[date, dict]]
+) -> tuple[str, list[tuple[date, dict]]] | None:
     """("first" or "last", the span's first or last trading day alone) when the wording asks for it
     ("the last trading day of 2023"); None when it does not, or the span has no day."""
     edge = state.reading.captures("edge_trading_day")
@@ -616,7 +791,9 @@ def _edge_day(state: QuestionState, inside: list[tuple[date, dict]]) -> tuple[st
     return ("first", inside[:1]) if edge[0]["edge"] == "first" else ("last", inside[-1:])
 
 
-def _moved_days(ticker: str, days: list[tuple[date, dict]], inside: list[tuple[date, dict]], lower: bool) -> list[Fact]:
+def _moved_days(
+    ticker: str, days: list[tuple[date, dict]], inside: list[tuple[date, dict]], lower: bool
+) -> list[Fact]:
     """The days of `inside` whose close is below (above) the close of the trading day before."""
     closes = {day: _close(bar) for day, bar in days}
     ordered = [day for day, _ in days]

@@ -19,7 +19,13 @@ def number(value: Any) -> str:
         return str(value)
     if value != value:  # NaN
         return "unknown"
-    text = str(value) if isinstance(value, int) else f"{round(value, 4):g}" if abs(value) < 1e6 else f"{value:.0f}"
+    text = (
+        str(value)
+        if isinstance(value, int)
+        else f"{round(value, 4):g}"
+        if abs(value) < 1e6
+        else f"{value:.0f}"
+    )
     if abs(value) >= 1e9:
         return f"{text} ({value / 1e9:.2f} billion)"
     if abs(value) >= 1e6:
@@ -58,7 +64,7 @@ def parse_day(text: Any) -> date | None:
 
 
 def dated(day: date) -> str:
-    """"2024-03-08 (Friday)": a date with its weekday, so the model need not compute it."""
+    """ "2024-03-08 (Friday)": a date with its weekday, so the model need not compute it."""
     return f"{day.isoformat()} ({weekday_name(day)})"
 
 

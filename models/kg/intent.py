@@ -31,10 +31,21 @@ from models.kg.timeparse import DateSpan, find_time_spans, parse_query_time
 from models.retrieval.question_kind import asks_for_several
 from models.schema import Event
 
-Operation = Literal["lookup", "count", "sum", "average", "extreme", "first_or_last", "compare", "difference", "set",
-                    "yes_no"]
-OPERATIONS: tuple[Operation, ...] = ("lookup", "count", "sum", "average", "extreme", "first_or_last", "compare",
-                                     "difference", "set", "yes_no")
+Operation = Literal[
+    "lookup", "count", "sum", "average", "extreme", "first_or_last", "compare", "difference", "set", "yes_no"
+]
+OPERATIONS: tuple[Operation, ...] = (
+    "lookup",
+    "count",
+    "sum",
+    "average",
+    "extreme",
+    "first_or_last",
+    "compare",
+    "difference",
+    "set",
+    "yes_no",
+)
 TimeKind = Literal["none", "point", "span", "relative"]
 Tense = Literal["now", "then", "unmarked"]
 Direction = Literal["", "higher", "lower", "earlier", "later"]
@@ -53,69 +64,127 @@ Scope = Literal["wording", "question", "rest", "tight"]
 # `intent.asks(name)`.
 CUES: dict[str, tuple[str, Scope]] = {
     # what is done with the rows (models/kg/answer.py)
-    "total": (v.TOTAL_ASKED, "rest"), "average": (v.AVERAGE_ASKED, "rest"),
-    "count": (v.COUNT_ASKED, "rest"), "highest": (v.HIGHEST_ASKED, "rest"),
-    "lowest": (v.LOWEST_ASKED, "rest"), "more": (v.MORE_ASKED, "rest"), "less": (v.LESS_ASKED, "rest"),
-    "earlier": (v.EARLIER_ASKED, "rest"), "later": (v.LATER_ASKED, "rest"), "when": (v.WHEN_ASKED, "rest"),
-    "share": (v.SHARE_ASKED, "rest"), "age_or_duration": (v.AGE_OR_DURATION_ASKED, "rest"),
-    "difference": (v.DIFFERENCE_ASKED, "rest"), "date_gap": (v.DATE_GAP_ASKED, "rest"),
-    "side_by_side": (v.SIDE_BY_SIDE, "rest"), "rows_counted": (v.ROWS_COUNTED, "rest"),
+    "total": (v.TOTAL_ASKED, "rest"),
+    "average": (v.AVERAGE_ASKED, "rest"),
+    "count": (v.COUNT_ASKED, "rest"),
+    "highest": (v.HIGHEST_ASKED, "rest"),
+    "lowest": (v.LOWEST_ASKED, "rest"),
+    "more": (v.MORE_ASKED, "rest"),
+    "less": (v.LESS_ASKED, "rest"),
+    "earlier": (v.EARLIER_ASKED, "rest"),
+    "later": (v.LATER_ASKED, "rest"),
+    "when": (v.WHEN_ASKED, "rest"),
+    "share": (v.SHARE_ASKED, "rest"),
+    "age_or_duration": (v.AGE_OR_DURATION_ASKED, "rest"),
+    "difference": (v.DIFFERENCE_ASKED, "rest"),
+    "date_gap": (v.DATE_GAP_ASKED, "rest"),
+    "side_by_side": (v.SIDE_BY_SIDE, "rest"),
+    "rows_counted": (v.ROWS_COUNTED, "rest"),
     "operands": (v.OPERAND_WORDS, "wording"),
     # time and tense
-    "present_tense": (v.PRESENT_TENSE, "wording"), "past_tense": (v.PAST_TENSE, "wording"),
-    "relative_time": (v.RELATIVE_TIME, "wording"), "at_present": (v.AT_PRESENT, "wording"),
+    "present_tense": (v.PRESENT_TENSE, "wording"),
+    "past_tense": (v.PAST_TENSE, "wording"),
+    "relative_time": (v.RELATIVE_TIME, "wording"),
+    "at_present": (v.AT_PRESENT, "wording"),
     "up_to": (v.UP_TO, "wording"),
     # finance
-    "ticker_asked": (v.TICKER_ASKED, "question"), "generic_price": (v.GENERIC_PRICE, "wording"),
-    "change": (v.CHANGE, "wording"), "price_word": (v.PRICE_WORD, "wording"),
-    "shares_traded": (v.SHARES_TRADED, "wording"), "closed_lower": (v.CLOSED_LOWER, "wording"),
-    "closed_higher": (v.CLOSED_HIGHER, "wording"), "days_asked": (v.DAYS_ASKED, "wording"),
-    "many_days": (v.MANY_DAYS, "wording"), "edge_trading_day": (v.EDGE_TRADING_DAY, "wording"),
-    "shares_bought": (v.SHARES_BOUGHT, "wording"), "money_amount": (v.MONEY_AMOUNT, "question"),
+    "ticker_asked": (v.TICKER_ASKED, "question"),
+    "generic_price": (v.GENERIC_PRICE, "wording"),
+    "change": (v.CHANGE, "wording"),
+    "price_word": (v.PRICE_WORD, "wording"),
+    "shares_traded": (v.SHARES_TRADED, "wording"),
+    "closed_lower": (v.CLOSED_LOWER, "wording"),
+    "closed_higher": (v.CLOSED_HIGHER, "wording"),
+    "days_asked": (v.DAYS_ASKED, "wording"),
+    "many_days": (v.MANY_DAYS, "wording"),
+    "edge_trading_day": (v.EDGE_TRADING_DAY, "wording"),
+    "shares_bought": (v.SHARES_BOUGHT, "wording"),
+    "money_amount": (v.MONEY_AMOUNT, "question"),
     # music
-    "billboard": (v.BILLBOARD_WORDS, "question"), "chart_moves": (v.CHART_MOVES, "wording"),
-    "previous_week": (v.PREVIOUS_WEEK, "question"), "this_week": (v.THIS_WEEK, "question"),
-    "debut": (v.DEBUT, "question"), "artist_date_words": (v.ARTIST_DATE_WORDS, "wording"),
-    "artist_nouns": (v.ARTIST_NOUNS, "rest"), "member_words": (v.MEMBERS_ASKED, "wording"),
-    "band_facts": (v.BAND_FACTS, "wording"), "released": (v.RELEASED, "wording"), "work_nouns": (v.WORK_NOUNS, "wording"),
-    "award_years": (v.AWARD_YEARS, "wording"), "career": (v.CAREER, "wording"), "death": (v.DEATH, "wording"),
-    "act_asked": (v.ACT_ASKED, "wording"), "song_asked": (v.SONG_ASKED, "wording"), "grammy": (v.GRAMMY, "wording"),
+    "billboard": (v.BILLBOARD_WORDS, "question"),
+    "chart_moves": (v.CHART_MOVES, "wording"),
+    "previous_week": (v.PREVIOUS_WEEK, "question"),
+    "this_week": (v.THIS_WEEK, "question"),
+    "debut": (v.DEBUT, "question"),
+    "artist_date_words": (v.ARTIST_DATE_WORDS, "wording"),
+    "artist_nouns": (v.ARTIST_NOUNS, "rest"),
+    "member_words": (v.MEMBERS_ASKED, "wording"),
+    "band_facts": (v.BAND_FACTS, "wording"),
+    "released": (v.RELEASED, "wording"),
+    "work_nouns": (v.WORK_NOUNS, "wording"),
+    "award_years": (v.AWARD_YEARS, "wording"),
+    "career": (v.CAREER, "wording"),
+    "death": (v.DEATH, "wording"),
+    "act_asked": (v.ACT_ASKED, "wording"),
+    "song_asked": (v.SONG_ASKED, "wording"),
+    "grammy": (v.GRAMMY, "wording"),
     **{f"off_chart_{name}": (words, "wording") for name, words in MUSIC_OFF_CHART_HINTS.items()},
-    "artist_signal": (v.ARTIST_SIGNAL, "tight"), "song_signal": (v.SONG_SIGNAL, "tight"),
+    "artist_signal": (v.ARTIST_SIGNAL, "tight"),
+    "song_signal": (v.SONG_SIGNAL, "tight"),
     "member_birth": (rf"{v.BIRTH_DATE}|oldest|youngest|eldest|older|younger", "wording"),
     "member_place": (v.BIRTH_PLACE, "wording"),
     # movie
-    "film_year_words": (v.FILM_YEAR_WORDS, "question"), "films_of_a_year": (v.FILMS_OF_A_YEAR, "rest"),
-    "crew_person": (v.CREW_PERSON, "wording"), "person_facts": (v.PERSON_FACTS, "rest"),
-    "other_films": (v.OTHER_FILMS, "rest"), "more_of_the_person": (v.MORE_OF_THE_PERSON, "wording"),
-    "award_won": (v.AWARD_WON, "wording"), "first_one": (v.FIRST_ONE, "wording"), "last_one": (v.LAST_ONE, "wording"),
-    "nominees": (v.NOMINEES, "wording"), "nominations": (v.NOMINATIONS, "wording"),
-    "person_films": (v.PERSON_FILMS, "rest"), "films_of_followed": (v.FILMS_OF_FOLLOWED, "wording"),
-    "directed": (v.DIRECTED, "rest"), "acted": (v.ACTED, "rest"), "cast_asked": (v.CAST_ASKED, "rest"),
-    "cast_size": (v.CAST_SIZE, "rest"), "film_asked": (v.FILM_ASKED, "wording"),
-    "film_person_asked": (v.FILM_PERSON_ASKED, "wording"), "others_asked": (v.OTHERS_ASKED, "rest"),
-    "oscars": (v.OSCARS, "wording"), "lead_actress": (v.LEAD_ACTRESS_ASKED, "rest"),
-    "lead_actor": (v.LEAD_ACTOR_ASKED, "rest"), "main_cast": (v.MAIN_CAST_ASKED, "rest"),
-    "shared": (v.SHARED, "wording"), "person_signal": (v.PERSON_SIGNAL, "tight"),
-    "movie_signal": (v.MOVIE_SIGNAL, "tight"), "supporting": (v.SUPPORTING, "wording"),
+    "film_year_words": (v.FILM_YEAR_WORDS, "question"),
+    "films_of_a_year": (v.FILMS_OF_A_YEAR, "rest"),
+    "crew_person": (v.CREW_PERSON, "wording"),
+    "person_facts": (v.PERSON_FACTS, "rest"),
+    "other_films": (v.OTHER_FILMS, "rest"),
+    "more_of_the_person": (v.MORE_OF_THE_PERSON, "wording"),
+    "award_won": (v.AWARD_WON, "wording"),
+    "first_one": (v.FIRST_ONE, "wording"),
+    "last_one": (v.LAST_ONE, "wording"),
+    "nominees": (v.NOMINEES, "wording"),
+    "nominations": (v.NOMINATIONS, "wording"),
+    "person_films": (v.PERSON_FILMS, "rest"),
+    "films_of_followed": (v.FILMS_OF_FOLLOWED, "wording"),
+    "directed": (v.DIRECTED, "rest"),
+    "acted": (v.ACTED, "rest"),
+    "cast_asked": (v.CAST_ASKED, "rest"),
+    "cast_size": (v.CAST_SIZE, "rest"),
+    "film_asked": (v.FILM_ASKED, "wording"),
+    "film_person_asked": (v.FILM_PERSON_ASKED, "wording"),
+    "others_asked": (v.OTHERS_ASKED, "rest"),
+    "oscars": (v.OSCARS, "wording"),
+    "lead_actress": (v.LEAD_ACTRESS_ASKED, "rest"),
+    "lead_actor": (v.LEAD_ACTOR_ASKED, "rest"),
+    "main_cast": (v.MAIN_CAST_ASKED, "rest"),
+    "shared": (v.SHARED, "wording"),
+    "person_signal": (v.PERSON_SIGNAL, "tight"),
+    "movie_signal": (v.MOVIE_SIGNAL, "tight"),
+    "supporting": (v.SUPPORTING, "wording"),
     # sports
-    "next_game": (v.NEXT_GAME, "wording"), "player_stats": (v.PLAYER_STATS, "wording"),
-    "player_stat_subject": (v.PLAYER_STAT, "question"), "game_period": (v.GAME_PERIOD, "wording"),
-    "period_ordinal": (v.PERIOD_ORDINAL, "question"), "play_by_play": (v.PLAY_BY_PLAY_WORDS, "question"),
-    "first_score": (v.FIRST_SCORE, "question"), "last_score": (v.LAST_SCORE, "question"),
-    "teams_asked": (v.TEAMS_ASKED, "wording"), "beat_the_team": (v.BEAT_THE_TEAM, "wording"),
-    "beaten_by_the_team": (v.BEATEN_BY_THE_TEAM, "wording"), "wins_asked": (v.WINS_ASKED, "wording"),
-    "losses_asked": (v.LOSSES_ASKED, "wording"), "result_asked": (v.RESULT_ASKED, "wording"),
-    "opponent_asked": (v.OPPONENT_ASKED, "wording"), "game_day_asked": (v.GAME_DAY_ASKED, "wording"),
-    "conceded": (v.CONCEDED, "wording"), "points_asked": (v.POINTS_ASKED, "wording"),
-    "winner_asked": (v.WINNER_ASKED, "wording"), "amounts_compared": (v.AMOUNTS_COMPARED, "wording"),
-    "who": (v.WHO_ASKED, "wording"), "free_throws": (v.FREE_THROWS, "question"), "home": (v.HOME_GAMES, "wording"),
+    "next_game": (v.NEXT_GAME, "wording"),
+    "player_stats": (v.PLAYER_STATS, "wording"),
+    "player_stat_subject": (v.PLAYER_STAT, "question"),
+    "game_period": (v.GAME_PERIOD, "wording"),
+    "period_ordinal": (v.PERIOD_ORDINAL, "question"),
+    "play_by_play": (v.PLAY_BY_PLAY_WORDS, "question"),
+    "first_score": (v.FIRST_SCORE, "question"),
+    "last_score": (v.LAST_SCORE, "question"),
+    "teams_asked": (v.TEAMS_ASKED, "wording"),
+    "beat_the_team": (v.BEAT_THE_TEAM, "wording"),
+    "beaten_by_the_team": (v.BEATEN_BY_THE_TEAM, "wording"),
+    "wins_asked": (v.WINS_ASKED, "wording"),
+    "losses_asked": (v.LOSSES_ASKED, "wording"),
+    "result_asked": (v.RESULT_ASKED, "wording"),
+    "opponent_asked": (v.OPPONENT_ASKED, "wording"),
+    "game_day_asked": (v.GAME_DAY_ASKED, "wording"),
+    "conceded": (v.CONCEDED, "wording"),
+    "points_asked": (v.POINTS_ASKED, "wording"),
+    "winner_asked": (v.WINNER_ASKED, "wording"),
+    "amounts_compared": (v.AMOUNTS_COMPARED, "wording"),
+    "who": (v.WHO_ASKED, "wording"),
+    "free_throws": (v.FREE_THROWS, "question"),
+    "home": (v.HOME_GAMES, "wording"),
     "away": (v.AWAY_GAMES, "wording"),
 }
 _COMPILED = {name: (re.compile(pattern), scope) for name, (pattern, scope) in CUES.items()}
 # A count, a total or an average, a comparison: the question needs every row of its facts.
-_AGGREGATES = [pattern for words in (v.COUNTING_WORDS, v.ARITHMETIC_WORDS, v.COMPARISON_WORDS)
-               if (pattern := v.word_pattern(words))]
+_AGGREGATES = [
+    pattern
+    for words in (v.COUNTING_WORDS, v.ARITHMETIC_WORDS, v.COMPARISON_WORDS)
+    if (pattern := v.word_pattern(words))
+]
 _LEADING_CLAUSE = re.compile(v.LEADING_CLAUSE)
 _ASKED_NOUN = re.compile(v.ASKED_NOUN)
 # Letters of a word compared with a record key's: "headquartered" names "headquarters".
@@ -164,7 +233,9 @@ class TimeReading:
     spans: tuple[DateSpan, ...]
     today: date | None
     by_season_start: Mapping[int, tuple[DateSpan, ...]] = field(default_factory=dict)
-    game_periods: frozenset[str] = frozenset()  # phrases of spans that name a part of a game ("the third quarter")
+    game_periods: frozenset[str] = (
+        frozenset()
+    )  # phrases of spans that name a part of a game ("the third quarter")
     previous_weeks: frozenset[str] = frozenset()  # phrases of spans that name the week before ("last week")
 
     def spans_for(self, season_start_month: int) -> tuple[DateSpan, ...]:
@@ -187,7 +258,9 @@ class Intent:
     operation: Operation
     direction: Direction
     options: tuple[str, ...]
-    option_times: tuple[DateSpan | None, ...]  # the time each option names ("today or yesterday"), None for others
+    option_times: tuple[
+        DateSpan | None, ...
+    ]  # the time each option names ("today or yesterday"), None for others
     form: Form
     constraint: AnswerConstraint | None
     cues: frozenset[str]
@@ -195,7 +268,9 @@ class Intent:
     threshold: tuple[str, float] | None  # ("more than", 3.0) of a yes/no question holding a value against one
     asks_for_rows: bool  # a set or an aggregate: every row it needs is shown
     asks_for_one: bool  # its wh-word asks for one thing by a singular noun ("which film won ...")
-    kinds: frozenset[str] = frozenset()  # the kinds of its own subjects: of its names, "years" it names, a chart "rank"
+    kinds: frozenset[str] = (
+        frozenset()
+    )  # the kinds of its own subjects: of its names, "years" it names, a chart "rank"
     _wording: str = ""
     _question: str = ""
     _captures: Mapping[str, tuple[Mapping[str, str], ...]] = field(default_factory=dict)
@@ -231,7 +306,9 @@ class Intent:
             takes = set(BY_NAME[name].subjects)
             if not takes & self.kinds and takes & yielded:
                 return name
-        return next((name for name in picked if set(BY_NAME[name].subjects) & self.kinds), picked[0] if picked else "")
+        return next(
+            (name for name in picked if set(BY_NAME[name].subjects) & self.kinds), picked[0] if picked else ""
+        )
 
     def confident(self, domain: str, threshold: float) -> bool:
         return self.confidence.get(domain, 0.0) >= threshold
@@ -250,7 +327,10 @@ class Intent:
         def position(name: str) -> int:
             found = key.find(f" {loose_key(name)} ")
             if found < 0:  # written in part ("the rockets" for "Houston Rockets"): its first word written
-                found = min((key.find(f" {word} ") for word in loose_key(name).split() if f" {word} " in key), default=-1)
+                found = min(
+                    (key.find(f" {word} ") for word in loose_key(name).split() if f" {word} " in key),
+                    default=-1,
+                )
             return found if found >= 0 else len(key)
 
         return sorted(names, key=position)
@@ -278,10 +358,13 @@ class Intent:
         the answer ("which country"). The (start, end) of each naming, none when it does not."""
         words = list(_LETTERS.finditer(self._wording))
         stems = _stems(key.replace("_", " "))
-        named = [(w.start(), w.end()) for position, w in enumerate(words) if _stems(w.group()) & stems
-                 and not (position and words[position - 1].group() in v.ASKS_THE_KIND)]
+        named = [
+            (w.start(), w.end())
+            for position, w in enumerate(words)
+            if _stems(w.group()) & stems and not (position and words[position - 1].group() in v.ASKS_THE_KIND)
+        ]
         for stem, pattern in v.FACT_KEY_WORDS.items():
-            if stem[: STEM] in stems:
+            if stem[:STEM] in stems:
                 named += [(m.start(), m.end()) for m in re.finditer(pattern, self._wording)]
         return tuple(named)
 
@@ -302,8 +385,9 @@ def drop_relation_names(entities: KGEntities) -> list[Event]:
             left = name.lower()
             for pattern in _NAMES_OF_THINGS:
                 left = pattern.sub(" ", left)
-            if left != name.lower() and all(word in v.NOT_NAME_WORDS or any(c.isdigit() for c in word)
-                                            for word in _WORDS.findall(left)):
+            if left != name.lower() and all(
+                word in v.NOT_NAME_WORDS or any(c.isdigit() for c in word) for word in _WORDS.findall(left)
+            ):
                 events.append(Event("fallback", "name read is a relation's own name, dropped", repr(name)))
             else:
                 kept.append(name)
@@ -312,7 +396,7 @@ def drop_relation_names(entities: KGEntities) -> list[Event]:
 
 
 def _stems(text: str) -> set[str]:
-    return {word[: STEM] for word in _LETTERS.findall(text.lower()) if len(word) > 3}
+    return {word[:STEM] for word in _LETTERS.findall(text.lower()) if len(word) > 3}
 
 
 def blanked(query: str, entities: KGEntities) -> str:
@@ -333,7 +417,9 @@ class ReadingSettings:
     season_start_months: tuple[int, ...] = (10,)
     min_meaning: float = 0.5  # a relation picked by meaning alone scores at least this
     min_margin: float = 0.05  # ... and this much above the next relation
-    veto_margin: float = 0.2  # a cue is doubted when a relation of other routes means the question this much better
+    veto_margin: float = (
+        0.2  # a cue is doubted when a relation of other routes means the question this much better
+    )
 
 
 class IntentReader:
@@ -343,8 +429,15 @@ class IntentReader:
         self.settings = settings
         self.meaning = meaning
 
-    def read(self, query: str, query_time: str, domain: str, entities: KGEntities,
-             reader: Mapping[str, str] | None = None, meaning: Mapping[str, float] | None = None) -> Intent:
+    def read(
+        self,
+        query: str,
+        query_time: str,
+        domain: str,
+        entities: KGEntities,
+        reader: Mapping[str, str] | None = None,
+        meaning: Mapping[str, float] | None = None,
+    ) -> Intent:
         """The reading of one question. `reader`: a relation and an operation the LLM named (keys
         "relation", "operation"); `meaning`: relation -> cosine, when the caller scored the batch."""
         question = " ".join(query.lower().replace("\u2019", "'").split())
@@ -355,37 +448,74 @@ class IntentReader:
         texts = {"wording": wording, "question": question, "rest": rest, "tight": " ".join(wording.split())}
         cues, captures = set(), {}
         for name, (pattern, scope) in _COMPILED.items():
-            found = [{"0": m.group(), **{str(i): g for i, g in enumerate(m.groups(), 1) if g is not None},
-                      **{k: g for k, g in m.groupdict().items() if g is not None}} for m in pattern.finditer(texts[scope])]
+            found = [
+                {
+                    "0": m.group(),
+                    **{str(i): g for i, g in enumerate(m.groups(), 1) if g is not None},
+                    **{k: g for k, g in m.groupdict().items() if g is not None},
+                }
+                for m in pattern.finditer(texts[scope])
+            ]
             if found:
                 cues.add(name)
                 captures[name] = tuple(found)
         time = self._time(wording, query_time, cues, _POLITE.sub("", question))
         constraint = read_constraint(_LEADING_CLAUSE.sub("", question))
-        subjects = tuple(Subject(name, kind) for kind in (*NAME_KINDS, "tickers") for name in getattr(entities, kind))
+        subjects = tuple(
+            Subject(name, kind) for kind in (*NAME_KINDS, "tickers") for name in getattr(entities, kind)
+        )
         named = {loose_key(s.name) for s in subjects}
-        subjects += tuple(Subject(name, "players") for name in _players(captures.get("player_stat_subject", ()))
-                          if loose_key(name) not in named)
+        subjects += tuple(
+            Subject(name, "players")
+            for name in _players(captures.get("player_stat_subject", ()))
+            if loose_key(name) not in named
+        )
         asks_rows = asks_for_several(wording) or any(pattern.search(wording) for pattern in _AGGREGATES)
         counted = _counted(question)
         # "the most recent trading day", "their last game": words of the time, not of a first or last row
-        timed = _RELATIVE_TIME.search(wording) is not None and not _TIMELESS_EDGE.search(_RELATIVE_TIME.sub(" ", wording))
-        operation, direction = _operation(cues, constraint, len(subjects), asks_rows, counted, time.spans, timed)
+        timed = _RELATIVE_TIME.search(wording) is not None and not _TIMELESS_EDGE.search(
+            _RELATIVE_TIME.sub(" ", wording)
+        )
+        operation, direction = _operation(
+            cues, constraint, len(subjects), asks_rows, counted, time.spans, timed
+        )
         if reader and reader.get("operation") in OPERATIONS:
             operation = cast(Operation, reader["operation"])  # the LLM named it from the declared list
         relations, confidence = {}, {}
         # what the question's own subjects are: the kinds of its names, the years it names, a chart rank
-        kinds = {s.kind for s in subjects} | ({"years"} if time.spans else set()) | ({"rank"} if entities.rank else set())
+        kinds = (
+            {s.kind for s in subjects}
+            | ({"years"} if time.spans else set())
+            | ({"rank"} if entities.rank else set())
+        )
         for table_domain, table in TABLES.items():
-            picked, sure = self._relations(table, wording, question, meaning or {}, reader if table_domain == domain else None,
-                                           kinds)
+            picked, sure = self._relations(
+                table, wording, question, meaning or {}, reader if table_domain == domain else None, kinds
+            )
             relations[table_domain], confidence[table_domain] = picked, sure
         options = constraint.options if constraint and constraint.kind in ("options", "either") else ()
         option_times = tuple(next(iter(find_time_spans(option, query_time)), None) for option in options)
         return Intent(
-            domain, subjects, relations, confidence, time, operation, direction, options, option_times,
-            _form(question, constraint), constraint, frozenset(cues), counted, _threshold(question),
-            asks_rows, _asks_for_one(question, wording), frozenset(kinds), wording, question, captures,
+            domain,
+            subjects,
+            relations,
+            confidence,
+            time,
+            operation,
+            direction,
+            options,
+            option_times,
+            _form(question, constraint),
+            constraint,
+            frozenset(cues),
+            counted,
+            _threshold(question),
+            asks_rows,
+            _asks_for_one(question, wording),
+            frozenset(kinds),
+            wording,
+            question,
+            captures,
         )
 
     def meaning_of(self, queries: list[str], entities: list[KGEntities]) -> list[dict[str, float]]:
@@ -401,15 +531,22 @@ class IntentReader:
         by_month = {month: tuple(find_time_spans(wording, query_time, month)) for month in months}
         spans = by_month.get(10) or tuple(find_time_spans(wording, query_time))
         if spans:
-            kind: TimeKind = ("relative" if any(s.relative for s in spans)
-                              else "point" if all(s.granularity == "day" for s in spans) else "span")
+            kind: TimeKind = (
+                "relative"
+                if any(s.relative for s in spans)
+                else "point"
+                if all(s.granularity == "day" for s in spans)
+                else "span"
+            )
         else:
             kind = "relative" if "relative_time" in cues else "none"
         # a time the question names decides (all of it before the question's day: then); else its first
         # tense word, its polite opening left out ("has had" is the present, "do you know" no tense)
         past = today is not None and bool(spans) and all(s.end < today for s in spans)
         present, earlier = _PRESENT.search(proper), _PAST.search(proper)
-        if past or (earlier and not (present and present.start() < earlier.start()) and "at_present" not in cues):
+        if past or (
+            earlier and not (present and present.start() < earlier.start()) and "at_present" not in cues
+        ):
             tense: Tense = "then"
         elif present or "at_present" in cues:
             tense = "now"
@@ -420,9 +557,15 @@ class IntentReader:
         weeks = frozenset(p for p in phrases if _PREVIOUS_WEEK.search(p))
         return TimeReading(kind, tense, spans, today, by_month, periods, weeks)
 
-    def _relations(self, table: tuple[Relation, ...], wording: str, question: str, meaning: Mapping[str, float],
-                   reader: Mapping[str, str] | None, kinds: set[str] = frozenset()  # type: ignore[assignment]
-                   ) -> tuple[tuple[RelationMatch, ...], float]:
+    def _relations(
+        self,
+        table: tuple[Relation, ...],
+        wording: str,
+        question: str,
+        meaning: Mapping[str, float],
+        reader: Mapping[str, str] | None,
+        kinds: set[str] = frozenset(),  # type: ignore[assignment]
+    ) -> tuple[tuple[RelationMatch, ...], float]:
         """The relations of `table` the wording picks, most specific first, and the confidence of the
         pick: 1 for cue words the meaning does not doubt (0.5 when a relation of other routes means
         the question far better); for a pick by meaning alone its cosine, when it is clear of the
@@ -438,7 +581,11 @@ class IntentReader:
             cue = _CUE_PATTERNS.get(relation.name)
             hit = cue.search(question if relation.whole_question else text) if cue is not None else None
             if hit is not None and cue is not None:
-                found.append(RelationMatch(relation.name, "cue", meaning.get(relation.name, 0.0), hit.start(), hit.group()))
+                found.append(
+                    RelationMatch(
+                        relation.name, "cue", meaning.get(relation.name, 0.0), hit.start(), hit.group()
+                    )
+                )
                 if relation.consumes:
                     text = cue.sub(lambda m: " " * len(m.group()), text)
             elif (hint := _HINT_PATTERNS.get(relation.name)) is not None and hint.search(text):
@@ -450,7 +597,9 @@ class IntentReader:
             # the two readings disagree, and the pick is not sure
             name = reader["relation"]
             cued_names = [m.name for m in found if m.by == "cue"]
-            named = next((m for m in found if m.name == name), RelationMatch(name, "reader", meaning.get(name, 0.0)))
+            named = next(
+                (m for m in found if m.name == name), RelationMatch(name, "reader", meaning.get(name, 0.0))
+            )
             others = [m for m in found if m.name != name]
             if cued_names and name not in cued_names:
                 return (*others, named), 0.5
@@ -470,8 +619,10 @@ class IntentReader:
             if not ranked:
                 return tuple(found), 1.0
             best, best_name = ranked[0]
-            doubted = (not any(_kin(best_name, m.name) for m in found)
-                       and best - max(m.meaning for m in cued) > settings.veto_margin)
+            doubted = (
+                not any(_kin(best_name, m.name) for m in found)
+                and best - max(m.meaning for m in cued) > settings.veto_margin
+            )
             return tuple(found), 0.5 if doubted else 1.0
         if not ranked:
             return tuple(found), 0.0
@@ -530,16 +681,32 @@ def _without_lone_weak(found: list[RelationMatch], table: tuple[Relation, ...]) 
     return [m for m in found if m.name not in weak or groups[m.name] in kept_groups]
 
 
-def _operation(cues: set[str], constraint: AnswerConstraint | None, subjects: int, rows: bool, counted: str = "",
-               spans: tuple[DateSpan, ...] = (), timed: bool = False) -> tuple[Operation, Direction]:
+def _operation(
+    cues: set[str],
+    constraint: AnswerConstraint | None,
+    subjects: int,
+    rows: bool,
+    counted: str = "",
+    spans: tuple[DateSpan, ...] = (),
+    timed: bool = False,
+) -> tuple[Operation, Direction]:
     """The one operation a reading names (its outer form: "did x score more than y?" is a yes/no check
     of a comparison), and the direction of an extreme or a comparison. "How many" of an amount
     ("how many points") counts nothing: it reads the amount of one row, or totals it over a span."""
     more = bool(cues & {"more", "highest"})
     less = bool(cues & {"less", "lowest"})
     earlier, later = "earlier" in cues, "later" in cues
-    direction: Direction = ("higher" if more and not less else "lower" if less and not more
-                            else "earlier" if earlier and not later else "later" if later and not earlier else "")
+    direction: Direction = (
+        "higher"
+        if more and not less
+        else "lower"
+        if less and not more
+        else "earlier"
+        if earlier and not later
+        else "later"
+        if later and not earlier
+        else ""
+    )
     options = len(constraint.options) if constraint is not None else 0
     compared = max(subjects, options) > 1 and bool(direction or "side_by_side" in cues or options)
     if constraint is not None and constraint.kind == "yes_no":
@@ -550,7 +717,9 @@ def _operation(cues: set[str], constraint: AnswerConstraint | None, subjects: in
         return "compare", direction
     amount = counted.split(" ", 1)[0] in v.AMOUNT_UNITS if counted else False
     if amount and "rows_counted" not in cues:
-        return ("sum" if "total" in cues or any(s.granularity != "day" for s in spans) else "lookup"), direction
+        return (
+            "sum" if "total" in cues or any(s.granularity != "day" for s in spans) else "lookup"
+        ), direction
     if "rows_counted" in cues:
         return "count", direction
     if "average" in cues:
@@ -620,7 +789,9 @@ def _threshold(question: str) -> tuple[str, float] | None:
     return match["op"], value * (v.SCALES[match["scale"]] if match["scale"] else 1)
 
 
-def read_question(query: str, query_time: str = "", domain: str = "", entities: KGEntities | None = None) -> Intent:
+def read_question(
+    query: str, query_time: str = "", domain: str = "", entities: KGEntities | None = None
+) -> Intent:
     """The reading of one question with the default settings and no encoder (tests, tools)."""
     return IntentReader(ReadingSettings()).read(query, query_time, domain, entities or KGEntities())
 

@@ -72,7 +72,11 @@ def written_match(name: str, candidates: list[str], question: str) -> str | None
     """The longest candidate the question writes in full that shares a word with `name`: the reader
     cut the name short ("dark" for "The Dark Knight") or took a word with it ("spielberg directed")."""
     text, words = f" {loose_key(question)} ", set(loose_key(name).split())
-    written = [c for c in candidates if isinstance(c, str) and (key := loose_key(c)) and f" {key} " in text and words & set(key.split())]
+    written = [
+        c
+        for c in candidates
+        if isinstance(c, str) and (key := loose_key(c)) and f" {key} " in text and words & set(key.split())
+    ]
     return max(written, key=lambda c: len(loose_key(c)), default=None)
 
 
@@ -193,7 +197,9 @@ def nba_team_names(asked: str) -> tuple[str, ...]:
     padded = f" {key} "
     for names, nicknames in NBA_TEAMS.items():
         # a nickname as a whole word of the asked name: "the Rockets", "Portland Blazers"
-        if any(f" {n} " in padded for n in nicknames if len(n.split()) > 1 or n not in ("new york", "washington")):
+        if any(
+            f" {n} " in padded for n in nicknames if len(n.split()) > 1 or n not in ("new york", "washington")
+        ):
             return names
     for names, nicknames in NBA_TEAMS.items():
         if any(f" {n} " in padded for n in nicknames):
@@ -238,7 +244,9 @@ def match_team(asked: str, available: list[str], min_similarity: float) -> str |
     for name, other in keys.items():
         if other == key:
             return name
-    contained = [name for name, other in keys.items() if f" {key} " in f" {other} " or f" {other} " in f" {key} "]
+    contained = [
+        name for name, other in keys.items() if f" {key} " in f" {other} " or f" {other} " in f" {key} "
+    ]
     if len(contained) == 1:
         return contained[0]
     scored = [(difflib.SequenceMatcher(None, key, other).ratio(), name) for name, other in keys.items()]

@@ -17,8 +17,12 @@ from models.kg.relations import TABLES, Relation
 class RelationMeaning:
     def __init__(self, encoder: SentenceEncoder, tables: dict[str, tuple[Relation, ...]] = TABLES):
         self.encoder = encoder
-        self.owners = [relation.name for table in tables.values() for relation in table for _ in relation.descriptions]
-        self.descriptions = [text for table in tables.values() for relation in table for text in relation.descriptions]
+        self.owners = [
+            relation.name for table in tables.values() for relation in table for _ in relation.descriptions
+        ]
+        self.descriptions = [
+            text for table in tables.values() for relation in table for text in relation.descriptions
+        ]
         self._vectors: np.ndarray | None = None
 
     def warm_up(self) -> None:
@@ -51,6 +55,10 @@ def shared_meaning(name: str, device: str, encoder: SentenceEncoder | None = Non
     over `encoder` when it is that model, else over an encoder of its own."""
     key = (name, device)
     if key not in _SHARED:
-        shared = encoder if encoder is not None and encoder.name_or_path == name and encoder.device == device else None
+        shared = (
+            encoder
+            if encoder is not None and encoder.name_or_path == name and encoder.device == device
+            else None
+        )
         _SHARED[key] = RelationMeaning(shared or SentenceEncoder(name, device))
     return _SHARED[key]

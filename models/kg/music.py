@@ -21,8 +21,14 @@ from models.kg.answer import Fact, FactTable
 from models.kg.domain import table_of
 from models.kg.formatting import country_name, dated, is_empty, number, parse_day, plain
 from models.kg.matching import loose_key
-from models.kg.relations import (BY_NAME, MUSIC, MUSIC_ARTIST_DEFAULT, MUSIC_OFF_CHART_HINTS, MUSIC_SONG_DEFAULT,
-                                 Relation)
+from models.kg.relations import (
+    BY_NAME,
+    MUSIC,
+    MUSIC_ARTIST_DEFAULT,
+    MUSIC_OFF_CHART_HINTS,
+    MUSIC_SONG_DEFAULT,
+    Relation,
+)
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan
@@ -51,7 +57,9 @@ def applies(state: QuestionState) -> bool:
 
 
 def settle_kinds(state: QuestionState) -> None:
-    state.keep_asked_kind(("artists", "songs"), (state.reading.asks("artist_signal"), state.reading.asks("song_signal")))
+    state.keep_asked_kind(
+        ("artists", "songs"), (state.reading.asks("artist_signal"), state.reading.asks("song_signal"))
+    )
 
 
 def _routes(relations: list[Relation]) -> list[str]:
@@ -64,7 +72,8 @@ def _cued(state: QuestionState, names: tuple[str, ...]) -> list[str]:
 
 
 def _billboard(state: QuestionState) -> bool:
-    """A chart question: the chart relation picked, or a song whose move up or down the question asks about."""
+    """A chart question: the chart relation picked, or a song whose move up or down the question asks
+    about."""
     intent = state.reading
     return intent.picks("music", "chart_entry") or bool(state.entities.songs and intent.asks("chart_moves"))
 
@@ -84,7 +93,11 @@ def _chart_candidates(day: date) -> list[date]:
     """Chart dates to probe for the chart in force on `day`: the latest Saturday whose chart was
     published by then (on the Tuesday before it), the Saturday before, then the other days of the week."""
     ahead = (SATURDAY - day.weekday()) % 7
-    saturday = day + timedelta(days=ahead) if PUBLISHED_ON <= day.weekday() <= SATURDAY else day - timedelta(days=(day.weekday() - SATURDAY) % 7)
+    saturday = (
+        day + timedelta(days=ahead)
+        if PUBLISHED_ON <= day.weekday() <= SATURDAY
+        else day - timedelta(days=(day.weekday() - SATURDAY) % 7)
+    )
     others = [day - timedelta(days=i) for i in range(7) if (day - timedelta(days=i)) != saturday]
     return [saturday, saturday - timedelta(days=7), *others]
 
@@ -104,11 +117,16 @@ def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, lis
     if day is None:
         return None, []
     rank = _probe_rank(state)
-    probes = [ApiCall("music_get_billboard_rank_date", {"rank": rank, "date": d.isoformat()}) for d in _chart_candidates(day)]
+    probes = [
+        ApiCall("music_get_billboard_rank_date", {"rank": rank, "date": d.isoformat()})
+        for d in _chart_candidates(day)
+    ]
     for position, (candidate, probe) in enumerate(zip(_chart_candidates(day), probes)):
         if not state.done(probe.route, **probe.body):
             # the two Saturdays one at a time; then the other days of the week all at once
-            return None, [probe] if position < 2 else [p for p in probes[position:] if not state.done(p.route, **p.body)]
+            return None, [probe] if position < 2 else [
+                p for p in probes[position:] if not state.done(p.route, **p.body)
+            ]
         _, result = state.answer(probe.route, **probe.body)
         if not is_empty(result):
             return candidate, []
@@ -118,7 +136,9 @@ def chart_date(state: QuestionState, day: date | None) -> tuple[date | None, lis
 def _grammy_years(state: QuestionState) -> list[int]:
     """The years the question names (every year of a range: "from 2016 to 2018" is three)."""
     spans = state.reading.time.spans
-    years = [year for span in spans if span.granularity in ("year", "years", "day", "month") for year in span.years]
+    years = [
+        year for span in spans if span.granularity in ("year", "years", "day", "month") for year in span.years
+    ]
     return [y for y in dict.fromkeys(years) if FIRST_GRAMMY_YEAR <= y <= LAST_GRAMMY_YEAR]
 
 
@@ -133,7 +153,9 @@ def _chart_history(state: QuestionState) -> bool:
     return bool(state.entities.artists or state.entities.songs) and state.reading.asks_for_rows
 
 
-def _spellings(state: QuestionState, search_route: str, names: list[str], config: KGConfig) -> tuple[dict[str, str], list[ApiCall]]:
+def _spellings(
+    state: QuestionState, search_route: str, names: list[str], config: KGConfig
+) -> tuple[dict[str, str], list[ApiCall]]:
     found, needed = {}, []
     for name in names:
         searched, spelling = state.spelling(search_route, name, config.min_name_similarity)
@@ -149,8 +171,10 @@ def _try_other_kind_on_a_miss(state: QuestionState, config: KGConfig) -> None:
     song, and the other way round (only for names the LLM read: a scripted kind is settled)."""
     if not state.other_kind_on_miss:
         return
-    for route, names, other in ((ARTIST_SEARCH, state.entities.artists, state.entities.songs),
-                                (SONG_SEARCH, state.entities.songs, state.entities.artists)):
+    for route, names, other in (
+        (ARTIST_SEARCH, state.entities.artists, state.entities.songs),
+        (SONG_SEARCH, state.entities.songs, state.entities.artists),
+    ):
         for name in list(names):
             if name not in other and state.absent(route, name, config.min_name_similarity):
                 other.append(name)
@@ -189,8 +213,15 @@ def _followups(state: QuestionState, config: KGConfig) -> list[Followed]:
         if artist_relations if kind == "artist" else song_relations:
             for result in state.answered(relation.routes[0]):
                 winners = result.result if isinstance(result.result, list) else []
-                found += [Followed(kind, w, f"the Grammy {relation.label.removeprefix('Grammy ')} of {result.call.body['query']}")
-                          for w in winners if isinstance(w, str)]
+                found += [
+                    Followed(
+                        kind,
+                        w,
+                        f"the Grammy {relation.label.removeprefix('Grammy ')} of {result.call.body['query']}",
+                    )
+                    for w in winners
+                    if isinstance(w, str)
+                ]
     rank = state.entities.rank
     chart, _ = chart_date(state, _reference_day(state)) if rank and _billboard(state) else (None, [])
     if chart:
@@ -205,17 +236,27 @@ def _followups(state: QuestionState, config: KGConfig) -> list[Followed]:
                 found.append(Followed("song", song, f"the song at {where}"))
     if _member_relations(state):
         bands = list(_spellings(state, ARTIST_SEARCH, state.entities.artists, config)[0].values())
-        bands += [spelling for f in found if f.kind == "artist"
-                  for spelling in _spellings(state, ARTIST_SEARCH, [f.name], config)[0].values()]
+        bands += [
+            spelling
+            for f in found
+            if f.kind == "artist"
+            for spelling in _spellings(state, ARTIST_SEARCH, [f.name], config)[0].values()
+        ]
         for band in dict.fromkeys(bands):
             _, members = state.answer("music_get_members", query=band)
             # the KG's own spellings, sorted: the official order is a set's
-            names = sorted({m for m in members if isinstance(m, str) and m}) if isinstance(members, list) else []
-            found += [Followed("member", name, f"a member of {band}") for name in names[: config.max_followup_ids]]
+            names = (
+                sorted({m for m in members if isinstance(m, str) and m}) if isinstance(members, list) else []
+            )
+            found += [
+                Followed("member", name, f"a member of {band}") for name in names[: config.max_followup_ids]
+            ]
     return found
 
 
-def _followed_spellings(state: QuestionState, followed: Followed, config: KGConfig) -> tuple[list[str], list[ApiCall]]:
+def _followed_spellings(
+    state: QuestionState, followed: Followed, config: KGConfig
+) -> tuple[list[str], list[ApiCall]]:
     """(the KG's spellings of a followed name, the search still needed). A member's name is the
     artist table's own spelling already; Grammy winners and chart entries are searched."""
     if followed.kind == "member":
@@ -240,7 +281,11 @@ def _followup_calls(state: QuestionState, config: KGConfig) -> list[ApiCall]:
     for followed in _followups(state, config):
         spellings, searches = _followed_spellings(state, followed, config)
         calls += searches
-        calls += [ApiCall(route, {"query": spelling}) for spelling in spellings for route in _followup_routes(state, followed)]
+        calls += [
+            ApiCall(route, {"query": spelling})
+            for spelling in spellings
+            for route in _followup_routes(state, followed)
+        ]
     return calls
 
 
@@ -276,8 +321,16 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     if history:
         calls.append(ApiCall(RANK_DATE, {"rank": state.entities.rank}))
     if billboard and state.entities.rank and chart and _asks_previous_week(state):
-        calls.append(ApiCall(RANK_DATE, {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()}))
-    artist_routes = ["music_get_members"] if _member_relations(state) else [] if history else _routes(_artist_relations(state))
+        calls.append(
+            ApiCall(RANK_DATE, {"rank": state.entities.rank, "date": (chart - timedelta(days=7)).isoformat()})
+        )
+    artist_routes = (
+        ["music_get_members"]
+        if _member_relations(state)
+        else []
+        if history
+        else _routes(_artist_relations(state))
+    )
     for spelling in artists.values():
         calls += [ApiCall(route, {"query": spelling}) for route in artist_routes]
     calls += [ApiCall("music_get_song_release_date", {"query": work}) for work in _dated_works(state, config)]
@@ -285,14 +338,23 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     for spelling in songs.values():
         calls += [ApiCall(route, {"query": spelling}) for route in song_routes]
         if billboard and chart:
-            calls += [ApiCall(CHART_ATTRIBUTES, {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
-                      for a in _chart_attributes(state)]
+            calls += [
+                ApiCall(CHART_ATTRIBUTES, {"date": chart.isoformat(), "attribute": a, "song_name": spelling})
+                for a in _chart_attributes(state)
+            ]
             debut = _debut_date(state, chart, spelling)
             if debut:
-                calls.append(ApiCall(CHART_ATTRIBUTES, {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling}))
+                calls.append(
+                    ApiCall(
+                        CHART_ATTRIBUTES,
+                        {"date": debut.isoformat(), "attribute": "rank", "song_name": spelling},
+                    )
+                )
     awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS if intent.picks("music", name)]
     if intent.asks("grammy") or awards:
-        if not awards and not (state.entities.artists or state.entities.songs):  # a year's awards, no one named
+        if not awards and not (
+            state.entities.artists or state.entities.songs
+        ):  # a year's awards, no one named
             awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS]
         years = _grammy_years(state)
         calls += [ApiCall(relation.routes[0], {"query": year}) for relation in awards for year in years]
@@ -329,7 +391,9 @@ def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:
     for that date then comes back null and says so)."""
     if not state.reading.asks("debut"):
         return None
-    _, weeks = state.answer(CHART_ATTRIBUTES, date=chart.isoformat(), attribute="weeks_in_chart", song_name=song)
+    _, weeks = state.answer(
+        CHART_ATTRIBUTES, date=chart.isoformat(), attribute="weeks_in_chart", song_name=song
+    )
     try:
         count = int(str(weeks))
     except ValueError:
@@ -351,7 +415,10 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     evidence = Evidence()
     artists, _ = _spellings(state, ARTIST_SEARCH, state.entities.artists, config)
     songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
-    for kind, route, names in (("artist", ARTIST_SEARCH, state.entities.artists), ("song", SONG_SEARCH, state.entities.songs)):
+    for kind, route, names in (
+        ("artist", ARTIST_SEARCH, state.entities.artists),
+        ("song", SONG_SEARCH, state.entities.songs),
+    ):
         for name in names:
             if state.absent(route, name, config.min_name_similarity) and name not in {**artists, **songs}:
                 evidence.miss(name, f"No {kind} named {name!r} in the music KG")
@@ -360,7 +427,11 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         if lines:
             evidence.add("\n".join(lines), found=any(not line.endswith(": none") for line in lines))
     if _chart_history(state):
-        evidence.add(_render_history(state, [*artists.values(), *state.entities.artists], [*songs.values(), *state.entities.songs]))
+        evidence.add(
+            _render_history(
+                state, [*artists.values(), *state.entities.artists], [*songs.values(), *state.entities.songs]
+            )
+        )
     elif _billboard(state):
         evidence.extend(_render_billboard(state, songs, config))
     evidence.add(_render_dated_works(state, config))
@@ -369,8 +440,10 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         for spelling in _followed_spellings(state, followed, config)[0]:
             lines = _fact_lines(state, spelling, config)
             if lines:
-                evidence.add("\n".join([f"{spelling}, {followed.reached}:", *lines]),
-                             found=any(not line.endswith(": none") for line in lines))
+                evidence.add(
+                    "\n".join([f"{spelling}, {followed.reached}:", *lines]),
+                    found=any(not line.endswith(": none") for line in lines),
+                )
     return evidence
 
 
@@ -394,7 +467,10 @@ def _fact_line(subject: str, route: str, value: object, config: KGConfig) -> str
         return f"{subject} / {label}: none"
     if route == "music_get_lifespan" and isinstance(value, list) and len(value) == 2:
         start, end = value
-        return f"{subject} / lifespan: start {start or 'unknown'}, end {end or 'none recorded (still active or living)'}"
+        return (
+            f"{subject} / lifespan: start {start or 'unknown'}, end "
+            f"{end or 'none recorded (still active or living)'}"
+        )
     if route == "music_grammy_get_award_date_by_artist" and isinstance(value, list):
         years = sorted(v for v in value if isinstance(v, int))
         return f"{subject} / {label}: {', '.join(str(y) for y in years) or 'none'} ({len(years)} years)"
@@ -424,17 +500,30 @@ def _render_history(state: QuestionState, artists: list[str], songs: list[str]) 
         return ""
     pairs = _pairs(result)
     keys = {loose_key(name) for name in artists}
-    chosen = [(song, artist) for song, artist in pairs
-              if (not artists and not songs) or loose_key(song) in {loose_key(n) for n in songs}
-              or any(key and key in loose_key(artist) for key in keys)]
+    chosen = [
+        (song, artist)
+        for song, artist in pairs
+        if (not artists and not songs)
+        or loose_key(song) in {loose_key(n) for n in songs}
+        or any(key and key in loose_key(artist) for key in keys)
+    ]
     weeks: dict[tuple[str, str], int] = {}
     for pair in chosen:
         weeks[pair] = weeks.get(pair, 0) + 1
     whose = " or ".join(dict.fromkeys([*artists[:1], *songs[:1]])) or "every song"
-    head = (f"Billboard Hot 100, every week at rank {rank} in the KG ({len(pairs)} weekly entries, undated), "
-            f"those of {whose}: {len(weeks)} songs, {len(chosen)} weeks")
-    return "\n".join([head, *(f"- {song} by {artist}: {count} week{'s' if count > 1 else ''} at rank {rank}"
-                              for (song, artist), count in weeks.items())])
+    head = (
+        f"Billboard Hot 100, every week at rank {rank} in the KG ({len(pairs)} weekly entries, undated), "
+        f"those of {whose}: {len(weeks)} songs, {len(chosen)} weeks"
+    )
+    return "\n".join(
+        [
+            head,
+            *(
+                f"- {song} by {artist}: {count} week{'s' if count > 1 else ''} at rank {rank}"
+                for (song, artist), count in weeks.items()
+            ),
+        ]
+    )
 
 
 def _render_dated_works(state: QuestionState, config: KGConfig) -> str:
@@ -445,18 +534,32 @@ def _render_dated_works(state: QuestionState, config: KGConfig) -> str:
     if not dates:
         return ""
     spans = _released_in(state)
-    inside = [work for work, day in dates.items() if (parsed := parse_day(day)) and any(span.contains(parsed) for span in spans)]
+    inside = [
+        work
+        for work, day in dates.items()
+        if (parsed := parse_day(day)) and any(span.contains(parsed) for span in spans)
+    ]
     where = ", ".join(span.label for span in spans)
-    return "\n".join([f"Works released in {where} ({len(inside)} of the {len(dates)} dated): {', '.join(inside) or 'none'}",
-                      "Release dates of the works: " + "; ".join(f"{work} {day}" for work, day in dates.items())])
+    return "\n".join(
+        [
+            f"Works released in {where} ({len(inside)} of the {len(dates)} dated): "
+            f"{', '.join(inside) or 'none'}",
+            "Release dates of the works: " + "; ".join(f"{work} {day}" for work, day in dates.items()),
+        ]
+    )
 
 
 def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGConfig) -> Evidence:
     evidence = Evidence()
     day = _reference_day(state)
     chart, _ = chart_date(state, day)
-    if day is not None and chart is None and all(
-        state.done("music_get_billboard_rank_date", rank=_probe_rank(state), date=d.isoformat()) for d in _chart_candidates(day)
+    if (
+        day is not None
+        and chart is None
+        and all(
+            state.done("music_get_billboard_rank_date", rank=_probe_rank(state), date=d.isoformat())
+            for d in _chart_candidates(day)
+        )
     ):
         evidence.add(f"No Billboard Hot 100 chart in the KG for the week of {dated(day)}", found=False)
     if chart is None:
@@ -466,7 +569,9 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
     # the asked rank; with none, the top of the chart unless the question is about a song of its own
     shown_rank = rank or (0 if songs else 1)
     for when, label in _weeks_shown(state, chart, in_force) if shown_rank else []:
-        answered, result = state.answer("music_get_billboard_rank_date", rank=shown_rank, date=when.isoformat())
+        answered, result = state.answer(
+            "music_get_billboard_rank_date", rank=shown_rank, date=when.isoformat()
+        )
         if not answered:
             continue
         pairs = _pairs(result)
@@ -480,7 +585,10 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
         off_chart = False
         for pattern_attribute in _chart_attributes(state):
             answered, value = state.answer(
-                "music_get_billboard_attributes", date=chart.isoformat(), attribute=pattern_attribute, song_name=spelling
+                "music_get_billboard_attributes",
+                date=chart.isoformat(),
+                attribute=pattern_attribute,
+                song_name=spelling,
             )
             if not answered:
                 continue
@@ -490,14 +598,21 @@ def _render_billboard(state: QuestionState, songs: dict[str, str], config: KGCon
                 off_chart = True
                 break
             shown = "new on the chart (no previous week)" if value == "-" else str(value)
-            lines.append(f"{spelling} / Billboard Hot 100 {label} on the chart of {dated(chart)} ({in_force}): {shown}")
+            lines.append(
+                f"{spelling} / Billboard Hot 100 {label} on the chart of {dated(chart)} ({in_force}): {shown}"
+            )
         lines += _change_line(state, chart, spelling)
         debut = _debut_date(state, chart, spelling)
         if debut:
-            answered, value = state.answer("music_get_billboard_attributes", date=debut.isoformat(), attribute="rank", song_name=spelling)
+            answered, value = state.answer(
+                "music_get_billboard_attributes", date=debut.isoformat(), attribute="rank", song_name=spelling
+            )
             if answered:
-                lines.append(f"{spelling} entered the Billboard Hot 100 on the chart of {dated(debut)} at rank {value}"
-                             if value is not None else f"{spelling} is not on the chart of {dated(debut)}: its debut week is unknown")
+                lines.append(
+                    f"{spelling} entered the Billboard Hot 100 on the chart of {dated(debut)} at rank {value}"
+                    if value is not None
+                    else f"{spelling} is not on the chart of {dated(debut)}: its debut week is unknown"
+                )
         if lines:
             evidence.add("\n".join(dict.fromkeys(lines)), contradicts=off_chart)
     return evidence
@@ -517,8 +632,10 @@ def _weeks_shown(state: QuestionState, chart: date, in_force: str) -> list[tuple
 
 def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:
     """The move between last week's chart and this one, when both ranks came back."""
-    ranks = [state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute=a, song_name=song)[1]
-             for a in ("rank", "rank_last_week")]
+    ranks = [
+        state.answer("music_get_billboard_attributes", date=chart.isoformat(), attribute=a, song_name=song)[1]
+        for a in ("rank", "rank_last_week")
+    ]
     if ranks[1] == "-":
         return [f"{song} is new on the chart of {dated(chart)}: no rank the week before to compare"]
     try:
@@ -526,7 +643,10 @@ def _change_line(state: QuestionState, chart: date, song: str) -> list[str]:
     except ValueError:
         return []
     move = "no change" if now == before else f"{'up' if now < before else 'down'} {abs(now - before)} places"
-    return [f"{song} moved from rank {before} (the week before) to rank {now} on the chart of {dated(chart)}: {move}"]
+    return [
+        f"{song} moved from rank {before} (the week before) to rank {now} on the chart "
+        f"of {dated(chart)}: {move}"
+    ]
 
 
 def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
@@ -535,13 +655,22 @@ def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
         for result in state.answered(relation.routes[0]):
             year = result.call.body["query"]
             winners = result.result if isinstance(result.result, list) else []
-            evidence.add(f"{relation.label} {year} (KG): {plain(winners, config) if winners else 'none recorded'}", found=bool(winners))
+            evidence.add(
+                f"{relation.label} {year} (KG): {plain(winners, config) if winners else 'none recorded'}",
+                found=bool(winners),
+            )
     for result in state.answered("music_grammy_get_all_awarded_artists"):
         if isinstance(result.result, list) and result.result:
-            evidence.add(f"All Grammy Best New Artist winners (KG, {len(result.result)}): {plain(result.result, config)}")
+            evidence.add(
+                f"All Grammy Best New Artist winners (KG, {len(result.result)}): "
+                f"{plain(result.result, config)}"
+            )
     for year in [span.start.year for span in state.reading.time.spans if span.granularity == "year"]:
         if state.reading.asks("grammy") and not FIRST_GRAMMY_YEAR <= year <= LAST_GRAMMY_YEAR:
-            evidence.add(f"The Grammy KG covers only {FIRST_GRAMMY_YEAR}-{LAST_GRAMMY_YEAR}; nothing for {year}", found=False)
+            evidence.add(
+                f"The Grammy KG covers only {FIRST_GRAMMY_YEAR}-{LAST_GRAMMY_YEAR}; nothing for {year}",
+                found=False,
+            )
     return evidence
 
 
@@ -549,8 +678,17 @@ def _render_grammy_years(state: QuestionState, config: KGConfig) -> Evidence:
 
 # The relations whose rows may answer a question about its named (or followed) artists and songs, most
 # specific first.
-ANSWERING = ("members", "grammy_years", "lifespan", "birth_place", "birth_date", "works", "song_author",
-             "song_release_date", "song_release_country")
+ANSWERING = (
+    "members",
+    "grammy_years",
+    "lifespan",
+    "birth_place",
+    "birth_date",
+    "works",
+    "song_author",
+    "song_release_date",
+    "song_release_country",
+)
 
 
 def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
@@ -563,16 +701,26 @@ def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     songs, _ = _spellings(state, SONG_SEARCH, state.entities.songs, config)
     followed = _followups(state, config)
     if _chart_history(state):
-        return _history_table(state, [*artists.values(), *state.entities.artists], [*songs.values(), *state.entities.songs])
+        return _history_table(
+            state, [*artists.values(), *state.entities.artists], [*songs.values(), *state.entities.songs]
+        )
     if _billboard(state) and not followed:
         return _chart_table(state, songs)
     if not followed and not artists and not songs:
         # a song's or an album's award names the work: a question about its act ("the singer of the song
         # that won ...") is not answered by it
         act_asked = intent.asks("artist_nouns")
-        awards = [BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS if not act_asked or name == "best_new_artist"]
-        winners = [Fact(f"{relation.label} {r.call.body['query']}", w) for relation in awards
-                   for r in state.answered(relation.routes[0]) if isinstance(r.result, list) for w in r.result if isinstance(w, str)]
+        awards = [
+            BY_NAME[name] for name in GRAMMY_YEAR_RELATIONS if not act_asked or name == "best_new_artist"
+        ]
+        winners = [
+            Fact(f"{relation.label} {r.call.body['query']}", w)
+            for relation in awards
+            for r in state.answered(relation.routes[0])
+            if isinstance(r.result, list)
+            for w in r.result
+            if isinstance(w, str)
+        ]
         return FactTable("Grammy winners of the asked years", winners, value="name") if winners else None
     if _released_in(state):
         return _released_table(state, config)
@@ -583,9 +731,20 @@ def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
         subjects = [*artists.values(), *songs.values()]
         subjects += [spelling for f in followed for spelling in _followed_spellings(state, f, config)[0]]
     cued = _cued(state, ANSWERING)
-    relation = next((BY_NAME[name] for name in ANSWERING if name in cued
-                     and any(state.answer(BY_NAME[name].routes[0], query=s)[0] for s in subjects)), None)
-    if relation is not None and relation.name == "grammy_years" and not intent.time.spans and not intent.asks("award_years"):
+    relation = next(
+        (
+            BY_NAME[name]
+            for name in ANSWERING
+            if name in cued and any(state.answer(BY_NAME[name].routes[0], query=s)[0] for s in subjects)
+        ),
+        None,
+    )
+    if (
+        relation is not None
+        and relation.name == "grammy_years"
+        and not intent.time.spans
+        and not intent.asks("award_years")
+    ):
         relation = BY_NAME["grammy_count"]  # neither the years nor a span asked: the award count
     if relation is None:
         return None
@@ -637,7 +796,11 @@ def _relation_table(state: QuestionState, relation: Relation, subjects: list[str
                 rows.append(Fact(subject, f"{value[0]} to {value[1] or 'now'}"))
         elif isinstance(value, str):
             # a bare year ("1962", a band's founding) compares as its first day
-            day = parse_day(f"{value}-01-01" if len(value) == 4 else value) if compared and relation.value == "date" else None
+            day = (
+                parse_day(f"{value}-01-01" if len(value) == 4 else value)
+                if compared and relation.value == "date"
+                else None
+            )
             rows.append(Fact(subject, day or (country_name(value) if relation.value == "place" else value)))
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             rows.append(Fact(subject, float(value)))
@@ -650,12 +813,20 @@ def _history_table(state: QuestionState, artists: list[str], songs: list[str]) -
     if not answered:
         return None
     keys = {loose_key(name) for name in artists}
-    chosen = [song for song, artist in _pairs(result)
-              if (not artists and not songs) or loose_key(song) in {loose_key(n) for n in songs}
-              or any(key and key in loose_key(artist) for key in keys)]
+    chosen = [
+        song
+        for song, artist in _pairs(result)
+        if (not artists and not songs)
+        or loose_key(song) in {loose_key(n) for n in songs}
+        or any(key and key in loose_key(artist) for key in keys)
+    ]
     whose = (artists or songs or ["every artist"])[0]
-    return FactTable(f"songs at rank {rank} of the Billboard Hot 100", [Fact(whose, song) for song in dict.fromkeys(chosen)],
-                     relation="chart_entry", value="name")
+    return FactTable(
+        f"songs at rank {rank} of the Billboard Hot 100",
+        [Fact(whose, song) for song in dict.fromkeys(chosen)],
+        relation="chart_entry",
+        value="name",
+    )
 
 
 def _chart_table(state: QuestionState, songs: dict[str, str]) -> FactTable | None:
@@ -674,20 +845,35 @@ def _chart_table(state: QuestionState, songs: dict[str, str]) -> FactTable | Non
         _, result = state.answer(RANK_DATE, rank=rank, date=when.isoformat())
         act = intent.asks("act_asked") and not intent.asks("song_asked")
         pairs = _pairs(result)
-        return FactTable(f"{'act' if act else 'song'} at rank {rank} on the chart of {when.isoformat()}",
-                         [Fact(f"rank {rank}", artist if act else song, when) for song, artist in pairs],
-                         relation="chart_entry", value="name") if pairs else None
+        return (
+            FactTable(
+                f"{'act' if act else 'song'} at rank {rank} on the chart of {when.isoformat()}",
+                [Fact(f"rank {rank}", artist if act else song, when) for song, artist in pairs],
+                relation="chart_entry",
+                value="name",
+            )
+            if pairs
+            else None
+        )
     rows = []
     attribute = next((a for a in _chart_attributes(state) if a != "rank"), "rank")
     for spelling in songs.values():
-        answered, value = state.answer(CHART_ATTRIBUTES, date=chart.isoformat(), attribute=attribute, song_name=spelling)
+        answered, value = state.answer(
+            CHART_ATTRIBUTES, date=chart.isoformat(), attribute=attribute, song_name=spelling
+        )
         if answered and value not in (None, "-"):
             try:
                 rows.append(Fact(spelling, float(str(value)), chart))
             except ValueError:
                 continue
     label = CHART_LABELS.get(attribute, "rank")
-    return FactTable(f"{label} on the chart of {chart.isoformat()}", rows, relation="chart_entry", value="number") if rows else None
+    return (
+        FactTable(
+            f"{label} on the chart of {chart.isoformat()}", rows, relation="chart_entry", value="number"
+        )
+        if rows
+        else None
+    )
 
 
 def _released_table(state: QuestionState, config: KGConfig) -> FactTable | None:
@@ -699,8 +885,16 @@ def _released_table(state: QuestionState, config: KGConfig) -> FactTable | None:
         parsed = parse_day(day) if isinstance(day, str) else None
         if parsed is not None and any(span.contains(parsed) for span in spans):
             rows.append(Fact(", ".join(state.entities.artists) or "the artist", work))
-    return FactTable(f"works released in {', '.join(span.label for span in spans)}", rows, relation="works",
-                     value="name") if works else None
+    return (
+        FactTable(
+            f"works released in {', '.join(span.label for span in spans)}",
+            rows,
+            relation="works",
+            value="name",
+        )
+        if works
+        else None
+    )
 
 
 class MusicDomain:

@@ -24,7 +24,9 @@ _LETTER = re.compile(vocabulary.LETTER)
 _DIGIT = re.compile(vocabulary.DIGIT)
 
 
-def _spellings(state: QuestionState, names: list[str], context: PlanContext) -> tuple[dict[str, str], list[ApiCall]]:
+def _spellings(
+    state: QuestionState, names: list[str], context: PlanContext
+) -> tuple[dict[str, str], list[ApiCall]]:
     found, needed = {}, []
     for name in names:
         searched, spelling = state.spelling(SEARCH, name, context.config.min_name_similarity)
@@ -62,7 +64,9 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
     found, needed = _spellings(state, state.entities.entities, context)
     calls = needed + [ApiCall("open_get_entity", {"query": spelling}) for spelling in found.values()]
     followed, searches = _spellings(state, [value for _, _, value in _followups(state, context)], context)
-    return calls + searches + [ApiCall("open_get_entity", {"query": spelling}) for spelling in followed.values()]
+    return (
+        calls + searches + [ApiCall("open_get_entity", {"query": spelling}) for spelling in followed.values()]
+    )
 
 
 def render(state: QuestionState, context: PlanContext) -> Evidence:
@@ -79,7 +83,9 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
         followed, _ = _spellings(state, [value], context)
         lines = _lines(state, followed[value], context) if value in followed else []
         if lines:
-            evidence.add("\n".join([f"{value}, the {key.replace('_', ' ')} of {entity}; its KG record:", *lines]))
+            evidence.add(
+                "\n".join([f"{value}, the {key.replace('_', ' ')} of {entity}; its KG record:", *lines])
+            )
     return evidence
 
 
@@ -94,7 +100,10 @@ def _lines(state: QuestionState, spelling: str, context: PlanContext) -> list[st
         lines.append(f"{spelling}: {cap(str(entity['summary_text']), config.max_reference_chars // 2)}")
     structured = entity.get("summary_structured")
     if isinstance(structured, dict):
-        lines += [f"{spelling} / {k}: {plain(v, config)}" for k, v in list(structured.items())[: config.max_list_items * 2]]
+        lines += [
+            f"{spelling} / {k}: {plain(v, config)}"
+            for k, v in list(structured.items())[: config.max_list_items * 2]
+        ]
     return lines
 
 

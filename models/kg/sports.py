@@ -33,9 +33,17 @@ NBA_GAMES, SOCCER_GAMES = "sports_nba_get_games_on_date", "sports_soccer_get_gam
 PLAY_BY_PLAY = "sports_nba_get_play_by_play_data_by_game_ids"
 _RUNNING_POINTS = re.compile(vocabulary.RUNNING_POINTS)
 SOCCER_FIELDS = tuple(column.lower() for column in vocabulary.SOCCER_FIELDS)
-NBA_STATS = [("fgm", "field goals made"), ("fga", "field goals attempted"), ("fg3m", "three-pointers made"),
-             ("ftm", "free throws made"), ("reb", "rebounds"), ("ast", "assists"), ("stl", "steals"),
-             ("blk", "blocks"), ("tov", "turnovers")]
+NBA_STATS = [
+    ("fgm", "field goals made"),
+    ("fga", "field goals attempted"),
+    ("fg3m", "three-pointers made"),
+    ("ftm", "free throws made"),
+    ("reb", "rebounds"),
+    ("ast", "assists"),
+    ("stl", "steals"),
+    ("blk", "blocks"),
+    ("tov", "turnovers"),
+]
 
 
 def applies(state: QuestionState) -> bool:
@@ -121,19 +129,30 @@ def plan(state: QuestionState, context: PlanContext) -> list[ApiCall]:
                 if span.granularity == "day" or asked is None:
                     # a day's games are few: asked for without a team and matched locally
                     calls += [games_call(d) for d in _date_arguments(span, False, config)]
-                    if (asked and span.granularity == "day" and (team or sport == "soccer")
-                            and _missing_on(state, sport, asked, span.start, config)):
+                    if (
+                        asked
+                        and span.granularity == "day"
+                        and (team or sport == "soccer")
+                        and _missing_on(state, sport, asked, span.start, config)
+                    ):
                         # no game of the team that day (a false premise?): its month, for the games around it
                         calls += month_of(span.start, team)
                 elif team:
-                    calls += [c for d in _date_arguments(span, True, config) if not covered(c := games_call(d, team))]
+                    calls += [
+                        c
+                        for d in _date_arguments(span, True, config)
+                        if not covered(c := games_call(d, team))
+                    ]
                 else:  # the source's spelling is unknown: learn it from a month of every team's games
                     calls += month_of(min(span.end, state.today or span.end), None)
             if spans or asked is None or state.today is None:
                 continue
             if state.reading.asks("next_game"):
                 # the team's next game: this month, then the next one
-                for first_day in (state.today.replace(day=1), (state.today.replace(day=28) + timedelta(days=4)).replace(day=1)):
+                for first_day in (
+                    state.today.replace(day=1),
+                    (state.today.replace(day=28) + timedelta(days=4)).replace(day=1),
+                ):
                     call = games_call(first_day.strftime("%Y-%m"), team)
                     answered = covered(call) or state.done(call.route, **call.body)
                     calls += [] if covered(call) else [call]
@@ -163,7 +182,11 @@ def _missing_on(state: QuestionState, sport: str, asked: str, day: date, config:
 def _team_spelling(state: QuestionState, sport: str, asked: str, config: KGConfig) -> str | None:
     """The exact name the API needs: the NBA table's, else a spelling seen in the rows so far."""
     names = nba_team_names(asked) if sport == "nba" else ()
-    return names[0] if names else match_team(_clean(asked), _available_teams(state, sport), config.min_name_similarity)
+    return (
+        names[0]
+        if names
+        else match_team(_clean(asked), _available_teams(state, sport), config.min_name_similarity)
+    )
 
 
 def _play_by_play(state: QuestionState, config: KGConfig) -> list[ApiCall]:
@@ -205,7 +228,11 @@ def _players(state: QuestionState, sport: str) -> list[str]:
     names = _player_candidates(state, sport)
     events = [row for result in state.answered(PLAY_BY_PLAY) for _, row in column_rows(result.result)]
     if names and state.answered(PLAY_BY_PLAY):
-        names = [name for name in names if any(_is_player(str(row.get("player1_name") or ""), name) for row in events)]
+        names = [
+            name
+            for name in names
+            if any(_is_player(str(row.get("player1_name") or ""), name) for row in events)
+        ]
     return names
 
 
@@ -241,8 +268,16 @@ def _nba_games(state: QuestionState) -> list[Game]:
             if day is None:
                 continue
             game_id = str(row.get("game_id") or f"{day}-{row.get('team_name_home')}")
-            games[game_id] = Game(day, game_id, str(row.get("team_name_home")), str(row.get("team_name_away")),
-                                  row.get("pts_home"), row.get("pts_away"), str(row.get("season_id") or ""), row)
+            games[game_id] = Game(
+                day,
+                game_id,
+                str(row.get("team_name_home")),
+                str(row.get("team_name_away")),
+                row.get("pts_home"),
+                row.get("pts_away"),
+                str(row.get("season_id") or ""),
+                row,
+            )
     return sorted(games.values(), key=lambda g: (g.day, g.game_id))
 
 
@@ -290,7 +325,15 @@ def _soccer_games(state: QuestionState, team: str | None) -> list[Game]:
         scores = (gf, ga) if home_side else (ga, gf)
         game_id = f"{entry.league}|{entry.game}"
         if game_id not in games or entry.team == team:
-            games[game_id] = Game(day, game_id, home, away, *scores, context=f"{entry.league} {entry.season}", row=entry.row | {"_team": entry.team})
+            games[game_id] = Game(
+                day,
+                game_id,
+                home,
+                away,
+                *scores,
+                context=f"{entry.league} {entry.season}",
+                row=entry.row | {"_team": entry.team},
+            )
     return sorted(games.values(), key=lambda g: (g.day, g.game_id))
 
 
@@ -306,8 +349,14 @@ def _resolved(state: QuestionState, sport: str, asked: str, config: KGConfig) ->
     )
 
 
-def _games(state: QuestionState, sport: str, team: str | None, config: KGConfig,
-           before: date | None = None, after: date | None = None) -> list[Game]:
+def _games(
+    state: QuestionState,
+    sport: str,
+    team: str | None,
+    config: KGConfig,
+    before: date | None = None,
+    after: date | None = None,
+) -> list[Game]:
     """The games in the rows so far (of `team` when given), up to `before` and after `after` when given."""
     games = _nba_games(state) if sport == "nba" else _soccer_games(state, team)
     if team is not None:
@@ -351,13 +400,17 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     return evidence
 
 
-def _render_team(state: QuestionState, sport: str, asked: str | None, spans: list[DateSpan], config: KGConfig) -> Evidence:
+def _render_team(
+    state: QuestionState, sport: str, asked: str | None, spans: list[DateSpan], config: KGConfig
+) -> Evidence:
     evidence = Evidence()
     league = "NBA" if sport == "nba" else "soccer"
     team = _resolved(state, sport, asked, config) if asked else None
     known = team is not None and (sport == "nba" or team in _available_teams(state, sport))
     if asked and team is None:
-        evidence.add(f"No {league} team named {asked!r} found in the KG's games for the asked dates", found=False)
+        evidence.add(
+            f"No {league} team named {asked!r} found in the KG's games for the asked dates", found=False
+        )
         return evidence
     games = _games(state, sport, team, config, before=state.today)
     subject = team or f"{league} games"
@@ -370,17 +423,26 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
             return evidence
         last = games[-1]
         asked = dated(state.today) if state.today else "?"
-        evidence.add(f"{subject}: the last game before the question's date, {asked}, was on {dated(last.day)}:\n"
-                     + _game_line(last, team, sport))
+        evidence.add(
+            f"{subject}: the last game before the question's date, {asked}, was on {dated(last.day)}:\n"
+            + _game_line(last, team, sport)
+        )
         earlier = games[-4:-1]
         if earlier:
-            evidence.add(f"{subject}, the games before it:\n" + "\n".join(_game_line(g, team, sport, False) for g in earlier))
+            evidence.add(
+                f"{subject}, the games before it:\n"
+                + "\n".join(_game_line(g, team, sport, False) for g in earlier)
+            )
         return evidence
     for span in spans[:2]:
         inside = [g for g in games if span.contains(g.day)]
         where = dated(span.start) if span.granularity == "day" else f"{span.phrase} ({span.label})"
         if not inside:
-            evidence.add(_no_game(state, sport, team, span, where, config), found=known, contradicts=span.granularity == "day")
+            evidence.add(
+                _no_game(state, sport, team, span, where, config),
+                found=known,
+                contradicts=span.granularity == "day",
+            )
             continue
         lines = [f"{subject} on {where} ({len(inside)} games, KG):"]
         if team and len(inside) > 1:
@@ -394,7 +456,9 @@ def _render_team(state: QuestionState, sport: str, asked: str | None, spans: lis
     return evidence
 
 
-def _no_game(state: QuestionState, sport: str, team: str | None, span: DateSpan, where: str, config: KGConfig) -> str:
+def _no_game(
+    state: QuestionState, sport: str, team: str | None, span: DateSpan, where: str, config: KGConfig
+) -> str:
     """A span without a game of the team: says so, with the team's games just before and after it."""
     league = "NBA" if sport == "nba" else "soccer"
     if not team:
@@ -416,8 +480,10 @@ def _next_game(state: QuestionState, sport: str, team: str, config: KGConfig) ->
     if not upcoming:
         return f"{team}: no game after the question's date, {today}, in the KG's games so far"
     game = upcoming[0]
-    return (f"{team}: the next game after the question's date, {today}, is on {dated(game.day)} "
-            f"(not played yet at the question's time):\n" + _game_line(game, team, sport, played=False))
+    return (
+        f"{team}: the next game after the question's date, {today}, is on {dated(game.day)} "
+        f"(not played yet at the question's time):\n" + _game_line(game, team, sport, played=False)
+    )
 
 
 def _opponents(games: list[Game], team: str) -> list[str]:
@@ -428,27 +494,37 @@ def _opponents(games: list[Game], team: str) -> list[str]:
         for game in games:
             if _outcome(game, team) == outcome:
                 met.setdefault(game.away if team == game.home else game.home, []).append(game.day.isoformat())
-        lines.append(f"{label} ({len(met)}): " + ("; ".join(f"{name} ({', '.join(days)})" for name, days in met.items()) or "none"))
+        lines.append(
+            f"{label} ({len(met)}): "
+            + ("; ".join(f"{name} ({', '.join(days)})" for name, days in met.items()) or "none")
+        )
     return lines
 
 
 def _outcome(game: Game, team: str) -> str | None:
-    """"won", "lost" or "drew" for `team`, None when the score is unknown."""
+    """ "won", "lost" or "drew" for `team`, None when the score is unknown."""
     if game.home_score is None or game.away_score is None:
         return None
-    mine, theirs = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+    mine, theirs = (
+        (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+    )
     return "won" if mine > theirs else "lost" if mine < theirs else "drew"
 
 
 def _game_row(game: Game, team: str | None) -> str:
     """A game in one short line, for a span of many."""
     if team is None:
-        return (f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {game.home} {_score(game.home_score)} - "
-                f"{_score(game.away_score)} {game.away}")
+        return (
+            f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {game.home} {_score(game.home_score)} - "
+            f"{_score(game.away_score)} {game.away}"
+        )
     home = team == game.home
     own, other = (game.home_score, game.away_score) if home else (game.away_score, game.home_score)
-    return (f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {'home' if home else 'away'} against "
-            f"{game.away if home else game.home}, {_score(own)}-{_score(other)}, {_outcome(game, team) or 'result unknown'}")
+    return (
+        f"- {game.day.isoformat()} {weekday_name(game.day)[:3]}: {'home' if home else 'away'} against "
+        f"{game.away if home else game.home}, {_score(own)}-{_score(other)}, "
+        f"{_outcome(game, team) or 'result unknown'}"
+    )
 
 
 def _score(value: float | None) -> str:
@@ -460,12 +536,16 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True, 
     if game.home_score is not None and game.away_score is not None and game.home_score != game.away_score:
         winner = game.home if game.home_score > game.away_score else game.away
     if not played:
-        return (f"- {dated(game.day)}{' ' + game.context if game.context and sport == 'soccer' else ''}: "
-                f"{game.home} (home) against {game.away} (away)"
-                + (f"; {_kickoff(game.row)}" if _kickoff(game.row) else ""))
-    line = (f"- {dated(game.day)}{' ' + game.context if game.context and sport == 'soccer' else ''}: "
-            f"{game.home} (home) {_score(game.home_score)} - {_score(game.away_score)} {game.away} (away); "
-            + (f"winner {winner}" if winner else "draw" if game.home_score is not None else "result unknown"))
+        return (
+            f"- {dated(game.day)}{' ' + game.context if game.context and sport == 'soccer' else ''}: "
+            f"{game.home} (home) against {game.away} (away)"
+            + (f"; {_kickoff(game.row)}" if _kickoff(game.row) else "")
+        )
+    line = (
+        f"- {dated(game.day)}{' ' + game.context if game.context and sport == 'soccer' else ''}: "
+        f"{game.home} (home) {_score(game.home_score)} - {_score(game.away_score)} {game.away} (away); "
+        + (f"winner {winner}" if winner else "draw" if game.home_score is not None else "result unknown")
+    )
     if team:
         side = "home" if team == game.home else "away"
         outcome = "won" if winner == team else "lost" if winner else "drew"
@@ -475,26 +555,37 @@ def _game_line(game: Game, team: str | None, sport: str, detailed: bool = True, 
     if team and game.home_score is not None and game.away_score is not None:
         home = team == game.home
         own, other = (game.home_score, game.away_score) if home else (game.away_score, game.home_score)
-        line += (f"; {team} scored {_score(own)} {'points' if sport == 'nba' else 'goals'}, "
-                 f"{game.away if home else game.home} {_score(other)}")
+        line += (
+            f"; {team} scored {_score(own)} {'points' if sport == 'nba' else 'goals'}, "
+            f"{game.away if home else game.home} {_score(other)}"
+        )
     if sport == "nba":
         line += f"; game_id {game.game_id}"
         if team:
             side = "home" if team == game.home else "away"
-            stats = [f"{label} {_score(game.row.get(f'{key}_{side}'))}" for key, label in NBA_STATS if game.row.get(f"{key}_{side}") is not None]
+            stats = [
+                f"{label} {_score(game.row.get(f'{key}_{side}'))}"
+                for key, label in NBA_STATS
+                if game.row.get(f"{key}_{side}") is not None
+            ]
             if stats:
                 line += f"; {team}: " + ", ".join(stats)
     else:
         row = game.row
-        extras = [f"{k} {number(row[k])}" for k in ("round", "time", "Captain", "Formation", "Referee", "Attendance", "xG", "xGA", "Poss")
-                  if row.get(k) not in (None, "") and team]
+        extras = [
+            f"{k} {number(row[k])}"
+            for k in ("round", "time", "Captain", "Formation", "Referee", "Attendance", "xG", "xGA", "Poss")
+            if row.get(k) not in (None, "") and team
+        ]
         if extras:
             line += f"; {row.get('_team')}: " + ", ".join(extras)
     return line
 
 
 def _kickoff(row: dict) -> str:
-    return ", ".join(f"{key} {row[key]}" for key in ("round", "time", "venue") if row.get(key) not in (None, ""))
+    return ", ".join(
+        f"{key} {row[key]}" for key in ("round", "time", "venue") if row.get(key) not in (None, "")
+    )
 
 
 def _record(games: list[Game], team: str, sport: str) -> str:
@@ -503,7 +594,9 @@ def _record(games: list[Game], team: str, sport: str) -> str:
     home = {"W": 0, "L": 0, "D": 0}
     away = {"W": 0, "L": 0, "D": 0}
     for game in games:
-        mine, theirs = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+        mine, theirs = (
+            (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+        )
         if mine is None or theirs is None:
             continue
         scored += mine
@@ -514,19 +607,31 @@ def _record(games: list[Game], team: str, sport: str) -> str:
     unit = "points" if sport == "nba" else "goals"
     played = wins + losses + draws
     record = f"{wins} wins, {losses} losses" + (f", {draws} draws" if sport == "soccer" else "")
-    return (f"{team} record over these {played} games: {record}; {unit} scored {_score(scored)} "
-            f"(average {scored / played:.1f}), {unit} conceded {_score(conceded)}; home {home['W']}-{home['L']}"
-            + (f"-{home['D']}" if sport == "soccer" else "") + f", away {away['W']}-{away['L']}"
-            + (f"-{away['D']}" if sport == "soccer" else "")) if played else ""
+    return (
+        (
+            f"{team} record over these {played} games: {record}; {unit} scored {_score(scored)} "
+            f"(average {scored / played:.1f}), {unit} conceded {_score(conceded)}; "
+            f"home {home['W']}-{home['L']}"
+            + (f"-{home['D']}" if sport == "soccer" else "")
+            + f", away {away['W']}-{away['L']}"
+            + (f"-{away['D']}" if sport == "soccer" else "")
+        )
+        if played
+        else ""
+    )
 
 
 def _scorer(row: dict) -> str:
-    return (f"{row.get('player1_name') or 'unknown player'} (period {row.get('period')} {row.get('pctimestring')}, "
-            f"score {row.get('score')})")
+    return (
+        f"{row.get('player1_name') or 'unknown player'} (period {row.get('period')} "
+        f"{row.get('pctimestring')}, score {row.get('score')})"
+    )
 
 
 def _description(row: dict) -> str:
-    return str(row.get("homedescription") or row.get("visitordescription") or row.get("neutraldescription") or "")
+    return str(
+        row.get("homedescription") or row.get("visitordescription") or row.get("neutraldescription") or ""
+    )
 
 
 def _is_player(name: str, asked: str) -> bool:
@@ -543,13 +648,18 @@ def _render_players(state: QuestionState) -> Evidence:
     games = {g.game_id: g for g in _nba_games(state)}
     for (name, game_id), rows in _player_events(state).items():
         game = games.get(game_id)
-        where = f"{game.home} (home) vs {game.away} (away) on {dated(game.day)}" if game else f"game {game_id}"
+        where = (
+            f"{game.home} (home) vs {game.away} (away) on {dated(game.day)}" if game else f"game {game_id}"
+        )
         made, attempted = _free_throws(rows)
         totals = [int(n) for r in rows for n in _RUNNING_POINTS.findall(_description(r))]
-        lines = [f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
-                 f"- free throws: {made} made of {attempted} attempted ({made} points from free throws)",
-                 f"- his points in the game, counted from his scoring plays (3-pointers 3, other baskets 2, free throws 1): "
-                 f"{_points(rows)}" + (f"; his last scoring play's running total: {max(totals)}" if totals else "")]
+        lines = [
+            f"{name} in the play-by-play of {where}, game_id {game_id} ({len(rows)} of his plays, KG):",
+            f"- free throws: {made} made of {attempted} attempted ({made} points from free throws)",
+            "- his points in the game, counted from his scoring plays (3-pointers 3, other baskets 2, free "
+            f"throws 1): {_points(rows)}"
+            + (f"; his last scoring play's running total: {max(totals)}" if totals else ""),
+        ]
         lines += [f"- period {r.get('period')} {r.get('pctimestring')}: {_description(r)}" for r in rows]
         evidence.add("\n".join(lines))
     return evidence
@@ -575,7 +685,9 @@ def _game_events(state: QuestionState) -> dict[str, list[dict]]:
         for _, row in column_rows(result.result):
             # a row without its game's id is of the one game the call asked for
             events = games.setdefault(str(row.get("game_id") or (asked[0] if len(asked) == 1 else "")), {})
-            events.setdefault((row.get("eventnum"), row.get("period"), row.get("pctimestring"), _description(row)), row)
+            events.setdefault(
+                (row.get("eventnum"), row.get("period"), row.get("pctimestring"), _description(row)), row
+            )
     return {game_id: list(events.values()) for game_id, events in games.items()}
 
 
@@ -621,14 +733,24 @@ def _render_play_by_play(state: QuestionState, config: KGConfig) -> Evidence:
         scoring = [r for r in rows if r.get("score")]
         lines = [f"NBA play-by-play of game {game_id} ({len(rows)} events, KG):"]
         if scoring:
-            lines.append(f"- first points of the game: {_scorer(scoring[0])}; last points: {_scorer(scoring[-1])}")
+            lines.append(
+                f"- first points of the game: {_scorer(scoring[0])}; last points: {_scorer(scoring[-1])}"
+            )
             ends = {str(r.get("period")): str(r.get("score")) for r in scoring}
-            lines.append("- score at the end of each period: " + "; ".join(f"period {p} {score}" for p, score in ends.items()))
+            lines.append(
+                "- score at the end of each period: "
+                + "; ".join(f"period {p} {score}" for p, score in ends.items())
+            )
         in_periods = [r for r in scoring if str(r.get("period")) in asked_periods]
-        shown = in_periods or rows[: config.max_table_rows // 2] + (scoring[-(config.max_table_rows // 2):] if scoring else [])
+        shown = in_periods or rows[: config.max_table_rows // 2] + (
+            scoring[-(config.max_table_rows // 2) :] if scoring else []
+        )
         for row in {id(r): r for r in shown}.values():
             player = f" [{row['player1_name']}]" if row.get("player1_name") else ""
-            lines.append(f"- period {row.get('period')} {row.get('pctimestring')}: {_description(row)}{player} (score {row.get('score') or '-'})")
+            lines.append(
+                f"- period {row.get('period')} {row.get('pctimestring')}: {_description(row)}{player} (score "
+                f"{row.get('score') or '-'})"
+            )
         evidence.add("\n".join(lines))
     return evidence
 
@@ -694,29 +816,63 @@ def _team_rows(state: QuestionState, sport: str, team: str, games: list[Game]) -
     played = [g for g in games if _outcome(g, team) is not None]
     counted, compared = intent.asks("count"), intent.asks("amounts_compared")
     if picks("game_winner") and not (counted or compared):
-        return "game_winner", "winner", [
-            Fact(f"{g.day.isoformat()} {g.home}-{g.away}", g.home if _outcome(g, g.home) == "won" else g.away, g.day)
-            for g in played if _outcome(g, team) != "drew"]
+        return (
+            "game_winner",
+            "winner",
+            [
+                Fact(
+                    f"{g.day.isoformat()} {g.home}-{g.away}",
+                    g.home if _outcome(g, g.home) == "won" else g.away,
+                    g.day,
+                )
+                for g in played
+                if _outcome(g, team) != "drew"
+            ],
+        )
     if intent.asks("teams_asked") and picks("teams_beating"):
-        return "teams_beating", f"teams that beat {team}", [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "lost"]
+        return (
+            "teams_beating",
+            f"teams that beat {team}",
+            [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "lost"],
+        )
     if intent.asks("teams_asked") and picks("teams_beaten"):
-        return "teams_beaten", f"teams {team} beat", [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "won"]
+        return (
+            "teams_beaten",
+            f"teams {team} beat",
+            [Fact(team, opponent(g), g.day) for g in played if _outcome(g, team) == "won"],
+        )
     won_or_lost = picks("wins", "losses") and not picks("points")
     wanted = "won" if picks("wins") else "lost"
     if won_or_lost and (counted or compared):
-        return ("wins" if wanted == "won" else "losses"), f"games {team} {wanted}", [
-            Fact(team, float(sum(1 for g in played if _outcome(g, team) == wanted)))]
+        return (
+            ("wins" if wanted == "won" else "losses"),
+            f"games {team} {wanted}",
+            [Fact(team, float(sum(1 for g in played if _outcome(g, team) == wanted)))],
+        )
     if won_or_lost and len(played) == 1 and intent.operation == "yes_no":
-        return "game_result", f"whether {team} {wanted}", [
-            Fact(team, "yes" if _outcome(played[0], team) == wanted else "no", played[0].day)]
+        return (
+            "game_result",
+            f"whether {team} {wanted}",
+            [Fact(team, "yes" if _outcome(played[0], team) == wanted else "no", played[0].day)],
+        )
     if picks("game_result") or won_or_lost:
-        return "game_result", f"result of {team}", [Fact(team, RESULT_CODES[outcome], g.day) for g in played if (outcome := _outcome(g, team))]
+        return (
+            "game_result",
+            f"result of {team}",
+            [Fact(team, RESULT_CODES[outcome], g.day) for g in played if (outcome := _outcome(g, team))],
+        )
     for name in SOCCER_FIELDS:
         if sport == "soccer" and picks(name):
             column = BY_NAME[name].field
-            return name, f"{column.lower()} of {team}", [
-                Fact(team, value if isinstance(value, str) else float(value), g.day)
-                for g in games if (value := g.row.get(column)) not in (None, "") and g.row.get("_team") == team]
+            return (
+                name,
+                f"{column.lower()} of {team}",
+                [
+                    Fact(team, value if isinstance(value, str) else float(value), g.day)
+                    for g in games
+                    if (value := g.row.get(column)) not in (None, "") and g.row.get("_team") == team
+                ],
+            )
     if picks("game_day"):
         return "game_day", f"day of {team}'s game", [Fact(team, g.day) for g in games]
     if picks("opponent") and not picks("points"):
@@ -725,7 +881,11 @@ def _team_rows(state: QuestionState, sport: str, team: str, games: list[Game]) -
         conceded = intent.asks("conceded")
         rows = []
         for game in played:
-            own, other = (game.home_score, game.away_score) if team == game.home else (game.away_score, game.home_score)
+            own, other = (
+                (game.home_score, game.away_score)
+                if team == game.home
+                else (game.away_score, game.home_score)
+            )
             value = other if conceded else own
             if value is not None:
                 rows.append(Fact(team, float(value), game.day))
@@ -736,9 +896,15 @@ def _team_rows(state: QuestionState, sport: str, team: str, games: list[Game]) -
 def _player_table(state: QuestionState) -> FactTable | None:
     """A player's free throws made, or his points, in the games of the day's play-by-play."""
     throws = state.reading.asks("free_throws")
-    rows = [Fact(name, float(_free_throws(events)[0] if throws else _points(events)))
-            for (name, _), events in _player_events(state).items()]
-    label = "free throws made (one point each)" if throws else "points in the game (counted from his scoring plays)"
+    rows = [
+        Fact(name, float(_free_throws(events)[0] if throws else _points(events)))
+        for (name, _), events in _player_events(state).items()
+    ]
+    label = (
+        "free throws made (one point each)"
+        if throws
+        else "points in the game (counted from his scoring plays)"
+    )
     return table_of(BY_NAME["player_points"], FactTable(label, rows)) if rows else None
 
 
@@ -752,7 +918,11 @@ def _scorer_table(state: QuestionState, config: KGConfig) -> FactTable | None:
         if scoring:
             rows.append(Fact(f"game {game_id}", str((scoring[-1] if last else scoring[0])["player1_name"])))
     relation = BY_NAME["last_scorer" if last else "first_scorer"]
-    return table_of(relation, FactTable(f"scorer of the game's {'last' if last else 'first'} points", rows)) if rows else None
+    return (
+        table_of(relation, FactTable(f"scorer of the game's {'last' if last else 'first'} points", rows))
+        if rows
+        else None
+    )
 
 
 class SportsDomain:

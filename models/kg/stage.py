@@ -52,7 +52,14 @@ from models.kg.domain import Domain
 from models.kg.finance import FinanceDomain
 from models.kg.formatting import cap
 from models.embeddings import SentenceEncoder
-from models.kg.intent import OPERATIONS, Intent, IntentReader, ReadingSettings, RelationMatch, drop_relation_names
+from models.kg.intent import (
+    OPERATIONS,
+    Intent,
+    IntentReader,
+    ReadingSettings,
+    RelationMatch,
+    drop_relation_names,
+)
 from models.kg.meaning import RelationMeaning, shared_meaning
 from models.kg.relations import TABLES
 from models.kg.open import OpenDomain
@@ -73,8 +80,11 @@ MIN_BLOCK_CHARS = 80
 RELATION_DOMAIN = {relation.name: domain for domain, table in TABLES.items() for relation in table}
 RELATION_NAMES = tuple(RELATION_DOMAIN)
 DOMAINS: dict[str, Domain] = {
-    "finance": FinanceDomain(), "movie": MovieDomain(), "music": MusicDomain(),
-    "sports": SportsDomain(), "open": OpenDomain(),
+    "finance": FinanceDomain(),
+    "movie": MovieDomain(),
+    "music": MusicDomain(),
+    "sports": SportsDomain(),
+    "open": OpenDomain(),
 }
 
 
@@ -83,7 +93,9 @@ class KGResult(StageResult):
     """`error`: API down, unreadable LLM reply, failed API calls; `events`: names the KG lacks, calls
     left out."""
 
-    references: list[str] = field(default_factory=list)  # rendered evidence, capped per config; the computed answer first
+    references: list[str] = field(
+        default_factory=list
+    )  # rendered evidence, capped per config; the computed answer first
     calls: list[str] = field(default_factory=list)  # "route(arguments)" of every API call answered for it
     has_evidence: bool = False  # the KG returned facts about the asked entity and time
     failed_calls: list[str] = field(default_factory=list)  # "route(arguments): error" per failed API call
@@ -122,14 +134,24 @@ class Reading:
         picked = list(intent.relations.get(domain, ()))
         first = answered_by if answered_by in RELATION_DOMAIN else intent.answer_relation(domain)
         if first and first not in {m.name for m in picked}:
-            picked.insert(0, RelationMatch(first, "default"))  # the domain's procedure chose it (the day's high)
+            picked.insert(
+                0, RelationMatch(first, "default")
+            )  # the domain's procedure chose it (the day's high)
         ordered = sorted(picked, key=lambda m: m.name != first)
-        return cls(domain, tuple(m.name for m in ordered), tuple(m.by for m in ordered), intent.operation,
-                   intent.time.kind, intent.time.tense, intent.form, round(intent.confidence.get(domain, 0.0), 4))
+        return cls(
+            domain,
+            tuple(m.name for m in ordered),
+            tuple(m.by for m in ordered),
+            intent.operation,
+            intent.time.kind,
+            intent.time.tense,
+            intent.form,
+            round(intent.confidence.get(domain, 0.0), 4),
+        )
 
 
 def sources_for(domain: str, config: KGConfig, dynamic: bool = False) -> str:
-    """"kg", "web" or "both": the evidence a question of `domain` should be answered from; for a
+    """ "kg", "web" or "both": the evidence a question of `domain` should be answered from; for a
     likely-dynamic one answered from KG facts, `kg.dynamic_sources`."""
     if dynamic:
         source, setting = config.dynamic_sources, "kg.dynamic_sources"
@@ -155,10 +177,15 @@ def budget(config: KGConfig, questions: int, seconds_available: float | None = N
     """(API seconds, call units) of a batch: both grow with the batch, never below one question's
     full allowance (`max_calls_per_question`), and the seconds the caller has left cap them (one call
     at a time at `seconds_per_call`)."""
-    seconds = max(config.api_seconds_per_question * questions, config.max_calls_per_question * config.seconds_per_call)
+    seconds = max(
+        config.api_seconds_per_question * questions, config.max_calls_per_question * config.seconds_per_call
+    )
     if seconds_available is not None:
         seconds = max(0.0, min(seconds, seconds_available))
-    calls = min(max(config.calls_per_question * questions, config.max_calls_per_question), int(seconds / config.seconds_per_call))
+    calls = min(
+        max(config.calls_per_question * questions, config.max_calls_per_question),
+        int(seconds / config.seconds_per_call),
+    )
     return seconds, calls
 
 
@@ -179,7 +206,13 @@ def domains_of(state: QuestionState) -> list[Domain]:
 
 
 class KnowledgeGraphStage:
-    def __init__(self, config: KGConfig, llm: LLMBackend, prompts: PromptLibrary, encoder: SentenceEncoder | None = None):
+    def __init__(
+        self,
+        config: KGConfig,
+        llm: LLMBackend,
+        prompts: PromptLibrary,
+        encoder: SentenceEncoder | None = None,
+    ):
         """`encoder`: a sentence encoder to share, used when it is the one `kg.relation_encoder` names."""
         self.config = config
         self.llm = llm
@@ -188,10 +221,15 @@ class KnowledgeGraphStage:
         self.meaning: RelationMeaning | None = None
         if config.relation_encoder:
             self.meaning = shared_meaning(config.relation_encoder, config.relation_encoder_device, encoder)
-        self.reader = IntentReader(ReadingSettings(
-            season_start_months=(10, config.nba_season_start_month, config.soccer_season_start_month),
-            min_meaning=config.min_relation_meaning, min_margin=config.min_relation_margin,
-            veto_margin=config.relation_veto_margin), self.meaning)
+        self.reader = IntentReader(
+            ReadingSettings(
+                season_start_months=(10, config.nba_season_start_month, config.soccer_season_start_month),
+                min_meaning=config.min_relation_meaning,
+                min_margin=config.min_relation_margin,
+                veto_margin=config.relation_veto_margin,
+            ),
+            self.meaning,
+        )
 
     @property
     def directory(self) -> CompanyDirectory:
@@ -211,7 +249,8 @@ class KnowledgeGraphStage:
         return [self._schema()]
 
     def _schema(self) -> dict[str, Any]:
-        """The entity reply's schema; with `kg.relation_reader` "llm" it names a relation and an operation too."""
+        """The entity reply's schema; with `kg.relation_reader` "llm" it names a relation and an
+        operation too."""
         if self.config.relation_reader == "llm":
             return entity_schema(self.config.max_entities_per_kind, RELATION_NAMES, OPERATIONS)
         return entity_schema(self.config.max_entities_per_kind)
@@ -253,12 +292,18 @@ class KnowledgeGraphStage:
                     self._read_entities(states, results, context)
                 else:
                     for index, state in states.items():
-                        state.entities = add_rule_entities(entities[index], state.query, self.directory.tickers, state.domain)
+                        state.entities = add_rule_entities(
+                            entities[index], state.query, self.directory.tickers, state.domain
+                        )
                     self._score_meaning(states)
                     for state in states.values():
                         self._read(state)
                 # the seconds left once the entities are read (the LLM call above spent some of them)
-                left = None if seconds_available is None else seconds_available - (self.llm.clock() - started_on_llm_clock)
+                left = (
+                    None
+                    if seconds_available is None
+                    else seconds_available - (self.llm.clock() - started_on_llm_clock)
+                )
                 seconds, calls = budget(self.config, len(questions), left)
                 self._fetch(states, client, context, time.perf_counter() + seconds, calls)
                 for index, state in states.items():
@@ -271,25 +316,36 @@ class KnowledgeGraphStage:
         return results
 
     # 1. one LLM call for the batch
-    def _read_entities(self, states: dict[int, QuestionState], results: list[KGResult], context: PlanContext) -> None:
+    def _read_entities(
+        self, states: dict[int, QuestionState], results: list[KGResult], context: PlanContext
+    ) -> None:
         named = self.config.relation_reader == "llm"
         template = "kg_entities_named" if named else "kg_entities"  # the named one also lists the relations
-        conversations = [self.prompts.conversation(template, query=state.query, domain=state.domain) for state in states.values()]
+        conversations = [
+            self.prompts.conversation(template, query=state.query, domain=state.domain)
+            for state in states.values()
+        ]
         params = GenerationParams(max_tokens=self.config.extraction_max_tokens, json_schema=self._schema())
         completions = self.llm.generate(conversations, params)
         for completion, (index, state) in zip(completions, states.items()):
             results[index].usage.add(completion)
             if completion.error:
                 state.problems.append(f"LLM error: {completion.error}")
-            entities, problem = parse_entities(completion.text, self.config.max_entities_per_kind,
-                                               RELATION_NAMES if named else (), OPERATIONS if named else ())
+            entities, problem = parse_entities(
+                completion.text,
+                self.config.max_entities_per_kind,
+                RELATION_NAMES if named else (),
+                OPERATIONS if named else (),
+            )
             state.named = {"relation": entities.relation, "operation": entities.operation} if named else {}
             if problem:
                 state.problems.append(problem)
             entities, repairs = ground_in_question(entities, state.query)
             repairs += drop_relation_names(entities)
             entities = refile_for_domain(entities, state.domain)
-            repairs += fill_from_question(entities, state.query, state.domain, self.config.max_entities_per_kind)
+            repairs += fill_from_question(
+                entities, state.query, state.domain, self.config.max_entities_per_kind
+            )
             state.events += repairs
             state.entities = add_rule_entities(entities, state.query, self.directory.tickers, state.domain)
             state.other_kind_on_miss = True
@@ -305,17 +361,30 @@ class KnowledgeGraphStage:
     def _score_meaning(self, states: dict[int, QuestionState]) -> None:
         """Each question against the relations' descriptions, the batch in one encoder call."""
         chosen = list(states.values())
-        for state, scores in zip(chosen, self.reader.meaning_of([s.query for s in chosen], [s.entities for s in chosen])):
+        for state, scores in zip(
+            chosen, self.reader.meaning_of([s.query for s in chosen], [s.entities for s in chosen])
+        ):
             state.meaning = scores
 
     def _read(self, state: QuestionState) -> None:
         """The one reading of the question (read again only when the names it holds were repaired)."""
-        state.intent = self.reader.read(state.query, state.query_time, state.domain, state.entities, reader=state.named,
-                                        meaning=state.meaning)
+        state.intent = self.reader.read(
+            state.query,
+            state.query_time,
+            state.domain,
+            state.entities,
+            reader=state.named,
+            meaning=state.meaning,
+        )
 
     # 2. rounds of scheduled API calls
     def _fetch(
-        self, states: dict[int, QuestionState], client: KGClient, context: PlanContext, deadline: float, batch_calls: int
+        self,
+        states: dict[int, QuestionState],
+        client: KGClient,
+        context: PlanContext,
+        deadline: float,
+        batch_calls: int,
     ) -> None:
         config = self.config
         spent = {index: 0 for index in states}
@@ -347,9 +416,12 @@ class KnowledgeGraphStage:
                         continue
                     cost = call_cost(call, config)
                     slow = cost > 1
-                    if (spent[index] + cost > question_cap(state, config) or batch_spent + cost > batch_calls
-                            or (this_round[index] and this_round[index] + cost > share)
-                            or (slow and slow_calls >= config.max_slow_calls_per_batch)):
+                    if (
+                        spent[index] + cost > question_cap(state, config)
+                        or batch_spent + cost > batch_calls
+                        or (this_round[index] and this_round[index] + cost > share)
+                        or (slow and slow_calls >= config.max_slow_calls_per_batch)
+                    ):
                         continue  # over budget: asked for again next round, when shares are recomputed
                     this_round[index] += cost
                     spent[index] += cost
@@ -378,7 +450,9 @@ class KnowledgeGraphStage:
             for state in states.values():
                 left = len(self._wanted(state, context))
                 if left:
-                    state.events.append(Event("degraded", CALLS_LEFT_OUT, f"{left}, by the call budget or the batch deadline"))
+                    state.events.append(
+                        Event("degraded", CALLS_LEFT_OUT, f"{left}, by the call budget or the batch deadline")
+                    )
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
@@ -397,21 +471,40 @@ class KnowledgeGraphStage:
             evidence.extend(module.render(state, context))
         limit = config.max_set_reference_chars if state.reading.asks_for_rows else config.max_reference_chars
         left = config.max_total_chars
-        complete = not any(event.what == CALLS_LEFT_OUT for event in state.events)  # else a total would miss rows
-        weak = {asked: found for asked, found in state.matched.items() if found[1] < config.min_confident_match}
+        complete = not any(
+            event.what == CALLS_LEFT_OUT for event in state.events
+        )  # else a total would miss rows
+        weak = {
+            asked: found for asked, found in state.matched.items() if found[1] < config.min_confident_match
+        }
         for asked, (spelling, score) in weak.items():
-            evidence.blocks.insert(0, f"The KG's nearest record to the asked {asked!r} is {spelling!r} (name similarity "
-                                      f"{score:.2f}): it may be another one")
+            evidence.blocks.insert(
+                0,
+                f"The KG's nearest record to the asked {asked!r} is {spelling!r} (name similarity "
+                f"{score:.2f}): it may be another one",
+            )
         table = None
         if evidence.found and complete:
             table = next((t for d in domains_of(state) if (t := d.facts(state, context))), None)
             computed = compute(table, state.reading)
-            table_domain = RELATION_DOMAIN.get(table.relation, state.domain) if table is not None else state.domain
+            table_domain = (
+                RELATION_DOMAIN.get(table.relation, state.domain) if table is not None else state.domain
+            )
             if computed is not None and weak:
-                state.events.append(Event("routed", WITHHELD, f"a weak name match ({', '.join(map(repr, weak))})"))
-            elif computed is not None and not state.reading.confident(table_domain, config.min_reading_confidence):
-                state.events.append(Event("routed", WITHHELD, f"the reading is not sure of its relation "
-                                          f"({state.reading.confidence.get(table_domain, 0.0):.2f})"))
+                state.events.append(
+                    Event("routed", WITHHELD, f"a weak name match ({', '.join(map(repr, weak))})")
+                )
+            elif computed is not None and not state.reading.confident(
+                table_domain, config.min_reading_confidence
+            ):
+                state.events.append(
+                    Event(
+                        "routed",
+                        WITHHELD,
+                        f"the reading is not sure of its relation "
+                        f"({state.reading.confidence.get(table_domain, 0.0):.2f})",
+                    )
+                )
             else:
                 result.computed = computed
         if result.computed is not None:
@@ -427,13 +520,22 @@ class KnowledgeGraphStage:
         result.has_evidence = evidence.found
         result.contradicts = evidence.contradicts
         result.unmatched = list(evidence.unmatched)
-        result.reading = Reading.of(state.reading, state.domain if state.domain in state.reading.relations else "open",
-                                    table.relation if table is not None else "")
+        result.reading = Reading.of(
+            state.reading,
+            state.domain if state.domain in state.reading.relations else "open",
+            table.relation if table is not None else "",
+        )
         result.match = min((score for _, score in state.matched.values()), default=None)
         result.calls = [f"{r.call.route}({_arguments(r.call.body)})" for r in state.results.values()]
-        result.failed_calls = [f"{r.call.route}({_arguments(r.call.body)}): {r.error}" for r in state.results.values() if not r.ok]
+        result.failed_calls = [
+            f"{r.call.route}({_arguments(r.call.body)}): {r.error}"
+            for r in state.results.values()
+            if not r.ok
+        ]
         if result.failed_calls:
-            state.problems.append(f"{len(result.failed_calls)} KG call(s) failed, first: {result.failed_calls[0]}")
+            state.problems.append(
+                f"{len(result.failed_calls)} KG call(s) failed, first: {result.failed_calls[0]}"
+            )
         result.error = "; ".join(dict.fromkeys(state.problems)) or None
         result.events = list(dict.fromkeys(state.events))
 

@@ -13,7 +13,14 @@ from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 from zoneinfo import ZoneInfo
 
-from models.vocabulary import MONTH_NUMBERS, NUMBER_WORDS, ORDINAL_WORDS, TIME_EXPRESSIONS, TIME_ZONE_SUFFIX, WEEKDAYS
+from models.vocabulary import (
+    MONTH_NUMBERS,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    TIME_EXPRESSIONS,
+    TIME_ZONE_SUFFIX,
+    WEEKDAYS,
+)
 
 # "years": whole calendar years from one to another ("from 2016 to 2018"); "range": any other run of days.
 Granularity = Literal["day", "week", "month", "year", "years", "season", "range"]
@@ -111,7 +118,9 @@ def _day(day: date, phrase: str) -> DateSpan:
 def _month(year: int, month: int, phrase: str) -> DateSpan | None:
     if not 1 <= month <= 12:
         return None
-    return DateSpan(date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1]), "month", phrase)
+    return DateSpan(
+        date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1]), "month", phrase
+    )
 
 
 def _year(year: int, phrase: str) -> DateSpan:
@@ -340,17 +349,42 @@ def _bare_year(m: re.Match[str], today: date | None, _: int) -> DateSpan | None:
 
 
 _RESOLVERS: dict[str, Resolver] = {
-    "year_range_words": _year_range, "year_range": _year_range, "iso_day": _iso_day, "us_day": _us_day,
-    "explicit_season": _explicit_season, "iso_month": _iso_month, "month_day_year": _month_day_year,
-    "day_month_year": _month_day_year, "week_of_month": _week_of_month, "quarter": _quarter, "month_year": _month_year,
-    "bare_month": _bare_month, "named_season": _named_season, "relative_season": _relative_season,
-    "weekday_of_week": _weekday_of_week, "relative_day": _relative_day, "ago": _ago, "past_n": _past_n,
-    "past_one": _past_one, "relative_period": _relative_period, "weekday": _weekday, "bare_year": _bare_year,
+    "year_range_words": _year_range,
+    "year_range": _year_range,
+    "iso_day": _iso_day,
+    "us_day": _us_day,
+    "explicit_season": _explicit_season,
+    "iso_month": _iso_month,
+    "month_day_year": _month_day_year,
+    "day_month_year": _month_day_year,
+    "week_of_month": _week_of_month,
+    "quarter": _quarter,
+    "month_year": _month_year,
+    "bare_month": _bare_month,
+    "named_season": _named_season,
+    "relative_season": _relative_season,
+    "weekday_of_week": _weekday_of_week,
+    "relative_day": _relative_day,
+    "ago": _ago,
+    "past_n": _past_n,
+    "past_one": _past_one,
+    "relative_period": _relative_period,
+    "weekday": _weekday,
+    "bare_year": _bare_year,
 }
 _RULES: list[tuple[re.Pattern[str], Resolver]] = [
     (re.compile(pattern), _RESOLVERS[name]) for name, pattern in TIME_EXPRESSIONS.items()
 ]
 # Resolvers whose span depends on the question's time; the others' only when no year is written.
-_RELATIVE = {_bare_month, _weekday_of_week, _relative_season, _relative_day, _weekday, _ago, _past_n, _past_one,
-             _relative_period}
+_RELATIVE = {
+    _bare_month,
+    _weekday_of_week,
+    _relative_season,
+    _relative_day,
+    _weekday,
+    _ago,
+    _past_n,
+    _past_one,
+    _relative_period,
+}
 _RELATIVE_WITHOUT_YEAR = {_month_day_year, _week_of_month, _quarter}

@@ -149,9 +149,7 @@ class LLMBackend(abc.ABC):
     step_predictor: StepPredictor | None = None
 
     @abc.abstractmethod
-    def generate(
-        self, conversations: Sequence[Conversation], params: GenerationParams
-    ) -> list[Completion]:
+    def generate(self, conversations: Sequence[Conversation], params: GenerationParams) -> list[Completion]:
         """One Completion per conversation, in order. A failure on one conversation yields a
         Completion with empty texts and `error` set; it never fails the others."""
 
@@ -190,7 +188,9 @@ class LLMBackend(abc.ABC):
         """Seconds until the current time limit (infinity without one)."""
         return self.time_limit.remaining() if self.time_limit is not None else float("inf")
 
-    def observe_step(self, prompt_tokens: int, sequences: int, seconds: float, context_tokens: int = 0) -> None:
+    def observe_step(
+        self, prompt_tokens: int, sequences: int, seconds: float, context_tokens: int = 0
+    ) -> None:
         if self.step_observer is not None:
             self.step_observer(StepTiming(prompt_tokens, sequences, seconds, context_tokens))
 
@@ -221,4 +221,3 @@ class LLMBackend(abc.ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Free model memory or connections."""
-

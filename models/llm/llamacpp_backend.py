@@ -15,9 +15,10 @@ always follow the same first sample, so they do not depend on what ran before ei
 
 Replies are streamed, so the backend stops between tokens when the time left is shorter than the
 longest recent token times `llm.step_safety_factor`; a prompt evaluation cannot be interrupted, so
-a conversation whose prompt would not be read in time (with the same factor) is not started. A logits processor times the prompt (the first token)
-and every later token.
+a conversation whose prompt would not be read in time (with the same factor) is not started. A
+logits processor times the prompt (the first token) and every later token.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -76,7 +77,9 @@ class LlamaCppBackend(LLMBackend):
         thread count does not). Later samples keep the first's prompt: replies cached before they did
         were sampled from other logits."""
         config = self.config
-        digest = file_sha256(config.model_path, config.cache_dir) if config.model_path else config.embedded_sha256
+        digest = (
+            file_sha256(config.model_path, config.cache_dir) if config.model_path else config.embedded_sha256
+        )
         chunks = f"evaluation chunks of {config.batch_tokens} tokens"
         if config.prefix_states > 0:
             chunks += ", the system message's apart"
@@ -148,7 +151,9 @@ class LlamaCppBackend(LLMBackend):
                 model = self._model()
                 model.fixed_prefix = _fixed_prefix(conversation)
                 model.another_sample = index > 0
-                meter = _TokenMeter(self.clock, keep_first_logits=bool(params.first_token_logprobs) and index == 0)
+                meter = _TokenMeter(
+                    self.clock, keep_first_logits=bool(params.first_token_logprobs) and index == 0
+                )
                 stream = model.create_chat_completion(
                     messages=conversation,
                     temperature=params.temperature,
@@ -180,7 +185,9 @@ class LlamaCppBackend(LLMBackend):
                     completion.decode_seconds += sum(meter.token_seconds)
                 self._observe(meter, prompt_read=index == 0)
                 if meter.first_logits is not None and params.first_token_logprobs:
-                    completion.first_token_logprobs = self._top_logprobs(meter.first_logits, params.first_token_logprobs)
+                    completion.first_token_logprobs = self._top_logprobs(
+                        meter.first_logits, params.first_token_logprobs
+                    )
                 if completion.cut:
                     break
         except Exception as error:  # one conversation's failure (e.g. too long) never fails the batch
@@ -227,7 +234,9 @@ def _fixed_prefix(conversation: Conversation) -> str | None:
     """The text of a conversation that does not change from one question to the next: its system
     message (the templates put every fixed instruction there)."""
     first = conversation[0] if conversation else None
-    return first["content"] if first is not None and first.get("role") == "system" and first["content"] else None
+    return (
+        first["content"] if first is not None and first.get("role") == "system" and first["content"] else None
+    )
 
 
 class ChunkAlignedLlama(Llama):
@@ -285,7 +294,9 @@ class ChunkAlignedLlama(Llama):
         chain checks the grammar against the whole vocabulary for every token; this checks the most
         likely token first and the whole vocabulary only when the grammar refuses it: the same token."""
         chain = self._sampler
-        default_penalties = all(kwargs.get(key, 0.0) == 0.0 for key in ("frequency_penalty", "presence_penalty"))
+        default_penalties = all(
+            kwargs.get(key, 0.0) == 0.0 for key in ("frequency_penalty", "presence_penalty")
+        )
         if (
             kwargs.get("temp") != 0.0
             or kwargs.get("grammar") is None
@@ -296,11 +307,15 @@ class ChunkAlignedLlama(Llama):
         ):
             return int(super().sample(*args, **kwargs))
         row = kwargs["idx"] - self.n_tokens
-        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(self._ctx.ctx, row), shape=(self._n_vocab,))
+        logits = np.ctypeslib.as_array(
+            llama_cpp.llama_get_logits_ith(self._ctx.ctx, row), shape=(self._n_vocab,)
+        )
         for processor in kwargs.get("logits_processor") or []:
             logits = processor(self._input_ids, logits)
         # the chain: [the logits processors], penalties, grammar, greedy
-        grammar = llama_cpp.llama_sampler_chain_get(chain.sampler, llama_cpp.llama_sampler_chain_n(chain.sampler) - 2)
+        grammar = llama_cpp.llama_sampler_chain_get(
+            chain.sampler, llama_cpp.llama_sampler_chain_n(chain.sampler) - 2
+        )
         token = int(np.argmax(logits))
         if not _allowed(grammar, np.array([token], dtype=np.intc), logits)[0]:
             allowed = _allowed(grammar, np.arange(self._n_vocab, dtype=np.intc), logits)
@@ -365,7 +380,10 @@ def _allowed(grammar: Any, tokens: np.ndarray, logits: np.ndarray) -> np.ndarray
     data["id"] = tokens
     data["logit"] = logits[tokens]
     candidates = llama_cpp.llama_token_data_array(
-        data=data.ctypes.data_as(ctypes.POINTER(llama_cpp.llama_token_data)), size=len(tokens), selected=-1, sorted=False
+        data=data.ctypes.data_as(ctypes.POINTER(llama_cpp.llama_token_data)),
+        size=len(tokens),
+        selected=-1,
+        sorted=False,
     )
     llama_cpp.llama_sampler_apply(grammar, ctypes.byref(candidates))
     return np.isfinite(data["logit"])

@@ -97,13 +97,20 @@ class OpenAIBackend(LLMBackend):
             return Completion(texts=[], error=message)
 
     def _request(
-        self, client: openai.OpenAI, conversation: Conversation, params: GenerationParams, n: int, seed: int | None
+        self,
+        client: openai.OpenAI,
+        conversation: Conversation,
+        params: GenerationParams,
+        n: int,
+        seed: int | None,
     ) -> Any:
         left = self.seconds_left()
         if left <= 0:
             raise TimeoutError("the call's time limit has passed")
         request: dict[str, Any] = {
-            "timeout": openai.Timeout(min(self.config.request_timeout_s, left), connect=self.config.connect_timeout_s),
+            "timeout": openai.Timeout(
+                min(self.config.request_timeout_s, left), connect=self.config.connect_timeout_s
+            ),
             "model": self._served_model(),
             "messages": conversation,
             "max_tokens": params.max_tokens,
@@ -124,7 +131,9 @@ class OpenAIBackend(LLMBackend):
             return client.chat.completions.create(**request)
         return self._request_with_schema(client, request, params.json_schema)
 
-    def _request_with_schema(self, client: openai.OpenAI, request: dict[str, Any], schema: dict[str, Any]) -> Any:
+    def _request_with_schema(
+        self, client: openai.OpenAI, request: dict[str, Any], schema: dict[str, Any]
+    ) -> Any:
         if self._schema_style != "auto":
             response_format = _response_format(self._schema_style, schema)
             return client.chat.completions.create(**request, response_format=response_format)
@@ -154,8 +163,10 @@ class OpenAIBackend(LLMBackend):
                     served[str(client.base_url)] = models[0].id
                 if len(set(served.values())) > 1:
                     listing = ", ".join(f"{url} serves {model!r}" for url, model in served.items())
-                    raise RuntimeError(f"llm.base_url lists servers of different models ({listing}); "
-                                       "list servers of one model, or name it with llm.served_model")
+                    raise RuntimeError(
+                        f"llm.base_url lists servers of different models ({listing}); "
+                        "list servers of one model, or name it with llm.served_model"
+                    )
                 self._model = next(iter(served.values()))
                 logger.info(f"Using served model {self._model!r}")
             return self._model

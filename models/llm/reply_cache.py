@@ -46,7 +46,8 @@ class ReplyStore:
         self._connection.execute("PRAGMA journal_mode=WAL")
         self._connection.execute("PRAGMA synchronous=NORMAL")
         self._connection.execute(
-            "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL, stored REAL NOT NULL)"
+            "CREATE TABLE IF NOT EXISTS replies "
+            "(key TEXT PRIMARY KEY, reply TEXT NOT NULL, stored REAL NOT NULL)"
         )
 
     def get(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -86,7 +87,9 @@ class ReplyStore:
 
 def _behind(name: str) -> Any:
     """An attribute read from and written to the backend behind the cache."""
-    return property(lambda self: getattr(self.backend, name), lambda self, value: setattr(self.backend, name, value))
+    return property(
+        lambda self: getattr(self.backend, name), lambda self, value: setattr(self.backend, name, value)
+    )
 
 
 class CachedBackend(LLMBackend):

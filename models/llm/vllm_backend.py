@@ -151,7 +151,9 @@ class VLLMBackend(LLMBackend):
                 continue
             completions[index].prompt_tokens = len(token_ids)
             if len(token_ids) >= self._max_model_len:
-                completions[index].error = (
+                completions[
+                    index
+                ].error = (
                     f"prompt of {len(token_ids)} tokens does not fit max_model_len {self._max_model_len}"
                 )
                 continue
@@ -197,8 +199,10 @@ class VLLMBackend(LLMBackend):
             digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
             if path.suffix == ".json":
                 digest.update(path.read_bytes())
-        return (f"vllm {vllm.__version__}, model folder {folder.name} ({digest.hexdigest()}), "
-                f"dtype {self.config.dtype}, quantization {self.config.quantization}")
+        return (
+            f"vllm {vllm.__version__}, model folder {folder.name} ({digest.hexdigest()}), "
+            f"dtype {self.config.dtype}, quantization {self.config.quantization}"
+        )
 
     def kv_cache_tokens(self) -> int | None:
         cache = self._engine().llm_engine.cache_config
@@ -240,7 +244,12 @@ class VLLMBackend(LLMBackend):
             computed_prompt = stats.num_prompt_tokens_iter if stats is not None else load.prompt_tokens
             self._stop.record(computed_prompt > 0, seconds, model)
             if stats is not None:
-                self.observe_step(stats.num_prompt_tokens_iter, stats.num_generation_tokens_iter, seconds, load.context_tokens)
+                self.observe_step(
+                    stats.num_prompt_tokens_iter,
+                    stats.num_generation_tokens_iter,
+                    seconds,
+                    load.context_tokens,
+                )
             for output in step_outputs:
                 outputs[output.request_id] = output
                 if output.finished:
@@ -270,7 +279,9 @@ class VLLMBackend(LLMBackend):
                 self._llm.llm_engine.add_request(f"crag-{next(self._request_ids)}", prompt, sampling)
             while self._llm.llm_engine.has_unfinished_requests():
                 self._llm.llm_engine.step()
-        logger.info(f"vLLM warm-up: {len(unique)} guided-decoding schema(s) compiled in {self.clock() - started:.1f}s")
+        logger.info(
+            f"vLLM warm-up: {len(unique)} guided-decoding schema(s) compiled in {self.clock() - started:.1f}s"
+        )
 
     def close(self) -> None:
         self._llm = None
@@ -296,7 +307,9 @@ class VLLMBackend(LLMBackend):
         )
 
     def _prompt_token_ids(self, conversation: Conversation) -> list[int]:
-        token_ids = self._tokenizer.apply_chat_template(conversation, add_generation_prompt=True, tokenize=True)
+        token_ids = self._tokenizer.apply_chat_template(
+            conversation, add_generation_prompt=True, tokenize=True
+        )
         return list(token_ids)
 
     def _fill(self, completion: Completion, output: Any, params: GenerationParams) -> None:

@@ -31,7 +31,10 @@ def html_sentences(html: str, max_chars: int) -> list[str]:
 
 def question_sentences(question: Question, config: RetrievalConfig) -> list[str]:
     return distinct_sentences(
-        [html_sentences(result.page_result, config.baseline_sentence_max_chars) for result in question.search_results]
+        [
+            html_sentences(result.page_result, config.baseline_sentence_max_chars)
+            for result in question.search_results
+        ]
     )
 
 

@@ -107,13 +107,19 @@ def build_pool(
         pool.candidates.append(candidate)
         return len(pool.candidates) - 1
 
-    def add_passage(sentences: list[str], name: str, page: int | None, held_by: KeyText | None = None) -> None:
+    def add_passage(
+        sentences: list[str], name: str, page: int | None, held_by: KeyText | None = None
+    ) -> None:
         """A passage whose sentences compete, except those that `held_by` already holds."""
         pool.passages.append(sentences)
         pool.passage_names.append(name)
         for position, sentence in enumerate(sentences):
             if held_by is None or text_key(sentence) not in held_by:
-                add(Candidate(sentence, "sentence", passage=len(pool.passages) - 1, position=position, page=page))
+                add(
+                    Candidate(
+                        sentence, "sentence", passage=len(pool.passages) - 1, position=position, page=page
+                    )
+                )
 
     for line in extra:
         add(Candidate(line, "extra"))
@@ -130,20 +136,31 @@ def build_pool(
             for fragment in _SNIPPET_JOIN.split(snippet):
                 sentences = split_sentences(fragment, config.sentence_max_chars)
                 if sentences:
-                    add_passage(sentences, result.page_name, page_of_name.get(result.page_name), held_by=page_text)
+                    add_passage(
+                        sentences, result.page_name, page_of_name.get(result.page_name), held_by=page_text
+                    )
     for index, page, _ in kept_pages:
         for markdown in page.tables:
             table = parse_markdown_table(markdown, page.page_name)
             if table is None:
                 add(Candidate(markdown[: config.max_table_chars], "table", page=index))
                 continue
-            table_index = add(Candidate(fit_table(markdown, table, config.max_table_chars), "table", page=index))
+            table_index = add(
+                Candidate(fit_table(markdown, table, config.max_table_chars), "table", page=index)
+            )
             if table_index is None:
                 continue
             pool.candidates[table_index].table_group = table_index
             if config.use_table_rows:
                 for row in table.rows:
-                    add(Candidate(verbalize_row(table, row, config.table_row_max_chars), "row", table_index, page=index))
+                    add(
+                        Candidate(
+                            verbalize_row(table, row, config.table_row_max_chars),
+                            "row",
+                            table_index,
+                            page=index,
+                        )
+                    )
     return pool
 
 

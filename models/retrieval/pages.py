@@ -64,7 +64,12 @@ class PageTriage:
         if len(results) <= self.web.read_all_up_to:
             return PageChoice([True] * len(results), [0] * len(results))
         cards = [
-            page_card(result.page_name, result, visible_text(result.page_result, self.web.first_pass_chars), self.retrieval)
+            page_card(
+                result.page_name,
+                result,
+                visible_text(result.page_result, self.web.first_pass_chars),
+                self.retrieval,
+            )
             for result in results
         ]
         order = np.argsort(-page_scores(question.query, cards, self.retrieval), kind="stable")

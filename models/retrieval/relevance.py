@@ -120,7 +120,10 @@ class CrossEncoderRelevance:
             if stop is not None and stop():
                 break
             scores = self.model.predict(
-                inputs[start : start + size], batch_size=size, activation_fn=self.activation, show_progress_bar=False
+                inputs[start : start + size],
+                batch_size=size,
+                activation_fn=self.activation,
+                show_progress_bar=False,
             )
             probabilities += [float(p) for p in scores]
         return probabilities + [None] * (len(inputs) - len(probabilities)), [None] * len(pairs)

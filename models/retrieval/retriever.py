@@ -117,7 +117,9 @@ class Retriever:
             evidence = baseline_evidence(questions, self.encoder, self.config)
         else:
             stop_at = None if seconds is None else clock() + seconds
-            evidence = self._hybrid(questions, pages, extra_references or [], lambda: stop_at is not None and clock() >= stop_at)
+            evidence = self._hybrid(
+                questions, pages, extra_references or [], lambda: stop_at is not None and clock() >= stop_at
+            )
         elapsed = time.perf_counter() - started
         logger.debug(f"retrieval ({self.config.mode}): {len(questions)} questions in {elapsed:.2f}s")
         return evidence
@@ -151,7 +153,9 @@ class Retriever:
                     kept.append(RESCORING_SKIPPED)
             scored = []
         relevance, usages, stopped = self._estimate_relevance(scored, passed)
-        by_shortlist = {id(shortlist): (found, usage) for shortlist, found, usage in zip(scored, relevance, usages)}
+        by_shortlist = {
+            id(shortlist): (found, usage) for shortlist, found, usage in zip(scored, relevance, usages)
+        }
         for position in stopped:
             notes[shortlists.index(scored[position])].append(RESCORING_STOPPED)
         evidence = []
@@ -201,7 +205,8 @@ class Retriever:
         for result in question.search_results:
             results.setdefault(result.page_name, result)
         cards = [
-            page_card(page.page_name, results.get(page.page_name), "\n".join(page.chunks), self.config) for page in pages
+            page_card(page.page_name, results.get(page.page_name), "\n".join(page.chunks), self.config)
+            for page in pages
         ]
         scores = page_scores(question.query, cards, self.config)
         best = float(scores.max())
@@ -273,12 +278,20 @@ class Retriever:
             order = [int(i) for i in np.argsort(shortlist.sparse_ranks, kind="stable")]
             ranked = [Ranked(shortlist.candidates[i], threshold) for i in order]
         else:
-            assert shortlist.vectors is not None and shortlist.similarity is not None  # scored with the fused ones
+            assert (
+                shortlist.vectors is not None and shortlist.similarity is not None
+            )  # scored with the fused ones
             order = diverse_order(shortlist.fused, shortlist.vectors, self.config.mmr_lambda)
             ranked = [Ranked(shortlist.candidates[i], float(shortlist.similarity[i])) for i in order]
             threshold = self.config.min_similarity
         return select_evidence(
-            ranked, threshold, self.config, self.tokens, shortlist.passages, shortlist.wants_list, shortlist.pages
+            ranked,
+            threshold,
+            self.config,
+            self.tokens,
+            shortlist.passages,
+            shortlist.wants_list,
+            shortlist.pages,
         )
 
 

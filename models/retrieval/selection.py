@@ -2,9 +2,9 @@
 
 No text is paid for twice: every sentence shown is remembered (`_Shown`); a candidate or a neighbour
 already shown, alone or inside a longer shown sentence, is skipped, and a shown sentence written
-inside a longer one (two page elements glued together) is cut out of it. A kept sentence is shown with the neighbours it needs (`context_window`); sentences kept
-from the same passage merge into one reference when they touch, so several places of one page can
-all be shown.
+inside a longer one (two page elements glued together) is cut out of it. A kept sentence is shown
+with the neighbours it needs (`context_window`); sentences kept from the same passage merge into one
+reference when they touch, so several places of one page can all be shown.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ _WORD = re.compile(r"\w+")
 _KEY_WORD = re.compile(r"[^\W_]+")  # the words of a `text_key`
 # Words that open a sentence whose subject is named before it.
 _ANAPHORS = frozenset(
-    "he she it they them his her hers its their theirs this these those such both he's she's it's they're".split()
+    "he she it they them his her hers its their theirs this these those such both "
+    "he's she's it's they're".split()
 )
 
 
@@ -114,7 +115,10 @@ def context_window(sentences: list[str], position: int, config: RetrievalConfig)
 
     def take(neighbour: int) -> bool:
         nonlocal size
-        if not 0 <= neighbour < len(sentences) or size + 1 + len(sentences[neighbour]) > config.unit_max_chars:
+        if (
+            not 0 <= neighbour < len(sentences)
+            or size + 1 + len(sentences[neighbour]) > config.unit_max_chars
+        ):
             return False
         window.append(neighbour)
         size += 1 + len(sentences[neighbour])
@@ -152,9 +156,9 @@ def select_evidence(
 
     Text units (sentences, rows, extra lines) are capped by count (`top_k_chunks`), Markdown tables
     by total characters (`max_table_chars`), and everything together by `max_reference_tokens`;
-    a question asking for several things gets `list_top_k_chunks` and `list_max_reference_tokens`. A kept table
-    replaces any of its own rows kept before it; a row of a kept table, a text already shown, or a
-    unit mostly repeating a kept one, is redundant and skipped.
+    a question asking for several things gets `list_top_k_chunks` and `list_max_reference_tokens`. A
+    kept table replaces any of its own rows kept before it; a row of a kept table, a text already
+    shown, or a unit mostly repeating a kept one, is redundant and skipped.
     """
     passages = passages or []
     below_minimum_allowed = config.min_references - sum(item.relevance >= threshold for item in ranked)
@@ -178,7 +182,9 @@ def select_evidence(
             if table_chars + len(candidate.text) > config.max_table_chars:
                 continue
             own_rows = [
-                k for k in kept if k.candidate.kind == "row" and k.candidate.table_group == candidate.table_group
+                k
+                for k in kept
+                if k.candidate.kind == "row" and k.candidate.table_group == candidate.table_group
             ]
             tokens = counter.count(candidate.text)
             if used_tokens - sum(k.tokens for k in own_rows) + tokens > max_tokens:

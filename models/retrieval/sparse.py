@@ -79,7 +79,9 @@ def lexical_scores(query: str, pool: Pool, config: RetrievalConfig) -> np.ndarra
         position = candidate.position
         own.append(tokens[position])
         neighbours = range(max(0, position - reach), min(len(tokens), position + reach + 1))
-        around.append(name_tokens[candidate.passage] + [t for p in neighbours if p != position for t in tokens[p]])
+        around.append(
+            name_tokens[candidate.passage] + [t for p in neighbours if p != position for t in tokens[p]]
+        )
 
     named = {token for tokens in name_tokens for token in tokens}
     weights = np.array([1.0 if term in named else 1.0 + config.attribute_weight for term in terms])

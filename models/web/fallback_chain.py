@@ -73,7 +73,9 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
     if html.count("<") > config.max_nesting_depth:
         depth = estimated_nesting_depth(html)
         if depth > config.max_nesting_depth:
-            events.append(Event("degraded", "markup flattened", f"nesting depth ~{depth} > {config.max_nesting_depth}"))
+            events.append(
+                Event("degraded", "markup flattened", f"nesting depth ~{depth} > {config.max_nesting_depth}")
+            )
             html = flatten_markup(html)
 
     try:
@@ -99,7 +101,11 @@ def fast_extract(raw_html: object, page_name: object, config: WebConfig) -> tupl
     page = Page(name, _chunks(full_text, config, events), tables, "fulltext", events=list(events))
     if len(html) > config.trafilatura_max_chars:
         page.events.append(
-            Event("fallback", "trafilatura skipped", f"page over {config.trafilatura_max_chars} chars, full text kept")
+            Event(
+                "fallback",
+                "trafilatura skipped",
+                f"page over {config.trafilatura_max_chars} chars, full text kept",
+            )
         )
         logger.info("web page {!r}: {}", name, "; ".join(map(str, page.events)))
         page.seconds = time.perf_counter() - started
@@ -152,7 +158,9 @@ def _beautifulsoup_text(job: FallbackJob, config: WebConfig, events: list[Event]
 
     html = job.html
     if len(html) > config.beautifulsoup_max_chars:
-        events.append(Event("degraded", "beautifulsoup capped", f"first {config.beautifulsoup_max_chars} chars read"))
+        events.append(
+            Event("degraded", "beautifulsoup capped", f"first {config.beautifulsoup_max_chars} chars read")
+        )
         html = html[: config.beautifulsoup_max_chars]
     try:
         soup = BeautifulSoup(html, "html.parser")
@@ -160,6 +168,8 @@ def _beautifulsoup_text(job: FallbackJob, config: WebConfig, events: list[Event]
             node.decompose()
         return soup.get_text("\n")
     except Exception as exc:  # noqa: BLE001 - the last resort must not raise
-        events.append(Event("failed", "beautifulsoup failed", f"{type(exc).__name__}: {exc}; page left empty"))
+        events.append(
+            Event("failed", "beautifulsoup failed", f"{type(exc).__name__}: {exc}; page left empty")
+        )
         logger.warning("web page {!r}: {}", job.page_name, events[-1])
         return ""

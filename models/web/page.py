@@ -51,8 +51,12 @@ class WebPages(StageResult):
             where = f" [{page.page_name[:80]}]" if page.page_name else ""
             if page.error:
                 events.append(Event("failed", "page error", f"{page.error}{where}"))
-            events += [Event(event.kind, f"page {event.what}", f"{event.detail}{where}") for event in page.events]
+            events += [
+                Event(event.kind, f"page {event.what}", f"{event.detail}{where}") for event in page.events
+            ]
         unread = sum(not page.read for page in pages)
         if unread:
-            events.append(Event("skipped", "pages not read", f"{unread} of {len(pages)}, ranked below those read"))
+            events.append(
+                Event("skipped", "pages not read", f"{unread} of {len(pages)}, ranked below those read")
+            )
         return cls(pages=pages, events=events)

@@ -53,7 +53,11 @@ class PageExtractor:
         keys_per_question, read_per_question = [], []
         for number, question in enumerate(questions):
             results = getattr(question, "search_results", None) or []
-            choice = choices[number] if choices is not None else PageChoice([True] * len(results), [0] * len(results))
+            choice = (
+                choices[number]
+                if choices is not None
+                else PageChoice([True] * len(results), [0] * len(results))
+            )
             keys = []
             for result, read, rank in zip(results, choice.read, choice.rank):
                 html, _ = as_text(getattr(result, "page_result", None))
@@ -67,7 +71,9 @@ class PageExtractor:
         documents = list(distinct)
         wanted = sorted(rank_of, key=lambda key: rank_of[key])
         stop_at = None if seconds is None else time.monotonic() + seconds
-        extracted = self.extract_all([documents[key] for key in wanted], stop_at, [rank_of[key] for key in wanted])
+        extracted = self.extract_all(
+            [documents[key] for key in wanted], stop_at, [rank_of[key] for key in wanted]
+        )
         by_key = {documents[key]: page for key, page in zip(wanted, extracted)}
         return [
             question_pages([documents[key] for key in keys], by_key, read)
@@ -75,7 +81,10 @@ class PageExtractor:
         ]
 
     def extract_all(
-        self, documents: list[tuple[str, str]], stop_at: float | None = None, ranks: Sequence[int] | None = None
+        self,
+        documents: list[tuple[str, str]],
+        stop_at: float | None = None,
+        ranks: Sequence[int] | None = None,
     ) -> list[Page]:
         """Pages for (page_name, html) pairs, in order; the work stops at `stop_at` (time.monotonic).
         The pool takes the pages by `ranks` (best first), then largest first."""
@@ -127,7 +136,9 @@ class PageExtractor:
         return self._pool
 
 
-def question_pages(keys: Sequence[PageKey], extracted: Mapping[PageKey, Page], read: Sequence[bool]) -> list[Page]:
+def question_pages(
+    keys: Sequence[PageKey], extracted: Mapping[PageKey, Page], read: Sequence[bool]
+) -> list[Page]:
     """One question's pages from its search results' keys: each distinct page once, in order, a page
     not `read` as a page without content (`Page.read` False), and a chunk or table an earlier page
     already gave left out of later ones."""

@@ -28,12 +28,19 @@ from models.schema import Question
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.attributes", description=__doc__)
     parser.add_argument("command", choices=["train", "evaluate", "cv", "curve"])
-    parser.add_argument("--data", required=True, help="labelled questions: query, domain, static_or_dynamic per line")
+    parser.add_argument(
+        "--data", required=True, help="labelled questions: query, domain, static_or_dynamic per line"
+    )
     parser.add_argument("--preset", default=None, help="config preset (default: env CRAG_PRESET or cpu)")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.OPTION=VALUE", help="config override")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="SECTION.OPTION=VALUE", help="config override"
+    )
     parser.add_argument("--limit", type=int, default=None, help="evaluate: only the first N questions")
     parser.add_argument(
-        "--exclude", action="append", default=[], metavar="FILE",
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="FILE",
         help="leave out labelled questions that appear in this question file (repeatable)",
     )
     args = parser.parse_args(argv)
@@ -69,12 +76,19 @@ def _question_key(query: str) -> str:
 
 def train(config: CragConfig, questions: list[LabelledQuestion], data: str) -> dict:
     encoder = SentenceEncoder(config.attributes.embedding_model)
-    model = AttributeClassifier.fit(questions, encoder.encode([q.query for q in questions]), config.attributes)
+    model = AttributeClassifier.fit(
+        questions, encoder.encode([q.query for q in questions]), config.attributes
+    )
     model.training_data_sha256 = file_sha256(data)
     model.save(config.attributes.artifact_path)
     path = Path(config.attributes.artifact_path)
     logger.info(f"Saved the attribute classifier to {path}")
-    return {"artifact": str(path), "bytes": path.stat().st_size, "sha256": file_sha256(path), "questions": len(questions)}
+    return {
+        "artifact": str(path),
+        "bytes": path.stat().st_size,
+        "sha256": file_sha256(path),
+        "questions": len(questions),
+    }
 
 
 def evaluate(config: CragConfig, questions: list[LabelledQuestion]) -> dict:
@@ -83,9 +97,16 @@ def evaluate(config: CragConfig, questions: list[LabelledQuestion]) -> dict:
         from models.llm import create_backend
 
         llm = create_backend(config.llm)
-    encoder = SentenceEncoder(config.attributes.embedding_model) if config.attributes.method == "classifier" else None
+    encoder = (
+        SentenceEncoder(config.attributes.embedding_model)
+        if config.attributes.method == "classifier"
+        else None
+    )
     predictor = AttributePredictor(config.attributes, encoder, llm)
-    batch = [Question(interaction_id=str(i), query=q.query, query_time=q.query_time) for i, q in enumerate(questions)]
+    batch = [
+        Question(interaction_id=str(i), query=q.query, query_time=q.query_time)
+        for i, q in enumerate(questions)
+    ]
     started = time.perf_counter()
     predicted = predictor.run(batch)
     elapsed = time.perf_counter() - started

@@ -21,7 +21,14 @@ from tools.attributes.metrics import score_attributes
 from models.config import AttributesConfig
 from models.schema import QuestionAttributes
 
-HEADLINE = ("domain_accuracy", "domain_macro_f1", "dynamic_accuracy", "dynamic_macro_f1", "dynamism4_accuracy", "dynamism4_macro_f1")
+HEADLINE = (
+    "domain_accuracy",
+    "domain_macro_f1",
+    "dynamic_accuracy",
+    "dynamic_macro_f1",
+    "dynamism4_accuracy",
+    "dynamism4_macro_f1",
+)
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 CURVE_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 
@@ -29,9 +36,12 @@ CURVE_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 def paper_recipe(
     train: list[LabelledQuestion], train_embeddings: np.ndarray, test_embeddings: np.ndarray
 ) -> list[QuestionAttributes]:
-    """Default RBF SVMs on the embeddings: one for domain, one for static vs dynamic, one for the four labels."""
+    """Default RBF SVMs on the embeddings: one for domain, one for static vs dynamic, one for the four
+    labels."""
     domain = SVC().fit(train_embeddings, [q.domain for q in train]).predict(test_embeddings)
-    dynamic = SVC().fit(train_embeddings, [is_dynamic(q.static_or_dynamic) for q in train]).predict(test_embeddings)
+    dynamic = (
+        SVC().fit(train_embeddings, [is_dynamic(q.static_or_dynamic) for q in train]).predict(test_embeddings)
+    )
     dynamism = SVC().fit(train_embeddings, [q.static_or_dynamic for q in train]).predict(test_embeddings)
     return [
         QuestionAttributes(domain=str(d), dynamism=str(s), dynamic_probability=float(b))
@@ -56,7 +66,9 @@ def _strata(questions: list[LabelledQuestion]) -> list[str]:
     return [f"{q.domain}/{is_dynamic(q.static_or_dynamic)}" for q in questions]
 
 
-def cross_validate(questions: list[LabelledQuestion], embeddings: np.ndarray, config: AttributesConfig) -> dict[str, Any]:
+def cross_validate(
+    questions: list[LabelledQuestion], embeddings: np.ndarray, config: AttributesConfig
+) -> dict[str, Any]:
     strata = _strata(questions)
     folds = StratifiedKFold(n_splits=config.cv_folds, shuffle=True, random_state=config.seed)
     ours: list[QuestionAttributes | None] = [None] * len(questions)
@@ -93,7 +105,11 @@ def learning_curve(
     """Pooled out-of-fold scores when every fold trains on a stratified, seeded share of its
     training questions: a curve still rising at 1.0 says more labelled questions would help."""
     strata = _strata(questions)
-    folds = list(StratifiedKFold(n_splits=config.cv_folds, shuffle=True, random_state=config.seed).split(questions, strata))
+    folds = list(
+        StratifiedKFold(n_splits=config.cv_folds, shuffle=True, random_state=config.seed).split(
+            questions, strata
+        )
+    )
     rows = []
     for fraction in tqdm(fractions, desc="learning curve"):
         pooled: list[QuestionAttributes | None] = [None] * len(questions)
@@ -101,17 +117,27 @@ def learning_curve(
         for train_index, test_index in folds:
             if fraction < 1.0:
                 train_index, _ = train_test_split(
-                    train_index, train_size=fraction, stratify=[strata[i] for i in train_index], random_state=config.seed
+                    train_index,
+                    train_size=fraction,
+                    stratify=[strata[i] for i in train_index],
+                    random_state=config.seed,
                 )
             train_sizes.append(len(train_index))
-            for i, prediction in zip(test_index, _fit_and_predict(questions, embeddings, train_index, test_index, config)):
+            for i, prediction in zip(
+                test_index, _fit_and_predict(questions, embeddings, train_index, test_index, config)
+            ):
                 pooled[i] = prediction
         scores = score_attributes(pooled, questions, config)
-        rows.append({"train_fraction": fraction, "train_questions": int(np.mean(train_sizes))} | {key: scores[key] for key in HEADLINE})
+        rows.append(
+            {"train_fraction": fraction, "train_questions": int(np.mean(train_sizes))}
+            | {key: scores[key] for key in HEADLINE}
+        )
     return {"folds": config.cv_folds, "seed": config.seed, "questions": len(questions), "curve": rows}
 
 
-def threshold_sweep(predicted: list[QuestionAttributes], gold: list[LabelledQuestion]) -> dict[str, dict[str, dict[str, int]]]:
+def threshold_sweep(
+    predicted: list[QuestionAttributes], gold: list[LabelledQuestion]
+) -> dict[str, dict[str, dict[str, int]]]:
     """For each predicted domain and threshold: refused questions that are truly static
     (answers put at risk) and truly dynamic (likely hallucinations avoided), out of the totals."""
     sweep: dict[str, dict[str, dict[str, int]]] = {}
@@ -133,6 +159,9 @@ def threshold_sweep(predicted: list[QuestionAttributes], gold: list[LabelledQues
 
 def _mean_std(rows: list[dict[str, float]]) -> dict[str, dict[str, float]]:
     return {
-        key: {"mean": round(float(np.mean([r[key] for r in rows])), 4), "std": round(float(np.std([r[key] for r in rows])), 4)}
+        key: {
+            "mean": round(float(np.mean([r[key] for r in rows])), 4),
+            "std": round(float(np.std([r[key] for r in rows])), 4),
+        }
         for key in HEADLINE
     }

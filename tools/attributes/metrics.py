@@ -29,7 +29,9 @@ def score_attributes(
     binary_predicted = ["dynamic" if p.dynamic_probability > 0.5 else "static" for p in predicted]
     report.update(_label_scores("dynamic", binary_gold, binary_predicted, BINARY_LABELS))
     report.update(
-        _label_scores("dynamism4", [q.static_or_dynamic for q in gold], [p.dynamism for p in predicted], DYNAMISM)
+        _label_scores(
+            "dynamism4", [q.static_or_dynamic for q in gold], [p.dynamism for p in predicted], DYNAMISM
+        )
     )
     truly_dynamic = np.array([label == "dynamic" for label in binary_gold])
     report["dynamic_brier"] = round(
@@ -68,11 +70,15 @@ def _binary(dynamism: str) -> str:
     return "dynamic" if is_dynamic(dynamism) else "static"
 
 
-def _label_scores(name: str, gold: list[str], predicted: list[str], labels: tuple[str, ...]) -> dict[str, Any]:
+def _label_scores(
+    name: str, gold: list[str], predicted: list[str], labels: tuple[str, ...]
+) -> dict[str, Any]:
     present = [label for label in labels if label in gold]
     return {
         f"{name}_accuracy": round(float(accuracy_score(gold, predicted)), 4),
-        f"{name}_macro_f1": round(float(f1_score(gold, predicted, labels=present, average="macro", zero_division=0)), 4),
+        f"{name}_macro_f1": round(
+            float(f1_score(gold, predicted, labels=present, average="macro", zero_division=0)), 4
+        ),
         f"{name}_confusion": {
             "labels": list(labels),
             "rows_gold_columns_predicted": confusion_matrix(gold, predicted, labels=list(labels)).tolist(),
