@@ -3,7 +3,8 @@ steps the stage runs per question, each reading the question's Intent, never its
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Callable
 
 from models.kg.answer import FactTable
 from models.kg.relations import BY_NAME, Relation
@@ -11,30 +12,25 @@ from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 
 
-class Domain(Protocol):
+@dataclass(frozen=True)
+class Domain:
+    """A domain's relation table and the steps the stage runs with it, each a function of its module
+    (models/kg/<name>.py ends with its `DOMAIN`)."""
+
     name: str
     relations: tuple[Relation, ...]
-
-    def applies(self, state: QuestionState) -> bool:
-        """The question is about this domain: its predicted domain, or names of the kinds it looks up."""
-        ...
-
-    def settle_kinds(self, state: QuestionState) -> None:
-        """A name the reader filed under two kinds of the domain keeps the kind the reading asks about."""
-        ...
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        """The calls the picked relations still need, given what has come back so far."""
-        ...
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        """The facts of the picked relations as reference blocks."""
-        ...
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        """The rows of the relation the question asks about, for the asked names and time (the
-        computed answer's input); None when no relation picked answers it."""
-        ...
+    # The question is about this domain: its predicted domain, or names of the kinds it looks up.
+    applies: Callable[[QuestionState], bool]
+    # The calls the picked relations still need, given what has come back so far.
+    plan: Callable[[QuestionState, PlanContext], list[ApiCall]]
+    # The facts of the picked relations as reference blocks.
+    render: Callable[[QuestionState, PlanContext], Evidence]
+    # The rows of the relation the question asks about, for the asked names and time (the computed
+    # answer's input); None when no relation picked answers it.
+    facts: Callable[[QuestionState, PlanContext], FactTable | None]
+    # A name the reader filed under two kinds of the domain keeps the kind the reading asks about
+    # (by default nothing to settle: the domain has one kind of name, or looks its kinds up in turn).
+    settle_kinds: Callable[[QuestionState], None] = lambda state: None
 
 
 def picked(state: QuestionState, domain: str, default: tuple[str, ...] = ()) -> list[Relation]:

@@ -16,7 +16,7 @@ from statistics import mean
 
 from models import vocabulary
 from models.kg.answer import Fact, FactTable
-from models.kg.domain import picked, table_of
+from models.kg.domain import Domain, picked, table_of
 from models.kg.formatting import dated, is_empty, money, number, parse_day, plain
 from models.kg.matching import best_company, company_key, name_score
 from models.kg.relations import BY_NAME, FINANCE, FINANCE_DEFAULT, Relation
@@ -807,21 +807,4 @@ def _moved_days(
     return moved
 
 
-class FinanceDomain:
-    name = "finance"
-    relations = FINANCE
-
-    def applies(self, state: QuestionState) -> bool:
-        return applies(state)
-
-    def settle_kinds(self, state: QuestionState) -> None:
-        return None  # companies and tickers are looked up one after the other anyway
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        return plan(state, context)
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        return render(state, context)
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        return facts(state, context)
+FINANCE_DOMAIN = Domain("finance", FINANCE, applies, plan, render, facts)

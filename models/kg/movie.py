@@ -19,7 +19,7 @@ from typing import Any
 from models import vocabulary
 from models.config import KGConfig
 from models.kg.answer import Fact, FactTable
-from models.kg.domain import table_of
+from models.kg.domain import Domain, table_of
 from models.kg.formatting import is_empty, number, parse_day, plain
 from models.kg.intent import Intent
 from models.kg.matching import best_match, numbered_title, search_key, trailing_number
@@ -989,21 +989,4 @@ def _in_categories(award: dict, categories: list[str]) -> bool:
 _CATEGORY = {category: re.compile(category) for category in OSCARS.values()}
 
 
-class MovieDomain:
-    name = "movie"
-    relations = MOVIE
-
-    def applies(self, state: QuestionState) -> bool:
-        return applies(state)
-
-    def settle_kinds(self, state: QuestionState) -> None:
-        settle_kinds(state)
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        return plan(state, context)
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        return render(state, context)
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        return facts(state, context)
+MOVIE_DOMAIN = Domain("movie", MOVIE, applies, plan, render, facts, settle_kinds=settle_kinds)

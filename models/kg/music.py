@@ -18,7 +18,7 @@ from datetime import date, timedelta
 
 from models.config import KGConfig
 from models.kg.answer import Fact, FactTable
-from models.kg.domain import table_of
+from models.kg.domain import Domain, table_of
 from models.kg.formatting import country_name, dated, is_empty, number, parse_day, plain
 from models.kg.matching import loose_key
 from models.kg.relations import (
@@ -897,21 +897,4 @@ def _released_table(state: QuestionState, config: KGConfig) -> FactTable | None:
     )
 
 
-class MusicDomain:
-    name = "music"
-    relations = MUSIC
-
-    def applies(self, state: QuestionState) -> bool:
-        return applies(state)
-
-    def settle_kinds(self, state: QuestionState) -> None:
-        settle_kinds(state)
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        return plan(state, context)
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        return render(state, context)
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        return facts(state, context)
+MUSIC_DOMAIN = Domain("music", MUSIC, applies, plan, render, facts, settle_kinds=settle_kinds)

@@ -13,6 +13,7 @@ import re
 
 from models import vocabulary
 from models.kg.answer import Fact, FactTable
+from models.kg.domain import Domain
 from models.kg.formatting import cap, plain
 from models.kg.relations import BY_NAME, OPEN
 from models.kg.routes import ApiCall
@@ -126,21 +127,8 @@ def facts(state: QuestionState, context: PlanContext) -> FactTable | None:
     return FactTable(keys.pop(), rows, relation=BY_NAME["entity_fact"].name) if len(keys) == 1 else None
 
 
-class OpenDomain:
-    name = "open"
-    relations = OPEN
+def applies(state: QuestionState) -> bool:
+    return state.domain == "open" or bool(state.entities.entities)
 
-    def applies(self, state: QuestionState) -> bool:
-        return state.domain == "open" or bool(state.entities.entities)
 
-    def settle_kinds(self, state: QuestionState) -> None:
-        return None  # one kind of name
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        return plan(state, context)
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        return render(state, context)
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        return facts(state, context)
+OPEN_DOMAIN = Domain("open", OPEN, applies, plan, render, facts)

@@ -21,7 +21,7 @@ from typing import Any
 from models import vocabulary
 from models.config import KGConfig
 from models.kg.answer import Fact, FactTable
-from models.kg.domain import table_of
+from models.kg.domain import Domain, table_of
 from models.kg.formatting import column_rows, dated, number, parse_day
 from models.kg.matching import loose_key, match_team, nba_team_names
 from models.kg.relations import BY_NAME, SPORTS
@@ -925,21 +925,4 @@ def _scorer_table(state: QuestionState, config: KGConfig) -> FactTable | None:
     )
 
 
-class SportsDomain:
-    name = "sports"
-    relations = SPORTS
-
-    def applies(self, state: QuestionState) -> bool:
-        return applies(state)
-
-    def settle_kinds(self, state: QuestionState) -> None:
-        return None  # teams only; a player is told from a team by the play-by-play
-
-    def plan(self, state: QuestionState, context: PlanContext) -> list[ApiCall]:
-        return plan(state, context)
-
-    def render(self, state: QuestionState, context: PlanContext) -> Evidence:
-        return render(state, context)
-
-    def facts(self, state: QuestionState, context: PlanContext) -> FactTable | None:
-        return facts(state, context)
+SPORTS_DOMAIN = Domain("sports", SPORTS, applies, plan, render, facts)

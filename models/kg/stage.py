@@ -32,10 +32,10 @@ from typing import Any
 from loguru import logger
 
 from models.config import KGConfig
-from models.kg.movie import MovieDomain
-from models.kg.music import MusicDomain
+from models.kg.movie import MOVIE_DOMAIN
+from models.kg.music import MUSIC_DOMAIN
 from models.kg import sports
-from models.kg.sports import SportsDomain
+from models.kg.sports import SPORTS_DOMAIN
 from models.kg.answer import ComputedAnswer, compute
 from models.kg.client import CallResult, KGClient
 from models.kg.entities import (
@@ -49,7 +49,7 @@ from models.kg.entities import (
     search_question_words,
 )
 from models.kg.domain import Domain
-from models.kg.finance import FinanceDomain
+from models.kg.finance import FINANCE_DOMAIN
 from models.kg.formatting import cap
 from models.embeddings import SentenceEncoder
 from models.kg.intent import (
@@ -62,7 +62,7 @@ from models.kg.intent import (
 )
 from models.kg.meaning import RelationMeaning, shared_meaning
 from models.kg.relations import TABLES
-from models.kg.open import OpenDomain
+from models.kg.open import OPEN_DOMAIN
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
 from models.kg.state import NAME_KINDS, Evidence, PlanContext, QuestionState
@@ -80,11 +80,11 @@ MIN_BLOCK_CHARS = 80
 RELATION_DOMAIN = {relation.name: domain for domain, table in TABLES.items() for relation in table}
 RELATION_NAMES = tuple(RELATION_DOMAIN)
 DOMAINS: dict[str, Domain] = {
-    "finance": FinanceDomain(),
-    "movie": MovieDomain(),
-    "music": MusicDomain(),
-    "sports": SportsDomain(),
-    "open": OpenDomain(),
+    "finance": FINANCE_DOMAIN,
+    "movie": MOVIE_DOMAIN,
+    "music": MUSIC_DOMAIN,
+    "sports": SPORTS_DOMAIN,
+    "open": OPEN_DOMAIN,
 }
 
 
