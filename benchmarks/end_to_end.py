@@ -89,7 +89,7 @@ from tqdm import tqdm
 
 from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
 from evaluation.answer_match import Verdict, check_answer
-from evaluation.data import CragRecord, read_records
+from evaluation.data import QUESTION_TYPES, CragRecord, read_records
 from evaluation.jobs import TaskFailed, default_jobs, run_jobs, share_cores
 from evaluation.reports import (
     BREAKDOWNS,
@@ -130,16 +130,6 @@ MARKS = {
     Verdict.UNSURE: "UNSURE",
 }
 TALLY_HEADERS = ["n", "correct", "missing", "wrong", "unsure", "score"]
-QUESTION_TYPES = (
-    "simple",
-    "simple_w_condition",
-    "set",
-    "comparison",
-    "aggregation",
-    "multi-hop",
-    "post-processing",
-    "false_premise",
-)
 # the breakdown tables: gold label -> (title, its values in reading order; others follow, sorted)
 TABLES = {
     "static_or_dynamic": ("dynamism class", DYNAMISM),

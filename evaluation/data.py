@@ -29,14 +29,25 @@ from evaluation.sources import BrokenFile, DataError, Line, Source, find_sources
 from models.kg.timeparse import parse_query_time
 
 __all__ = [
-    "BREAKDOWN_FIELDS", "MODEL_INPUT_FIELDS", "PAGE_FIELDS", "SPLITS", "CragRecord", "DataError",
-    "GoldQuestion", "Questions", "check_questions", "parse_alternatives",
+    "BREAKDOWN_FIELDS", "MODEL_INPUT_FIELDS", "PAGE_FIELDS", "QUESTION_TYPES", "SPLITS", "CragRecord",
+    "DataError", "GoldQuestion", "Questions", "check_questions", "parse_alternatives",
     "parse_record", "read_records", "to_batch",
 ]  # fmt: skip
 
 # What the official evaluator hands the system; everything else in a record is gold data.
 MODEL_INPUT_FIELDS = ("interaction_id", "query", "search_results", "query_time")
 BREAKDOWN_FIELDS = ("domain", "question_type", "static_or_dynamic", "popularity")
+# CRAG's eight question types (the records' `question_type`).
+QUESTION_TYPES = (
+    "simple",
+    "simple_w_condition",
+    "set",
+    "comparison",
+    "aggregation",
+    "multi-hop",
+    "post-processing",
+    "false_premise",
+)
 PAGE_FIELDS = ("page_name", "page_url", "page_snippet", "page_result", "page_last_modified")
 # CRAG's `split` field.
 SPLITS = {0: "validation", 1: "public test"}

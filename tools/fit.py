@@ -56,7 +56,8 @@ from loguru import logger
 
 from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
 from evaluation.answer_match import Verdict, check_answer
-from evaluation.data import SPLITS, CragRecord, DataError, GoldQuestion, read_records
+from evaluation.data import QUESTION_TYPES, SPLITS, CragRecord, DataError, GoldQuestion, read_records
+from models.answer_check import CONSTRAINT_KINDS
 from models.attributes.data import DOMAINS, DYNAMISM
 from models.config import (
     REPO_ROOT,
@@ -73,17 +74,6 @@ from models.schema import Findings, Route
 
 SHARED = REPO_ROOT.parent / "shared"
 VALUE = {Verdict.CORRECT: 1, Verdict.WRONG: -1, Verdict.MISSING: 0, Verdict.UNSURE: 0}
-QUESTION_TYPES = (
-    "simple",
-    "simple_w_condition",
-    "set",
-    "comparison",
-    "aggregation",
-    "multi-hop",
-    "post-processing",
-    "false_premise",
-)
-CONSTRAINT_KINDS = ("options", "either", "yes_no", "year", "date", "number")
 WRONG_FORM_CHOICES: tuple[WrongForm, ...] = ("retry", "refuse", "keep")
 LATE_KINDS = ("computed", "from KG", "knowledge shown")
 SWITCHES = (
