@@ -199,6 +199,20 @@ def absence(team: str, day: str) -> list[str]:
     return [team, day, "no"]
 
 
+def year_winner(
+    year: int, category: str, field: str, near: list[tuple[int, str]]
+) -> Callable[[Api], Derivation]:
+    """The `field` of the winner of `category` at `year`'s ceremony; the winners at `near` are the
+    look-alikes."""
+
+    def derive(api: Api) -> Derivation:
+        found = next(a[field] for a in api.year_awards(year, category) if a["winner"])
+        others = [next(a[field] for a in api.year_awards(y, c) if a["winner"]) for y, c in near]
+        return Derivation(found, [[found]], others)
+
+    return derive
+
+
 def members(api: Api, artist: str) -> list[str]:
     return sorted(api("music/get_members", query=artist))
 
@@ -598,16 +612,6 @@ def _movie() -> list[RealQuestion]:
         return Derivation(
             "invalid question" if "Jason Reitman" not in directors else "yes", [directors, directed]
         )
-
-    def year_winner(
-        year: int, category: str, field: str, near: list[tuple[int, str]]
-    ) -> Callable[[Api], Derivation]:
-        def derive(api: Api) -> Derivation:
-            found = next(a[field] for a in api.year_awards(year, category) if a["winner"])
-            others = [next(a[field] for a in api.year_awards(y, c) if a["winner"]) for y, c in near]
-            return Derivation(found, [[found]], others)
-
-        return derive
 
     def wallace(api: Api) -> Derivation:
         born = api.person("Randall Wallace")["birthday"]

@@ -51,6 +51,7 @@ from benchmarks.kg_real import (
     next_game,
     points,
     price,
+    year_winner,
 )
 
 SELECTION_DOMAINS = ("finance", "movie", "music", "sports")
@@ -280,17 +281,6 @@ def _no_film_titled(title: str, closest: str) -> Callable[[Api], Derivation]:
         return Derivation(
             "invalid question" if not named else "yes", [[near["title"], near["original_title"]]]
         )
-
-    return derive
-
-
-def _year_winner(
-    year: int, category: str, field: str, near: list[tuple[int, str]]
-) -> Callable[[Api], Derivation]:
-    def derive(api: Api) -> Derivation:
-        found = next(a[field] for a in api.year_awards(year, category) if a["winner"])
-        others = [next(a[field] for a in api.year_awards(y, c) if a["winner"]) for y, c in near]
-        return Derivation(found, [[found]], others)
 
     return derive
 
@@ -568,7 +558,7 @@ def _sealed() -> list[tuple[RealQuestion, GoldIntent]]:
                [("LTRY", "2024-03-12"), ("Lottery.com Inc. Warrants", "2024-03-13")]),
           i("lookup", "point", True, "now", (*COMPANY, PRICES), ("Open",))),
         q("ebce5331", "03/19/2024, 23:08:00 PT", {},
-          _year_winner(2002, "ACTOR IN A LEADING ROLE", "name", [(2003, "ACTOR IN A LEADING ROLE")]),
+          year_winner(2002, "ACTOR IN A LEADING ROLE", "name", [(2003, "ACTOR IN A LEADING ROLE")]),
           i("lookup", "point", False, "then", (YEAR,), (*OSCAR_WINNER, "oscar_awards.name"))),
         q("c4beea56", "03/19/2024, 23:10:00 PT", {"movies": ["Inside Out", "Finding Dory"]},
           _bigger_budget("Inside Out", "Finding Dory", look_alike="Finding Nemo"),
@@ -584,7 +574,7 @@ def _sealed() -> list[tuple[RealQuestion, GoldIntent]]:
           _nba_points("Boston Celtics", "2023-05-29", "2023-05-27"),
           i("lookup", "point", False, "then", (NBA,), NBA_POINTS)),
         q("9e21b13b", "03/19/2024, 23:14:00 PT", {},
-          _year_winner(2002, "DOCUMENTARY (Feature)", "film",
+          year_winner(2002, "DOCUMENTARY (Feature)", "film",
                        [(2003, "DOCUMENTARY (Feature)"), (2002, "DOCUMENTARY (Short Subject)")]),
           i("lookup", "point", False, "then", (YEAR,), (*OSCAR_WINNER, "oscar_awards.film"))),
         q("4afd82c6", "03/19/2024, 23:16:00 PT", {"movies": ["The Lodger"]},
@@ -648,7 +638,7 @@ def _sealed() -> list[tuple[RealQuestion, GoldIntent]]:
                [("FARM", "2024-03-07"), ("FARM", "2024-03-11")]),
           i("extreme", "point", True, "then", (*COMPANY, PRICES), ("Low",))),
         q("4188213c", "03/19/2024, 23:26:00 PT", {},
-          _year_winner(2002, "DOCUMENTARY (Feature)", "film", [(2001, "DOCUMENTARY (Feature)")]),
+          year_winner(2002, "DOCUMENTARY (Feature)", "film", [(2001, "DOCUMENTARY (Feature)")]),
           i("lookup", "point", False, "then", (YEAR,), (*OSCAR_WINNER, "oscar_awards.film"))),
         q("8afb7c54", "03/19/2024, 23:28:00 PT", {"movies": ["Gospel Hill"]},
           _is_original_title("Gospel Hill", asked=False),

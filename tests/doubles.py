@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from models.llm.base import Completion, Conversation, GenerationParams, LLMBackend, cut_by_limit
+
+if TYPE_CHECKING:
+    from models.pipeline import Parts
 
 Reply = str | list[str] | Callable[[Conversation, GenerationParams], str | list[str]]
 
@@ -136,3 +139,16 @@ class TimedLLM(ScriptedLLM):
             self.clock.simulated += seconds
             self.observe_step(prompt_tokens, sequences, seconds)
         return len(steps)
+
+
+def scripted_parts(**overrides: str) -> Parts:
+    """The parts a stage is built from, on the cpu preset with `overrides`, around a scripted LLM with
+    no reply (a stage under test that calls it fails loudly) and no planner."""
+    from models.config import load_config
+    from models.embeddings import SentenceEncoder
+    from models.pipeline import Parts
+    from models.prompts import PromptLibrary
+
+    config = load_config("cpu", overrides)
+    encoder = SentenceEncoder(config.retrieval.embedding_model)
+    return Parts(config, ScriptedLLM([]), PromptLibrary(), encoder, planner=None)  # type: ignore[arg-type]

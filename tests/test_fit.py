@@ -44,26 +44,19 @@ def no_kg(monkeypatch):
     monkeypatch.delenv("CRAG_MOCK_API_URL", raising=False)
 
 
+def fit_argv(out: Path, tokenizer_dir: Path, *extra: str) -> list[str]:
+    """A small fit of the bundled sample: 3 folds, 200 resamples, no tokenizer (the approximate cut)."""
+    return [
+        *("--preset", "cpu", "--data", str(SAMPLE), "--out", str(out)),
+        *("--folds", "3", "--bootstrap", "200", "--tokenizer-dir", str(tokenizer_dir)),
+        *extra,
+    ]
+
+
 def run(tmp_path: Path, llm: Counting, *extra: str) -> dict:
     out = tmp_path / "fit"
     cache = ["--reply-cache", str(llm.cache)] if llm.cache else ["--no-reply-cache"]
-    argv = [
-        "--preset",
-        "cpu",
-        "--data",
-        str(SAMPLE),
-        "--out",
-        str(out),
-        "--folds",
-        "3",
-        "--bootstrap",
-        "200",
-        "--tokenizer-dir",
-        str(tmp_path / "no-tokenizer"),
-        *cache,
-        *extra,
-    ]
-    assert fit.main(argv, llm=llm) == 0
+    assert fit.main(fit_argv(out, tmp_path / "no-tokenizer", *cache, *extra), llm=llm) == 0
     return json.loads((out / "report.json").read_text())
 
 
@@ -115,25 +108,7 @@ def test_two_jobs_observe_and_fit_like_one(tmp_path):
     reports = {}
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        argv = [
-            "--preset",
-            "cpu",
-            "--data",
-            str(SAMPLE),
-            "--out",
-            str(out),
-            "--folds",
-            "3",
-            "--bootstrap",
-            "200",
-            "--tokenizer-dir",
-            str(tmp_path / "none"),
-            "--no-reply-cache",
-            "--jobs",
-            jobs,
-            "--set",
-            "batch_size=2",
-        ]
+        argv = fit_argv(out, tmp_path / "none", "--no-reply-cache", "--jobs", jobs, "--set", "batch_size=2")
         assert fit.main(argv, llm=canberra_llm) == 0
         reports[jobs] = json.loads((out / "report.json").read_text())
     assert reports["2"]["run"]["answered"] == 8

@@ -10,12 +10,10 @@ import time
 import pytest
 
 from models.answers import I_DONT_KNOW, INVALID_QUESTION
-from models.config import load_config
 from models.deadline import BatchDeadline, EngineSpeed
-from models.embeddings import SentenceEncoder
 from models.kg import KGResult
 from models.kg.answer import ComputedAnswer
-from models.pipeline import Parts, QuestionRecord
+from models.pipeline import QuestionRecord
 from models.policy import (
     COMPUTED_KEPT,
     COMPUTED_OVER_DECLINE,
@@ -24,31 +22,19 @@ from models.policy import (
     NO_REPLY,
     states,
 )
-from models.prompts import PromptLibrary
 from models.reasoning import ReasoningResult
 from models.schema import Evidence, Question, Route, TraceEvent
 from models.stages import REPLY_CUT, ReasoningStage, stage_costs
-from tests.doubles import ScriptedLLM
+from tests.doubles import scripted_parts
 
 COMPUTED = ComputedAnswer("lookup", "2021-12-23", "the day of the earliest dividends paid")
 DIVIDENDS = "on what date did imppp start distributing dividends?"
 
 
-def parts(**overrides: str) -> Parts:
-    config = load_config("cpu", overrides)
-    return Parts(
-        config,
-        ScriptedLLM([]),
-        PromptLibrary(),
-        SentenceEncoder(config.retrieval.embedding_model),
-        planner=None,
-    )  # type: ignore[arg-type]
-
-
 def reasoned(answer: str, kg: KGResult | None, **overrides: str) -> QuestionRecord:
     """A question the reasoning answered `answer`, as the policy answers it after the last stage (the
     answer check aside: tests/test_answer_check.py)."""
-    built = parts(**{"answer_check.enabled": "false", **overrides})
+    built = scripted_parts(**{"answer_check.enabled": "false", **overrides})
     record = QuestionRecord(Question("q", DIVIDENDS, "03/11/2024, 15:00:00 PT"))
     record.kg = kg
     ReasoningStage(built).write(record, ReasoningResult(answer=answer, parsed=True))
@@ -113,7 +99,7 @@ def retrieved(kg: KGResult | None, references: list[str], **overrides: str) -> Q
         Question("q", "who directed katherine ryan: in trouble?", "03/11/2024, 15:00:00 PT")
     )
     record.kg, record.evidence = kg, Evidence(chunks=references)
-    parts(**overrides).policy.settle([record], after="retrieval")
+    scripted_parts(**overrides).policy.settle([record], after="retrieval")
     return record
 
 
@@ -147,7 +133,7 @@ def test_the_question_stays_open_with_evidence_or_without_an_unmatched_name(kg, 
 
 def test_a_question_the_reasoning_has_no_reply_for_gets_the_kgs_computed_answer():
     cut = ReasoningResult(cut=True, parsed=False)
-    built = parts()
+    built = scripted_parts()
     with_computed = QuestionRecord(Question("q", DIVIDENDS, "03/11/2024, 15:00:00 PT"))
     with_computed.kg = KGResult(has_evidence=True, computed=COMPUTED)
     without = QuestionRecord(Question("r", "who won?", "03/11/2024, 15:00:00 PT"))
@@ -164,14 +150,8 @@ def test_a_question_the_reasoning_has_no_reply_for_gets_the_kgs_computed_answer(
 
 
 def test_a_question_no_reasoning_form_fits_gets_the_kgs_computed_answer_without_a_call():
-    config = load_config("cpu", {"budget.seconds_per_question": "0.001"})
-    built = Parts(
-        config,
-        ScriptedLLM([]),
-        PromptLibrary(),
-        SentenceEncoder(config.retrieval.embedding_model),
-        planner=None,
-    )  # type: ignore[arg-type]
+    built = scripted_parts(**{"budget.seconds_per_question": "0.001"})
+    config = built.config
     stage = ReasoningStage(built)
     computed, bare = (QuestionRecord(Question(i, DIVIDENDS, "03/11/2024")) for i in "ab")
     computed.kg = KGResult(has_evidence=True, computed=COMPUTED)

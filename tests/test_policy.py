@@ -17,7 +17,6 @@ from models.config import REPO_ROOT, load_config
 from models.config.presets import PRESETS, cpu_preset
 from models.crag_system import CragSystem
 from models.deadline import BatchDeadline, EngineSpeed
-from models.embeddings import SentenceEncoder
 from models.kg import KGResult
 from models.kg.answer import ComputedAnswer
 from models.knowledge import KnowledgeAnswer
@@ -27,24 +26,13 @@ from models.prompts import PromptLibrary
 from models.reasoning import ReasoningResult
 from models.schema import Findings, Question, QuestionAttributes, Route
 from models.stages import AnswerCheckStage, ReasoningStage, stage_costs
-from tests.doubles import ScriptedLLM
+from tests.doubles import ScriptedLLM, scripted_parts
 from tests.test_crag_system import FixedAttributes, FixedKG, reply_by_output_shape, sample_batch
 
 CAPITAL = "what is the capital city of australia?"
 MEDALS = "how many gold medals did norway win in 2022?"
 COMPUTED = ComputedAnswer("lookup", "2021-12-23", "the day of the earliest dividends paid")
 POINTS = ("attributes", "kg", "retrieval", "reasoning", "answer check")
-
-
-def parts(**overrides: str) -> Parts:
-    config = load_config("cpu", overrides)
-    return Parts(
-        config,
-        ScriptedLLM([]),
-        PromptLibrary(),
-        SentenceEncoder(config.retrieval.embedding_model),
-        planner=None,
-    )  # type: ignore[arg-type]
 
 
 def static(domain: str = "open") -> QuestionAttributes:
@@ -72,7 +60,7 @@ def question(
 ) -> QuestionRecord:
     """A question whose stages found these: attributes, KG result, a reasoning reply (None: the
     stage failed for it); the answer check left out unless `overrides` keep it."""
-    built = parts(**{"answer_check.enabled": "false", **overrides})
+    built = scripted_parts(**{"answer_check.enabled": "false", **overrides})
     record = QuestionRecord(Question("q", query, "03/11/2024, 15:00:00 PT"))
     record.attributes, record.kg = attributes or static(), kg
     result = ReasoningResult(answer=reply, parsed=True) if isinstance(reply, str) else reply
@@ -96,7 +84,7 @@ def checked(reply: str, retried: list[str], **overrides: str) -> QuestionRecord:
 
 
 def with_knowledge(reply: str, own: str, shown: bool, **overrides: str) -> QuestionRecord:
-    built = parts(**{"answer_check.enabled": "false", **overrides})
+    built = scripted_parts(**{"answer_check.enabled": "false", **overrides})
     record = QuestionRecord(Question("q", CAPITAL, "03/11/2024, 15:00:00 PT"))
     record.attributes = static()
     if shown:
@@ -108,7 +96,7 @@ def with_knowledge(reply: str, own: str, shown: bool, **overrides: str) -> Quest
 
 
 def no_time() -> QuestionRecord:
-    built = parts()
+    built = scripted_parts()
     record = QuestionRecord(Question("q", CAPITAL, "03/11/2024"))
     record.attributes, record.reply_state = static(), "no time"
     return through(record, built)
