@@ -365,3 +365,9 @@ def test_two_jobs_answer_like_one_in_one_merged_report(tmp_path, monkeypatch):
             ids = [json.loads(line)["interaction_id"] for line in path.read_text().splitlines()]
             assert sorted(ids) == sorted(runs[jobs]["verdicts"])
     assert runs["2"]["verdicts"] == runs["1"]["verdicts"]
+
+
+def test_a_timing_target_a_cached_run_cannot_measure_is_not_measured_rather_than_missed():
+    assert end_to_end.target_cells(None, -0.30) == ["n/a", "-30%", "not measured (no uncached batch)"]
+    assert end_to_end.target_cells(-0.40, -0.30)[2] == "met"
+    assert end_to_end.target_cells(-0.20, -0.30)[2] == "MISSED"
