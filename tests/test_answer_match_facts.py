@@ -23,6 +23,12 @@ RIVERS = "the 2 longest rivers in the state are the snake river and the green ri
 RIVERS_ASKED = "what are the 2 longest rivers in the state?"
 MARKETS = "the three markets are: stock market, foreign exchange market (forex), bond market."
 MARKETS_ASKED = "what are the three markets?"
+HATS = "ann lee has the most career hat tricks among players who never won the trophy, with 39 hat tricks."
+HATS_ASKED = "which player has the most career hat tricks among players who never won the trophy?"
+ACTRESS = "the actress who played the girl in the film is jane roe. she played a hacker and a rebel."
+ACTRESS_ASKED = "what's the name of the actress who played the girl in the film?"
+DAYS = "2024-01-02, 2024-01-03, 2024-01-04"
+DAYS_ASKED = "on which days of the first week of january 2024 did the stock close higher?"
 FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in what year?"
 
 
@@ -84,6 +90,33 @@ FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in w
         ("stocks, forex and bonds", MARKETS, MARKETS_ASKED, CORRECT, "sentence"),
         ("stocks, foreign exchange and bonds", MARKETS, MARKETS_ASKED, CORRECT, "sentence"),
         ("stocks and forex", MARKETS, MARKETS_ASKED, WRONG, "sentence"),  # one left out
+        # a count of the thing the sentence counts, with another number
+        ("Ann Lee, with 50 hat tricks", HATS, HATS_ASKED, WRONG, "sentence"),
+        ("Ann Lee, with 39 hat tricks", HATS, HATS_ASKED, CORRECT, "sentence"),
+        # the answer after the copula ends with its sentence
+        ("jane roe", ACTRESS, ACTRESS_ASKED, CORRECT, "sentence"),
+        ("john doe", ACTRESS, ACTRESS_ASKED, WRONG, "sentence"),
+        # a company named without its generic last word
+        (
+            "acme",
+            "the company with the highest growth rate is acme systems, with a growth rate of 173.71%.",
+            "which company has the highest growth rate?",
+            CORRECT,
+            "sentence",
+        ),
+        # a person named without a middle initial
+        ("john clauser", "john f clauser", "who won the prize in 2022?", CORRECT, "phrase"),
+        (
+            "john smith",
+            "john f clauser",
+            "who won the prize in 2022?",
+            UNSURE,
+            "phrase",
+        ),  # a given name shared
+        # days listed after a month, the year after the last
+        ("january 2, 3 and 4, 2024", DAYS, DAYS_ASKED, CORRECT, "same words"),  # read as the same dates
+        ("january 2 and 3, 2024", DAYS, DAYS_ASKED, WRONG, "list"),
+        ("january 2, 3 and 5, 2024", DAYS, DAYS_ASKED, WRONG, "list"),
     ],
 )
 def test_readings_of_a_sentences_key_facts(prediction, gold, question, expected, rule):

@@ -51,7 +51,7 @@ QUALIFIERS = frozenset({"over", "under", "exactly", "only", "just"})  # may stan
 GENERIC_WORDS = frozenset(
     "inc incorporated corp corporation company co ltd llc plc group holdings pictures studios studio records "
     "entertainment volcano mount mountain river lake ocean sea island city county state band club fc team "
-    "stadium university film movie album song series show season".split()
+    "stadium university film movie album song series show season systems technologies".split()
 )
 
 
@@ -83,6 +83,10 @@ DIRECTION_WORDS = UP_WORDS | DOWN_WORDS | LESSER_WORDS  # in a sentence gold, no
 
 
 COPULAS = frozenset({"is", "are", "was", "were"})
+
+
+# Words that start a sentence going on about the answer after it ("... is carrie-anne moss. she played").
+PRONOUNS = frozenset("he she they it his her their its this these".split())
 
 
 OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a question offers

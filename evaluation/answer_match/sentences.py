@@ -42,6 +42,7 @@ from evaluation.answer_match.cues import (
     NEGATION_QUALIFIERS,
     NEGATION_WORDS,
     ONE_AS_PRONOUN,
+    PRONOUNS,
     RELATIVES,
     SENTENCE_MIN_WORDS,
     SEPARATORS,
@@ -126,6 +127,18 @@ def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tup
     return groups
 
 
+def _counts_otherwise(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
+    """Whether the prediction counts a thing the gold sentence counts ("50 hat tricks", "39 hat tricks")
+    with another number, and never with the sentence's."""
+    gold_counts = _counted_nouns(wanted)
+    for value, noun in _counted_nouns(said):
+        same_noun = [gold for gold, gold_noun in gold_counts if stem(gold_noun) == stem(noun)]
+        agreements = {agree(value, gold) for gold in same_noun}
+        if Agreement.CONFLICT in agreements and Agreement.SAME not in agreements:
+            return True
+    return False
+
+
 def _with_aliases(wanted: Sequence[Token], said: Sequence[Token], asked: Sequence[Token]) -> Sequence[Token]:
     """A sentence with a name's alias in brackets before a list's comma ("foreign exchange market
     (forex), money market": a phrase break, one word, the comma), read with the alias in place of the
@@ -158,6 +171,8 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
     asked = gold_compounds(words(question), wanted)  # "spider man" asked, "spiderman" answered
     groups = _key_spans(wanted, asked)
     said_content = [t for t in said.words if is_content(t)]
+    if _counts_otherwise(said.words, wanted):
+        return Verdict.WRONG  # "mike bossy, with 50 hat tricks" where the sentence says 39 hat tricks
     covered = [group for group in groups if any(_covers(said, span, wanted) for span in group)]
     wants_value = asks_for_value(question) and bool(_key_values(wanted, question)[0])
     if wants_value:
@@ -456,6 +471,9 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
         return (*prefix, *subject)
     copulas = [i for i, t in enumerate(wanted) if t in COPULAS]
     complement = list(wanted[copulas[-1] + 1 :] if copulas else ())
+    ends = [i for i, t in enumerate(complement[:-1]) if t == STOP and complement[i + 1] in PRONOUNS]
+    if ends:  # "is carrie-anne moss. she portrayed ...": the answer ends with its sentence
+        complement = complement[: ends[0]]
     while complement and complement[-1] in BREAKS:
         complement.pop()
     clauses = [
