@@ -29,6 +29,7 @@ ACTRESS = "the actress who played the girl in the film is jane roe. she played a
 ACTRESS_ASKED = "what's the name of the actress who played the girl in the film?"
 DAYS = "2024-01-02, 2024-01-03, 2024-01-04"
 DAYS_ASKED = "on which days of the first week of january 2024 did the stock close higher?"
+MEMBERS = "the founding members were ann lee, bob ray and cy young."
 FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in what year?"
 
 
@@ -86,6 +87,9 @@ FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in w
         ("the snake river", RIVERS, RIVERS_ASKED, WRONG, "sentence"),  # part of the list asked for
         ("the snake river and the platte river", RIVERS, RIVERS_ASKED, WRONG, "sentence"),  # one not in it
         ("the green river and the snake river", RIVERS, RIVERS_ASKED, CORRECT, "sentence"),
+        # "show me the ... members" asks for several: part of the list is wrong
+        ("ann lee and bob ray", MEMBERS, "show me the founding members of the band", WRONG, "sentence"),
+        ("ann lee and bob ray", MEMBERS, "who founded the band first?", UNSURE, "sentence"),
         # an item's alias in brackets names it as its name does
         ("stocks, forex and bonds", MARKETS, MARKETS_ASKED, CORRECT, "sentence"),
         ("stocks, foreign exchange and bonds", MARKETS, MARKETS_ASKED, CORRECT, "sentence"),

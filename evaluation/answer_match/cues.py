@@ -190,11 +190,12 @@ ASKS_FOR_THING = re.compile(
 
 
 # A question asking for several things: "what are ...", "who were ...", "list ...", "which movies ...",
-# "which children ...".
+# "which children ...", "show me the founding members ...".
 ASKS_FOR_SEVERAL = re.compile(
     r"\b(?:what|who|which) (?:are|were)\b|\blist\b|\bname (?:all|the)\b|\ball (?:of )?(?:the )?\w+s\b"
     r"|\b(?:which|what) (?:\w+ )?(?!(?:is|was|has|does|this|its)\b)\w{3,}(?<![su])s\b"
     r"|\b(?:which|what) (?:\w+ )?(?:children|people|men|women)\b"
+    r"|\b(?:show|tell|give) me (?:all )?(?:the )?(?:\w+ )?\w{3,}(?<![su])s\b"  # "show me the ... members"
 )
 
 
