@@ -303,10 +303,10 @@ def test_verdicts_with_the_question(prediction, gold, question, expected):
         ("Verona, Aldoria", "aldoria", "where was the first race held?", UNSURE),  # its answer is Verona
         # a sentence-long gold needs its key fact, not every number in it
         (
-            "31 wins",
+            "31 goals",
             "in 9 seasons, the otters had 31 victories out of 80 games.",
             "how many victories have the otters had?",
-            UNSURE,  # "wins" is not the gold's word
+            UNSURE,  # "goals" is not the gold's word nor another word for it ("wins": cues.COUNTED_SYNONYMS)
         ),
         (
             "31",
@@ -983,17 +983,20 @@ def test_the_labelled_predictions_meet_the_targets(shared_data):
     correct; held out, no correct one judged wrong and at most 8% unsure. They hold on the tune part and
     on the held-out batches before batch 6; batch 6's held-out part, run once after the rules changed
     and never read, missed them by one case each (1 wrong judged correct, 1 correct judged wrong,
-    10 of 119 unsure): those figures are its bound, so that it cannot get worse unnoticed. Held-out
-    misses are counted here, never named."""
+    10 of 119 unsure), and batch 7's, run once after the next rules (0 wrong judged correct, 4 correct
+    judged wrong, 20 of 152 unsure): those figures are their bounds, so that neither can get worse
+    unnoticed. Held-out misses are counted here, never named."""
     cases = labelled_cases(shared_data)
     tune, _ = measure_labelled([c for c in cases if c.part == "tune"])
     earlier, _ = measure_labelled([c for c in cases if c.part == "held-out" and c.batch < 6])
-    sealed, _ = measure_labelled([c for c in cases if c.part == "held-out" and c.batch == 6])
-    tune_part, earlier_part, sealed_part = tune["all"], earlier["all"], sealed["all"]
-    assert tune_part.n >= 900 and earlier_part.n >= 300 and sealed_part.n >= 100
+    tune_part, earlier_part = tune["all"], earlier["all"]
+    assert tune_part.n >= 1100 and earlier_part.n >= 300
     assert (tune_part.wrong_judged_correct, tune_part.correct_judged_wrong) == (0, 0)
     assert tune_part.unsure_rate <= 0.08
     assert (earlier_part.wrong_judged_correct, earlier_part.correct_judged_wrong) == (0, 0)
     assert earlier_part.unsure_rate <= 0.08
-    assert sealed_part.wrong_judged_correct <= 1 and sealed_part.correct_judged_wrong <= 1
-    assert sealed_part.unsure <= 10
+    for batch, bound in ((6, (1, 1, 10)), (7, (0, 4, 20))):
+        sealed = measure_labelled([c for c in cases if c.part == "held-out" and c.batch == batch])[0]["all"]
+        figures = (sealed.wrong_judged_correct, sealed.correct_judged_wrong, sealed.unsure)
+        assert sealed.n >= 100
+        assert all(figure <= most for figure, most in zip(figures, bound)), (batch, figures)

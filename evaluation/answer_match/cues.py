@@ -35,6 +35,15 @@ FILLERS = frozenset("approximately approx about around roughly nearly almost est
 
 
 COUNT_WORDS = frozenset({"times", "time"})  # what any count may count: "has won it 3 times"
+# Nouns that count the same things ("8 films" for "8 movies", "3 titles" for "3 championships").
+COUNTED_SYNONYMS = (
+    frozenset({"movies", "films"}),
+    frozenset({"titles", "championships"}),
+    frozenset({"kids", "children"}),
+    frozenset({"wives", "spouses"}),
+    frozenset({"songs", "tracks"}),
+    frozenset({"wins", "victories"}),
+)
 QUALIFIERS = frozenset({"over", "under", "exactly", "only", "just"})  # may stand before a value
 
 
@@ -42,7 +51,7 @@ QUALIFIERS = frozenset({"over", "under", "exactly", "only", "just"})  # may stan
 GENERIC_WORDS = frozenset(
     "inc incorporated corp corporation company co ltd llc plc group holdings pictures studios studio records "
     "entertainment volcano mount mountain river lake ocean sea island city county state band club fc team "
-    "stadium university film movie album song series show season".split()
+    "stadium university film movie album song series show season systems technologies".split()
 )
 
 
@@ -76,7 +85,12 @@ DIRECTION_WORDS = UP_WORDS | DOWN_WORDS | LESSER_WORDS  # in a sentence gold, no
 COPULAS = frozenset({"is", "are", "was", "were"})
 
 
+# Words that start a sentence going on about the answer after it ("... is carrie-anne moss. she played").
+PRONOUNS = frozenset("he she they it his her their its this these".split())
+
+
 OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a question offers
+COMPARISON_WORDS = frozenset({"compared", "against", "versus", "vs", "to", "than"})  # "2.81% against 2.58%"
 
 
 RELATIVES = frozenset({"who", "whom", "whose", "which", "that"})
@@ -176,11 +190,12 @@ ASKS_FOR_THING = re.compile(
 
 
 # A question asking for several things: "what are ...", "who were ...", "list ...", "which movies ...",
-# "which children ...".
+# "which children ...", "show me the founding members ...".
 ASKS_FOR_SEVERAL = re.compile(
     r"\b(?:what|who|which) (?:are|were)\b|\blist\b|\bname (?:all|the)\b|\ball (?:of )?(?:the )?\w+s\b"
     r"|\b(?:which|what) (?:\w+ )?(?!(?:is|was|has|does|this|its)\b)\w{3,}(?<![su])s\b"
     r"|\b(?:which|what) (?:\w+ )?(?:children|people|men|women)\b"
+    r"|\b(?:show|tell|give) me (?:all )?(?:the )?(?:\w+ )?\w{3,}(?<![su])s\b"  # "show me the ... members"
 )
 
 
@@ -199,6 +214,13 @@ NEGATED_WITHIN = 3  # content words after a negation that it may negate ("has ne
 ASKS_FOR_NAME_KIND = re.compile(
     r"\b(?:which|what) (?:\w+ ){0,2}?(?P<kind>countries|country|nations?|teams?|clubs?|franchises?)\b"
 )
+# A question asking for a name and then a value ("who was the first actress and what year ...?",
+# "which team won and when?"), with the kind of that value by the group that matched.
+ASKS_ALSO_FOR_VALUE = re.compile(
+    r"^(?:who|which|what)\b.*\band (?:(?P<date>when|(?:in )?(?:what|which) (?:year|date))"
+    r"|(?P<count>how many))\b"
+)
+ASKS_ALSO_KINDS = {"date": "date", "count": "count"}
 ASKS_FOR_TIME_SPAN = re.compile(r"\bhow (?:old|long)\b")  # its answer may count years or days
 NAME_KINDS = {"country": "country", "nation": "country", "team": "team", "club": "team", "franchise": "team"}
 NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nobody|nothing|without)\b|n't\b")
@@ -206,6 +228,7 @@ NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|none|nobody|nothing|withou
 
 DECLINE = re.compile(
     r"\b(?:not enough (?:information|data|context)|no (?:information|data|answer|record)s?\b|insufficient"
+    r"|(?:do not|don't|does not|doesn't|did not|didn't) have enough (?:information|data|context|details)"
     r"|(?:cannot|can't|could not|couldn't|unable to) (?:be )?"
     r"(?:answer|determine|find|say|tell|provide|confirm)"
     r"|(?:is|are) not (?:available|provided|mentioned|specified|stated|given|known)|i do not know|i dont know"

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evaluation.answer_match.cues import FUNCTION_WORDS, LESSER_WORDS, OPTION_JOINTS, TITLE_WORDS
+from evaluation.answer_match.cues import (
+    COMPARISON_WORDS,
+    CONTRASTS,
+    FUNCTION_WORDS,
+    LESSER_WORDS,
+    OPTION_JOINTS,
+    TITLE_WORDS,
+)
 from evaluation.answer_match.entities import Prediction, names_part, says_more, shared_by_others
 from evaluation.answer_match.phrases import qualifies
 from evaluation.answer_match.reading import (
@@ -18,6 +25,7 @@ from evaluation.answer_match.reading import (
     Date,
     Quantity,
     Token,
+    agree,
     distinctive,
     find_run,
     stated_in,
@@ -52,8 +60,42 @@ def option_verdict(
         return Verdict.UNSURE  # "los angeles, usa", asked "usa or japan?": its answer is los angeles
     if stray_value(said.words, wanted):
         return Verdict.WRONG  # "La La Land, with 8 original songs" where the gold says 6
+    if _gives_the_others_value(said.tokens, wanted, gold_option, other_option):
+        return Verdict.WRONG  # "One Love, at $35 million" where $35 million is the other film's budget
     gold_words = [t for t in wanted if t not in BREAKS]
     return Verdict.UNSURE if says_more(said, gold_words, question) else capped(said)
+
+
+def _gives_the_others_value(
+    said: Sequence[Token], wanted: Sequence[Token], option: Sequence[Token], other: Sequence[Token]
+) -> bool:
+    """Whether the prediction gives the chosen option a value (the first after it, with no comparison
+    word nor the other option between: "One Love, at $35 million", not "at 2.81% against 2.58%") that the
+    gold gives only in clauses naming the other option and not the chosen one ("while poor things had a
+    budget of $35 million", "compared to intel's 1.24%")."""
+    at = _position(said, option, other)
+    if at is None:
+        return False
+    for token in said[at + len(option) :]:
+        if token in COMPARISON_WORDS or _position([token], other, option) is not None:
+            return False
+        if isinstance(token, (Quantity, Date)):
+            places = [j for j, t in enumerate(wanted) if agree(token, t) is Agreement.SAME]
+            return bool(places) and all(
+                _position(_clause(wanted, j), other, option) is not None
+                and _position(_clause(wanted, j), option, other) is None
+                for j in places
+            )
+    return False
+
+
+def _clause(text: Sequence[Token], at: int) -> Sequence[Token]:
+    """The clause of `text` around `at`: from the phrase break, contrast or comparison word before it
+    to the one after."""
+    ends = BREAKS | CONTRASTS | COMPARISON_WORDS
+    starts = [i for i, t in enumerate(text[:at]) if t in ends]
+    stops = [i for i, t in enumerate(text) if i > at and t in ends]
+    return text[(starts[-1] + 1 if starts else 0) : min(stops, default=len(text))]
 
 
 def _chooses(

@@ -59,6 +59,8 @@ def phrase_verdict(
         return Verdict.UNSURE
     if (by_part and names_part(said.words, gold_words)) or _same_words(said.words, gold_words):
         return capped(said)
+    if _without_middle_initials(gold_words) == tuple(said.words):
+        return capped(said)  # "john clauser" for "john f clauser"
     if said.words == tuple(t for t in gold_words if not title_number(t)) or other_ending(
         said.words, gold_words
     ):
@@ -130,6 +132,20 @@ def _same_words(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
         and any(isinstance(t, str) for t in wanted)
         and sorted(map(repr, said)) == sorted(map(repr, wanted))
     )
+
+
+def _without_middle_initials(wanted: Sequence[Token]) -> tuple[Token, ...] | None:
+    """A person's name without the initials between a given name and a surname ("john f clauser": "john
+    clauser"); None when it has none."""
+    kept = tuple(
+        t
+        for i, t in enumerate(wanted)
+        if not (
+            isinstance(t, str) and len(t.rstrip(".")) == 1 and 0 < i < len(wanted) - 1
+            and distinctive(wanted[i - 1]) and distinctive(wanted[i + 1])
+        )
+    )  # fmt: skip
+    return kept if len(kept) < len(wanted) else None
 
 
 def _inside_longer_name(said: Sequence[Token], gold_words: Sequence[Token], question: str) -> bool:

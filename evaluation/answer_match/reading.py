@@ -6,7 +6,8 @@ with their unit, scale and sign ("$61.8 billion" = "61,800,000,000 dollars", "82
 written other ways are one unit: "ft³" = "cu ft" = "cubic feet", "litres" = "L"; a quarter "Q4" =
 "fourth quarter"; a record "56 wins and 26 losses" = "56-26"); dates at their precision, in any written
 form ("1973-07-17" = "July 17, 1973" = "17 Jul 1973" = "17/07/1973" = "17.07.1973"; "10/03/2024", month
-or day first, is near March 10; "March 3 and March 4, 2024" gives both days the year).
+or day first, is near March 10; "March 3 and March 4, 2024" gives both days the year, "January 2, 3 and 4,
+2024" three days of January 2024).
 
 `agree` compares two tokens: SAME, NEAR (a rounded number, a less specific date, another unit of the
 same kind), CONFLICT (another value of the same kind) or UNRELATED. A more specific date states a less
@@ -235,7 +236,42 @@ def tokens(text: str) -> tuple[Token, ...]:
         currency = ""
     while result and result[-1] in BREAKS:
         result.pop()
-    return tuple(_shared_years(result))
+    return tuple(_shared_years(_day_lists(result)))
+
+
+def _day_lists(result: list[Token]) -> list[Token]:
+    """Days listed after a month's date, each a date of that month, and a year after the last one the
+    year of all ("January 2, 3 and 4, 2024"): only days in ascending order joined by commas or list
+    joints, with that year or ending the text or a phrase (not "on January 5, 3 people died")."""
+    out: list[Token] = []
+    i = 0
+    while i < len(result):
+        token = result[i]
+        out.append(token)
+        i += 1
+        if not (isinstance(token, Date) and token.day is not None and token.year is None):
+            continue
+        days, j, last = [], i, token.day
+        while j + 1 < len(result) and (result[j] == COMMA or result[j] in LIST_JOINTS):
+            day = result[j + 1]
+            if not (isinstance(day, Quantity) and _day_number(day) and int(day.value) > last):
+                break
+            days.append(int(day.value))
+            last, j = int(day.value), j + 2
+        after = result[j + 1] if j + 1 < len(result) and result[j] == COMMA else None
+        year = int(after.value) if isinstance(after, Quantity) and is_year(after) else None
+        end = j + 2 if year is not None else j
+        if not days or (year is None and end < len(result) and result[end] not in BREAKS):
+            continue
+        out[-1] = Date(year, token.month, token.day)
+        for day in days:
+            out += [COMMA, Date(year, token.month, day)]
+        i = end
+    return out
+
+
+def _day_number(token: Quantity) -> bool:
+    return not token.unit and token.precision == 1 and 1 <= token.value <= 31
 
 
 def _shared_years(result: list[Token]) -> list[Token]:

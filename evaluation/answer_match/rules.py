@@ -32,13 +32,17 @@ from evaluation.answer_match.reading import Token, tokens, words
 from evaluation.answer_match.sentences import (
     asked_name_kind,
     asks_for_value,
+    counts_verdict,
     has_value,
     is_clause,
+    key_counts,
     key_names,
     key_value,
     names_fact_verdict,
     none_fact_verdict,
     says_there_is_none,
+    second_value,
+    second_value_verdict,
     sentence_verdict,
     value_fact_verdict,
 )
@@ -192,6 +196,17 @@ def _list(case: Case) -> Verdict:
     return verdict
 
 
+def _name_and_value(case: Case) -> Verdict | None:
+    """A question asking for a name and then a value ("who was the first actress and what year ...?")
+    against a gold sentence giving both: a prediction that leaves the value out or gives another one is
+    wrong (sentences.py); one that gives it is left to the sentence's rules for the name (None), and so
+    is a sentence without one such value."""
+    value = second_value(case.wanted, case.question)
+    if value is None:
+        return None
+    return second_value_verdict(case.said, value, case.question)
+
+
 def _sentence_none(case: Case) -> Verdict | None:
     """A gold sentence that answers how many or how much by saying there is none ("lady gaga has never
     won a grammy award for album of the year, though she has been nominated four times"), read as the
@@ -199,6 +214,16 @@ def _sentence_none(case: Case) -> Verdict | None:
     if not says_there_is_none(case.wanted, case.question):
         return None
     return none_fact_verdict(case.said, case.wanted, case.question)
+
+
+def _sentence_counts(case: Case) -> Verdict | None:
+    """A gold that counts two or more things a question asks how many of ("7 books and 8 movies", asked
+    how many books and movies there are): every count, each of its thing (sentences.py); None when the
+    gold does not give such counts."""
+    counts = key_counts(case.wanted, case.question)
+    if counts is None:
+        return None
+    return counts_verdict(case.said, counts, case.question)
 
 
 def _sentence_value(case: Case) -> Verdict | None:
@@ -303,7 +328,9 @@ RULES: tuple[Rule, ...] = (
     Rule("match result", lambda c: match_result(c.gold_words) is not None, _match_result),
     Rule("one value two ways", lambda c: bool(value_alternatives(c.gold)), _two_ways),
     Rule("list", lambda c: c.kind is Kind.LIST, _list),
+    Rule("sentence: name and value", lambda c: c.reads_as_sentence, _name_and_value),
     Rule("sentence: none", lambda c: c.reads_as_sentence, _sentence_none),
+    Rule("sentence: counts", lambda c: c.reads_as_sentence, _sentence_counts),
     Rule("sentence: value", lambda c: c.reads_as_sentence, _sentence_value),
     Rule("sentence: names", lambda c: c.reads_as_sentence, _sentence_names),
     Rule("two options", lambda c: c.options is not None, _two_options),

@@ -22,6 +22,8 @@ from evaluation.answer_match.cues import (
     ASKS_FOR_TIME_SPAN,
     NAME_KINDS,
     ASKED_KINDS,
+    ASKS_ALSO_FOR_VALUE,
+    ASKS_ALSO_KINDS,
     ASKS_FOR_AMOUNT,
     ASKS_FOR_SEVERAL,
     ASKS_FOR_THING,
@@ -40,6 +42,7 @@ from evaluation.answer_match.cues import (
     NEGATION_QUALIFIERS,
     NEGATION_WORDS,
     ONE_AS_PRONOUN,
+    PRONOUNS,
     RELATIVES,
     SENTENCE_MIN_WORDS,
     SEPARATORS,
@@ -77,22 +80,24 @@ from evaluation.answer_match.reading import (
     is_content,
     is_year,
     stated_in,
+    stem,
     title_number,
     words,
 )
-from evaluation.answer_match.values import direction_verdict, stray_value, value_verdict
+from evaluation.answer_match.values import counts_alike, direction_verdict, stray_value, value_verdict
 from evaluation.answer_match.verdicts import Verdict, capped, unsure_if
 from models import vocabulary
 
 
 def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tuple[Token, ...]]]:
     """The gold sentence's runs of content the question does not contain, grouped into lists: spans
-    joined only by commas, "and" or "or" ("dan auerbach and patrick carney") form one group. A number
-    keeps the name before it ("shrek 2", asked for the shrek movies)."""
+    joined only by commas, "and" or "or" ("dan auerbach and patrick carney"), perhaps after one word of
+    the question each ("the colorado river and the humboldt river", asked for rivers), form one group.
+    A number keeps the name before it ("shrek 2", asked for the shrek movies)."""
     groups: list[list[tuple[Token, ...]]] = []
     span: list[Token] = []
     pending: list[Token] = []  # function words inside a span ("voyage of dawn treader")
-    joined = False  # only separators since the last span
+    joined = False  # only separators since the last span (and one word of the question: "river")
     for i, token in enumerate([*wanted, STOP]):
         if is_content(token) and token not in DIRECTION_WORDS and not stated_in(token, asked):
             if not span and not (joined and groups and token not in NEGATION_WORDS):  # ", not sydney"
@@ -116,14 +121,58 @@ def _key_spans(wanted: Sequence[Token], asked: Sequence[Token]) -> list[list[tup
         if span:
             groups[-1].append(tuple(span))
             span, pending, joined = [], [], True
+            if isinstance(token, str) and is_content(token) and stated_in(token, asked):
+                continue  # "colorado river and humboldt river", asked for rivers: one list
         joined = joined and (token == COMMA or token in SEPARATORS)
     return groups
 
 
+def _counts_otherwise(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
+    """Whether the prediction counts a thing the gold sentence counts ("50 hat tricks", "39 hat tricks")
+    with another number, and never with the sentence's."""
+    gold_counts = _counted_nouns(wanted)
+    for value, noun in _counted_nouns(said):
+        same_noun = [gold for gold, gold_noun in gold_counts if stem(gold_noun) == stem(noun)]
+        agreements = {agree(value, gold) for gold in same_noun}
+        if Agreement.CONFLICT in agreements and Agreement.SAME not in agreements:
+            return True
+    return False
+
+
+def _with_aliases(wanted: Sequence[Token], said: Sequence[Token], asked: Sequence[Token]) -> Sequence[Token]:
+    """A sentence with a name's alias in brackets before a list's comma ("foreign exchange market
+    (forex), money market": a phrase break, one word, the comma), read with the alias in place of the
+    name when the prediction says the alias and no distinctive word of the name the question does not
+    say ("market"), else without it."""
+    result = list(wanted)
+    for i in reversed(range(1, len(result) - 2)):
+        alias = result[i + 1]
+        if not (
+            result[i] == STOP
+            and result[i + 2] == COMMA
+            and is_content(result[i - 1])
+            and isinstance(alias, str)
+            and is_content(alias)
+        ):
+            continue
+        start = 1 + max((j for j in range(i) if result[j] in BREAKS or result[j] in SEPARATORS), default=-1)
+        name = result[start:i]
+        if stated_in(alias, said) and not any(
+            distinctive(t) and stated_in(t, said) and not stated_in(t, asked) for t in name
+        ):
+            result[start : i + 2] = [alias]
+        else:
+            del result[i : i + 2]
+    return result
+
+
 def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, question: str) -> Verdict:
+    wanted = _with_aliases(wanted, said.words, words(question))
     asked = gold_compounds(words(question), wanted)  # "spider man" asked, "spiderman" answered
     groups = _key_spans(wanted, asked)
     said_content = [t for t in said.words if is_content(t)]
+    if _counts_otherwise(said.words, wanted):
+        return Verdict.WRONG  # "mike bossy, with 50 hat tricks" where the sentence says 39 hat tricks
     covered = [group for group in groups if any(_covers(said, span, wanted) for span in group)]
     wants_value = asks_for_value(question) and bool(_key_values(wanted, question)[0])
     if wants_value:
@@ -144,7 +193,10 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
             return Verdict.UNSURE  # only what the question says
         if any(
             _is_gold_list(group)
-            and not all(_covers(said, span, wanted, in_list=True) for span in named_spans(group))
+            and not all(
+                _covers(said, span, wanted, in_list=True) or _said_alike(said, span)
+                for span in named_spans(group)
+            )
             for group in covered
         ):
             # part of a list: of the answer when the question asks for several things
@@ -166,6 +218,13 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
     if gold_has_list and is_list(said_items) and not all(in_gold(item, wanted) for item in said_items):
         return Verdict.WRONG  # a list naming someone the gold's list does not
     return unsure_if(bool(covered) or names_alike(said.words, wanted))  # the judge must read it
+
+
+def _said_alike(said: Prediction, span: Sequence[Token]) -> bool:
+    """Whether the prediction says every distinctive word and value of a span, perhaps in another form
+    ("stocks" for "stock"): enough that an item is not left out, not that it is named."""
+    key = [t for t in span if distinctive(t) or isinstance(t, (Quantity, Date))]  # "toy story 3"
+    return bool(key) and all(stated_in(t, said.words) for t in key)
 
 
 def named_spans(group: Sequence[Sequence[Token]]) -> list[Sequence[Token]]:
@@ -310,9 +369,7 @@ def _key_values(wanted: Sequence[Token], question: str) -> tuple[list[Token], bo
     one value for sure."""
     asked = words(question)
     kind = _asked_kind(question)
-    values = [
-        (i, t) for i, t in enumerate(wanted) if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)
-    ]
+    values = _own_values(wanted, asked)
     values = [(i, t) for i, t in values if _of_kind(t, kind)] or values
     distinct = list(dict.fromkeys(t for _, t in values))
     if len(distinct) > 1:  # the value that counts what the question asks about ("76 victories")
@@ -320,6 +377,37 @@ def _key_values(wanted: Sequence[Token], question: str) -> tuple[list[Token], bo
         if len(counting) == 1:
             return counting, True
     return distinct, len(distinct) == 1
+
+
+def _own_values(wanted: Sequence[Token], asked: Sequence[Token]) -> list[tuple[int, Token]]:
+    """The values of a gold sentence, with their places, that the question does not give. A small count
+    is the question's only where the question has it beside the same word ("as one of", "number one
+    hits"): "once" (1) answers "named as one of the most influential people ... once, in 2011", asked
+    "how many times ... named as one of ..."; any other value the question gives is none of the
+    sentence's."""
+    beside = {
+        (t, stem(side))
+        for i, t in enumerate(asked)
+        if isinstance(t, Quantity) and _small_count(t)
+        for side in (asked[i - 1] if i else None, asked[i + 1] if i + 1 < len(asked) else None)
+        if side is not None
+    }
+    values = []
+    for i, token in enumerate(wanted):
+        if not isinstance(token, (Quantity, Date)):
+            continue
+        if isinstance(token, Quantity) and _small_count(token):
+            sides = (wanted[i - 1] if i else None, wanted[i + 1] if i + 1 < len(wanted) else None)
+            if not any((token, stem(side)) in beside for side in sides if side is not None):
+                values.append((i, token))
+        elif not stated_in(token, asked):
+            values.append((i, token))
+    return values
+
+
+def _small_count(token: Quantity) -> bool:
+    """A whole number without a unit that is no year: what "one of", "once" and "two of" are read as."""
+    return not token.unit and token.precision >= 1 and not is_year(token)
 
 
 def _counts_asked(text: Sequence[Token], at: int, asked: Sequence[Token]) -> bool:
@@ -383,6 +471,9 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
         return (*prefix, *subject)
     copulas = [i for i, t in enumerate(wanted) if t in COPULAS]
     complement = list(wanted[copulas[-1] + 1 :] if copulas else ())
+    ends = [i for i, t in enumerate(complement[:-1]) if t == STOP and complement[i + 1] in PRONOUNS]
+    if ends:  # "is carrie-anne moss. she portrayed ...": the answer ends with its sentence
+        complement = complement[: ends[0]]
     while complement and complement[-1] in BREAKS:
         complement.pop()
     clauses = [
@@ -500,9 +591,7 @@ def key_value(wanted: Sequence[Token], question: str) -> tuple[Quantity | Date, 
         return None
     asked = words(question)
     kind = _asked_kind(question)
-    values = [
-        (i, t) for i, t in enumerate(wanted) if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)
-    ]
+    values = _own_values(wanted, asked)
     values = [(i, t) for i, t in values if _of_kind(t, kind)] or values
     if kind != "date":
         values = [(i, t) for i, t in values if not is_year(t)] or values
@@ -580,9 +669,23 @@ def value_fact_verdict(
         and counted not in COUNT_WORDS
         and not asked_unit
         and not stated_in(counted, [*filter(None, [gold_counted]), *asked])
+        and not counts_alike(counted, _noun_words(wanted, key))
     ):
-        return Verdict.UNSURE
+        return Verdict.UNSURE  # "4 movies" for "shot in 4 locations"; not "3 titles" for "3 championships"
     return verdict
+
+
+def _noun_words(text: Sequence[Token], value: Token) -> list[str]:
+    """The words of the noun after the first value of `text` that is `value`, numbers in a name passed
+    over ("3 formula one world championships": formula, world, championships)."""
+    at = next((i for i, t in enumerate(text) if agree(t, value) is Agreement.SAME), len(text))
+    noun: list[str] = []
+    for token in text[at + 1 :]:
+        if token in BREAKS or token in FUNCTION_WORDS:
+            break
+        if isinstance(token, str):
+            noun.append(token)
+    return noun
 
 
 def _counted(text: Sequence[Token], value: Token) -> str | None:
@@ -716,3 +819,93 @@ def names_fact_verdict(
 
 def has_value(gold_words: Sequence[Token]) -> bool:
     return any(isinstance(t, (Quantity, Date)) for t in gold_words)
+
+
+# --- several counts asked at once ("how many books and movies are there?")
+
+
+def key_counts(wanted: Sequence[Token], question: str) -> tuple[tuple[Quantity, str], ...] | None:
+    """The counts a gold gives as its answer to a question asking how many of two or more things, their
+    nouns joined by "and" in the question ("7 books and 8 movies", asked "how many books and movies
+    ..."): each a number with a noun of those after it, the nouns all different; None when it gives
+    fewer than two such counts."""
+    if not ASKS_FOR_AMOUNT.search(question.lower()):
+        return None
+    asked = words(question)
+    joined = {
+        stem(t)
+        for i, t in enumerate(asked)
+        if isinstance(t, str)
+        and is_content(t)
+        and ("and" in asked[i + 1 : i + 2] or "and" in asked[max(i - 1, 0) : i])
+    }  # "books and movies"
+    counts = [(value, noun) for value, noun in _counted_nouns(wanted) if stem(noun) in joined]
+    nouns = [stem(noun) for _, noun in counts]
+    if len(counts) < 2 or len(set(nouns)) != len(nouns):
+        return None
+    return tuple(counts)
+
+
+def _counted_nouns(text: Sequence[Token]) -> list[tuple[Quantity, str]]:
+    """Each count of `text` with the noun right after it ("8 movies": 8, "movies")."""
+    return [
+        (token, following)
+        for token, following in zip(text, text[1:])
+        if isinstance(token, Quantity) and _small_count(token) and isinstance(following, str)
+        and is_content(following)
+    ]  # fmt: skip
+
+
+def counts_verdict(said: Prediction, counts: Sequence[tuple[Quantity, str]], question: str) -> Verdict | None:
+    """A prediction against the counts a gold gives for the things a question asks how many of: wrong
+    when it gives one of the things another count ("7 movies" for "8 movies"), only other counts, or
+    fewer counts than asked for, all of them the gold's ("7 books" for "7 books and 8 movies": an asked
+    count left out); correct when it gives every count, in the gold's order, each noun it writes the
+    gold's or another word for it ("8 films"); None when it gives no count (the phrase's rules read
+    it); else unsure."""
+    asked = words(question)
+    values = [t for t in said.words if isinstance(t, (Quantity, Date)) and not stated_in(t, asked)]
+    for value, noun in _counted_nouns(said.words):
+        for gold_value, gold_noun in counts:
+            if stem(noun) == stem(gold_noun) and agree(value, gold_value) is not Agreement.SAME:
+                return Verdict.WRONG  # "7 movies" for "8 movies"
+    if not values:
+        return None
+    stated = [any(agree(t, value) is Agreement.SAME for value, _ in counts) for t in values]
+    if not any(stated) or (len(values) < len(counts) and all(stated)):
+        return Verdict.WRONG  # other counts, or an asked count left out
+    in_order = len(values) == len(counts) and all(
+        agree(t, value) is Agreement.SAME for t, (value, _) in zip(values, counts)
+    )
+    gold_nouns = {stem(noun) for _, noun in counts}
+    own_nouns = [noun for _, noun in _counted_nouns(said.words) if stem(noun) not in gold_nouns]
+    if in_order and all(counts_alike(noun, [gold for _, gold in counts]) for noun in own_nouns):
+        return capped(said)
+    return Verdict.UNSURE
+
+
+# --- a name and a value asked at once ("who was the first actress and what year ...?")
+
+
+def second_value(wanted: Sequence[Token], question: str) -> Quantity | Date | None:
+    """The value a gold sentence gives for the second thing a question asks, after a name ("who was the
+    first actress and what year ...": the year): the sentence's one value of that kind the question does
+    not give; None when the question asks for one thing or the sentence has not one such value."""
+    found = ASKS_ALSO_FOR_VALUE.search(question.lower())
+    if found is None:
+        return None
+    kind = next(kind for kind, name in ASKS_ALSO_KINDS.items() if found[name])
+    values = {t for _, t in _own_values(wanted, words(question)) if _of_kind(t, kind)}
+    return values.pop() if len(values) == 1 else None
+
+
+def second_value_verdict(said: Prediction, value: Quantity | Date, question: str) -> Verdict | None:
+    """Wrong when the prediction gives no value of the second thing asked (it leaves it out) or only
+    another one ("1992" for "1966"); None when it gives the sentence's value: the name is the sentence's
+    other rules' to judge."""
+    kind = "date" if isinstance(value, Date) or is_year(value) else "count"
+    asked = words(question)
+    given = [t for t in said.words if _of_kind(t, kind) and not stated_in(t, asked)]
+    if any(agree(t, value) is Agreement.SAME for t in given):
+        return None
+    return Verdict.UNSURE if any(agree(t, value) is Agreement.NEAR for t in given) else Verdict.WRONG

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from evaluation.answer_match.cues import (
     COUNT_WORDS,
+    COUNTED_SYNONYMS,
     DOWN_WORDS,
     FILLERS,
     FUNCTION_WORDS,
@@ -32,6 +33,7 @@ from evaluation.answer_match.reading import (
     is_year,
     magnitude,
     stated_in,
+    stem,
     words,
 )
 from evaluation.answer_match.verdicts import Verdict, capped, unsure_if
@@ -145,11 +147,21 @@ def _other_unit(said: Prediction, gold_words: Sequence[Token], value: Token, que
         for following in said.tokens[i + 1 : i + 4]:
             if not isinstance(following, str) or following in BREAKS or following in FUNCTION_WORDS:
                 break
-            if following not in FILLERS | COUNT_WORDS | DOWN_WORDS | UP_WORDS and not stated_in(
-                following, known
+            if following not in FILLERS | COUNT_WORDS | DOWN_WORDS | UP_WORDS and not (
+                stated_in(following, known) or counts_alike(following, known)
             ):
                 return True
     return False
+
+
+def counts_alike(noun: Token, nouns: Sequence[Token]) -> bool:
+    """Whether a noun is another word for one of `nouns` that counts the same things ("films" for
+    "movies", "titles" for "championships": cues.py, COUNTED_SYNONYMS)."""
+    found = {stem(t) for t in nouns if isinstance(t, str)}
+    return any(stem(noun) in group and found & group for group in _COUNTED_STEMS)
+
+
+_COUNTED_STEMS = tuple(frozenset(stem(word) for word in group) for group in COUNTED_SYNONYMS)
 
 
 def values_conflict(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
