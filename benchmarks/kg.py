@@ -775,6 +775,14 @@ def report_saved_real(path: Path, show_misses: bool, sealed: str | None = None) 
     kept = {f.name for f in fields(KGResult)} - {"usage"}
     runs = []
     for name, rows in saved.items():
+        unknown = [row["key"] for row in rows if row["key"] not in by_key]
+        if unknown:
+            sets = ", ".join(sorted(SEALED_SETS))
+            raise SystemExit(
+                f"{path}: run {name!r} holds {len(unknown)} questions that are not of the "
+                f"{SEALED_SETS[sealed].split if sealed else 'real-wording'} set (the first: {unknown[0]}); "
+                f"name the set it was run on with --sealed ({sets}) or leave it out for the real-wording set"
+            )
         cases = [by_key[row["key"]] for row in rows]
         results = [KGResult(**{k: v for k, v in row.items() if k in kept}) for row in rows]
         runs.append((Run(name, results), cases))

@@ -1,5 +1,5 @@
 """The sealed KG sets by name (benchmarks/kg_sealed.py says how each is picked and run): the value of
-benchmarks/kg.py's `--sealed`."""
+benchmarks/kg.py's `--sealed`. Not a script: benchmarks/kg.py reads it."""
 
 from __future__ import annotations
 

@@ -395,6 +395,8 @@ def test_a_saved_run_of_a_sealed_set_is_reported_under_its_split(sealed, records
     assert f"{sealed.split} set, runs saved in {saved}" in printed
     rows = [line.split() for line in printed.splitlines() if line.startswith("a run ")]
     assert [row[2:4] for row in rows[:2]] == [[sealed.split, "0/40"], ["all", "0/40"]]
+    with pytest.raises(SystemExit, match=f"not of the real-wording set .the first: {sealed.taken[0]}"):
+        kg.report_saved_real(saved, show_misses=False)
 
 
 class Recorded:
