@@ -41,10 +41,12 @@ declares (models/kg/relations.py) holds the answer; with --end-to-end also for t
 With --real --system: the whole CragSystem answers the real-wording set with no web pages (the KG the only
 source), judged by the answer checker beside the stage's facts found (benchmarks/kg_system.py).
 
-With --sealed beside --real or --real --system: the sealed set (benchmarks/kg_sealed.py: 40 more validation
-questions, picked by a hash and not read while the KG's rules change) instead of the real-wording set, on
-the KG that holds both (kg_mock/real_fixture.py built with its sealed facts). Run it once, at the end, and
-report that first run; the runs without --sealed never include it.
+With --sealed NAME beside --real or --real --system: that sealed set (benchmarks/kg_sealed_sets.py:
+`first`, benchmarks/kg_sealed.py, run once and spent; `second`, benchmarks/kg_sealed2.py, sealed: 40
+more validation questions each, picked by a salted hash and not read while the KG's rules change)
+instead of the real-wording set, printed as split "sealed-NAME", on the KG that holds the real-wording
+set and that one (kg_mock/real_fixture.py built with its sealed facts). Run a set once, at the end, and
+report that first run; the runs without --sealed never include one.
 
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
 finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
@@ -63,8 +65,8 @@ the route the system recorded and its answer. Correctness is the answer checker'
     python -m benchmarks.kg --real [--end-to-end] [--show-misses] [--out results.json]
     python -m benchmarks.kg --real --system [--split held-out] [--out FOLDER] [--budget-s S]
                                       [--keys KEY,...] [--compare ANSWERS.jsonl] [--show-misses]
-    python -m benchmarks.kg --real [--system] --sealed     # once, at the end
-    python -m benchmarks.kg --report-from results.json [--show-misses]
+    python -m benchmarks.kg --real [--system] --sealed second     # once, at the end
+    python -m benchmarks.kg --report-from results.json [--sealed NAME] [--show-misses]
 """
 
 from __future__ import annotations
@@ -87,7 +89,8 @@ from statistics import mean
 from loguru import logger
 from tqdm import tqdm
 
-from benchmarks import kg_real, kg_sealed, kg_system
+from benchmarks import kg_real, kg_system
+from benchmarks.kg_sealed_sets import SETS as SEALED_SETS
 from benchmarks.llm_cache import add_reply_cache_options, reply_cache_override
 from evaluation.answer_match import Verdict, check_answer, is_refusal, states
 from kg_mock.real_fixture import cached_real_fixture_dir
@@ -104,6 +107,12 @@ from models.schema import Question, QuestionAttributes
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
+# The folder of outputs/ a --real --system run keeps its answers in, by sealed set (None: the real-wording).
+SYSTEM_OUTPUTS: dict[str | None, str] = {
+    None: "kg_system",
+    "first": "kg_system_sealed",
+    "second": "kg_system_sealed_second",
+}
 # The last commit before the KG stage followed names across calls (issue 23): the "previous plan".
 PREVIOUS_PLAN = "32d0e63"
 ENTITY_FIELDS = {f.name for f in fields(KGEntities)}
@@ -484,9 +493,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--sealed",
-        action="store_true",
-        help="with --real (and --real --system), the sealed set (benchmarks/kg_sealed.py) instead of the "
-        "real-wording set: run it once, at the end",
+        choices=sorted(SEALED_SETS),
+        default=None,
+        metavar="NAME",
+        help="with --real (and --real --system, or --report-from), the sealed set NAME "
+        f"({', '.join(sorted(SEALED_SETS))}; benchmarks/kg_sealed_sets.py) instead of the real-wording "
+        "set: run it once, at the end",
     )
     parser.add_argument(
         "--compare",
@@ -616,11 +628,12 @@ def main() -> None:
         )
 
 
-def real_cases(data_dir: Path, sealed: bool = False) -> list[Case]:
-    """The real-wording set (with `sealed`, the sealed set) with its answer facts derived from the KG in
-    `data_dir`."""
+def real_cases(data_dir: Path, sealed: str | None = None) -> list[Case]:
+    """The real-wording set (with `sealed`, the sealed set of that name) with its answer facts derived
+    from the KG in `data_dir`."""
     cases = []
-    for real in (kg_sealed if sealed else kg_real).load(kg_real.in_process_api(data_dir)):
+    post = kg_real.in_process_api(data_dir)
+    for real in SEALED_SETS[sealed].load(post) if sealed else kg_real.load(post):
         facts = real.derivation.facts
         cases.append(
             Case(
@@ -654,13 +667,14 @@ def run_real_benchmark(args: argparse.Namespace) -> None:
     data_dir = cached_real_fixture_dir(args.sealed)
     cases = [c for c in real_cases(data_dir, args.sealed) if args.split in ("all", c.split)]
     splits = Counter(c.split for c in cases)
+    split = SEALED_SETS[args.sealed].split if args.sealed else ""
     parts = (
-        f"{kg_sealed.SPLIT} {splits[kg_sealed.SPLIT]}: run it once, at the end"
+        f"{split} {splits[split]}: run it once, at the end"
         if args.sealed
         else f"tune {splits['tune']}, held-out {splits['held-out']}"
     )
     print(
-        f"{'sealed' if args.sealed else 'real-wording'} set: {len(cases)} questions ({parts}) from "
+        f"{split or 'real-wording'} set: {len(cases)} questions ({parts}) from "
         f"{kg_real.VALIDATION}; KG {data_dir}; mock server with {args.delay_s:g} s per call; batches of "
         f"{args.batch_size}; preset {args.preset}\n"
     )
@@ -739,7 +753,7 @@ def run_real_system(args: argparse.Namespace) -> None:
     cases = [c for c in real_cases(data_dir, args.sealed) if args.split in ("all", c.split)]
     if args.keys:
         cases = [c for c in cases if c.key in set(args.keys)]
-    out = args.out or REPO_ROOT / "outputs" / ("kg_system_sealed" if args.sealed else "kg_system")
+    out = args.out or REPO_ROOT / "outputs" / SYSTEM_OUTPUTS[args.sealed]
     out.mkdir(parents=True, exist_ok=True)
     llm = _RecordedReplies(config, out / "entity-replies.json")
     try:
@@ -753,17 +767,27 @@ def run_real_system(args: argparse.Namespace) -> None:
     kg_system.run(argparse.Namespace(**{**vars(args), "out": out}), config, cases, found, answered, data_dir)
 
 
-def report_saved_real(path: Path, show_misses: bool, sealed: bool = False) -> None:
-    """The report of a saved --real --out file, scored with the set's current answer facts."""
+def report_saved_real(path: Path, show_misses: bool, sealed: str | None = None) -> None:
+    """The report of a saved --real --out file (of the sealed set `sealed`, if named), scored with the
+    set's current answer facts."""
     by_key = {c.key: c for c in real_cases(cached_real_fixture_dir(sealed), sealed)}
     saved = json.loads(path.read_text(encoding="utf-8"))
     kept = {f.name for f in fields(KGResult)} - {"usage"}
     runs = []
     for name, rows in saved.items():
+        unknown = [row["key"] for row in rows if row["key"] not in by_key]
+        if unknown:
+            sets = ", ".join(sorted(SEALED_SETS))
+            raise SystemExit(
+                f"{path}: run {name!r} holds {len(unknown)} questions that are not of the "
+                f"{SEALED_SETS[sealed].split if sealed else 'real-wording'} set (the first: {unknown[0]}); "
+                f"name the set it was run on with --sealed ({sets}) or leave it out for the real-wording set"
+            )
         cases = [by_key[row["key"]] for row in rows]
         results = [KGResult(**{k: v for k, v in row.items() if k in kept}) for row in rows]
         runs.append((Run(name, results), cases))
-    print(f"real-wording set, runs saved in {path}, scored with the current answer facts\n")
+    name = SEALED_SETS[sealed].split if sealed else "real-wording"
+    print(f"{name} set, runs saved in {path}, scored with the current answer facts\n")
     report_real(runs, show_misses)
 
 
@@ -771,13 +795,13 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
     """Per run and split: answer facts found, near misses shown, calls and seconds per question; then the
     share found per domain and per question type; with `show_misses`, every miss and near miss."""
     header = (
-        f"{'run':<40} {'split':<9} {'answer facts found':>19} {'near misses':>12} {'calls/q':>8} {'s/q':>6} "
+        f"{'run':<40} {'split':<13} {'answer facts found':>19} {'near misses':>12} {'calls/q':>8} {'s/q':>6} "
         f"| computed: right wrong unsure none"
     )
     print(header)
     print("-" * len(header))
     for run, cases in runs:
-        for split in ("tune", "held-out", kg_sealed.SPLIT, "all"):
+        for split in ("tune", "held-out", *(s.split for s in SEALED_SETS.values()), "all"):
             pairs = [(c, r) for c, r in zip(cases, run.results) if split in ("all", c.split)]
             if not pairs:
                 continue
@@ -785,7 +809,7 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             listed = [(c, r) for c, r in pairs if c.near_misses]
             shown = sum(offers_near_miss(c, r) for c, r in listed)
             print(
-                f"{run.name:<40} {split:<9} {found:>4}/{len(pairs):<4} = {found / len(pairs):5.0%} "
+                f"{run.name:<40} {split:<13} {found:>4}/{len(pairs):<4} = {found / len(pairs):5.0%} "
                 f"{f'{shown}/{len(listed)}':>12} "
                 f"{mean(len(r.calls) for _, r in pairs):>8.2f} {mean(r.seconds for _, r in pairs):>6.2f} "
                 f"|           {computed_cells(pairs)}"
@@ -816,7 +840,7 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
                     f"{aspect} {sum(s[aspect] for s in scores):>3}/{len(scores):<3}"
                     for aspect in ("relation", "operation", "time", "tense")
                 )
-                print(f"  {run.name:<40} {value:<9} {cells}")
+                print(f"  {run.name:<40} {value:<13} {cells}")
     for label, group in (("domain", lambda c: c.domain), ("question type", lambda c: c.question_type)):
         print(f"\nanswer facts found by {label}:")
         for run, cases in runs:

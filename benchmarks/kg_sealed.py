@@ -1,19 +1,24 @@
-"""The sealed KG set: a test of generalisation for the KG stage (issue 51, item 5). Forty real CRAG
-validation questions (../shared/data/crag_questions_validation.jsonl, read at run time by
-`interaction_id_prefix`, never stored here) that nobody tuned a rule on, picked by a fixed hash.
-Not a script: benchmarks/kg.py reads it.
+"""The sealed KG sets: tests of generalisation for the KG stage (issue 51, item 5). Each is forty real
+CRAG validation questions (../shared/data/crag_questions_validation.jsonl, read at run time by
+`interaction_id_prefix`, never stored here) that nobody tuned a rule on, picked by a fixed hash. This
+module holds the selection, which every set shares, and the first set (FIRST); benchmarks/kg_sealed2.py
+holds the second (SECOND), and benchmarks/kg_sealed_sets.py names them both. Not a script:
+benchmarks/kg.py reads them.
 
-Do not read these questions, their gold answers or their facts while changing the KG's rules, and do
-not run the system on them until the work is done: then run them once
-(`benchmarks/kg.py --real --system --sealed`) and report that first run as it came out.
+Do not read a set's questions, gold answers or facts while changing the KG's rules, and do not run the
+system on them until the work is done: then run them once (`benchmarks/kg.py --real --system --sealed
+NAME`) and report that first run as it came out. The first set was run once and is spent: its misses
+are being read. The second is sealed.
 
-The selection is mechanical:
+The selection is mechanical, one rule parameterised by the set (`SealedSet`: its salt and the keys it
+excludes):
 - candidates: the validation questions of the four KG domains the real-wording set covers (finance,
-  movie, music, sports) that are not in benchmarks/kg_real.py's QUESTIONS;
-- order: sha256 of "sealed:" + interaction_id_prefix, ascending;
+  movie, music, sports) that are not in benchmarks/kg_real.py's QUESTIONS nor among the questions an
+  earlier set walked (its TAKEN, SKIPPED and ALREADY_READ);
+- order: sha256 of the set's salt ("sealed:", "sealed2:") + interaction_id_prefix, ascending;
 - down that order, a question that was read before (its id or its wording is in a file of the repo:
-  all of them in benchmarks/answer_checker_labels.jsonl) is passed over (ALREADY_READ); one that the
-  routes of its own domain could not answer, whatever a reader did, is skipped with its reason
+  so far all of them in benchmarks/answer_checker_labels.jsonl) is passed over (ALREADY_READ); one that
+  the routes of its own domain could not answer, whatever a reader did, is skipped with its reason
   (SKIPPED); every other question is taken (TAKEN), until 40 are taken. The open domain's routes are
   not counted as answering: they hold encyclopaedia summaries, which would make every question
   "answerable", and the set tests the domains' own tables, as the real-wording set does;
@@ -21,8 +26,8 @@ The selection is mechanical:
   routes of ../shared/docs/CRAG_MOCK_API.md), including a computed answer (a count, a comparison, an
   average, a date) and an "invalid question" gold whose false premise the KG's facts show (a company
   or a film that is not in the tables, a week without a game). Difficulty plays no part.
-tests/test_kg_sealed.py re-derives the order and checks that TAKEN, SKIPPED and ALREADY_READ are
-exactly its first questions.
+tests/test_kg_sealed.py re-derives each set's order and checks that its TAKEN, SKIPPED and ALREADY_READ
+are exactly its first questions.
 """
 
 from __future__ import annotations
@@ -55,26 +60,57 @@ from benchmarks.kg_real import (
 )
 
 SELECTION_DOMAINS = ("finance", "movie", "music", "sports")
-SELECTION_SALT = "sealed:"
 SELECTION_SIZE = 40
 
 
-def selection_order(keys: Iterable[str]) -> list[str]:
-    """The keys in the order the selection walks them."""
-    return sorted(keys, key=lambda key: hashlib.sha256((SELECTION_SALT + key).encode()).hexdigest())
+def selection_order(keys: Iterable[str], salt: str) -> list[str]:
+    """The keys in the order a set of this `salt` walks them."""
+    return sorted(keys, key=lambda key: hashlib.sha256((salt + key).encode()).hexdigest())
 
 
-def selection_problems(
-    records: dict[str, dict],
-    excluded: set[str],
-    taken: list[str],
-    skipped: dict[str, str],
-    already_read: dict[str, str],
-) -> list[str]:
-    """How `taken`, `skipped` and `already_read` depart from the rule over the validation `records`
-    (key -> row) without the real-wording set's keys `excluded`; [] when they follow it."""
-    candidates = [key for key, row in records.items() if row["domain"] in SELECTION_DOMAINS]
-    order = selection_order(key for key in candidates if key not in excluded)
+@dataclass(frozen=True)
+class SealedSet:
+    """One sealed set: how it was picked (its salt, the keys it excludes, what its walk took, skipped and
+    passed over) and what it asks (its questions, in TAKEN's order, and their gold intents)."""
+
+    name: str  # the value of benchmarks/kg.py's --sealed
+    salt: str
+    excluded: frozenset[str]  # the real-wording set's keys and those an earlier set walked
+    taken: list[str]
+    skipped: dict[str, str]
+    already_read: dict[str, str]
+    questions: list[RealQuestion]
+    intents: dict[str, GoldIntent]
+
+    @property
+    def split(self) -> str:
+        return f"sealed-{self.name}"
+
+    def walked(self) -> set[str]:
+        """Every key the set's walk reached: taken, skipped or passed over."""
+        return {*self.taken, *self.skipped, *self.already_read}
+
+    def candidates(self, records: dict[str, dict]) -> list[str]:
+        """The validation keys (of `records`: key -> row) the set may take, in its order."""
+        return selection_order(
+            (
+                key
+                for key, row in records.items()
+                if row["domain"] in SELECTION_DOMAINS and key not in self.excluded
+            ),
+            self.salt,
+        )
+
+    def load(self, api_post: Callable[[str, dict], Any], path: Path = VALIDATION) -> list[RealCase]:
+        """The set's cases, as benchmarks/kg_real.py:load gives the real-wording set's."""
+        return kg_real.load(api_post, path, self.questions, lambda _: self.split)
+
+
+def selection_problems(records: dict[str, dict], sealed: SealedSet) -> list[str]:
+    """How the set's TAKEN, SKIPPED and ALREADY_READ depart from the rule over the validation `records`
+    (key -> row); [] when they follow it."""
+    taken, skipped, already_read = sealed.taken, sealed.skipped, sealed.already_read
+    order = sealed.candidates(records)
     found = [f"{key} is not a candidate" for key in [*taken, *skipped, *already_read] if key not in order]
     if found or not taken:
         return found or ["nothing is taken"]
@@ -165,11 +201,9 @@ TAKEN = [
 # --- the questions ------------------------------------------------------------------------------------
 # As in benchmarks/kg_real.py: per question its time (chosen so that the gold answer is true then), the
 # entities an ideal reader returns (fields of models.kg.entities.KGEntities) and a derivation over the
-# official routes, on the KG of kg_mock.real_fixture built with `sealed=True` (the real-wording set's facts
-# and kg_mock/sealed_fixture_data.py's in one KG). tests/test_kg_sealed.py checks each derivation against
-# the mock as tests/test_kg_real.py does, and that the real-wording set's still hold on that KG.
-
-SPLIT = "sealed"
+# official routes, on the KG of kg_mock.real_fixture built with `sealed="first"` (the real-wording set's
+# facts and kg_mock/sealed_fixture_data.py's in one KG). tests/test_kg_sealed.py checks each derivation
+# against the mock as tests/test_kg_real.py does, and that the real-wording set's still hold on that KG.
 
 
 def _number_ones(*artists: str, look_alike: str = "") -> Callable[[Api], Derivation]:
@@ -660,10 +694,13 @@ def _sealed() -> list[tuple[RealQuestion, GoldIntent]]:
     ]  # fmt: skip
 
 
-QUESTIONS: list[RealQuestion] = [question for question, _ in _sealed()]
-INTENTS: dict[str, GoldIntent] = {question.key: intent for question, intent in _sealed()}
-
-
-def load(api_post: Callable[[str, dict], Any], path: Path = VALIDATION) -> list[RealCase]:
-    """The sealed set's cases (split "sealed"), as benchmarks/kg_real.py:load gives the real-wording set's."""
-    return kg_real.load(api_post, path, QUESTIONS, lambda _: SPLIT)
+FIRST = SealedSet(
+    "first",
+    "sealed:",
+    frozenset(question.key for question in kg_real.QUESTIONS),
+    TAKEN,
+    SKIPPED,
+    ALREADY_READ,
+    [question for question, _ in _sealed()],
+    {question.key: intent for question, intent in _sealed()},
+)

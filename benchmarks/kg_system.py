@@ -57,7 +57,8 @@ from models.stages import COMPUTED_KEPT, COMPUTED_OVER_DECLINE, FALSE_PREMISE_OV
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 VERDICTS = (Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE)
-SPLITS = ("tune", "held-out", "sealed", "all")  # "sealed": benchmarks/kg_sealed.py, run alone
+# "sealed-first", "sealed-second": benchmarks/kg_sealed_sets.py, each run alone
+SPLITS = ("tune", "held-out", "sealed-first", "sealed-second", "all")
 # Why a question was answered "I don't know", from its recorded route (models/pipeline.py, models/stages.py).
 ROUTE_CAUSES = {
     "refused: dynamic": "routing: refused before the KG",
@@ -148,7 +149,8 @@ def run(
         if config.budget.seconds_per_question > NO_DEADLINE_S
         else f"{config.budget.seconds_per_question:g} s a question"
     )
-    name = "sealed set" if any(c.split == "sealed" for c in cases) else "real-wording set"
+    sealed = sorted({c.split for c in cases if c.split.startswith("sealed-")})
+    name = f"{' and '.join(sealed)} set" if sealed else "real-wording set"
     print(
         f"{len(cases)} questions of the {name}; whole system, preset {config.preset}, batches of "
         f"{config.batch_size}, no web pages; deadline {deadline}; answers in {path} "

@@ -3,17 +3,18 @@
 `kg_mock.real_fixture_data`, plus seeded filler: a year of daily prices per ticker (walks that keep
 the pinned bars and bounds), one-minute bars of the last five trading days, invented artists and songs
 so that the music index starts, NBA seasons around the fixed team-months, and three soccer seasons.
-With `sealed`, the facts of the sealed set (kg_mock.sealed_fixture_data, benchmarks/kg_sealed.py) are
-added to the same tables before the KG is built, so that one KG holds both sets.
+With `sealed`, the facts of that sealed set ("first": kg_mock.sealed_fixture_data, benchmarks/kg_sealed.py;
+"second": kg_mock.sealed2_fixture_data, benchmarks/kg_sealed2.py) are added to the same tables before
+the KG is built, so that one KG holds the real-wording set and that sealed set.
 
-    python -m kg_mock.real_fixture DIR [--sealed]
+    python -m kg_mock.real_fixture DIR [--sealed first|second]
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import random
-import sys
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from kg_mock import formats
-from kg_mock import real_fixture_data, sealed_fixture_data
+from kg_mock import real_fixture_data, sealed2_fixture_data, sealed_fixture_data
 from kg_mock.fixture import _saturdays, cached_build, music_tables, nba_game_row
 from kg_mock.fixture_data import NBA_TEAMS
 
@@ -32,19 +33,28 @@ FILLER_ARTISTS = 200
 FILLER_SONGS = 400
 
 
-# The facts a KG is built from: the module of the real-wording set's, or its tables joined with the
+# The facts a KG is built from: the module of the real-wording set's, or its tables joined with a
 # sealed set's.
 Facts = ModuleType | SimpleNamespace
+# The facts of each sealed set (benchmarks/kg_sealed_sets.py), by its name.
+SEALED_FACTS: dict[str, ModuleType] = {"first": sealed_fixture_data, "second": sealed2_fixture_data}
 
 
-def fixture_facts(sealed: bool = False) -> Facts:
-    """The real-wording set's facts; with `sealed`, each of its tables joined with the table of the same
-    name in kg_mock.sealed_fixture_data (a dict's entries added, the sealed one winning on a shared key;
-    a list's and a set's items appended)."""
-    if not sealed:
+def sealed_facts(sealed: str) -> ModuleType:
+    if sealed not in SEALED_FACTS:
+        raise ValueError(f"no sealed set {sealed!r}: the sets are {', '.join(SEALED_FACTS)}")
+    return SEALED_FACTS[sealed]
+
+
+def fixture_facts(sealed: str | None = None) -> Facts:
+    """The real-wording set's facts; with `sealed` (a set's name), each of its tables joined with the
+    table of the same name in that set's module of SEALED_FACTS (a dict's entries added, the sealed one
+    winning on a shared key; a list's and a set's items appended)."""
+    if sealed is None:
         return real_fixture_data
+    extras = sealed_facts(sealed)
     tables = {name: value for name, value in vars(real_fixture_data).items() if name.isupper()}
-    for name, extra in vars(sealed_fixture_data).items():
+    for name, extra in vars(extras).items():
         if not name.isupper():
             continue
         table = tables.get(name)
@@ -53,12 +63,12 @@ def fixture_facts(sealed: bool = False) -> Facts:
         elif isinstance(table, (list, set)) and type(extra) is type(table):
             tables[name] = table + extra if isinstance(table, list) else table | extra
         else:
-            raise TypeError(f"sealed_fixture_data.{name} adds to no table of real_fixture_data of its kind")
+            raise TypeError(f"{extras.__name__}.{name} adds to no table of real_fixture_data of its kind")
     return SimpleNamespace(**tables)
 
 
-def build(root: Path, sealed: bool = False) -> Path:
-    """Write the whole real-wording KG under `root` (created if needed), with `sealed` the sealed set's
+def build(root: Path, sealed: str | None = None) -> Path:
+    """Write the whole real-wording KG under `root` (created if needed), with `sealed` that sealed set's
     facts too; returns `root`."""
     root, facts = Path(root), fixture_facts(sealed)
     _write_open(root)
@@ -70,15 +80,17 @@ def build(root: Path, sealed: bool = False) -> Path:
     return root
 
 
-def cached_real_fixture_dir(sealed: bool = False) -> Path:
-    """The KG `build` writes, built once into the temp directory (with `sealed`, its own folder)."""
+def cached_real_fixture_dir(sealed: str | None = None) -> Path:
+    """The KG `build` writes, built once into the temp directory (with `sealed`, a folder per set)."""
     here = Path(__file__)
     sources = [here, Path(real_fixture_data.__file__)] + [
         here.with_name(name) for name in ("fixture.py", "fixture_data.py", "formats.py", "search.py")
     ]
-    if sealed:
-        sources.append(Path(sealed_fixture_data.__file__))
-        return cached_build("kg_mock_real_sealed_fixture", lambda root: build(root, sealed=True), sources)
+    if sealed is not None:
+        sources.append(Path(str(sealed_facts(sealed).__file__)))
+        return cached_build(
+            f"kg_mock_real_sealed_{sealed}_fixture", lambda root: build(root, sealed=sealed), sources
+        )
     return cached_build("kg_mock_real_fixture", build, sources)
 
 
@@ -742,12 +754,11 @@ def _fix_table_gap(
 
 
 def main(argv: Iterable[str] | None = None) -> None:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    sealed = "--sealed" in arguments
-    folders = [argument for argument in arguments if argument != "--sealed"]
-    if len(folders) != 1:
-        raise SystemExit("usage: python -m kg_mock.real_fixture DIR [--sealed]")
-    print(build(Path(folders[0]), sealed=sealed))
+    parser = argparse.ArgumentParser(description="Build the real-wording KG (with a sealed set's facts).")
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--sealed", choices=sorted(SEALED_FACTS), default=None)
+    args = parser.parse_args(None if argv is None else list(argv))
+    print(build(args.folder, sealed=args.sealed))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Hand-written facts of the sealed KG set (benchmarks/kg_sealed.py), added to the real-wording KG's
-(kg_mock/real_fixture_data.py) when kg_mock.real_fixture builds with `sealed=True`: one KG holds both
+(kg_mock/real_fixture_data.py) when kg_mock.real_fixture builds with `sealed="first"`: one KG holds both
 sets, so that the look-alikes of each meet the questions of the other. Each name here is the name of a
 table of real_fixture_data: a dict's entries are added (an entry of the same key replaces the real
 one, which keeps its name and price level), a list's and a set's items are appended.

@@ -1,5 +1,6 @@
-"""The sealed KG set (benchmarks/kg_sealed.py): its selection is the mechanical one it states. Skips
-cleanly without ../shared/data. The checks print no question, gold answer or fact of the set."""
+"""The sealed KG sets (benchmarks/kg_sealed.py, benchmarks/kg_sealed2.py): each selection is the
+mechanical one they state, each derivation holds on the KG of its set. Skips cleanly without
+../shared/data. The checks print no question, gold answer or fact of a set."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks import kg_real, kg_sealed
-from kg_mock import real_fixture, real_fixture_data, sealed_fixture_data
+from benchmarks.kg_sealed import FIRST, SealedSet
+from benchmarks.kg_sealed2 import SECOND
+from benchmarks.kg_sealed_sets import SETS
+from kg_mock import real_fixture, real_fixture_data
 from kg_mock.real_fixture import cached_real_fixture_dir
 from models.config import load_config
 from models.kg import KGResult
@@ -29,63 +33,124 @@ def records() -> dict[str, dict]:
     return kg_real.read_validation()
 
 
-def problems(records, taken=None, skipped=None, already_read=None) -> list[str]:
-    return kg_sealed.selection_problems(
-        records,
-        REAL_KEYS,
-        kg_sealed.TAKEN if taken is None else taken,
-        kg_sealed.SKIPPED if skipped is None else skipped,
-        kg_sealed.ALREADY_READ if already_read is None else already_read,
-    )
+def problems(records, sealed: SealedSet, **changed) -> list[str]:
+    return kg_sealed.selection_problems(records, replace(sealed, **changed))
 
 
-def test_the_selection_is_the_start_of_the_hash_order(records):
-    assert problems(records) == []
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_the_selection_is_the_start_of_the_hash_order(sealed, records):
+    assert problems(records, sealed) == []
+    assert sealed.split == f"sealed-{sealed.name}"
 
 
-def test_a_selection_off_the_rule_is_reported(records):
-    taken, skipped = kg_sealed.TAKEN, kg_sealed.SKIPPED
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_a_selection_off_the_rule_is_reported(sealed, records):
+    taken, skipped = sealed.taken, sealed.skipped
     first_skip = next(iter(skipped))
-    assert "the questions taken are not in the selection's order" in problems(records, taken=taken[::-1])
+    assert "the questions taken are not in the selection's order" in problems(
+        records, sealed, taken=taken[::-1]
+    )
     assert f"{first_skip} is neither taken nor passed over" in problems(
-        records, skipped={k: v for k, v in skipped.items() if k != first_skip}
+        records, sealed, skipped={k: v for k, v in skipped.items() if k != first_skip}
     )
     assert f"{taken[0]} is both taken and passed over" in problems(
-        records, skipped={**skipped, taken[0]: "x"}
+        records, sealed, skipped={**skipped, taken[0]: "x"}
     )
-    assert f"{first_skip} has no one-line reason" in problems(records, skipped={**skipped, first_skip: " "})
+    assert f"{first_skip} has no one-line reason" in problems(
+        records, sealed, skipped={**skipped, first_skip: " "}
+    )
     assert "39 distinct questions taken, not 40" in problems(
-        records, taken=taken[:-1], skipped={**skipped, taken[-1]: "x"}
+        records, sealed, taken=taken[:-1], skipped={**skipped, taken[-1]: "x"}
     )
     real_key = kg_real.QUESTIONS[0].key
-    assert f"{real_key} is not a candidate" in problems(records, skipped={**skipped, real_key: "x"})
-    later = kg_sealed.selection_order(
-        k for k, row in records.items() if row["domain"] in kg_sealed.SELECTION_DOMAINS and k not in REAL_KEYS
-    )[-1]
+    assert f"{real_key} is not a candidate" in problems(records, sealed, skipped={**skipped, real_key: "x"})
+    later = sealed.candidates(records)[-1]
     assert f"{later} comes after the last question taken" in problems(
-        records, skipped={**skipped, later: "x"}
+        records, sealed, skipped={**skipped, later: "x"}
     )
+    # the walk of another salt is not this set's walk
+    assert problems(records, replace(sealed, salt=sealed.salt + "x")) != []
+
+
+def test_the_second_set_walks_none_of_the_first_sets_questions(records):
+    assert not SECOND.walked() & FIRST.walked()
+    assert FIRST.walked() <= SECOND.excluded and REAL_KEYS <= SECOND.excluded
+    spent = FIRST.taken[0]
+    assert f"{spent} is not a candidate" in problems(records, SECOND, skipped={**SECOND.skipped, spent: "x"})
+    # without the first set's keys excluded, the second set's walk would meet some of them
+    unexcluded = replace(SECOND, excluded=frozenset(REAL_KEYS))
+    assert set(unexcluded.candidates(records)[: len(SECOND.candidates(records)) // 4]) & FIRST.walked()
 
 
 def test_the_selection_order_is_fixed_by_the_salted_hash():
-    assert kg_sealed.selection_order(["b", "a", "c"]) == kg_sealed.selection_order(["c", "b", "a"])
-    assert kg_sealed.selection_order(["2ce829dc", "5c488256"]) == ["5c488256", "2ce829dc"]
+    salt = FIRST.salt
+    assert kg_sealed.selection_order(["b", "a", "c"], salt) == kg_sealed.selection_order(
+        ["c", "b", "a"], salt
+    )
+    assert kg_sealed.selection_order(["2ce829dc", "5c488256"], salt) == ["5c488256", "2ce829dc"]
+    assert kg_sealed.selection_order(FIRST.taken, SECOND.salt) != FIRST.taken
+
+
+def repo_files() -> dict[str, str]:
+    """Every tracked text file of the repo, lower-cased, but the sealed sets' own modules."""
+    import subprocess
+
+    if not (kg_real.REPO_ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the repo's files are not listed")
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=kg_real.REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    own = {"benchmarks/kg_sealed.py", "benchmarks/kg_sealed2.py", "tests/test_kg_sealed.py"}
+    texts = {}
+    for name in listed:
+        path = kg_real.REPO_ROOT / name
+        if name in own or not path.is_file():
+            continue
+        try:
+            texts[name] = path.read_text(encoding="utf-8").lower()
+        except UnicodeDecodeError:
+            continue
+    return texts
+
+
+def read_in(texts: dict[str, str], key: str, query: str) -> list[str]:
+    """The files that hold the key or (longer than 15 characters) the wording of a question."""
+    wording = query.strip().lower()
+    return sorted(
+        name for name, text in texts.items() if key in text or (len(wording) > 15 and wording in text)
+    )
 
 
 def test_no_sealed_question_is_in_the_real_wording_set_or_was_read_before():
     labelled = {
         json.loads(line)["question"] for line in LABELS.read_text(encoding="utf-8").splitlines() if line
     }
-    assert not set(kg_sealed.TAKEN) & (REAL_KEYS | labelled)
-    assert set(kg_sealed.ALREADY_READ) <= labelled
+    for sealed in SETS.values():
+        assert not set(sealed.taken) & (REAL_KEYS | labelled)
+        assert set(sealed.already_read) <= labelled
+
+
+def test_the_second_sets_passed_over_questions_are_exactly_those_read_before(records):
+    """The ALREADY_READ rule, re-run over the repo's files for the second set's walk: a question whose id
+    or wording a file holds is passed over, naming the files; no other is."""
+    texts = repo_files()
+    found = {
+        key: ", ".join(where)
+        for key in SECOND.walked()
+        if (where := read_in(texts, key, records[key]["query"]))
+    }
+    assert found == SECOND.already_read
+    assert read_in({"x.txt": "a key 1bfdd090 here"}, "1bfdd090", "short") == ["x.txt"]
+    query = records[SECOND.taken[0]]["query"]
+    assert read_in({"x.txt": "q: " + query.lower()}, "zzzz", query) == ["x.txt"]
 
 
 # --- the derivations, on the KG that holds both sets -------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def sealed_post():
-    return kg_real.in_process_api(cached_real_fixture_dir(sealed=True))
+def sealed_posts():
+    return {name: kg_real.in_process_api(cached_real_fixture_dir(name)) for name in SETS}
 
 
 def sealed_problems(question, records, post) -> list[str]:
@@ -94,18 +159,24 @@ def sealed_problems(question, records, post) -> list[str]:
     return [problem.split(" for gold ")[0] for problem in found]
 
 
-@pytest.mark.parametrize("question", kg_sealed.QUESTIONS, ids=lambda q: q.key)
-def test_sealed_gold_answer_is_derivable_from_the_mock(question, records, sealed_post):
-    assert sealed_problems(question, records, sealed_post) == []
+SET_QUESTIONS = [(sealed.name, question) for sealed in SETS.values() for question in sealed.questions]
 
 
+@pytest.mark.parametrize(("name", "question"), SET_QUESTIONS, ids=lambda x: getattr(x, "key", x))
+def test_sealed_gold_answer_is_derivable_from_the_mock(name, question, records, sealed_posts):
+    assert sealed_problems(question, records, sealed_posts[name]) == []
+
+
+@pytest.mark.parametrize("name", SETS)
 @pytest.mark.parametrize("question", kg_real.QUESTIONS, ids=lambda q: q.key)
-def test_the_real_wording_set_still_holds_beside_the_sealed_facts(question, records, sealed_post):
-    assert kg_real.problems(question, records[question.key], sealed_post) == []
+def test_the_real_wording_set_still_holds_beside_the_sealed_facts(name, question, records, sealed_posts):
+    assert kg_real.problems(question, records[question.key], sealed_posts[name]) == []
 
 
-def test_a_wrong_sealed_derivation_is_reported(records, sealed_post):
-    question = kg_sealed.QUESTIONS[0]
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_a_wrong_sealed_derivation_is_reported(sealed, records, sealed_posts):
+    sealed_post = sealed_posts[sealed.name]
+    question = sealed.questions[0]
 
     def invented(api: kg_real.Api) -> kg_real.Derivation:
         right = question.derive(api)
@@ -116,14 +187,15 @@ def test_a_wrong_sealed_derivation_is_reported(records, sealed_post):
     )
     assert "fact 'no such fact' is not in the routes' answers" in found
     assert any(problem.endswith("is also a fact") for problem in found)
-    assert "derived answer 'nobody' is wrong" in found
+    assert any(problem.startswith("derived answer 'nobody' is ") for problem in found)  # wrong or unsure
 
 
-def test_the_sealed_set_is_the_selection_with_entities_of_the_reader(records):
-    assert [question.key for question in kg_sealed.QUESTIONS] == kg_sealed.TAKEN
-    for question in kg_sealed.QUESTIONS:
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_the_sealed_set_is_the_selection_with_entities_of_the_reader(sealed, records):
+    assert [question.key for question in sealed.questions] == sealed.taken
+    for question in sealed.questions:
         KGEntities(**question.entities)
-    assert {records[key]["domain"] for key in kg_sealed.TAKEN} == set(kg_sealed.SELECTION_DOMAINS)
+    assert {records[key]["domain"] for key in sealed.taken} == set(kg_sealed.SELECTION_DOMAINS)
 
 
 # --- the gold intents ----------------------------------------------------------------------------------
@@ -162,11 +234,12 @@ def intent_problems(intent: kg_sealed.GoldIntent, gold: str, routes: set[str]) -
     return found
 
 
-def test_every_sealed_question_has_a_well_formed_gold_intent(records):
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_every_sealed_question_has_a_well_formed_gold_intent(sealed, records):
     routes = official_routes()
     assert len(routes) == 38
-    assert set(kg_sealed.INTENTS) == set(kg_sealed.TAKEN)
-    for key, intent in kg_sealed.INTENTS.items():
+    assert set(sealed.intents) == set(sealed.taken)
+    for key, intent in sealed.intents.items():
         assert intent_problems(intent, records[key]["answer"], routes) == [], key
 
 
@@ -196,32 +269,43 @@ def test_an_ill_formed_gold_intent_is_reported():
 # --- the KG that holds both sets -------------------------------------------------------------------------
 
 
-def test_the_sealed_facts_join_the_real_tables_and_leave_the_default_kg_alone(monkeypatch):
+@pytest.mark.parametrize("sealed", SETS)
+def test_the_sealed_facts_join_the_real_tables_and_leave_the_default_kg_alone(sealed, monkeypatch):
+    facts = real_fixture.SEALED_FACTS[sealed]
     assert real_fixture.fixture_facts() is real_fixture_data
-    joined = real_fixture.fixture_facts(sealed=True)
-    for name, extra in vars(sealed_fixture_data).items():
+    joined = real_fixture.fixture_facts(sealed)
+    for name, extra in vars(facts).items():
         if name.isupper():
             table = getattr(joined, name)
             assert all(item in table for item in extra)
             assert all(item in table for item in getattr(real_fixture_data, name))
     # a real company an entry replaces keeps its name and price level
-    for ticker, (name, anchor, _) in sealed_fixture_data.COMPANIES.items():
+    for ticker, (name, anchor, _) in getattr(facts, "COMPANIES", {}).items():
         if ticker in real_fixture_data.COMPANIES:
             assert real_fixture_data.COMPANIES[ticker][:2] == (name, anchor)
     movies = joined.MOVIES
     assert len({m[0] for m in movies}) == len({m[1] for m in movies}) == len(movies)
-    assert cached_real_fixture_dir() != cached_real_fixture_dir(sealed=True)
-    monkeypatch.setattr(sealed_fixture_data, "NEW_TABLE", {"x": 1}, raising=False)
+    assert len({cached_real_fixture_dir(), *(cached_real_fixture_dir(name) for name in SETS)}) == 1 + len(
+        SETS
+    )
+    monkeypatch.setattr(facts, "NEW_TABLE", {"x": 1}, raising=False)
     with pytest.raises(TypeError, match="NEW_TABLE"):
-        real_fixture.fixture_facts(sealed=True)
-    monkeypatch.setattr(sealed_fixture_data, "MOVIES", {"x": 1})
+        real_fixture.fixture_facts(sealed)
+    monkeypatch.setattr(facts, "MOVIES", {"x": 1})
     with pytest.raises(TypeError, match="MOVIES"):
-        real_fixture.fixture_facts(sealed=True)
+        real_fixture.fixture_facts(sealed)
 
 
-def test_the_default_kg_holds_no_sealed_company():
+def test_an_unknown_sealed_set_is_an_error():
+    with pytest.raises(ValueError, match="no sealed set 'third'"):
+        real_fixture.fixture_facts("third")
+
+
+@pytest.mark.parametrize("sealed", SETS)
+def test_the_default_kg_holds_no_sealed_company(sealed):
     post = kg_real.in_process_api(cached_real_fixture_dir())
-    sealed_only = set(sealed_fixture_data.COMPANIES) - set(real_fixture_data.COMPANIES)
+    facts = real_fixture.SEALED_FACTS[sealed]
+    sealed_only = set(facts.COMPANIES) - set(real_fixture_data.COMPANIES)
     assert sealed_only
     assert all(post("finance/get_info", {"query": ticker}) is None for ticker in sealed_only)
 
@@ -274,24 +358,45 @@ def test_a_table_gap_that_cannot_hold_is_an_error():
 # --- the benchmark's option -----------------------------------------------------------------------------
 
 
-def test_the_benchmark_runs_the_sealed_set_only_when_asked(records):
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_the_benchmark_runs_the_sealed_set_only_when_asked(sealed, records):
     from benchmarks.kg import real_cases
 
     default = real_cases(cached_real_fixture_dir())
-    sealed = real_cases(cached_real_fixture_dir(sealed=True), sealed=True)
-    assert not {case.key for case in default} & set(kg_sealed.TAKEN)
-    assert [case.key for case in sealed] == kg_sealed.TAKEN
-    assert {case.split for case in sealed} == {kg_sealed.SPLIT}
-    assert all(case.alternatives and case.gold for case in sealed)
+    cases = real_cases(cached_real_fixture_dir(sealed.name), sealed.name)
+    assert not {case.key for case in default} & set(sealed.taken)
+    assert [case.key for case in cases] == sealed.taken
+    assert {case.split for case in cases} == {sealed.split}
+    assert all(case.alternatives and case.gold for case in cases)
 
 
-def test_sealed_needs_real(monkeypatch, capsys):
+def test_sealed_needs_real_and_a_set_name(monkeypatch, capsys):
     from benchmarks import kg
 
-    monkeypatch.setattr("sys.argv", ["kg.py", "--sealed"])
+    monkeypatch.setattr("sys.argv", ["kg.py", "--sealed", "second"])
     with pytest.raises(SystemExit):
         kg.main()
     assert "--sealed goes with --real" in capsys.readouterr().err
+    for wrong in (["--sealed"], ["--sealed", "third"]):
+        monkeypatch.setattr("sys.argv", ["kg.py", "--real", *wrong])
+        with pytest.raises(SystemExit):
+            kg.main()
+        assert "--sealed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+def test_a_saved_run_of_a_sealed_set_is_reported_under_its_split(sealed, records, tmp_path, capsys):
+    from benchmarks import kg
+
+    saved = tmp_path / "results.json"
+    saved.write_text(json.dumps({"a run": [{"key": key} for key in sealed.taken]}), encoding="utf-8")
+    kg.report_saved_real(saved, show_misses=False, sealed=sealed.name)
+    printed = capsys.readouterr().out
+    assert f"{sealed.split} set, runs saved in {saved}" in printed
+    rows = [line.split() for line in printed.splitlines() if line.startswith("a run ")]
+    assert [row[2:4] for row in rows[:2]] == [[sealed.split, "0/40"], ["all", "0/40"]]
+    with pytest.raises(SystemExit, match=f"not of the real-wording set .the first: {sealed.taken[0]}"):
+        kg.report_saved_real(saved, show_misses=False)
 
 
 class Recorded:
@@ -329,22 +434,80 @@ class Recorded:
         monkeypatch.setattr(kg.kg_system, "run", lambda *args: self.reported.append(args))
 
 
-def benchmark_args(out: Path | None, sealed: bool) -> argparse.Namespace:
+def benchmark_args(out: Path | None, sealed: str | None) -> argparse.Namespace:
     return argparse.Namespace(
         preset="cpu", set=[], sealed=sealed, split="all", delay_s=0.0, batch_size=8, no_read=True,
         end_to_end=False, show_misses=False, out=out, keys=[], budget_s=100_000.0, llm_replies=None,
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("sealed", [False, True])
-def test_the_sealed_option_picks_the_set_and_its_kg(sealed, records, monkeypatch, tmp_path):
+@pytest.mark.parametrize("sealed", [None, *SETS])
+def test_the_sealed_option_picks_the_set_and_its_kg(sealed, records, monkeypatch, tmp_path, capsys):
     from benchmarks import kg
 
     recorded = Recorded(monkeypatch)
     kg.run_real_benchmark(benchmark_args(None, sealed))
     kg.run_real_system(benchmark_args(tmp_path, sealed))
-    wanted = kg_sealed.TAKEN if sealed else [question.key for question in kg_real.QUESTIONS]
+    wanted = SETS[sealed].taken if sealed else [question.key for question in kg_real.QUESTIONS]
+    assert capsys.readouterr().out.startswith(f"{SETS[sealed].split if sealed else 'real-wording'} set: ")
     assert recorded.cases == [wanted] * 3  # scripted, unbudgeted, then the system's own stage run
     assert set(recorded.servers) == {cached_real_fixture_dir(sealed)}
     *_, system_cases, _, _, data_dir = recorded.reported[-1]
     assert [case.key for case in system_cases] == wanted and data_dir == cached_real_fixture_dir(sealed)
+
+
+# --- the KG of each set answers through the official routes ----------------------------------------------
+
+
+def route_problems(question: kg_real.RealQuestion, intent: kg_sealed.GoldIntent, post) -> list[str]:
+    """What the derivation's calls say against the official shape: a route it called that is not one of
+    the 38, and a gold intent none of whose routes answered (every call of them returned null)."""
+    api = kg_real.Api(post)
+    question.derive(api)
+    routes = official_routes()
+    found = [
+        f"route {path} is not official"
+        for path in sorted({path for path, _, _ in api.answers})
+        if path not in routes
+    ]
+    if not any(result is not None for path, _, result in api.answers if path in intent.routes):
+        found.append(f"no route of the gold intent {sorted(intent.routes)} answered")
+    return found
+
+
+@pytest.mark.parametrize(("name", "question"), SET_QUESTIONS, ids=lambda x: getattr(x, "key", x))
+def test_the_routes_of_each_gold_intent_answer_on_the_sets_kg(name, question, records, sealed_posts):
+    assert route_problems(question, SETS[name].intents[question.key], sealed_posts[name]) == []
+
+
+def test_an_intent_whose_routes_do_not_answer_is_reported(records, sealed_posts):
+    question = SECOND.questions[0]
+    elsewhere = replace(SECOND.intents[question.key], routes=("music/get_members",))
+    assert route_problems(question, elsewhere, sealed_posts["second"]) == [
+        "no route of the gold intent ['music/get_members'] answered"
+    ]
+
+    def unofficial(api: kg_real.Api) -> kg_real.Derivation:
+        api("movie/get_film", query="x")
+        return question.derive(api)
+
+    strange = kg_real.RealQuestion(question.key, question.query_time, {}, unofficial)
+    assert "route movie/get_film is not official" in route_problems(
+        strange,
+        SECOND.intents[question.key],
+        lambda path, body: None if path == "movie/get_film" else sealed_posts["second"](path, body),
+    )
+
+
+def test_the_second_sets_kg_builds_from_the_command_line(tmp_path, capsys):
+    real_fixture.main([str(tmp_path / "kg"), "--sealed", "second"])
+    assert capsys.readouterr().out.strip() == str(tmp_path / "kg")
+    built = sorted(
+        path.relative_to(tmp_path / "kg") for path in (tmp_path / "kg").rglob("*") if path.is_file()
+    )
+    cached = cached_real_fixture_dir("second")
+    assert built == sorted(
+        path.relative_to(cached) for path in cached.rglob("*") if path.is_file() and path.name != "complete"
+    )
+    with pytest.raises(SystemExit):
+        real_fixture.main([str(tmp_path / "other"), "--sealed", "third"])
