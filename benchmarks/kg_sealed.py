@@ -81,6 +81,10 @@ class SealedSet:
     already_read: dict[str, str]
     questions: list[RealQuestion]
     intents: dict[str, GoldIntent]
+    # The first batch of benchmarks/answer_checker_labels.jsonl written after the walk read the repo (in
+    # parallel with it): the already-read rule does not see those labels, and a question of the set they
+    # label must sit in the checker's held-out part, where no checker rule was fitted on it.
+    labels_after_selection: int | None = None
 
     @property
     def split(self) -> str:

@@ -364,4 +364,5 @@ SECOND = SealedSet(
     ALREADY_READ,
     [question for question, _ in _second()],
     {question.key: intent for question, intent in _second()},
+    labels_after_selection=7,
 )

@@ -91,8 +91,16 @@ def test_the_selection_order_is_fixed_by_the_salted_hash():
     assert kg_sealed.selection_order(FIRST.taken, SECOND.salt) != FIRST.taken
 
 
-def repo_files() -> dict[str, str]:
-    """Every tracked text file of the repo, lower-cased, but the sealed sets' own modules."""
+def labels(sealed: SealedSet | None = None) -> list[dict]:
+    """The checker's labelled cases; with `sealed`, those written before its selection."""
+    rows = [json.loads(line) for line in LABELS.read_text(encoding="utf-8").splitlines() if line]
+    cut = sealed and sealed.labels_after_selection
+    return [row for row in rows if not cut or row.get("batch", 1) < cut]
+
+
+def repo_files(sealed: SealedSet) -> dict[str, str]:
+    """Every tracked text file of the repo, lower-cased, but the sealed sets' own modules, with the
+    labels file as it stood when `sealed` was selected."""
     import subprocess
 
     if not (kg_real.REPO_ROOT / ".git").exists():
@@ -110,6 +118,9 @@ def repo_files() -> dict[str, str]:
             texts[name] = path.read_text(encoding="utf-8").lower()
         except UnicodeDecodeError:
             continue
+    texts[str(LABELS.relative_to(kg_real.REPO_ROOT))] = "\n".join(
+        json.dumps(row) for row in labels(sealed)
+    ).lower()
     return texts
 
 
@@ -122,18 +133,29 @@ def read_in(texts: dict[str, str], key: str, query: str) -> list[str]:
 
 
 def test_no_sealed_question_is_in_the_real_wording_set_or_was_read_before():
-    labelled = {
-        json.loads(line)["question"] for line in LABELS.read_text(encoding="utf-8").splitlines() if line
-    }
+    labelled = {row["question"] for row in labels()}
     for sealed in SETS.values():
-        assert not set(sealed.taken) & (REAL_KEYS | labelled)
-        assert set(sealed.already_read) <= labelled
+        before = {row["question"] for row in labels(sealed)}
+        assert not set(sealed.taken) & (REAL_KEYS | before)
+        assert set(sealed.already_read) <= before
+        later = [row for row in labels() if row["question"] in sealed.taken]
+        assert all(row["part"] == "held-out" for row in later), (
+            "a checker rule was fitted on a sealed question"
+        )
+        assert {row["question"] for row in later} == set(sealed.taken) & labelled
+
+
+def test_labels_written_after_a_selection_are_cut_from_what_it_read():
+    assert labels(replace(SECOND, labels_after_selection=2)) == [
+        row for row in labels() if row.get("batch", 1) == 1
+    ]
+    assert labels(replace(SECOND, labels_after_selection=None)) == labels()
 
 
 def test_the_second_sets_passed_over_questions_are_exactly_those_read_before(records):
     """The ALREADY_READ rule, re-run over the repo's files for the second set's walk: a question whose id
     or wording a file holds is passed over, naming the files; no other is."""
-    texts = repo_files()
+    texts = repo_files(SECOND)
     found = {
         key: ", ".join(where)
         for key in SECOND.walked()
