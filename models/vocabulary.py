@@ -570,7 +570,10 @@ CAST_SIZE = r"\bcast\b|\bactors\b|\bcast members\b"
 # Nominations counted or set apart from wins (NOMINEES: an award asked about with its nominees).
 NOMINATIONS = r"\bnominat\w*"
 # A film asked for ("which film won ..."), a person asked for ("who", "which actor").
-FILM_ASKED = r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b"
+FILM_ASKED = (
+    r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b|"
+    r"\b(?:name|title)s? of the (?:\w+ )?(?:movie|film|picture)s?\b"
+)
 FILM_PERSON_ASKED = r"\bwho\b|\bwhich (?:actor|actress|director|person|star|filmmaker)\b"
 # Others than those named ("who else", "what other films").
 OTHERS_ASKED = r"\bother\b|\balso\b|\belse\b"

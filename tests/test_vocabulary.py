@@ -434,6 +434,8 @@ PATTERNS = [
     ("FILM_ASKED", "which film won", True),
     ("FILM_ASKED", "what animated movies", True),
     ("FILM_ASKED", "which actor won", False),
+    ("FILM_ASKED", "the name of the film that won", True),
+    ("FILM_ASKED", "the name of the actor who won", False),
     ("FILM_PERSON_ASKED", "who won best actor", True),
     ("FILM_PERSON_ASKED", "which actress won", True),
     ("FILM_PERSON_ASKED", "which film won", False),
