@@ -110,6 +110,8 @@ def test_an_award_read_as_a_name_is_left_to_its_relation_and_a_cut_name_is_made_
         KGEntities(companies=["abacus"]), "abacus life's maximum price last week?"
     )
     assert entities.companies == ["abacus life"] and events
+    kept, _ = ground_in_question(KGEntities(teams=["Man Utd"]), "who refereed man utd's last game?")
+    assert kept.teams == ["Man Utd"]  # the words before a name are the question's own
 
 
 class _Meaning:

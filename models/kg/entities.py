@@ -233,13 +233,14 @@ def _an_award(name: str) -> bool:
 
 
 def _owner_holding(name: str, query: str) -> str | None:
-    """The owner the question writes before "'s" that holds the read name as its first or last words
-    and more ("abacus" of "abacus life's price"): the whole name; None when there is none."""
+    """The owner the question writes before "'s" that holds the read name as its first words and more
+    ("abacus" of "abacus life's price"): the whole name; None when there is none. (Words before the
+    read name may be the question's own: "who refereed man utd's last game?")"""
     key = loose_key(name).split()
     for match in _OWNER.finditer(" ".join(query.lower().split())):
         owner = _name_part(match[1], from_end=True)
         words = loose_key(owner).split()
-        if key and len(words) > len(key) and (words[: len(key)] == key or words[-len(key) :] == key):
+        if key and len(words) > len(key) and words[: len(key)] == key:
             return owner
     return None
 
