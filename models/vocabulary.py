@@ -267,6 +267,8 @@ BIRTH_PLACE = (
 )
 # When a person was born (or how old), asked about a named person.
 BIRTH_DATE = r"when .*born|birth ?date|birthdays?|\bages?\b|how old|what year .*born"
+# A band member asked about by age ("its youngest member"): the members' birth dates.
+MEMBER_AGE = rf"{BIRTH_DATE}|oldest|youngest|eldest|older|younger"
 # Whether and when a person died.
 DEATH = r"\bdie|death|dead|alive|passed away"
 # How long an act existed: a person's life, a band's end.
@@ -375,7 +377,16 @@ SIDE_BY_SIDE = r"\bcompared? (?:to|with)\b|\bversus\b|\bvs\.?(?=\s)|\bin compari
 # The difference of two values ("how many more", "how much bigger", "by how much").
 DIFFERENCE_ASKED = (
     r"\bhow (?:many|much) (?:more|less|fewer|bigger|smaller|higher|lower|larger|greater)\b|\bdifference\b|"
-    r"\bby how (?:much|many)\b"
+    r"\bby how (?:much|many)\b|\b(?:points?|games?|goals?|places?) (?:behind|ahead)\b|\bgap (?:to|with)\b"
+)
+# A yes/no question whether a value differs from the one it names ("is its original title different?",
+# "is there a title before x?"): the check of a named value inverted.
+DIFFERENT_ASKED = r"\b(?:different|differs?|other|another|else|changed|renamed|before)\b"
+# A choice on merit by a figure ("which stock is more attractive by its p/e ratio?"): the figure's
+# better direction (models/kg/relations.py: Relation.better) decides, not "more".
+MERIT_ASKED = (
+    r"\b(?:attractive|appealing|undervalued|bargain|"
+    r"(?:better|good|best) (?:value|buy|deal|investment|pick))\b"
 )
 # The rows themselves counted, not their values added ("how many times did x pay a dividend?", "the
 # total number of dividends").
@@ -443,7 +454,10 @@ PLAY_BY_PLAY_WORDS = (
     r"last shot|buzzer|who scored"
 )
 # A team's points (goals) asked for as an amount; "the score of the game" asks for both sides.
-POINTS_ASKED = r"\b(?:points|goals)\b|\b(?:point|goal)s? (?:tally|haul)\b|_'?s? score\b"
+POINTS_ASKED = (
+    r"\b(?:points|goals)\b|\b(?:point|goal|scoring)s? (?:tally|haul|totals?)\b|\btotal (?:points|goals)\b|"
+    r"_'?s? score\b"
+)
 # The winner of a game asked for.
 WINNER_ASKED = r"\bwho won\b|\bwhich (?:team|club|side) won\b|\bwinner\b"
 # Two amounts compared, in either direction.
@@ -479,6 +493,12 @@ FILMS_OF_A_YEAR = r"released in|came out in|(?:movies?|films?) (?:of|from|in|rel
 FILM_YEAR_WORDS = r"oscar|academy award|" + FILMS_OF_A_YEAR
 # Fields of a film record a question may ask for (shown in a film's compact line when asked).
 FILM_FIELDS: dict[str, str] = {
+    # the original title first: "the name it was initially released under" asks for no release date
+    "original_title": (
+        r"original(?:ly)? (?:title|name|called|named|titled|chosen)|"
+        r"\b(?:title|name|named|called|titled|released under)\b.*\b(?:originally|initially|at first)\b|"
+        r"\b(?:originally|initially|at first)\b.*\b(?:title|name|named|called|titled|released under)\b"
+    ),
     "release_date": (
         r"releas|came out|come out|premiere|what year|when was|how old|older|newer|earliest|latest|first"
     ),
@@ -488,7 +508,6 @@ FILM_FIELDS: dict[str, str] = {
         r"revenue|gross|box office|earn|takings|profit|commercial|(?:how much|money)\b.*\bma(?:de|ke)\b"
     ),
     "genres": r"genre|kind of (?:film|movie)|type of (?:film|movie)",
-    "original_title": r"original (?:title|name)",
     "original_language": r"language",
 }
 # Crew jobs by the words that ask for them.
@@ -551,7 +570,10 @@ CAST_SIZE = r"\bcast\b|\bactors\b|\bcast members\b"
 # Nominations counted or set apart from wins (NOMINEES: an award asked about with its nominees).
 NOMINATIONS = r"\bnominat\w*"
 # A film asked for ("which film won ..."), a person asked for ("who", "which actor").
-FILM_ASKED = r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b"
+FILM_ASKED = (
+    r"\b(?:which|what) (?:\w+ )?(?:movie|film|picture)s?\b|"
+    r"\b(?:name|title)s? of the (?:\w+ )?(?:movie|film|picture)s?\b"
+)
 FILM_PERSON_ASKED = r"\bwho\b|\bwhich (?:actor|actress|director|person|star|filmmaker)\b"
 # Others than those named ("who else", "what other films").
 OTHERS_ASKED = r"\bother\b|\balso\b|\belse\b"
@@ -669,6 +691,8 @@ THRESHOLD_WORDS: dict[str, str] = {
 
 # A Grammy named (the KG's Grammy routes answer it).
 GRAMMY = r"grammy"
+# The awards themselves, as a name read for a title may hold them ("the 2002 academy awards").
+AWARD_NAMES = r"\b(?:oscars?|academy awards?|grammys?|grammy awards?|awards?|ceremony|best)\b"
 # The words of a company record's key ("dividendYield": dividend, yield; "fiftyTwoWeekHigh").
 RECORD_KEY_PARTS = r"[a-z]+|[A-Z][a-z]*|\d+"
 # An open-domain record's fact named by the question: words sharing a stem with a word of its key

@@ -24,6 +24,8 @@ import re
 
 from models import vocabulary
 from models.answer_check import violates
+from models.kg.matching import loose_key
+from models.kg.relations import BY_NAME
 
 if TYPE_CHECKING:
     from models.kg.intent import Intent
@@ -90,6 +92,12 @@ def compute(table: FactTable | None, intent: Intent) -> ComputedAnswer | None:
     constraint = intent.constraint
     yes_no = constraint is not None and constraint.kind == "yes_no"
     items = all(isinstance(f.value, str) for f in facts)
+    if intent.asks("difference") and len(subjects) < 2:
+        return None  # a difference to something the facts do not hold ("points behind the leader")
+    if (yes_no or intent.asks("existential")) and items and len(subjects) == 1:
+        check = _named_value_check(table, facts, intent)
+        if check is not None or yes_no:
+            return check
     if len(subjects) > 1 and items and intent.asks("more") != intent.asks("less"):
         # several names' items compared ("who has more members?"): their counts are (a superlative
         # among items is an award's name as often: "best new artist")
@@ -100,7 +108,7 @@ def compute(table: FactTable | None, intent: Intent) -> ComputedAnswer | None:
         facts, items = table.facts, False
     if len(subjects) > 1 and not items:
         answer = _compare(table, facts, intent.in_question_order(subjects), intent, yes_no)
-        if answer is None and _direction(facts, intent) is None:
+        if answer is None and _direction(facts, intent, table) is None:
             answer = _about_all(table, facts, intent)
     else:
         answer = _about_one(table, facts, intent)
@@ -151,6 +159,23 @@ def _between_option_times(table: FactTable, facts: list[Fact], intent: Intent) -
 
 # Kinds of computed answer that are numbers whatever the rows' values.
 _NUMBER_KINDS = ("count", "sum", "average")
+
+
+def _named_value_check(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedAnswer | None:
+    """A yes/no question whether the one value is the name it writes ("is x the title the film was
+    first released under?"): yes when the value is that of a subject or an option it names; no when
+    it asks whether the value differs or another one is there ("is there an original title before
+    x?"). None when the value is not a name it writes: it may name the value in other words."""
+    values = {str(f.value) for f in facts}
+    named = {loose_key(name) for name in [*(s.name for s in intent.subjects), *intent.options]}
+    if len(values) != 1 or loose_key(next(iter(values))) not in named:
+        return None
+    other = intent.asks("different") or intent.asks("existential")
+    return ComputedAnswer(
+        "comparison",
+        "no" if other else "yes",
+        f"the {table.attribute} is {next(iter(values))}, the name the question writes",
+    )
 
 
 def _held_against_threshold(answer: ComputedAnswer, intent: Intent) -> ComputedAnswer | None:
@@ -301,13 +326,17 @@ def _extreme(facts: list[Fact], intent: Intent) -> tuple[ComputedKind, str, Fact
     return None
 
 
-def _direction(facts: list[Fact], intent: Intent) -> bool | None:
+def _direction(facts: list[Fact], intent: Intent, table: FactTable | None = None) -> bool | None:
     """True when the reading asks for the highest value (the latest date), False for the lowest
-    (the earliest), None when it asks for neither or both."""
+    (the earliest), None when it asks for neither or both. A choice on merit ("more attractive")
+    goes the way the relation's figure is better (a lower P/E ratio), None when it declares none."""
     values = [f.value for f in facts if not isinstance(f.value, str)]
     if values and all(isinstance(v, date) for v in values):
         earlier, later = intent.asks("earlier"), intent.asks("later")
         return None if earlier == later else later
+    if intent.asks("merit"):
+        relation = BY_NAME.get(table.relation) if table is not None else None
+        return None if relation is None or not relation.better else relation.better == "higher"
     more = intent.asks("more") or intent.asks("highest")
     less = intent.asks("less") or intent.asks("lowest")
     return None if more == less else more
@@ -334,7 +363,7 @@ def _compare(
             shown(abs(numbers[0] - numbers[1]), table.unit),
             f"difference of the {table.attribute}: {facts_line}",
         )
-    highest = _direction(facts, intent)
+    highest = _direction(facts, intent, table)
     if (
         highest is None
         and intent.asks("side_by_side")

@@ -14,6 +14,7 @@ from typing import Any
 
 from models import vocabulary
 from models.kg.matching import loose_key, name_score, nba_full_names
+from models.kg.relations import TABLES
 from models.kg.timeparse import find_time_spans
 from models.replies import find_json
 from models.schema import Event
@@ -63,6 +64,12 @@ SEARCHED_DOMAINS = ("finance", "movie", "music", "open")
 # similar to it (a misspelt or re-worded name), else dropped.
 MIN_SPAN_SIMILARITY = 0.5
 _TOP_SPOT = re.compile(vocabulary.TOP_SPOT)
+# The words of an award's name: the relations named by them ("best documentary feature"), and the
+# awards themselves ("the 2002 academy awards").
+_AWARD_WORDS = re.compile(
+    "|".join([*(r.cues for table in TABLES.values() for r in table if r.a_name), vocabulary.AWARD_NAMES])
+)
+_AWARD = re.compile(vocabulary.AWARD_NAMES)
 
 
 @dataclass
@@ -216,6 +223,28 @@ def _written(name: str, kind: str, query: str) -> bool:
     return len(found) * 2 >= len(named) or any(len(t) >= 4 for t in found)
 
 
+def _an_award(name: str) -> bool:
+    """The name is an award's ("best documentary feature film", "the 2002 academy awards"): it names an
+    award or a "best" one, and its words once the award's are taken out can be part of no name."""
+    lowered = name.lower()
+    if not _AWARD.search(lowered):
+        return False
+    return _only_cue_words(_AWARD.sub(" ", _AWARD_WORDS.sub(" ", lowered)))
+
+
+def _owner_holding(name: str, query: str) -> str | None:
+    """The owner the question writes before "'s" that holds the read name as its first words and more
+    ("abacus" of "abacus life's price"): the whole name; None when there is none. (Words before the
+    read name may be the question's own: "who refereed man utd's last game?")"""
+    key = loose_key(name).split()
+    for match in _OWNER.finditer(" ".join(query.lower().split())):
+        owner = _name_part(match[1], from_end=True)
+        words = loose_key(owner).split()
+        if key and len(words) > len(key) and words[: len(key)] == key:
+            return owner
+    return None
+
+
 def _a_time(name: str) -> bool:
     """The name is a time expression ("2000-11-11", "last week"): the question's time, no name (a bare
     year may be a title: "1999", "1917")."""
@@ -320,6 +349,16 @@ def ground_in_question(entities: KGEntities, query: str) -> tuple[KGEntities, li
             if len(name.split()) == 1 and _only_cue_words(
                 name
             ):  # "actors", "none": a kind of thing, not a name
+                continue
+            if kind != "tickers" and _an_award(name):
+                events.append(Event("fallback", "an award read as a name, left to its relation", repr(name)))
+                continue
+            owner = _owner_holding(name, query)
+            if owner is not None:
+                names.append(owner)
+                events.append(
+                    Event("fallback", "name read extended to the question's own", f"{name!r} -> {owner!r}")
+                )
                 continue
             if _written(name, kind, query):
                 names.append(name)

@@ -407,7 +407,7 @@ def render_daily(ticker: str, result: object, state: QuestionState, now: datetim
     ordered = [day for day, _ in days]
     lines: list[str] = []
     if now is not None:
-        trading = now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE
+        trading = _trading(now)
         lines.append(
             f"Question time on the exchange's clock: {now:%Y-%m-%d %H:%M} ET ({weekday_name(now.date())}), "
             f"{'during' if trading else 'outside'} trading hours"
@@ -664,8 +664,11 @@ def _dividend_day(state: QuestionState, known: list[str]) -> date | None:
 
 
 def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
-    """The last 1-minute price at the question's time ("right now", "today", "currently")."""
+    """The price at the question's time ("right now", "today", "currently"): the last 1-minute bar's
+    close, or, where the question names a column of the day ("today's open price"), the session's so
+    far; outside trading hours with no 1-minute bar that day, the latest completed day's."""
     now = eastern_time(state.query_time)
+    column = _session_column(state)
     found = []
     for ticker in known:
         answered, result = state.answer(INTRADAY, query=ticker)
@@ -674,9 +677,49 @@ def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
             if answered
             else []
         )
-        if bars and (close := _close(bars[-1][1])) is not None:
-            found.append(Fact(ticker, close, bars[-1][0].date()))
-    return FactTable("latest price (last 1-minute bar)", found)
+        if bars:
+            day = bars[-1][0].date()
+            session = [bar for moment, bar in bars if moment.date() == day]
+            value = _session_value(session, column)
+            if value is not None:
+                found.append(Fact(ticker, value, day))
+        elif now is not None and not _trading(now):
+            answered, result = state.answer(PRICES, query=ticker)
+            days = _completed_days(_bars(result), now) if answered else []
+            if days and (value := _real(days[-1][1].get(column or "Close"))) is not None:
+                found.append(Fact(ticker, value, days[-1][0]))
+    label = f"{ROW_NAMES[column]} of the latest session" if column else "latest price (last 1-minute bar)"
+    return FactTable(label, found)
+
+
+def _trading(now: datetime) -> bool:
+    return now.weekday() < 5 and MARKET_OPEN <= now.time() < MARKET_CLOSE
+
+
+def _session_column(state: QuestionState) -> str | None:
+    """The one column of the day the question names beside its time ("the open price for today"),
+    None when it names none (or several): the price itself is asked."""
+    intent = state.reading
+    named = {
+        BY_NAME[name].field
+        for name in ("opening_price", "daily_high", "daily_low")
+        if (match := intent.match("finance", name)) is not None
+        and match.by == "cue"
+        and (match.words != "open" or intent.asks("price_word"))
+    }
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def _session_value(session: list[dict], column: str | None) -> float | None:
+    """A session's opening price, its high or low so far, else its last price."""
+    if column == "Open":
+        return _real(session[0].get("Open"))
+    values = [v for bar in session if (v := _real(bar.get(column or ""))) is not None]
+    if column == "High" and values:
+        return max(values)
+    if column == "Low" and values:
+        return min(values)
+    return _close(session[-1])
 
 
 def _info(state: QuestionState, ticker: str) -> dict:

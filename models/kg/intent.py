@@ -81,14 +81,14 @@ CUES: dict[str, tuple[str, Scope]] = {
     "side_by_side": (v.SIDE_BY_SIDE, "rest"),
     "rows_counted": (v.ROWS_COUNTED, "rest"),
     "operands": (v.OPERAND_WORDS, "wording"),
+    "existential": (v.EXISTENTIAL_OPENING, "question"),
+    "different": (v.DIFFERENT_ASKED, "wording"),
+    "merit": (v.MERIT_ASKED, "wording"),
     # time and tense
-    "present_tense": (v.PRESENT_TENSE, "wording"),
-    "past_tense": (v.PAST_TENSE, "wording"),
     "relative_time": (v.RELATIVE_TIME, "wording"),
     "at_present": (v.AT_PRESENT, "wording"),
     "up_to": (v.UP_TO, "wording"),
     # finance
-    "ticker_asked": (v.TICKER_ASKED, "question"),
     "generic_price": (v.GENERIC_PRICE, "wording"),
     "change": (v.CHANGE, "wording"),
     "price_word": (v.PRICE_WORD, "wording"),
@@ -101,7 +101,6 @@ CUES: dict[str, tuple[str, Scope]] = {
     "shares_bought": (v.SHARES_BOUGHT, "wording"),
     "money_amount": (v.MONEY_AMOUNT, "question"),
     # music
-    "billboard": (v.BILLBOARD_WORDS, "question"),
     "chart_moves": (v.CHART_MOVES, "wording"),
     "previous_week": (v.PREVIOUS_WEEK, "question"),
     "this_week": (v.THIS_WEEK, "question"),
@@ -121,7 +120,7 @@ CUES: dict[str, tuple[str, Scope]] = {
     **{f"off_chart_{name}": (words, "wording") for name, words in MUSIC_OFF_CHART_HINTS.items()},
     "artist_signal": (v.ARTIST_SIGNAL, "tight"),
     "song_signal": (v.SONG_SIGNAL, "tight"),
-    "member_birth": (rf"{v.BIRTH_DATE}|oldest|youngest|eldest|older|younger", "wording"),
+    "member_birth": (v.MEMBER_AGE, "wording"),
     "member_place": (v.BIRTH_PLACE, "wording"),
     # movie
     "film_year_words": (v.FILM_YEAR_WORDS, "question"),
@@ -154,24 +153,11 @@ CUES: dict[str, tuple[str, Scope]] = {
     "supporting": (v.SUPPORTING, "wording"),
     # sports
     "next_game": (v.NEXT_GAME, "wording"),
-    "player_stats": (v.PLAYER_STATS, "wording"),
     "player_stat_subject": (v.PLAYER_STAT, "question"),
-    "game_period": (v.GAME_PERIOD, "wording"),
     "period_ordinal": (v.PERIOD_ORDINAL, "question"),
     "play_by_play": (v.PLAY_BY_PLAY_WORDS, "question"),
-    "first_score": (v.FIRST_SCORE, "question"),
-    "last_score": (v.LAST_SCORE, "question"),
     "teams_asked": (v.TEAMS_ASKED, "wording"),
-    "beat_the_team": (v.BEAT_THE_TEAM, "wording"),
-    "beaten_by_the_team": (v.BEATEN_BY_THE_TEAM, "wording"),
-    "wins_asked": (v.WINS_ASKED, "wording"),
-    "losses_asked": (v.LOSSES_ASKED, "wording"),
-    "result_asked": (v.RESULT_ASKED, "wording"),
-    "opponent_asked": (v.OPPONENT_ASKED, "wording"),
-    "game_day_asked": (v.GAME_DAY_ASKED, "wording"),
     "conceded": (v.CONCEDED, "wording"),
-    "points_asked": (v.POINTS_ASKED, "wording"),
-    "winner_asked": (v.WINNER_ASKED, "wording"),
     "amounts_compared": (v.AMOUNTS_COMPARED, "wording"),
     "who": (v.WHO_ASKED, "wording"),
     "free_throws": (v.FREE_THROWS, "question"),
@@ -304,11 +290,17 @@ class Intent:
         yielded = {BY_NAME[name].yields for name in picked} - {""}
         for name in picked:
             takes = set(BY_NAME[name].subjects)
-            if not takes & self.kinds and takes & yielded:
+            if not takes & self.kinds and takes & yielded and self._may_end_in(BY_NAME[name]):
                 return name
         return next(
             (name for name in picked if set(BY_NAME[name].subjects) & self.kinds), picked[0] if picked else ""
         )
+
+    def _may_end_in(self, relation: Relation) -> bool:
+        """A chain may end in the relation: a relation of amounts ends one only where an amount is asked
+        (a count, a total, a comparison, a number), not where a name is ("which movie won the award
+        for best documentary at the 2002 academy awards?" asks for no count of Oscars)."""
+        return relation.value != "number" or self.form == "number" or self.operation not in ("lookup", "set")
 
     def confident(self, domain: str, threshold: float) -> bool:
         return self.confidence.get(domain, 0.0) >= threshold
@@ -630,8 +622,17 @@ class IntentReader:
         runner_up = ranked[1][0] if len(ranked) > 1 else 0.0
         if best >= settings.min_meaning and best - runner_up >= settings.min_margin:
             chosen = RelationMatch(best_name, "meaning", best)
-            return (chosen, *(m for m in found if m.name != best_name)), best
+            sure = best if _uses_every_name(best_name, table, kinds) else 0.0
+            return (chosen, *(m for m in found if m.name != best_name)), sure
         return tuple(found), 0.0
+
+
+def _uses_every_name(name: str, table: tuple[Relation, ...], kinds: set[str]) -> bool:
+    """The relation takes every kind of name the question writes that its table knows: a pick by
+    meaning alone that leaves a named song aside ("what year did x sing y?" read as x's birth) is
+    not sure of what joins the names."""
+    known = {kind for relation in table for kind in relation.subjects} - {"years", "rank"}
+    return not (kinds & known) - set(BY_NAME[name].subjects)
 
 
 def _takes(name: str, kinds: set[str]) -> bool:

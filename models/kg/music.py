@@ -493,27 +493,29 @@ def _pairs(result: object) -> list[tuple[str, str]]:
 
 def _render_history(state: QuestionState, artists: list[str], songs: list[str]) -> str:
     """The songs at the asked rank over the whole history the KG holds (undated entries, one a week),
-    those of the asked artists or songs when the question names any, each with its weeks there."""
+    those of the asked artists or songs when the question names any, each with its weeks there; each
+    asked artist's songs counted apart."""
     rank = state.entities.rank
     answered, result = state.answer(RANK_DATE, rank=rank)
     if not answered:
         return ""
     pairs = _pairs(result)
-    keys = {loose_key(name) for name in artists}
-    chosen = [
-        (song, artist)
-        for song, artist in pairs
-        if (not artists and not songs)
-        or loose_key(song) in {loose_key(n) for n in songs}
-        or any(key and key in loose_key(artist) for key in keys)
-    ]
+    chosen = _history_pairs(pairs, artists, songs)
+    kept = {pair for pair, _ in chosen}
     weeks: dict[tuple[str, str], int] = {}
-    for pair in chosen:
-        weeks[pair] = weeks.get(pair, 0) + 1
-    whose = " or ".join(dict.fromkeys([*artists[:1], *songs[:1]])) or "every song"
+    for pair in pairs:
+        if pair in kept:
+            weeks[pair] = weeks.get(pair, 0) + 1
+    owners: dict[str, set[tuple[str, str]]] = {}
+    for pair, owner in chosen:
+        owners.setdefault(owner, set()).add(pair)
+    counted = "; ".join(
+        f"{owner}: {len(found)} songs, {sum(weeks[pair] for pair in found)} weeks"
+        for owner, found in owners.items()
+    )
     head = (
         f"Billboard Hot 100, every week at rank {rank} in the KG ({len(pairs)} weekly entries, undated), "
-        f"those of {whose}: {len(weeks)} songs, {len(chosen)} weeks"
+        f"those of {counted or 'no asked artist or song'}"
     )
     return "\n".join(
         [
@@ -524,6 +526,25 @@ def _render_history(state: QuestionState, artists: list[str], songs: list[str]) 
             ),
         ]
     )
+
+
+def _history_pairs(
+    pairs: list[tuple[str, str]], artists: list[str], songs: list[str]
+) -> list[tuple[tuple[str, str], str]]:
+    """The weekly (song, artist) entries of the asked artists or songs (all when none is asked), each
+    with whose it is: every asked artist its credit names (a duet counts for both), else the song
+    asked, else "every song"."""
+    by_key = {loose_key(name): name for name in artists if loose_key(name)}
+    asked_songs = {loose_key(n) for n in songs}
+    chosen = []
+    for song, artist in pairs:
+        owners = list(dict.fromkeys(name for key, name in by_key.items() if key in loose_key(artist)))
+        if not owners and loose_key(song) in asked_songs:
+            owners = [song]
+        if not owners and not artists and not songs:
+            owners = ["every song"]
+        chosen += [((song, artist), owner) for owner in owners]
+    return chosen
 
 
 def _render_dated_works(state: QuestionState, config: KGConfig) -> str:
@@ -808,22 +829,16 @@ def _relation_table(state: QuestionState, relation: Relation, subjects: list[str
 
 
 def _history_table(state: QuestionState, artists: list[str], songs: list[str]) -> FactTable | None:
+    """The songs at the asked rank of each asked artist (or song): several artists are compared by
+    their own songs, not by the songs of all of them."""
     rank = state.entities.rank
     answered, result = state.answer(RANK_DATE, rank=rank)
     if not answered:
         return None
-    keys = {loose_key(name) for name in artists}
-    chosen = [
-        song
-        for song, artist in _pairs(result)
-        if (not artists and not songs)
-        or loose_key(song) in {loose_key(n) for n in songs}
-        or any(key and key in loose_key(artist) for key in keys)
-    ]
-    whose = (artists or songs or ["every artist"])[0]
+    chosen = _history_pairs(_pairs(result), artists, songs)
     return FactTable(
         f"songs at rank {rank} of the Billboard Hot 100",
-        [Fact(whose, song) for song in dict.fromkeys(chosen)],
+        list(dict.fromkeys(Fact(owner, song) for (song, _), owner in chosen)),
         relation="chart_entry",
         value="name",
     )

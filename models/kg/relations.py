@@ -63,6 +63,9 @@ class Relation:
     # its cue words are the name of a thing (an award), not words of what is asked: "best" of "best
     # picture" asks for no highest value
     a_name: bool = False
+    # the direction its figure is better in, for a choice on merit ("which stock is more attractive by
+    # its p/e ratio?": the lower, the cheaper the earnings); "" when the figure says nothing of merit
+    better: Literal["", "higher", "lower"] = ""
 
 
 # --- finance --------------------------------------------------------------------------------------
@@ -95,6 +98,7 @@ FINANCE: tuple[Relation, ...] = (
         value="number",
         changes=True,
         consumes=True,
+        better="lower",
     ),
     Relation(
         "eps",
@@ -105,6 +109,7 @@ FINANCE: tuple[Relation, ...] = (
         routes=("finance_get_eps",),
         value="number",
         changes=True,
+        better="higher",
     ),
     Relation(
         "market_cap",
@@ -518,11 +523,20 @@ OSCAR_CATEGORIES: tuple[tuple[str, str, str], ...] = (
     ("screenplay_award", r"screenplay|writing", r"WRITING|SCREENPLAY"),
     ("animated", r"animated", r"ANIMATED"),
     ("editing", r"editing", r"FILM EDITING"),
-    ("documentary", r"documentary", r"DOCUMENTARY"),
+    ("documentary_short", r"documentary short(?: subject| film)?", r"DOCUMENTARY \(SHORT"),
+    ("documentary", r"documentary(?: feature)?(?: film)?", r"DOCUMENTARY(?! \(SHORT)"),
     ("costume", r"costume", r"COSTUME"),
     ("makeup", r"make-?up", r"MAKEUP"),
 )
+# The words before a category that are part of the award's name ("the oscar for best ..."): no count
+# of Oscars and no highest value is asked by them.
+_AWARD_FOR = r"(?:(?:the )?(?:oscars?|academy awards?|awards?) for (?:the )?)?(?:best )?"
 _FILM_FIELDS: tuple[tuple[str, ValueKind, tuple[str, ...]], ...] = (
+    (
+        "original_title",
+        "text",
+        ("what is the film's original title?", "what name was the movie first released under?"),
+    ),
     (
         "release_date",
         "date",
@@ -561,7 +575,6 @@ _FILM_FIELDS: tuple[tuple[str, ValueKind, tuple[str, ...]], ...] = (
         ),
     ),
     ("genres", "text", ("what genre is the film?", "what kind of movie is it?")),
-    ("original_title", "text", ("what is the film's original title?",)),
     (
         "original_language",
         "language",
@@ -574,7 +587,7 @@ MOVIE: tuple[Relation, ...] = (
             f"oscar_{name}",
             f"Oscar for {name.replace('_', ' ')}",
             (f"who won the oscar for {name.replace('_', ' ')}?",),
-            cues=words,
+            cues=_AWARD_FOR + rf"(?:{words})",
             subjects=("years", "people", "movies"),
             routes=("movie_get_year_info", "movie_get_person_info", "movie_get_movie_info"),
             field="oscar_awards",

@@ -441,7 +441,9 @@ def _render_team(
             evidence.add(
                 _no_game(state, sport, team, span, where, config),
                 found=known,
-                contradicts=span.granularity == "day",
+                # a day without a game, or a span without the one game a lookup asks about ("who
+                # will they play this week?"), denies what the question assumes; a count of none does not
+                contradicts=span.granularity == "day" or state.reading.operation == "lookup",
             )
             continue
         lines = [f"{subject} on {where} ({len(inside)} games, KG):"]
