@@ -87,6 +87,7 @@ from pathlib import Path
 from statistics import mean
 
 from loguru import logger
+from pydantic import TypeAdapter
 from tqdm import tqdm
 
 from benchmarks import kg_real, kg_system
@@ -106,6 +107,11 @@ from models.prompts import PromptLibrary
 from models.schema import Question, QuestionAttributes
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# Every question's gold intent: the real-wording set's and each sealed set's.
+GOLD_INTENTS = {
+    **kg_real.INTENTS,
+    **{key: intent.as_real() for s in SEALED_SETS.values() for key, intent in s.intents.items()},
+}
 QUESTIONS = REPO_ROOT / "benchmarks" / "kg_questions.jsonl"
 # The folder of outputs/ a --real --system run keeps its answers in, by sealed set (None: the real-wording).
 SYSTEM_OUTPUTS: dict[str | None, str] = {
@@ -238,9 +244,9 @@ def reading_of(result: KGResult) -> Reading | None:
 
 
 def intent_scores(case: Case, result: KGResult) -> dict[str, bool]:
-    """The reading held to the question's gold intent (benchmarks/kg_real.py:INTENTS): its first
+    """The reading held to the question's gold intent (GOLD_INTENTS): its first
     relation by the routes and fields it declares, its operation, its time kind and its tense."""
-    gold = kg_real.INTENTS[case.key]
+    gold = GOLD_INTENTS[case.key]
     reading = reading_of(result)
     if reading is None:
         return {"relation": False, "operation": False, "time": False, "tense": False}
@@ -767,12 +773,18 @@ def run_real_system(args: argparse.Namespace) -> None:
     kg_system.run(argparse.Namespace(**{**vars(args), "out": out}), config, cases, found, answered, data_dir)
 
 
+def saved_result(row: dict) -> KGResult:
+    """A KGResult as `--out` saved it (`asdict`), its computed answer and reading typed again; the
+    token usage is not kept."""
+    kept = {f.name for f in fields(KGResult)} - {"usage"}
+    return TypeAdapter(KGResult).validate_python({k: v for k, v in row.items() if k in kept})
+
+
 def report_saved_real(path: Path, show_misses: bool, sealed: str | None = None) -> None:
     """The report of a saved --real --out file (of the sealed set `sealed`, if named), scored with the
     set's current answer facts."""
     by_key = {c.key: c for c in real_cases(cached_real_fixture_dir(sealed), sealed)}
     saved = json.loads(path.read_text(encoding="utf-8"))
-    kept = {f.name for f in fields(KGResult)} - {"usage"}
     runs = []
     for name, rows in saved.items():
         unknown = [row["key"] for row in rows if row["key"] not in by_key]
@@ -784,7 +796,7 @@ def report_saved_real(path: Path, show_misses: bool, sealed: str | None = None) 
                 f"name the set it was run on with --sealed ({sets}) or leave it out for the real-wording set"
             )
         cases = [by_key[row["key"]] for row in rows]
-        results = [KGResult(**{k: v for k, v in row.items() if k in kept}) for row in rows]
+        results = [saved_result(row) for row in rows]
         runs.append((Run(name, results), cases))
     name = SEALED_SETS[sealed].split if sealed else "real-wording"
     print(f"{name} set, runs saved in {path}, scored with the current answer facts\n")
@@ -815,7 +827,8 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
                 f"|           {computed_cells(pairs)}"
             )
     print(
-        "\nthe reading held to the gold intent (benchmarks/kg_real.py:INTENTS), right of all: relation (by "
+        "\nthe reading held to the gold intent (kg_real.INTENTS, each sealed set's intents), right of all: "
+        "relation (by "
         "the routes and fields it declares), operation, time kind, tense"
     )
     for run, cases in runs:
@@ -829,9 +842,7 @@ def report_real(runs: list[tuple[Run, list[Case]]], show_misses: bool) -> None:
             values = sorted({group(c) for c in cases})
             for value in values:
                 pairs = [
-                    (c, r)
-                    for c, r in zip(cases, run.results)
-                    if group(c) == value and c.key in kg_real.INTENTS
+                    (c, r) for c, r in zip(cases, run.results) if group(c) == value and c.key in GOLD_INTENTS
                 ]
                 if not pairs:
                     continue

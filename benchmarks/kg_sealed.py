@@ -540,6 +540,14 @@ class GoldIntent:
     options: tuple[str, ...] = ()  # what the question offers to choose between
     false_premise: bool = False  # the gold answer is "invalid question"
 
+    def as_real(self) -> kg_real.GoldIntent:
+        """The same intent in the real-wording set's terms, which benchmarks/kg.py scores readings by: a
+        time given from the query time is "relative"; every route holds the answer in any of the fields."""
+        fields = "|".join(self.fields)
+        answer = tuple(f"{route}:{fields}" if fields else route for route in self.routes)
+        time = "relative" if self.relative else self.time
+        return kg_real.GoldIntent(self.operation, time, self.tense, answer)
+
 
 PRICES = "finance/get_price_history"
 COMPANY = ("finance/get_company_name", "finance/get_ticker_by_name")

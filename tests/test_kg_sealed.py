@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -533,3 +533,31 @@ def test_the_second_sets_kg_builds_from_the_command_line(tmp_path, capsys):
     )
     with pytest.raises(SystemExit):
         real_fixture.main([str(tmp_path / "other"), "--sealed", "third"])
+
+
+def test_a_saved_result_reads_back_with_its_computed_answer_and_reading_typed():
+    from benchmarks import kg
+    from models.kg.answer import ComputedAnswer
+    from models.kg.stage import Reading
+
+    reading = Reading("movie", ("budget",), ("cue",), "compare", "none", "any", "name", 0.9)
+    result = KGResult(
+        references=["Computed answer: a"],
+        computed=ComputedAnswer("comparison", "a", "budget of a > b"),
+        reading=reading,
+        match=0.8,
+    )
+    back = kg.saved_result(json.loads(json.dumps({"key": "k", **asdict(result)})))
+    assert back == result
+    assert isinstance(back.computed, ComputedAnswer) and back.reading == reading
+
+
+def test_a_sealed_gold_intent_reads_in_the_real_wording_sets_terms():
+    intent = kg_sealed.GoldIntent("lookup", "point", True, "now", ("finance/get_price_history",), ("Open",))
+    assert intent.as_real() == kg_real.GoldIntent(
+        "lookup", "relative", "now", ("finance/get_price_history:Open",)
+    )
+    whole = kg_sealed.GoldIntent("set", "span", False, "then", ("a/x", "b/y"), ())
+    assert whole.as_real() == kg_real.GoldIntent("set", "span", "then", ("a/x", "b/y"))
+    assert kg_real.relation_right(intent.as_real(), {("finance/get_price_history", "Open")})
+    assert not kg_real.relation_right(intent.as_real(), {("finance/get_price_history", "Close")})
