@@ -773,16 +773,19 @@ def run_real_system(args: argparse.Namespace) -> None:
     kg_system.run(argparse.Namespace(**{**vars(args), "out": out}), config, cases, found, answered, data_dir)
 
 
-def saved_result(row: dict) -> KGResult:
-    """A KGResult as `--out` saved it (`asdict`), its computed answer and reading typed again; the
+def saved_results(rows: list[dict]) -> list[KGResult]:
+    """KGResults as `--out` saved them (`asdict`), their computed answers and readings typed again; the
     token usage is not kept."""
     kept = {f.name for f in fields(KGResult)} - {"usage"}
-    return TypeAdapter(KGResult).validate_python({k: v for k, v in row.items() if k in kept})
+    return TypeAdapter(list[KGResult]).validate_python(
+        [{k: v for k, v in row.items() if k in kept} for row in rows]
+    )
 
 
 def report_saved_real(path: Path, show_misses: bool, sealed: str | None = None) -> None:
     """The report of a saved --real --out file (of the sealed set `sealed`, if named), scored with the
     set's current answer facts."""
+    set_name = SEALED_SETS[sealed].split if sealed else "real-wording"
     by_key = {c.key: c for c in real_cases(cached_real_fixture_dir(sealed), sealed)}
     saved = json.loads(path.read_text(encoding="utf-8"))
     runs = []
@@ -792,14 +795,12 @@ def report_saved_real(path: Path, show_misses: bool, sealed: str | None = None) 
             sets = ", ".join(sorted(SEALED_SETS))
             raise SystemExit(
                 f"{path}: run {name!r} holds {len(unknown)} questions that are not of the "
-                f"{SEALED_SETS[sealed].split if sealed else 'real-wording'} set (the first: {unknown[0]}); "
+                f"{set_name} set (the first: {unknown[0]}); "
                 f"name the set it was run on with --sealed ({sets}) or leave it out for the real-wording set"
             )
         cases = [by_key[row["key"]] for row in rows]
-        results = [saved_result(row) for row in rows]
-        runs.append((Run(name, results), cases))
-    name = SEALED_SETS[sealed].split if sealed else "real-wording"
-    print(f"{name} set, runs saved in {path}, scored with the current answer facts\n")
+        runs.append((Run(name, saved_results(rows)), cases))
+    print(f"{set_name} set, runs saved in {path}, scored with the current answer facts\n")
     report_real(runs, show_misses)
 
 

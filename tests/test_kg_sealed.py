@@ -547,7 +547,7 @@ def test_a_saved_result_reads_back_with_its_computed_answer_and_reading_typed():
         reading=reading,
         match=0.8,
     )
-    back = kg.saved_result(json.loads(json.dumps({"key": "k", **asdict(result)})))
+    [back] = kg.saved_results([json.loads(json.dumps({"key": "k", **asdict(result)}))])
     assert back == result
     assert isinstance(back.computed, ComputedAnswer) and back.reading == reading
 
