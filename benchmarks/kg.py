@@ -42,11 +42,12 @@ With --real --system: the whole CragSystem answers the real-wording set with no 
 source), judged by the answer checker beside the stage's facts found (benchmarks/kg_system.py).
 
 With --sealed NAME beside --real or --real --system: that sealed set (benchmarks/kg_sealed_sets.py:
-`first`, benchmarks/kg_sealed.py, run once and spent; `second`, benchmarks/kg_sealed2.py, sealed: 40
-more validation questions each, picked by a salted hash and not read while the KG's rules change)
-instead of the real-wording set, printed as split "sealed-NAME", on the KG that holds the real-wording
-set and that one (kg_mock/real_fixture.py built with its sealed facts). Run a set once, at the end, and
-report that first run; the runs without --sealed never include one.
+`first`, benchmarks/kg_sealed.py, run once and spent; `second`, benchmarks/kg_sealed2.py, run once;
+`third`, benchmarks/kg_sealed3.py, sealed: 40 more validation questions each, picked by a salted hash
+and not read while the KG's rules change) instead of the real-wording set, printed as split
+"sealed-NAME", on the KG that holds the real-wording set and that one (kg_mock/real_fixture.py built
+with its sealed facts). Run a set once, at the end, and report that first run; the runs without
+--sealed never include one.
 
 With --system, instead: the whole CragSystem (the preset's embedded model) answers the dynamic
 finance and sports questions (static_or_dynamic != "static"), with no web pages, in four setups:
@@ -65,7 +66,7 @@ the route the system recorded and its answer. Correctness is the answer checker'
     python -m benchmarks.kg --real [--end-to-end] [--show-misses] [--out results.json]
     python -m benchmarks.kg --real --system [--split held-out] [--out FOLDER] [--budget-s S]
                                       [--keys KEY,...] [--compare ANSWERS.jsonl] [--show-misses]
-    python -m benchmarks.kg --real [--system] --sealed second     # once, at the end
+    python -m benchmarks.kg --real [--system] --sealed third      # once, at the end
     python -m benchmarks.kg --report-from results.json [--sealed NAME] [--show-misses]
 """
 
@@ -118,6 +119,7 @@ SYSTEM_OUTPUTS: dict[str | None, str] = {
     None: "kg_system",
     "first": "kg_system_sealed",
     "second": "kg_system_sealed_second",
+    "third": "kg_system_sealed_third",
 }
 # The last commit before the KG stage followed names across calls (issue 23): the "previous plan".
 PREVIOUS_PLAN = "32d0e63"

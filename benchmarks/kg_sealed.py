@@ -2,20 +2,20 @@
 CRAG validation questions (../shared/data/crag_questions_validation.jsonl, read at run time by
 `interaction_id_prefix`, never stored here) that nobody tuned a rule on, picked by a fixed hash. This
 module holds the selection, which every set shares, and the first set (FIRST); benchmarks/kg_sealed2.py
-holds the second (SECOND), and benchmarks/kg_sealed_sets.py names them both. Not a script:
-benchmarks/kg.py reads them.
+holds the second (SECOND), benchmarks/kg_sealed3.py the third (THIRD), and benchmarks/kg_sealed_sets.py
+names them all. Not a script: benchmarks/kg.py reads them.
 
 Do not read a set's questions, gold answers or facts while changing the KG's rules, and do not run the
 system on them until the work is done: then run them once (`benchmarks/kg.py --real --system --sealed
 NAME`) and report that first run as it came out. The first set was run once and is spent: its misses
-are being read. The second is sealed.
+are being read. The second was run once. The third is sealed.
 
 The selection is mechanical, one rule parameterised by the set (`SealedSet`: its salt and the keys it
 excludes):
 - candidates: the validation questions of the four KG domains the real-wording set covers (finance,
   movie, music, sports) that are not in benchmarks/kg_real.py's QUESTIONS nor among the questions an
   earlier set walked (its TAKEN, SKIPPED and ALREADY_READ);
-- order: sha256 of the set's salt ("sealed:", "sealed2:") + interaction_id_prefix, ascending;
+- order: sha256 of the set's salt ("sealed:", "sealed2:", "sealed3:") + interaction_id_prefix, ascending;
 - down that order, a question that was read before (its id or its wording is in a file of the repo:
   so far all of them in benchmarks/answer_checker_labels.jsonl) is passed over (ALREADY_READ); one that
   the routes of its own domain could not answer, whatever a reader did, is skipped with its reason

@@ -5,5 +5,6 @@ from __future__ import annotations
 
 from benchmarks.kg_sealed import FIRST, SealedSet
 from benchmarks.kg_sealed2 import SECOND
+from benchmarks.kg_sealed3 import THIRD
 
-SETS: dict[str, SealedSet] = {sealed.name: sealed for sealed in (FIRST, SECOND)}
+SETS: dict[str, SealedSet] = {sealed.name: sealed for sealed in (FIRST, SECOND, THIRD)}

@@ -57,8 +57,8 @@ from models.stages import COMPUTED_KEPT, COMPUTED_OVER_DECLINE, FALSE_PREMISE_OV
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 VERDICTS = (Verdict.CORRECT, Verdict.WRONG, Verdict.MISSING, Verdict.UNSURE)
-# "sealed-first", "sealed-second": benchmarks/kg_sealed_sets.py, each run alone
-SPLITS = ("tune", "held-out", "sealed-first", "sealed-second", "all")
+# "sealed-first", "sealed-second", "sealed-third": benchmarks/kg_sealed_sets.py, each run alone
+SPLITS = ("tune", "held-out", "sealed-first", "sealed-second", "sealed-third", "all")
 # Why a question was answered "I don't know", from its recorded route (models/pipeline.py, models/stages.py).
 ROUTE_CAUSES = {
     "refused: dynamic": "routing: refused before the KG",

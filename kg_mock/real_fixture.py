@@ -4,10 +4,11 @@
 the pinned bars and bounds), one-minute bars of the last five trading days, invented artists and songs
 so that the music index starts, NBA seasons around the fixed team-months, and three soccer seasons.
 With `sealed`, the facts of that sealed set ("first": kg_mock.sealed_fixture_data, benchmarks/kg_sealed.py;
-"second": kg_mock.sealed2_fixture_data, benchmarks/kg_sealed2.py) are added to the same tables before
-the KG is built, so that one KG holds the real-wording set and that sealed set.
+"second": kg_mock.sealed2_fixture_data, benchmarks/kg_sealed2.py; "third": kg_mock.sealed3_fixture_data,
+benchmarks/kg_sealed3.py) are added to the same tables before the KG is built, so that one KG holds the
+real-wording set and that sealed set.
 
-    python -m kg_mock.real_fixture DIR [--sealed first|second]
+    python -m kg_mock.real_fixture DIR [--sealed first|second|third]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from kg_mock import formats
-from kg_mock import real_fixture_data, sealed2_fixture_data, sealed_fixture_data
+from kg_mock import real_fixture_data, sealed2_fixture_data, sealed3_fixture_data, sealed_fixture_data
 from kg_mock.fixture import _saturdays, cached_build, music_tables, nba_game_row
 from kg_mock.fixture_data import NBA_TEAMS
 
@@ -37,7 +38,11 @@ FILLER_SONGS = 400
 # sealed set's.
 Facts = ModuleType | SimpleNamespace
 # The facts of each sealed set (benchmarks/kg_sealed_sets.py), by its name.
-SEALED_FACTS: dict[str, ModuleType] = {"first": sealed_fixture_data, "second": sealed2_fixture_data}
+SEALED_FACTS: dict[str, ModuleType] = {
+    "first": sealed_fixture_data,
+    "second": sealed2_fixture_data,
+    "third": sealed3_fixture_data,
+}
 
 
 def sealed_facts(sealed: str) -> ModuleType:

@@ -1,5 +1,5 @@
-"""The sealed KG sets (benchmarks/kg_sealed.py, benchmarks/kg_sealed2.py): each selection is the
-mechanical one they state, each derivation holds on the KG of its set. Skips cleanly without
+"""The sealed KG sets (benchmarks/kg_sealed.py, benchmarks/kg_sealed2.py, benchmarks/kg_sealed3.py): each
+selection is the mechanical one they state, each derivation holds on the KG of its set. Skips cleanly without
 ../shared/data. The checks print no question, gold answer or fact of a set."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 from benchmarks import kg_real, kg_sealed
 from benchmarks.kg_sealed import FIRST, SealedSet
 from benchmarks.kg_sealed2 import SECOND
+from benchmarks.kg_sealed3 import THIRD
 from benchmarks.kg_sealed_sets import SETS
 from kg_mock import real_fixture, real_fixture_data
 from kg_mock.real_fixture import cached_real_fixture_dir
@@ -24,6 +25,10 @@ from models.kg.entities import KGEntities
 
 LABELS = kg_real.REPO_ROOT / "benchmarks" / "answer_checker_labels.jsonl"
 REAL_KEYS = {question.key for question in kg_real.QUESTIONS}
+BUILT = {
+    "first": FIRST,
+    "second": SECOND,
+}  # the sets whose derivations and facts are written (the third's follow)
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +87,21 @@ def test_the_second_set_walks_none_of_the_first_sets_questions(records):
     assert set(unexcluded.candidates(records)[: len(SECOND.candidates(records)) // 4]) & FIRST.walked()
 
 
+def test_the_third_set_walks_none_of_the_earlier_sets_questions(records):
+    earlier = FIRST.walked() | SECOND.walked()
+    assert not THIRD.walked() & earlier
+    assert earlier | REAL_KEYS <= THIRD.excluded
+    assert THIRD.excluded == REAL_KEYS | earlier
+    for spent in (FIRST.taken[0], SECOND.taken[0], next(iter(SECOND.already_read))):
+        assert f"{spent} is not a candidate" in problems(
+            records, THIRD, skipped={**THIRD.skipped, spent: "x"}
+        )
+    # without the second set's keys excluded, the third set's walk would meet some of them
+    unexcluded = replace(THIRD, excluded=frozenset(REAL_KEYS | FIRST.walked()))
+    assert problems(records, unexcluded) != []
+    assert set(unexcluded.candidates(records)[: len(THIRD.walked())]) & SECOND.walked()
+
+
 def test_the_selection_order_is_fixed_by_the_salted_hash():
     salt = FIRST.salt
     assert kg_sealed.selection_order(["b", "a", "c"], salt) == kg_sealed.selection_order(
@@ -89,6 +109,10 @@ def test_the_selection_order_is_fixed_by_the_salted_hash():
     )
     assert kg_sealed.selection_order(["2ce829dc", "5c488256"], salt) == ["5c488256", "2ce829dc"]
     assert kg_sealed.selection_order(FIRST.taken, SECOND.salt) != FIRST.taken
+    assert THIRD.salt == "sealed3:"
+    assert kg_sealed.selection_order(SECOND.taken, THIRD.salt) != kg_sealed.selection_order(
+        SECOND.taken, SECOND.salt
+    )
 
 
 def labels(sealed: SealedSet | None = None) -> list[dict]:
@@ -108,7 +132,12 @@ def repo_files(sealed: SealedSet) -> dict[str, str]:
     listed = subprocess.run(
         ["git", "ls-files"], cwd=kg_real.REPO_ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
-    own = {"benchmarks/kg_sealed.py", "benchmarks/kg_sealed2.py", "tests/test_kg_sealed.py"}
+    own = {
+        "benchmarks/kg_sealed.py",
+        "benchmarks/kg_sealed2.py",
+        "benchmarks/kg_sealed3.py",
+        "tests/test_kg_sealed.py",
+    }
     texts = {}
     for name in listed:
         path = kg_real.REPO_ROOT / name
@@ -152,16 +181,17 @@ def test_labels_written_after_a_selection_are_cut_from_what_it_read():
     assert labels(replace(SECOND, labels_after_selection=None)) == labels()
 
 
-def test_the_second_sets_passed_over_questions_are_exactly_those_read_before(records):
-    """The ALREADY_READ rule, re-run over the repo's files for the second set's walk: a question whose id
-    or wording a file holds is passed over, naming the files; no other is."""
-    texts = repo_files(SECOND)
+@pytest.mark.parametrize("sealed", [SECOND, THIRD], ids=lambda s: s.name)
+def test_the_passed_over_questions_are_exactly_those_read_before(sealed, records):
+    """The ALREADY_READ rule, re-run over the repo's files for a set's walk: a question whose id or
+    wording a file holds is passed over, naming the files; no other is."""
+    texts = repo_files(sealed)
     found = {
         key: ", ".join(where)
-        for key in SECOND.walked()
+        for key in sealed.walked()
         if (where := read_in(texts, key, records[key]["query"]))
     }
-    assert found == SECOND.already_read
+    assert found == sealed.already_read
     assert read_in({"x.txt": "a key 1bfdd090 here"}, "1bfdd090", "short") == ["x.txt"]
     query = records[SECOND.taken[0]]["query"]
     assert read_in({"x.txt": "q: " + query.lower()}, "zzzz", query) == ["x.txt"]
@@ -195,7 +225,7 @@ def test_the_real_wording_set_still_holds_beside_the_sealed_facts(name, question
     assert kg_real.problems(question, records[question.key], sealed_posts[name]) == []
 
 
-@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
 def test_a_wrong_sealed_derivation_is_reported(sealed, records, sealed_posts):
     sealed_post = sealed_posts[sealed.name]
     question = sealed.questions[0]
@@ -212,7 +242,7 @@ def test_a_wrong_sealed_derivation_is_reported(sealed, records, sealed_posts):
     assert any(problem.startswith("derived answer 'nobody' is ") for problem in found)  # wrong or unsure
 
 
-@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
 def test_the_sealed_set_is_the_selection_with_entities_of_the_reader(sealed, records):
     assert [question.key for question in sealed.questions] == sealed.taken
     for question in sealed.questions:
@@ -256,7 +286,7 @@ def intent_problems(intent: kg_sealed.GoldIntent, gold: str, routes: set[str]) -
     return found
 
 
-@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
 def test_every_sealed_question_has_a_well_formed_gold_intent(sealed, records):
     routes = official_routes()
     assert len(routes) == 38
@@ -291,7 +321,7 @@ def test_an_ill_formed_gold_intent_is_reported():
 # --- the KG that holds both sets -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sealed", SETS)
+@pytest.mark.parametrize("sealed", BUILT)
 def test_the_sealed_facts_join_the_real_tables_and_leave_the_default_kg_alone(sealed, monkeypatch):
     facts = real_fixture.SEALED_FACTS[sealed]
     assert real_fixture.fixture_facts() is real_fixture_data
@@ -319,11 +349,11 @@ def test_the_sealed_facts_join_the_real_tables_and_leave_the_default_kg_alone(se
 
 
 def test_an_unknown_sealed_set_is_an_error():
-    with pytest.raises(ValueError, match="no sealed set 'third'"):
-        real_fixture.fixture_facts("third")
+    with pytest.raises(ValueError, match="no sealed set 'fourth'"):
+        real_fixture.fixture_facts("fourth")
 
 
-@pytest.mark.parametrize("sealed", SETS)
+@pytest.mark.parametrize("sealed", BUILT)
 def test_the_default_kg_holds_no_sealed_company(sealed):
     post = kg_real.in_process_api(cached_real_fixture_dir())
     facts = real_fixture.SEALED_FACTS[sealed]
@@ -380,7 +410,7 @@ def test_a_table_gap_that_cannot_hold_is_an_error():
 # --- the benchmark's option -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
 def test_the_benchmark_runs_the_sealed_set_only_when_asked(sealed, records):
     from benchmarks.kg import real_cases
 
@@ -399,14 +429,14 @@ def test_sealed_needs_real_and_a_set_name(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         kg.main()
     assert "--sealed goes with --real" in capsys.readouterr().err
-    for wrong in (["--sealed"], ["--sealed", "third"]):
+    for wrong in (["--sealed"], ["--sealed", "fourth"]):
         monkeypatch.setattr("sys.argv", ["kg.py", "--real", *wrong])
         with pytest.raises(SystemExit):
             kg.main()
         assert "--sealed" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
 def test_a_saved_run_of_a_sealed_set_is_reported_under_its_split(sealed, records, tmp_path, capsys):
     from benchmarks import kg
 
@@ -463,7 +493,7 @@ def benchmark_args(out: Path | None, sealed: str | None) -> argparse.Namespace:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("sealed", [None, *SETS])
+@pytest.mark.parametrize("sealed", [None, *BUILT])
 def test_the_sealed_option_picks_the_set_and_its_kg(sealed, records, monkeypatch, tmp_path, capsys):
     from benchmarks import kg
 
@@ -532,7 +562,7 @@ def test_the_second_sets_kg_builds_from_the_command_line(tmp_path, capsys):
         path.relative_to(cached) for path in cached.rglob("*") if path.is_file() and path.name != "complete"
     )
     with pytest.raises(SystemExit):
-        real_fixture.main([str(tmp_path / "other"), "--sealed", "third"])
+        real_fixture.main([str(tmp_path / "other"), "--sealed", "fourth"])
 
 
 def test_a_saved_result_reads_back_with_its_computed_answer_and_reading_typed():
