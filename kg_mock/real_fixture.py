@@ -181,7 +181,7 @@ def _write_movie(root: Path, facts: Facts) -> None:
                 {
                     "name": name,
                     "id": people[name]["id"],
-                    "character": "",
+                    "character": facts.CHARACTERS.get((title, name), ""),
                     "gender": 1 if name in facts.ACTRESSES else 2,
                     "order": order,
                 }
@@ -369,11 +369,12 @@ def _constrained(team: str, day: str, facts: Facts) -> bool:
 
 
 def _team_month_games(
-    busy: dict[str, set[str]], rng: random.Random, facts: Facts
+    busy: dict[str, set[str]], rng: random.Random, facts: Facts, earlier: list[tuple[str, str, str, int, int]]
 ) -> list[tuple[str, str, str, int, int]]:
     """The games of NBA_TEAM_MONTHS: the listed teams beat the team once each, it wins the others
-    against teams free that day; home losses and the month's points as given."""
-    games = []
+    against teams free that day; home losses as given, and the month's points in all, counting the
+    team's games of the month already fixed (`earlier`, a hand-written game or one of an earlier entry)."""
+    games: list[tuple[str, str, str, int, int]] = []
     for (team, month), spec in facts.NBA_TEAM_MONTHS.items():
         year, number = int(month[:4]), int(month[5:])
         last_day = (dt.date(year + number // 12, number % 12 + 1, 1) - dt.timedelta(days=1)).day
@@ -390,9 +391,14 @@ def _team_month_games(
         rng.shuffle(outcomes)
         loss_number = win_number = 0
         rows = []
-        for day, outcome in zip(played, outcomes):
-            if outcome == "L":
-                opponent = next(t for t in losses if day not in busy.get(t, set()))
+        for position, day in enumerate(played):
+            free_losses = [t for t in losses if day not in busy.get(t, set())]
+            if outcomes[position] == "L" and not free_losses:
+                # every team left to beat it plays that day: the loss moves to the day of a later win
+                later = outcomes.index("W", position + 1)
+                outcomes[position], outcomes[later] = "W", "L"
+            if outcomes[position] == "L":
+                opponent = free_losses[0]
                 losses.remove(opponent)
                 home = loss_number < home_losses
                 loss_number += 1
@@ -416,10 +422,19 @@ def _team_month_games(
             busy.setdefault(opponent, set()).add(day)
             rows.append([day, team, opponent, home, own, other])
         if "points" in spec:
-            _adjust_points(rows, spec["points"])
+            _adjust_points(rows, spec["points"] - _month_points(team, month, [*earlier, *games]))
         for day, _, opponent, home, own, other in rows:
             games.append((day, team, opponent, own, other) if home else (day, opponent, team, other, own))
     return games
+
+
+def _month_points(team: str, month: str, games: list[tuple[str, str, str, int, int]]) -> int:
+    """The team's points in its games of `month` among `games` (date, home, away, home and away points)."""
+    return sum(
+        home_points if home == team else away_points
+        for day, home, away, home_points, away_points in games
+        if day.startswith(month) and team in (home, away)
+    )
 
 
 def _adjust_points(rows: list[list], target: int) -> None:
@@ -449,7 +464,7 @@ def _schedule(rng: random.Random, facts: Facts) -> list[tuple[str, str, str, int
     for day, home, away, *_ in games:
         busy.setdefault(home, set()).add(day)
         busy.setdefault(away, set()).add(day)
-    games += _team_month_games(busy, rng, facts)
+    games += _team_month_games(busy, rng, facts, games)
     for first, last, _ in facts.NBA_SEASONS:
         for day in _days(first, last):
             free = [

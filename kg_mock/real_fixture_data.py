@@ -2030,6 +2030,8 @@ ACTRESSES = {
 }  # fmt: skip
 # Original titles and languages where they are not the title and English.
 ORIGINAL_TITLES: dict[str, str] = {}
+# (film, cast member) -> the character played (none here: the cast's characters are left empty)
+CHARACTERS: dict[tuple[str, str], str] = {}
 ORIGINAL_LANGUAGES = {"Parasite": "ko", "The Artist": "fr"}
 # People with birthdays in the KG (everyone else named in a cast or crew has a record without one).
 BIRTHDAYS = {

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -25,10 +27,6 @@ from models.kg.entities import KGEntities
 
 LABELS = kg_real.REPO_ROOT / "benchmarks" / "answer_checker_labels.jsonl"
 REAL_KEYS = {question.key for question in kg_real.QUESTIONS}
-BUILT = {
-    "first": FIRST,
-    "second": SECOND,
-}  # the sets whose derivations and facts are written (the third's follow)
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +223,7 @@ def test_the_real_wording_set_still_holds_beside_the_sealed_facts(name, question
     assert kg_real.problems(question, records[question.key], sealed_posts[name]) == []
 
 
-@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
 def test_a_wrong_sealed_derivation_is_reported(sealed, records, sealed_posts):
     sealed_post = sealed_posts[sealed.name]
     question = sealed.questions[0]
@@ -242,7 +240,7 @@ def test_a_wrong_sealed_derivation_is_reported(sealed, records, sealed_posts):
     assert any(problem.startswith("derived answer 'nobody' is ") for problem in found)  # wrong or unsure
 
 
-@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
 def test_the_sealed_set_is_the_selection_with_entities_of_the_reader(sealed, records):
     assert [question.key for question in sealed.questions] == sealed.taken
     for question in sealed.questions:
@@ -286,7 +284,7 @@ def intent_problems(intent: kg_sealed.GoldIntent, gold: str, routes: set[str]) -
     return found
 
 
-@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
 def test_every_sealed_question_has_a_well_formed_gold_intent(sealed, records):
     routes = official_routes()
     assert len(routes) == 38
@@ -321,7 +319,7 @@ def test_an_ill_formed_gold_intent_is_reported():
 # --- the KG that holds both sets -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sealed", BUILT)
+@pytest.mark.parametrize("sealed", SETS)
 def test_the_sealed_facts_join_the_real_tables_and_leave_the_default_kg_alone(sealed, monkeypatch):
     facts = real_fixture.SEALED_FACTS[sealed]
     assert real_fixture.fixture_facts() is real_fixture_data
@@ -353,7 +351,7 @@ def test_an_unknown_sealed_set_is_an_error():
         real_fixture.fixture_facts("fourth")
 
 
-@pytest.mark.parametrize("sealed", BUILT)
+@pytest.mark.parametrize("sealed", SETS)
 def test_the_default_kg_holds_no_sealed_company(sealed):
     post = kg_real.in_process_api(cached_real_fixture_dir())
     facts = real_fixture.SEALED_FACTS[sealed]
@@ -407,10 +405,46 @@ def test_a_table_gap_that_cannot_hold_is_an_error():
         real_fixture._fix_table_gap(index, rows, ("L", "2024-12-31", "A", "B", 7), every_game)
 
 
+def team_month_facts(months: dict) -> SimpleNamespace:
+    return SimpleNamespace(NBA_TEAM_MONTHS=months)
+
+
+def test_a_team_months_points_count_its_games_fixed_before():
+    """A team-month's points in all include its games of the month already fixed: a hand-written game
+    and its loss to an earlier entry's team."""
+    fixed = [("2022-01-03", "Boston Celtics", "Dallas Mavericks", 101, 99)]
+    months = {
+        ("Utah Jazz", "2022-01"): {"games": 6, "beaten_by": ["Dallas Mavericks"]},
+        ("Dallas Mavericks", "2022-01"): {"games": 8, "beaten_by": ["Denver Nuggets"], "points": 1100},
+    }
+    busy = {"Dallas Mavericks": {"2022-01-03"}, "Boston Celtics": {"2022-01-03"}}
+    games = real_fixture._team_month_games(busy, random.Random(1), team_month_facts(months), fixed)
+    everything = [*fixed, *games]
+    assert real_fixture._month_points("Dallas Mavericks", "2022-01", everything) == 1100
+    mavericks = [g for g in everything if "Dallas Mavericks" in g[1:3]]
+    assert len(mavericks) == 1 + 1 + 8  # the fixed game, the win over Utah, its own eight
+    # the month's games alone would miss the target by the points of the games fixed before
+    own = [g for g in games if not {"Utah Jazz", "Dallas Mavericks"} <= set(g[1:3])]
+    assert real_fixture._month_points("Dallas Mavericks", "2022-01", own) != 1100
+    assert real_fixture._month_points("A", "2022-01", [("2022-02-01", "A", "B", 100, 90)]) == 0
+
+
+def test_a_loss_whose_winners_all_play_that_day_moves_to_a_later_win():
+    days = [f"2022-02-{day:02d}" for day in range(1, 29)]
+    months = {("Utah Jazz", "2022-02"): {"games": 28, "beaten_by": ["Denver Nuggets"]}}
+    busy = {"Denver Nuggets": set(days[:-1])}  # free on the month's last day only
+    games = real_fixture._team_month_games(busy, random.Random(3), team_month_facts(months), [])
+    lost = [g for g in games if "Denver Nuggets" in g[1:3]]
+    assert [g[0] for g in lost] == ["2022-02-28"] and len(games) == 28
+    busy = {"Denver Nuggets": set(days)}  # never free: no day can hold the loss
+    with pytest.raises(ValueError):
+        real_fixture._team_month_games(busy, random.Random(3), team_month_facts(months), [])
+
+
 # --- the benchmark's option -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
 def test_the_benchmark_runs_the_sealed_set_only_when_asked(sealed, records):
     from benchmarks.kg import real_cases
 
@@ -436,7 +470,7 @@ def test_sealed_needs_real_and_a_set_name(monkeypatch, capsys):
         assert "--sealed" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("sealed", BUILT.values(), ids=lambda s: s.name)
+@pytest.mark.parametrize("sealed", SETS.values(), ids=lambda s: s.name)
 def test_a_saved_run_of_a_sealed_set_is_reported_under_its_split(sealed, records, tmp_path, capsys):
     from benchmarks import kg
 
@@ -493,7 +527,7 @@ def benchmark_args(out: Path | None, sealed: str | None) -> argparse.Namespace:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("sealed", [None, *BUILT])
+@pytest.mark.parametrize("sealed", [None, *SETS])
 def test_the_sealed_option_picks_the_set_and_its_kg(sealed, records, monkeypatch, tmp_path, capsys):
     from benchmarks import kg
 
