@@ -10,6 +10,8 @@
   over `DEMONYM_POPULATION_RATIO` times each other's ("French": France, not Réunion); else to none.
 - NBA teams: the KG's table of the 30 franchises with their nicknames, short forms and cities
   (models/kg/matching.py `NBA_TEAMS`: "cavs", "sixers", "philly").
+- NFL teams: `NFL_TEAMS` below, the 32 teams with their nicknames and short forms ("niners", "pats"),
+  which the KG does not cover.
 - European football clubs: the table the KG reads too (models/aliases.py `FOOTBALL_CLUBS`), the clubs
   of the five leagues the CRAG sports KG covers under FBref's squad names, which the KG and its gold
   answers use ("manchester utd", "paris s-g", "nott'ham forest"), with each club's full name and the
@@ -31,6 +33,43 @@ from functools import lru_cache
 from models.aliases import FOOTBALL_CLUBS
 from models.kg.matching import NBA_TEAMS
 
+# NFL teams (the CRAG KG has none; the answer checker reads them in gold sentences and predictions): each
+# full name with its nickname and the short forms it goes by. Its city names a team only where no other
+# team of the index has it ("kansas city"; not "dallas", the Mavericks' too, nor "new york").
+NFL_TEAMS: dict[str, tuple[str, ...]] = {
+    "Arizona Cardinals": ("cardinals",),
+    "Atlanta Falcons": ("falcons",),
+    "Baltimore Ravens": ("ravens",),
+    "Buffalo Bills": ("bills",),
+    "Carolina Panthers": ("panthers",),
+    "Chicago Bears": ("bears",),
+    "Cincinnati Bengals": ("bengals",),
+    "Cleveland Browns": ("browns",),
+    "Dallas Cowboys": ("cowboys",),
+    "Denver Broncos": ("broncos",),
+    "Detroit Lions": ("lions",),
+    "Green Bay Packers": ("packers",),
+    "Houston Texans": ("texans",),
+    "Indianapolis Colts": ("colts",),
+    "Jacksonville Jaguars": ("jaguars", "jags"),
+    "Kansas City Chiefs": ("chiefs",),
+    "Las Vegas Raiders": ("raiders",),
+    "Los Angeles Chargers": ("chargers",),
+    "Los Angeles Rams": ("rams",),
+    "Miami Dolphins": ("dolphins",),
+    "Minnesota Vikings": ("vikings",),
+    "New England Patriots": ("patriots", "pats"),
+    "New Orleans Saints": ("saints",),
+    "New York Giants": ("giants",),
+    "New York Jets": ("jets",),
+    "Philadelphia Eagles": ("eagles",),
+    "Pittsburgh Steelers": ("steelers",),
+    "San Francisco 49ers": ("49ers", "niners", "forty-niners"),
+    "Seattle Seahawks": ("seahawks",),
+    "Tampa Bay Buccaneers": ("buccaneers", "bucs"),
+    "Tennessee Titans": ("titans",),
+    "Washington Commanders": ("commanders",),
+}
 # Common names of countries that country_converter's patterns do not read: ISO3 -> the name.
 COUNTRY_NAMES = {"USA": "america"}
 LONGEST_NAME = 8  # words: "united kingdom of great britain and northern ireland"
@@ -114,11 +153,20 @@ class NameIndex:
             self.full |= {_words(read(name)) for name in names}
             for alias in (*names, *others):
                 teams.setdefault(_words(read(alias)), set()).add(f"team:{names[0]}")
+        cities: dict[tuple[object, ...], set[str]] = {}
+        for team, others in NFL_TEAMS.items():
+            self.full.add(_words(read(team)))
+            for alias in (team, *others):
+                teams.setdefault(_words(read(alias)), set()).add(f"team:{team}")
+            cities.setdefault(_words(read(team))[: -len(_words(read(others[0])))], set()).add(f"team:{team}")
         for club, others in FOOTBALL_CLUBS.items():
             for alias in (club, *others):
                 teams.setdefault(_words(read(alias)), set()).add(f"team:{club}")
                 if len(_words(read(alias))) > 1:
                     self.full.add(_words(read(alias)))
+        for city, keys in cities.items():  # "kansas city": only a city no other team of the index has
+            if len(keys) == 1 and city not in teams:
+                teams[city] = keys
         data = _country_data()
         names = zip(data["ISO3"], data["name_short"], data["name_official"])
         for iso3, *aliases in [*names, *COUNTRY_NAMES.items()]:

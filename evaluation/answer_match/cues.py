@@ -57,6 +57,8 @@ GENERIC_WORDS = frozenset(
 
 # A company's legal suffix after a comma ends its name; it does not start a list item ("salesforce, inc.").
 COMPANY_SUFFIXES = frozenset("inc incorporated corp co ltd llc plc lp sa ag nv jr sr".split())
+# Words after a company's name that say it is one ("the estee lauder companies inc.").
+COMPANY_WORDS = frozenset({"companies", "company", "corporation", "group", "holdings"})
 
 
 # Words that tell which way a value changed: a fall is a negative change ("fell by $1.15" = "-$1.15").
@@ -91,6 +93,10 @@ PRONOUNS = frozenset("he she they it his her their its this these".split())
 
 OPTION_JOINTS = frozenset({"or", "versus", "vs"})  # between the two options a question offers
 COMPARISON_WORDS = frozenset({"compared", "against", "versus", "vs", "to", "than"})  # "2.81% against 2.58%"
+QUOTED = re.compile(r'"([^"]+)"')  # a title a sentence quotes: "for his role in "the revenant" in 2016"
+ASKS_WHAT_THING = re.compile(r"\b(?:what|which)\b")
+ASKS_WHO = re.compile(r"\bwho(?:m|se)?\b")
+CLAUSE_OPENERS = frozenset({"with"})  # "... than Y with a total of 27": the subject's 27
 
 
 RELATIVES = frozenset({"who", "whom", "whose", "which", "that"})

@@ -168,13 +168,14 @@ def _by_first_letter(wanted: tuple[Token, ...]) -> dict[str, list[tuple[int, str
 
 
 def one_edit(a: str, b: str) -> int | None:
-    """Where two words differ by one letter added, dropped or changed, after the same first letter; None
-    when they do not."""
+    """Where two words differ by one letter added, dropped or changed, or two letters side by side
+    swapped ("keira", "kiera"), after the same first letter; None when they do not."""
     if a == b or a[0] != b[0] or abs(len(a) - len(b)) > 1:
         return None
     at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     if len(a) == len(b):
-        return at if a[at + 1 :] == b[at + 1 :] else None
+        swapped = a[at : at + 2] == b[at : at + 2][::-1] and a[at + 2 :] == b[at + 2 :]
+        return at if a[at + 1 :] == b[at + 1 :] or swapped else None
     shorter, longer = (a, b) if len(a) < len(b) else (b, a)
     return at if shorter[at:] == longer[at + 1 :] else None
 
@@ -227,6 +228,21 @@ def other_name(said: Prediction, wanted: Sequence[Token]) -> bool:
         return False
     named = {name.key for name in name_index().find(said.tokens, distinctive, lambda code: False)}
     return gold.key not in named and any(other.kind == gold.kind for other in map(Name.of, named))
+
+
+def names_another_subject(said: Prediction, wanted: Sequence[Token], question: str) -> bool:
+    """Whether the gold or the question names teams or countries and the prediction names one of their
+    kind that neither of them names ("Manchester City have won 20." for "manchester united have won
+    twenty premier league titles.", asked about manchester united)."""
+    asked = words(question)
+    known = {name.key for name in (*_gold_names(tuple(wanted)), *names_in(asked))}
+    kinds = {Name.of(key).kind for key in known}
+    return any(
+        name.key not in known
+        and name.kind in kinds
+        and not all(stated_in(t, [*wanted, *asked]) for t in said.tokens[name.start : name.end])
+        for name in _prediction_names(said.tokens, said.text)
+    )  # "Dallas" of "the dallas cowboys" is no other name, though the index reads it as the Mavericks
 
 
 def says_more(said: Prediction, gold_words: Sequence[Token], question: str) -> bool:

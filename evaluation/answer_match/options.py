@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evaluation.answer_match.cues import (
+    CLAUSE_OPENERS,
     COMPARISON_WORDS,
     CONTRASTS,
     FUNCTION_WORDS,
@@ -49,7 +50,7 @@ def option_verdict(
     names_other = _position(said.tokens, other_option, gold_option) is not None
     if names_gold and names_other:  # "X has more followers than Y": the one it puts first
         chooses_gold = _chooses(said.tokens, gold_option, other_option, question)
-        if chooses_gold is None:
+        if chooses_gold is None or _concludes_otherwise(said.tokens, gold_option, other_option):
             return Verdict.UNSURE
         names_gold, names_other = chooses_gold, not chooses_gold
     if names_other:
@@ -89,11 +90,27 @@ def _gives_the_others_value(
     return False
 
 
+def _concludes_otherwise(said: Sequence[Token], option: Sequence[Token], other: Sequence[Token]) -> bool:
+    """Whether a prediction naming both options names again, last, the one it does not name first ("X
+    had 11 and Y 15, so Y"): the option it names first is then not plainly its answer."""
+
+    def mentions(this: Sequence[Token], that: Sequence[Token]) -> list[int]:
+        starts = {i for i in range(len(said)) if _position(said[i:], this, that) == 0}
+        return sorted(i for i in starts if i - 1 not in starts)
+
+    first, second = mentions(option, other), mentions(other, option)
+    if not first or not second:
+        return False
+    named_first, named_last = (first, second) if first[0] < second[0] else (second, first)
+    return named_last[-1] > named_first[-1] and len(named_last) > 1
+
+
 def _clause(text: Sequence[Token], at: int) -> Sequence[Token]:
     """The clause of `text` around `at`: from the phrase break, contrast or comparison word before it
-    to the one after."""
+    to the one after; a value after "with" belongs to the sentence's subject, not to the option just
+    before it ("X has more than Y with a total of 27": not Y's 27)."""
     ends = BREAKS | CONTRASTS | COMPARISON_WORDS
-    starts = [i for i, t in enumerate(text[:at]) if t in ends]
+    starts = [i for i, t in enumerate(text[:at]) if t in ends or t in CLAUSE_OPENERS]
     stops = [i for i, t in enumerate(text) if i > at and t in ends]
     return text[(starts[-1] + 1 if starts else 0) : min(stops, default=len(text))]
 

@@ -13,8 +13,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from evaluation.answer_match.cues import AND, DECLINE, INVALID, LANGUAGE_CODES, NEGATION, SENTENCE_MIN_WORDS
-from evaluation.answer_match.entities import Prediction, other_name
+from evaluation.answer_match.cues import (
+    AND,
+    ASKS_FOR_SEVERAL,
+    DECLINE,
+    SHORT_ITEM_WORDS,
+    INVALID,
+    LANGUAGE_CODES,
+    NEGATION,
+    SENTENCE_MIN_WORDS,
+)
+from evaluation.answer_match.entities import Prediction, names_another_subject, other_name
 from evaluation.answer_match.kinds import Kind, answer_kind
 from evaluation.answer_match.lists import is_list, list_items, list_verdict, parallel, two_parts
 from evaluation.answer_match.options import chosen_option, option_verdict
@@ -28,7 +37,7 @@ from evaluation.answer_match.polarity import (
     says_none,
     zero_verdict,
 )
-from evaluation.answer_match.reading import Token, tokens, words
+from evaluation.answer_match.reading import Token, distinctive, stated_in, tokens, words
 from evaluation.answer_match.sentences import (
     asked_name_kind,
     asks_for_value,
@@ -38,7 +47,9 @@ from evaluation.answer_match.sentences import (
     key_counts,
     key_names,
     key_value,
+    lists_another,
     names_fact_verdict,
+    quoted_title,
     none_fact_verdict,
     says_there_is_none,
     second_value,
@@ -226,6 +237,17 @@ def _sentence_counts(case: Case) -> Verdict | None:
     return counts_verdict(case.said, counts, case.question)
 
 
+def _sentence_another_name(case: Case) -> Verdict | None:
+    """A gold sentence answering a question asking for a value, against a prediction that names a team
+    or country of the kind the sentence or the question names but neither of them ("Manchester City
+    have won 20." for "manchester united have won twenty premier league titles.") or lists a name the
+    sentence's list does not ("4 times: ..., and Alex Rodriguez" where it lists "..., and ben affleck"):
+    wrong, whatever its value; None otherwise."""
+    if names_another_subject(case.said, case.wanted, case.question):
+        return Verdict.WRONG
+    return Verdict.WRONG if lists_another(case.said, case.wanted, case.question) else None
+
+
 def _sentence_value(case: Case) -> Verdict | None:
     """A gold sentence whose key value answers a question asking for a value ("radiohead has been
     active for 39 years, since 1985.", asked how long), read as that one value is (values.py: scales,
@@ -256,6 +278,24 @@ def _two_options(case: Case) -> Verdict | None:
     return option_verdict(case.said, case.wanted, case.question, *case.options)
 
 
+def _sentence_title(case: Case) -> Verdict | None:
+    """A gold sentence quoting one title the question does not contain, asked what or which thing
+    ("leonardo dicaprio won his first academy award for best actor for his role in "the revenant" in
+    2016", asked what movie earned it): read as a short gold naming that title is, the sentence's other
+    words being what the prediction may also say and its values having to be the sentence's
+    ("The Revenant, in 2014" is wrong, and so is a short answer sharing no distinctive word with the
+    sentence and the question: "overexposed"); None when the sentence quotes no such title."""
+    title = quoted_title(case.gold, case.question)
+    if title is None:
+        return None
+    verdict = names_fact_verdict(case.prediction, case.wanted, (title,), case.question)
+    known = [*case.wanted, *words(case.question)]
+    said = [t for t in case.said.words if distinctive(t)]
+    if verdict is Verdict.UNSURE and said and len(case.said.words) <= SHORT_ITEM_WORDS:
+        return unsure_if(any(stated_in(t, known) for t in said))  # "overexposed": another title
+    return verdict
+
+
 def _sentence(case: Case) -> Verdict:
     """A gold sentence (sentences.py): the key fact the question asks for."""
     return sentence_verdict(case.said, case.wanted, case.gold, case.question)
@@ -267,7 +307,8 @@ def _phrase(case: Case) -> Judgement:
     - "phrase: code": a two-letter code ("en" is English when the question asks for a language; other
       codes leave it unsure);
     - "phrase: list": a name with "and" in it read as a list ("ella and alexander clooney"; "Ella"
-      leaves an item out);
+      leaves an item out), the only reading when the question asks for several ("who are the highest
+      paid players?": "Lewandowski" for "frenkie de jong and robert lewandowski" is part of the list);
     - "phrase: head": a name, then where it is ("los angeles, usa");
     - "phrase: sentence": a phrase of 4 words or more the phrase readings are unsure of, read as a
       sentence;
@@ -287,9 +328,12 @@ def _phrase(case: Case) -> Judgement:
     parts = list_items(wanted, at=frozenset())
     if is_list(list_items(wanted, at=AND)) and not (two_parts(parts) and not parallel(*parts)):
         as_list = list_verdict(said, list_items(wanted, at=AND), question)
+        several = bool(ASKS_FOR_SEVERAL.search(question.lower()))  # "who are ...": the list decides
         combined = (
             Verdict.WRONG
             if (as_list, verdict) == (Verdict.WRONG, Verdict.UNSURE)
+            else as_list
+            if several
             else best([as_list, verdict])
         )
         if combined is not verdict:
@@ -331,9 +375,15 @@ RULES: tuple[Rule, ...] = (
     Rule("sentence: name and value", lambda c: c.reads_as_sentence, _name_and_value),
     Rule("sentence: none", lambda c: c.reads_as_sentence, _sentence_none),
     Rule("sentence: counts", lambda c: c.reads_as_sentence, _sentence_counts),
+    Rule(
+        "sentence: another name",
+        lambda c: c.reads_as_sentence and asks_for_value(c.question),
+        _sentence_another_name,
+    ),
     Rule("sentence: value", lambda c: c.reads_as_sentence, _sentence_value),
     Rule("sentence: names", lambda c: c.reads_as_sentence, _sentence_names),
     Rule("two options", lambda c: c.options is not None, _two_options),
+    Rule("sentence: quoted title", lambda c: c.kind is Kind.SENTENCE, _sentence_title),
     Rule("sentence", lambda c: c.kind is Kind.SENTENCE, _sentence),
     Rule("phrase", _always, _phrase),
 )

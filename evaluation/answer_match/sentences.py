@@ -28,8 +28,12 @@ from evaluation.answer_match.cues import (
     ASKS_FOR_SEVERAL,
     ASKS_FOR_THING,
     ASKS_FOR_VALUE,
+    ASKS_WHAT_THING,
+    ASKS_WHO,
     AUXILIARIES,
     CLAUSE_VERBS,
+    COMPANY_SUFFIXES,
+    COMPANY_WORDS,
     CONTRASTS,
     COUNT_WORDS,
     COPULAS,
@@ -43,6 +47,7 @@ from evaluation.answer_match.cues import (
     NEGATION_WORDS,
     ONE_AS_PRONOUN,
     PRONOUNS,
+    QUOTED,
     RELATIVES,
     SENTENCE_MIN_WORDS,
     SEPARATORS,
@@ -140,16 +145,18 @@ def _counts_otherwise(said: Sequence[Token], wanted: Sequence[Token]) -> bool:
 
 
 def _with_aliases(wanted: Sequence[Token], said: Sequence[Token], asked: Sequence[Token]) -> Sequence[Token]:
-    """A sentence with a name's alias in brackets before a list's comma ("foreign exchange market
-    (forex), money market": a phrase break, one word, the comma), read with the alias in place of the
-    name when the prediction says the alias and no distinctive word of the name the question does not
-    say ("market"), else without it."""
+    """A sentence with a name's alias in brackets before a list's comma or the sentence's end ("foreign
+    exchange market (forex), money market": a phrase break, one word, the comma), read with the alias in
+    place of the name when the prediction says the alias and no distinctive word of the name the
+    question does not say ("market"), else without it."""
     result = list(wanted)
-    for i in reversed(range(1, len(result) - 2)):
+    for i in reversed(range(1, len(result) - 1)):
+        if i + 1 >= len(result):
+            continue  # inside a name read just after it
         alias = result[i + 1]
         if not (
             result[i] == STOP
-            and result[i + 2] == COMMA
+            and (result[i + 2] in (COMMA, STOP) if i + 2 < len(result) else True)  # or the sentence's end
             and is_content(result[i - 1])
             and isinstance(alias, str)
             and is_content(alias)
@@ -183,7 +190,9 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
     if all(stated_in(t, wanted) or stated_in(t, asked) for t in said_content):  # nothing beyond the gold
         if not asked:
             return Verdict.UNSURE  # no question to tell the key fact by
-        answer = None if wants_value else _answer_name(wanted, asked)
+        lists_asked = ASKS_FOR_SEVERAL.search(question.lower()) and any(map(_is_gold_list, groups))
+        # "the names of the 3 main characters are: ...", asked who they are: the list, not "names"
+        answer = None if wants_value or lists_asked else _answer_name(wanted, asked)
         one_name = answer is not None and len(list_items(answer)) == 1
         if one_name and not any(stated_in(t, said.words) for t in answer if distinctive(t)):
             # another name of the sentence than its answer ("goran ivanisevic" for "novak djokovic, who is
@@ -214,10 +223,40 @@ def sentence_verdict(said: Prediction, wanted: Sequence[Token], gold: str, quest
             return Verdict.UNSURE
         return capped(said, bool(NEGATION.search(gold.lower())))
     said_items = list_items(said.tokens)
-    gold_has_list = any(_is_gold_list(group) for group in groups)
-    if gold_has_list and is_list(said_items) and not all(in_gold(item, wanted) for item in said_items):
+    gold_lists = [group for group in groups if _is_gold_list(group)]
+    if gold_lists and is_list(said_items) and _names_others(said, said_items, gold_lists, wanted):
         return Verdict.WRONG  # a list naming someone the gold's list does not
     return unsure_if(bool(covered) or names_alike(said.words, wanted))  # the judge must read it
+
+
+def _names_others(
+    said: Prediction,
+    items: Sequence[Sequence[Token]],
+    gold_lists: Sequence[Sequence[Sequence[Token]]],
+    wanted: Sequence[Token],
+) -> bool:
+    """Whether a prediction's list names one the gold's list does not have: an item the gold does not
+    state, unless it says an item of the gold's list whole, with more words, that no other item of the
+    prediction says ("Pacer ETFs" for "pacer", "Dimensional Fund Advisors" for "dimensional": the same
+    one, written at more length; not "E. Lind" for "bo lind")."""
+    spans = [span for group in gold_lists for span in named_spans(group)]
+
+    def sharing(item: Sequence[Token]) -> list[Sequence[Token]]:
+        """The gold items this one says whole, with more words ("pacer etfs": "pacer"; not "e lind" for
+        "bo lind", another given name)."""
+        return [
+            span
+            for span in spans
+            if any(map(distinctive, span)) and all(stated_in(t, item) for t in span if is_content(t))
+        ]
+
+    for item in items:
+        if in_gold(item, wanted):
+            continue
+        shared = sharing(item)
+        if not shared or any(span in sharing(other) for span in shared for other in items if other != item):
+            return True
+    return False
 
 
 def _said_alike(said: Prediction, span: Sequence[Token]) -> bool:
@@ -328,9 +367,21 @@ def _gives_what_is_asked(
         stated = [key for key in keys if stated_in(key, said.words)]
         return bool(stated) and (unique or len(stated) == len(keys))
     answer = _answer_name(wanted, words(question))
-    if answer is not None and all(_names_span(said.tokens, item) for item in list_items(answer)):
+    if answer is not None and all(
+        _names_span(said.tokens, item) or _names_span(said.tokens, _without_suffix(item))
+        for item in list_items(answer)
+    ):
         return True  # the name, or every name of a list in any order
     return all(group in covered for group in groups if named_spans(group))
+
+
+def _without_suffix(name: Sequence[Token]) -> tuple[Token, ...]:
+    """A company's name without the words that say it is one ("estee lauder companies inc": "estee
+    lauder"), kept whole when nothing else is left."""
+    kept = list(name)
+    while len(kept) > 1 and kept[-1] in COMPANY_SUFFIXES | COMPANY_WORDS:
+        kept.pop()
+    return tuple(kept)
 
 
 def asks_for_value(question: str) -> bool:
@@ -471,7 +522,11 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
         return (*prefix, *subject)
     copulas = [i for i, t in enumerate(wanted) if t in COPULAS]
     complement = list(wanted[copulas[-1] + 1 :] if copulas else ())
-    ends = [i for i, t in enumerate(complement[:-1]) if t == STOP and complement[i + 1] in PRONOUNS]
+    ends = [
+        i
+        for i, t in enumerate(complement[:-1])
+        if t == STOP and (complement[i + 1] in PRONOUNS or _new_sentence(complement[i + 1 :]))
+    ]
     if ends:  # "is carrie-anne moss. she portrayed ...": the answer ends with its sentence
         complement = complement[: ends[0]]
     while complement and complement[-1] in BREAKS:
@@ -491,6 +546,33 @@ def _answer_name(wanted: Sequence[Token], asked: Sequence[Token]) -> tuple[Token
     ):
         return tuple(name)
     return None
+
+
+def _new_sentence(rest: Sequence[Token]) -> bool:
+    """Whether the words after a phrase break are a sentence of their own, not a title's rest after its
+    colon ("for her portrayal of queen elizabeth ii, she received ...": a clause of a few words, with a
+    pronoun or a verb of a clause; not "no way home")."""
+    run = [t for t in rest if t not in BREAKS]
+    return len(run) > SENTENCE_MIN_WORDS + SHORT_ITEM_WORDS and any(
+        t in PRONOUNS or t in CLAUSE_VERBS for t in run
+    )
+
+
+def quoted_title(gold: str, question: str) -> tuple[Token, ...] | None:
+    """The title a gold sentence gives in quotes as its answer to a question asking what or which thing
+    ("what movie earned leonardo dicaprio his first academy award?": "... for his role in "the revenant"
+    in 2016"): its one quoted title the question does not contain; None for a question asking who or for
+    a value, and for a sentence quoting no such title or several."""
+    lowered = question.lower()
+    if asks_for_value(question) or not ASKS_WHAT_THING.search(lowered) or ASKS_WHO.search(lowered):
+        return None
+    asked = words(question)
+    titles = {
+        title
+        for quoted in QUOTED.findall(gold.replace("“", '"').replace("”", '"'))
+        if (title := words(quoted)) and not all(stated_in(t, asked) for t in title if is_content(t))
+    }
+    return titles.pop() if len(titles) == 1 else None
 
 
 def _title_goes_on(wanted: Sequence[Token], at: int) -> bool:
@@ -581,17 +663,19 @@ def _negated(text: Sequence[Token], at: int, asked: Sequence[Token]) -> list[str
 
 def key_value(wanted: Sequence[Token], question: str) -> tuple[Quantity | Date, list[Token]] | None:
     """The one value a sentence gives as its answer to a question asking for a value, or None when it
-    does not tell one: of the kind asked for and not one the question gives; a year beside another
-    value is context unless a date is asked for ("active for 39 years, since 1985"); of several, the
-    one counting what the question asks about ("76 victories out of 114 matches"), or else the one whose
-    clause says more of the question's words than any other's ("there are 102 companies in qqq but only
-    two has market cap higher than 15 billion", asked how many have a market cap higher than 15
-    billion); with the values it was chosen over that way, which a prediction may still mean."""
+    does not tell one: of the kind asked for and not one the question gives, nor "one of" beside
+    another value ("one of the oldest actors ... is 76"); a year beside another value is context
+    unless a date is asked for ("active for 39 years, since 1985"); of several, the one counting what
+    the question asks about ("76 victories out of 114 matches"), or else the one whose clause says more
+    of the question's words than any other's ("there are 102 companies in qqq but only two has market
+    cap higher than 15 billion", asked how many have a market cap higher than 15 billion); with the
+    values it was chosen over that way, which a prediction may still mean."""
     if not asks_for_value(question):
         return None
     asked = words(question)
     kind = _asked_kind(question)
     values = _own_values(wanted, asked)
+    values = [(i, t) for i, t in values if not _one_of(wanted, i)] or values
     values = [(i, t) for i, t in values if _of_kind(t, kind)] or values
     if kind != "date":
         values = [(i, t) for i, t in values if not is_year(t)] or values
@@ -604,6 +688,12 @@ def key_value(wanted: Sequence[Token], question: str) -> tuple[Quantity | Date, 
         key = next(t for t, score in scores.items() if score == ranked[0])
         return key, [t for t in scores if t != key]
     return None
+
+
+def _one_of(text: Sequence[Token], at: int) -> bool:
+    """Whether the value at `at` is "one of" ("one of the oldest working actors, arnold schwarzenegger,
+    is 76"): a pronoun beside another value, not a count."""
+    return text[at] == Quantity(Decimal(1)) and text[at + 1 : at + 2] == ("of",)
 
 
 def _clause_overlap(text: Sequence[Token], at: int, asked: Sequence[Token]) -> tuple[int, int]:
@@ -639,23 +729,32 @@ def value_fact_verdict(
     asked = words(question)
     sentence_words = [t for t in wanted if t not in BREAKS]
     kind = _asked_kind(question)
+
+    dated = any(is_year(t) or isinstance(t, Date) for t in sentence_words)
+
+    def context(token: Token) -> bool:
+        """A year beside a count or an amount in a prediction against a sentence without one, read as
+        the sentence's own years are (key_value): "15 studio albums between 1973 and 1995" dates the
+        count, it does not give another; against a sentence's years it is checked as they are."""
+        return kind != "date" and not dated and is_year(token) and not (is_year(key) or isinstance(key, Date))
+
     if kind is not None and _of_kind(key, kind):
         of_kind = [t for t in values if _of_kind(t, kind)]
         if values and not of_kind and not said.says_zero:
             return Verdict.WRONG  # "the eps is $5.33", asked how many titles
-        own = [t for t in of_kind if not stated_in(t, [*sentence_words, *asked])]
+        own = [t for t in of_kind if not stated_in(t, [*sentence_words, *asked]) and not context(t)]
         if stray_value(own, [key]):
             return Verdict.WRONG  # another value where the sentence's answer is one
     verdict = value_verdict(said, sentence_words, question, value=key)
     if verdict is Verdict.UNSURE and says_more(said, sentence_words, question):
-        if not any(agree(t, key) is Agreement.SAME for t in values):
+        if not any(agree(t, key) in (Agreement.SAME, Agreement.NEAR) for t in values):
             return Verdict.WRONG  # another fact: "tom brady won 5 super bowl mvp awards" for "eps is $5.33"
     if verdict is not Verdict.CORRECT:
         return verdict
     others = [
         t for t in said.words if isinstance(t, (Quantity, Date)) and agree(t, key) is not Agreement.SAME
     ]
-    if stray_value(others, sentence_words):
+    if stray_value([t for t in others if not context(t)], sentence_words):
         return Verdict.WRONG
     if any(not stated_in(t, [*sentence_words, *asked]) for t in others):
         return Verdict.UNSURE
@@ -673,6 +772,24 @@ def value_fact_verdict(
     ):
         return Verdict.UNSURE  # "4 movies" for "shot in 4 locations"; not "3 titles" for "3 championships"
     return verdict
+
+
+def lists_another(said: Prediction, wanted: Sequence[Token], question: str) -> bool:
+    """Whether the gold sentence lists names and the prediction lists some of them with one, without a
+    value, that the sentence and the question do not have ("4 times: ojani noa, ..., and alex rodriguez"
+    where the sentence lists ojani noa, ..., and ben affleck)."""
+    asked = words(question)
+    groups = _key_spans(wanted, gold_compounds(asked, wanted))
+    if not any(_is_gold_list(group) and len(named_spans(group)) > 1 for group in groups):
+        return False
+    items = list_items(said.tokens)
+    names = [
+        item
+        for item in items
+        if any(map(distinctive, item)) and not any(isinstance(t, (Quantity, Date)) for t in item)
+    ]
+    found = [in_gold(item, [*wanted, *asked]) for item in names]
+    return is_list(items) and any(found) and not all(found)  # it lists from the sentence's list
 
 
 def _noun_words(text: Sequence[Token], value: Token) -> list[str]:

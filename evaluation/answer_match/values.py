@@ -78,7 +78,12 @@ def value_verdict(
     """The verdict on a prediction for the gold's one value (or `value`, a sentence's key value, with the
     sentence's words as `gold_words`: what the prediction may say besides it)."""
     value = single_value(gold_words) if value is None else value
+    asked = words(question)
     stated = [t for t in said.words if isinstance(t, (Quantity, Date))]
+    own = [t for t in stated if not stated_in(t, asked)]
+    # "36 Masters 1000 titles": the question's 1000 is no answer, where the prediction gives another value
+    if own and value is not None and not stated_in(value, asked):
+        stated = own
     if _direction(said.words) == _direction(gold_words) == "down":  # "a loss of $3.26" for "-$3.26"
         value, stated = magnitude(value), [magnitude(t) for t in stated]
     agreements = {agree(t, value) for t in stated}
