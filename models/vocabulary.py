@@ -729,7 +729,7 @@ DIGIT = r"\d"
 RUNNING_POINTS = r"\((\d+) PTS\)"
 # Words that stand for a subject without naming it, and an article before a name.
 PRONOUNS = frozenset("they he she it we you team".split())
-LEADING_ARTICLE = r"^(?:the|a)\s+"
+LEADING_ARTICLE = r"^(?:the|an|a)\s+"
 
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 

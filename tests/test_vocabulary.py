@@ -541,6 +541,8 @@ PATTERNS = [
     ("RUNNING_POINTS", "Jordan 2' Dunk (12 PTS)", True),
     ("LEADING_ARTICLE", "the nets", True),
     ("LEADING_ARTICLE", "theo", False),
+    ("LEADING_ARTICLE", "an education", True),
+    ("LEADING_ARTICLE", "anna", False),
     ("SUPPORTING", "best supporting actress", True),
     ("SUPPORTING", "best actress", False),
     ("LEAD_CATEGORY", "^ACTOR$", True),
