@@ -143,7 +143,7 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
 def data_relations(state: QuestionState) -> list[Relation]:
     """The picked relations whose routes hold the facts (the ticker is resolved anyway), else the
     default ones; a market value asked with the stock's words ("what is the stock worth?") adds its
-    prices."""
+    prices, and so does the latest price asked while the market is closed."""
     chosen = [r for r in picked(state, "finance") if r.name != "ticker"]
     if not chosen:
         return [BY_NAME[name] for name in FINANCE_DEFAULT]
@@ -153,7 +153,10 @@ def data_relations(state: QuestionState) -> list[Relation]:
         and state.intent.asks("generic_price")
     ):
         chosen.append(BY_NAME["closing_price"])
-    return chosen
+    now = eastern_time(state.query_time)
+    if any(r.name == "latest_price" for r in chosen) and now is not None and not _trading(now):
+        chosen.append(BY_NAME["closing_price"])  # the market closed: the latest price is a day's close
+    return list(dict.fromkeys(chosen))
 
 
 def routes_for(state: QuestionState) -> list[str]:
@@ -666,10 +669,11 @@ def _dividend_day(state: QuestionState, known: list[str]) -> date | None:
 def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
     """The price at the question's time ("right now", "today", "currently"): the last 1-minute bar's
     close, or, where the question names a column of the day ("today's open price"), the session's so
-    far; outside trading hours with no 1-minute bar that day, the latest completed day's."""
+    far; outside trading hours, the latest completed day's (its official close, not its last minute's
+    bar), unless a 1-minute bar is later than that day."""
     now = eastern_time(state.query_time)
     column = _session_column(state)
-    found = []
+    found, closed = [], False
     for ticker in known:
         answered, result = state.answer(INTRADAY, query=ticker)
         bars = (
@@ -677,18 +681,29 @@ def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
             if answered
             else []
         )
-        if bars:
+        completed = None
+        if now is not None and not _trading(now):
+            answered, result = state.answer(PRICES, query=ticker)
+            days = _completed_days(_bars(result), now) if answered else []
+            if days and (value := _real(days[-1][1].get(column or "Close"))) is not None:
+                completed = Fact(ticker, value, days[-1][0])
+        if completed is not None and (
+            not bars or bars[-1][0].date() <= (completed.when or bars[-1][0].date())
+        ):
+            found.append(completed)
+            closed = True
+        elif bars:
             day = bars[-1][0].date()
             session = [bar for moment, bar in bars if moment.date() == day]
             value = _session_value(session, column)
             if value is not None:
                 found.append(Fact(ticker, value, day))
-        elif now is not None and not _trading(now):
-            answered, result = state.answer(PRICES, query=ticker)
-            days = _completed_days(_bars(result), now) if answered else []
-            if days and (value := _real(days[-1][1].get(column or "Close"))) is not None:
-                found.append(Fact(ticker, value, days[-1][0]))
-    label = f"{ROW_NAMES[column]} of the latest session" if column else "latest price (last 1-minute bar)"
+    if column:
+        label = f"{ROW_NAMES[column]} of the latest session"
+    elif closed:
+        label = "latest price (the market closed: the latest session's closing price)"
+    else:
+        label = "latest price (last 1-minute bar)"
     return FactTable(label, found)
 
 
