@@ -44,6 +44,9 @@ class Relation:
     value: ValueKind = "text"
     unit: str = ""
     additive: bool = False  # a total over its rows means something (volumes, points, payments)
+    # its one value is itself a total (a market value: every share's worth), so a total asked of one
+    # subject is that value
+    a_total: bool = False
     changes: bool = (
         False  # its facts change over time (a price, a band's line-up), or are fixed (a birth date)
     )
@@ -124,6 +127,7 @@ FINANCE: tuple[Relation, ...] = (
         routes=("finance_get_market_capitalization",),
         value="number",
         changes=True,
+        a_total=True,
     ),
     Relation(
         "dividends",
