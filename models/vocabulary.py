@@ -299,9 +299,28 @@ CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*
 CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
+# Keys of that record (yfinance's names) that no other route answers: a question writing one in words
+# ("debt-to-equity ratio": debtToEquity) asks for the record.
+COMPANY_RECORD_KEYS = (
+    "debtToEquity", "returnOnEquity", "returnOnAssets", "profitMargins", "grossMargins", "operatingMargins",
+    "ebitdaMargins", "revenueGrowth", "earningsGrowth", "totalDebt", "totalCash", "totalRevenue",
+    "bookValue", "priceToBook", "currentRatio", "quickRatio", "payoutRatio", "enterpriseValue",
+    "freeCashflow", "operatingCashflow", "sharesOutstanding", "floatShares", "shortRatio", "pegRatio",
+    "grossProfits", "ebitda", "revenuePerShare", "fiftyDayAverage", "twoHundredDayAverage",
+)  # fmt: skip
+
+
+def record_key_phrase(key: str) -> str:
+    """The words a question writes a record key in: "debtToEquity" as "debt to equity" (spaces or
+    hyphens between), its last word singular or plural ("profit margin")."""
+    words = [w.lower() for w in re.findall(r"[a-z]+|[A-Z][a-z]*|\d+", key)]
+    words[-1] = words[-1].removesuffix("s") + "s?"
+    return r"\b" + r"[- ]".join(words) + r"\b"
+
+
 COMPANY_RECORD_FIELDS = (
     r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|"
-    r"\bbeta\b|trailing (?:eps|p/?e)\b"
+    r"\bbeta\b|trailing (?:eps|p/?e)\b|" + "|".join(record_key_phrase(key) for key in COMPANY_RECORD_KEYS)
 )
 
 # One of several things picked by its place in time: the first one, the last one.

@@ -485,6 +485,24 @@ def test_one_figure_of_several_companies_is_ranked(fake_api, monkeypatch):
     ) in evidence(result)
 
 
+def test_a_figure_of_the_company_record_named_in_words_is_compared_from_the_record(fake_api, monkeypatch):
+    # issue 51, second sealed set: "debt-to-equity ratio" is no declared cue, and the meaning read it
+    # as the market value; the record's key named in words (vocabulary.COMPANY_RECORD_KEYS) reads it
+    answer = official
+    records = {"ZPHR": {"sector": "Technology", "debtToEquity": 179.43}, "QMTX": {"debtToEquity": 307.12}}
+
+    def with_records(route, body):
+        if route == "finance_get_info":
+            return records.get(body.get("query"))
+        return answer(route, body)
+
+    monkeypatch.setattr("tests.test_kg_units.official", with_records)
+    question = "which company has a higher debt-to-equity ratio, zphr or qmtx?"
+    [result] = run_stage([(question, "finance", KGEntities(tickers=["ZPHR", "QMTX"]))])
+    assert result.computed is not None and result.computed.value == "QMTX"
+    assert not any(c.route == "finance_get_market_capitalization" for c in fake_api)
+
+
 def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
     [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
     assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)

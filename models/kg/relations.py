@@ -83,6 +83,8 @@ FINANCE: tuple[Relation, ...] = (
             "what is the 52-week high or low of the stock?",
             "what is the beta of the stock?",
             "what are the stock's trailing earnings per share or trailing p/e?",
+            "what is the company's debt-to-equity ratio, return on equity or profit margin?",
+            "what are the company's total debt, cash, revenue growth or book value?",
         ),
         cues=v.COMPANY_RECORD_FIELDS,
         subjects=("tickers", "companies"),
