@@ -503,6 +503,53 @@ def test_a_figure_of_the_company_record_named_in_words_is_compared_from_the_reco
     assert not any(c.route == "finance_get_market_capitalization" for c in fake_api)
 
 
+def _prolific(works: int):
+    """The official server's answers about an artist of `works` songs, the even ones of 2023."""
+    titles = [f"Song {i}" for i in range(works)]
+
+    def answer(route, body):
+        if route == "music_search_artist_entity_by_name":
+            return ["Ada Prolific"]
+        if route == "music_get_artist_all_works":
+            return titles if body.get("query") == "Ada Prolific" else None
+        if route == "music_get_song_release_date":
+            number = int(str(body.get("query")).split()[-1])
+            return f"{2023 if number % 2 == 0 else 2019}-05-01"
+        return official(route, body)
+
+    return answer
+
+
+@pytest.mark.parametrize(("works", "counted"), [(11, "6"), (13, None)])
+def test_the_works_of_a_span_are_dated_beyond_the_question_cap_up_to_their_own_cap(
+    fake_api, monkeypatch, works, counted
+):
+    # issue 51, second sealed set: 11 works over the cap of 8 were silently left undated
+    monkeypatch.setattr("tests.test_kg_units.official", _prolific(works))
+    question = "how many songs did ada prolific put out in 2023?"
+    config = KGConfig(company_dict_path="/nonexistent", max_dated_works=12)
+    [result] = run_stage([(question, "music", KGEntities(artists=["Ada Prolific"]))], config)
+    dated = [c for c in fake_api if c.route == "music_get_song_release_date"]
+    if counted is None:  # more works than kg.max_dated_works: none dated, and the trace says why
+        assert not dated and result.computed is None
+        assert (
+            Event("degraded", "works not dated", "13 works, more than kg.max_dated_works (12)")
+            in result.events
+        )
+    else:
+        assert len(dated) == works and result.computed is not None and result.computed.value == counted
+
+
+def test_every_call_left_out_is_named_in_the_trace(fake_api):
+    tight = KGConfig(company_dict_path="/nonexistent", max_calls_per_question=1, calls_per_question=1)
+    [result] = run_stage(
+        [("what is ZPHR's eps and p/e ratio?", "finance", KGEntities(tickers=["ZPHR"]))], tight
+    )
+    [left] = [e for e in result.events if e.what == "calls left out"]
+    assert left.detail.startswith("1, by the call budget or the batch deadline: ")
+    assert "(query='ZPHR')" in left.detail and left.detail.count("finance_get_") == 1
+
+
 def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
     [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
     assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)

@@ -557,6 +557,10 @@ class KGConfig:
     # `seconds_per_call` (the official server answers one call at a time): 8 questions, 32 calls, 8 s.
     max_rounds: Annotated[int, Range(1)] = 5
     max_calls_per_question: Annotated[int, Range(1)] = 8
+    # An artist's songs of a span ("how many songs did x put out in 2023?") are dated one call per
+    # work, beyond `max_calls_per_question`, for at most this many works; with more, none is dated
+    # (a count over part of them would be wrong) and the trace says so.
+    max_dated_works: Annotated[int, Range(0)] = 12
     # A comparison or aggregation of several names may spend this many units per name (if more than
     # `max_calls_per_question`): a company by name takes a search, its ticker and the figure.
     calls_per_operand: Annotated[int, Range(1)] = 4
