@@ -334,7 +334,10 @@ RELEASED = r"\breleas\w*|\bpublish\w*|\bcame out\b|\bcome out\b|\bput out\b|\bdr
 # A team's next game, not its last one.
 NEXT_GAME = (
     r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
-    r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b"
+    r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b|"
+    # the future tense with "next" asks for the next game, whatever the verb ("when will x next take
+    # to the field?"), unless "next" names a span ("will they win next week?")
+    r"\bwill\b.*\bnext\b(?! (?:week|month|year|season|weekend|day|time)\b)"
 )
 # A player's own numbers in a game (the play-by-play holds them): the subject of "did X score",
 # "X's points", and the stats asked.
@@ -599,8 +602,11 @@ OTHERS_ASKED = r"\bother\b|\balso\b|\belse\b"
 OSCARS = r"\boscars?\b|\bacademy awards?\b"
 
 # Music (music.py). A date asked of an artist: "where was X born?" asks for the place only.
+# Every form of "begin" (begin, began, begun, begins, beginning).
+BEGIN_WORDS = r"\bbeg[aiu]n(?:s|ning)?\b"
 ARTIST_DATE_WORDS = (
-    r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b"
+    r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b|"
+    + BEGIN_WORDS
 )
 # Words naming the act rather than the song ("the artist of this week's number one song").
 ARTIST_NOUNS = r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b"

@@ -429,7 +429,7 @@ MUSIC: tuple[Relation, ...] = (
         ("when was the singer born?", "how old is the artist?", "when was the band formed?", "who is older?"),
         cues=(
             r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart\w*|"
-            rf"\bbegan\b|debut(?:ed)? year|{v.BIRTH_DATE}"
+            rf"{v.BEGIN_WORDS}|debut(?:ed)? year|{v.BIRTH_DATE}"
         ),
         subjects=_ARTIST,
         routes=("music_get_artist_birth_date",),
