@@ -550,6 +550,26 @@ def test_every_call_left_out_is_named_in_the_trace(fake_api):
     assert "(query='ZPHR')" in left.detail and left.detail.count("finance_get_") == 1
 
 
+def test_a_company_that_never_paid_a_dividend_denies_a_question_that_assumes_one(fake_api, monkeypatch):
+    # issue 51: both sealed sets asked about the dividends of a company that never paid one (gold
+    # "invalid question"); a count or a yes/no question is answered by "none" instead
+    answer = official
+
+    def without_dividends(route, body):
+        return [] if route == "finance_get_dividends_history" else answer(route, body)
+
+    monkeypatch.setattr("tests.test_kg_units.official", without_dividends)
+    zphr = KGEntities(tickers=["ZPHR"])
+    [assumed, counted] = run_stage(
+        [
+            ("what was zphr's closing price on the day of its last dividend?", "finance", zphr),
+            ("how many dividends did zphr pay in 2023?", "finance", zphr),
+        ]
+    )
+    assert assumed.has_evidence and assumed.contradicts and "never any" in evidence(assumed)
+    assert counted.has_evidence and not counted.contradicts
+
+
 def test_a_ticker_read_as_a_company_name_is_tried_as_a_ticker(fake_api):
     [result] = run_stage([("what did zphr close at yesterday?", "finance", KGEntities(companies=["zphr"]))])
     assert any(c.route == "finance_get_price_history" and c.body == {"query": "ZPHR"} for c in fake_api)

@@ -191,10 +191,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
             if not answered:
                 continue
             if is_empty(result):
-                evidence.add(
-                    f"{ticker} / {route.removeprefix('finance_get_').replace('_', ' ')}: no data in the KG",
-                    found=False,
-                )
+                evidence.add(*_nothing_of(ticker, route, state))
                 continue
             if route == "finance_get_price_history":
                 evidence.add(
@@ -217,6 +214,19 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     if _price_of_a_dividend_day(state) and (day := _dividend_day(state, known)) is not None:
         evidence.add(_dividend_day_line(state, known[0], day, now))
     return evidence
+
+
+def _nothing_of(ticker: str, route: str, state: QuestionState) -> tuple[str, bool, bool]:
+    """The line of a route that gave nothing for a known ticker, whether it is about the asked
+    entity and whether it denies the question's premise: so where the asked relation's record is
+    complete ("the day it last paid a dividend" of a company that never paid one), unless the
+    question counts or asks yes or no (none is then an answer)."""
+    what = route.removeprefix("finance_get_").replace("_", " ")
+    relation = next((r for r in picked(state, "finance") if route in r.routes and r.complete), None)
+    if relation is None:
+        return f"{ticker} / {what}: no data in the KG", False, False
+    denies = state.reading.operation not in ("count", "yes_no")
+    return f"{ticker} / {relation.label}: none in the KG's complete record (never any)", True, denies
 
 
 def _dividend_day_line(state: QuestionState, ticker: str, day: date, now: datetime | None) -> str:

@@ -69,6 +69,9 @@ class Relation:
     # the direction its figure is better in, for a choice on merit ("which stock is more attractive by
     # its p/e ratio?": the lower, the cheaper the earnings); "" when the figure says nothing of merit
     better: Literal["", "higher", "lower"] = ""
+    # an empty answer for a subject the KG knows says the event never happened (a dividend history
+    # is complete: none paid), not that the KG lacks it
+    complete: bool = False
 
 
 # --- finance --------------------------------------------------------------------------------------
@@ -146,6 +149,7 @@ FINANCE: tuple[Relation, ...] = (
         additive=True,
         changes=True,
         rows=r"\b(?:dividends?|payments?|payouts?|distributions?|times)\b",
+        complete=True,
     ),
     Relation(
         "company_profile",
