@@ -158,9 +158,9 @@ class AnswerPolicy:
 
     def proposal(self, findings: Findings) -> Decision:
         """The reasoning's answer held to the KG's facts (issue 39's rules, each with its switch): a
-        false premise the facts do not show is overruled by their computed answer; a decline becomes "invalid question" where
-        the facts contradict the question, else their computed answer; another answer that does not
-        state the computed one is replaced by it."""
+        false premise the facts do not show is overruled by their computed answer; a decline becomes
+        "invalid question" where the facts contradict the question, else their computed answer;
+        another answer that does not state the computed one is replaced by it."""
         options = self.config
         answer = findings.reply if findings.reply is not None else I_DONT_KNOW
         plain = Decision(answer, Route.FROM_KG if self.waits_for_kg(findings) else Route.ANSWERED)

@@ -461,14 +461,14 @@ class KnowledgeGraphStage:
                 break
         if not client.unreachable:
             for state in states.values():
-                left = self._wanted(state, context)
-                if left:
-                    calls = "; ".join(f"{c.route}({_arguments(c.body)})" for c in left)
+                wanted = self._wanted(state, context)
+                if wanted:
+                    named = "; ".join(f"{c.route}({_arguments(c.body)})" for c in wanted)
                     state.events.append(
                         Event(
                             "degraded",
                             CALLS_LEFT_OUT,
-                            f"{len(left)}, by the call budget or the batch deadline: {calls}",
+                            f"{len(wanted)}, by the call budget or the batch deadline: {named}",
                         )
                     )
 
