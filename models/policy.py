@@ -158,9 +158,9 @@ class AnswerPolicy:
 
     def proposal(self, findings: Findings) -> Decision:
         """The reasoning's answer held to the KG's facts (issue 39's rules, each with its switch): a
-        false premise the facts do not show is overruled; a decline becomes "invalid question" where
-        the facts contradict the question, else their computed answer; another answer that does not
-        state the computed one is replaced by it."""
+        false premise the facts do not show is overruled by their computed answer; a decline becomes
+        "invalid question" where the facts contradict the question, else their computed answer;
+        another answer that does not state the computed one is replaced by it."""
         options = self.config
         answer = findings.reply if findings.reply is not None else I_DONT_KNOW
         plain = Decision(answer, Route.FROM_KG if self.waits_for_kg(findings) else Route.ANSWERED)
@@ -169,6 +169,8 @@ class AnswerPolicy:
         computed = findings.kg_computed
         if answer == INVALID_QUESTION:
             if findings.kg_contradicts or not options.false_premise_overruled:
+                return plain
+            if computed is None and options.premise_overruled_only_by_computed:
                 return plain
             overruled = computed if computed is not None else I_DONT_KNOW
             return Decision(overruled, Route.PREMISE_OVERRULED, FALSE_PREMISE_OVERRULED, overruled)

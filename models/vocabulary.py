@@ -299,9 +299,28 @@ CLOSED_LOWER = r"\bclos\w* (?:at )?(?:a )?(?:lower|down|below)\b|\blower clos\w*
 CLOSED_HIGHER = r"\bclos\w* (?:at )?(?:a )?(?:higher|up|above)\b|\bhigher clos\w*|\bup days\b"
 # Phrases that name a field of a company's record (finance get_info), not a series to fetch: "the
 # dividend yield" asks for no dividend history, "the average volume" for no prices.
+# Keys of that record (yfinance's names) that no other route answers: a question writing one in words
+# ("debt-to-equity ratio": debtToEquity) asks for the record.
+COMPANY_RECORD_KEYS = (
+    "debtToEquity", "returnOnEquity", "returnOnAssets", "profitMargins", "grossMargins", "operatingMargins",
+    "ebitdaMargins", "revenueGrowth", "earningsGrowth", "totalDebt", "totalCash", "totalRevenue",
+    "bookValue", "priceToBook", "currentRatio", "quickRatio", "payoutRatio", "enterpriseValue",
+    "freeCashflow", "operatingCashflow", "sharesOutstanding", "floatShares", "shortRatio", "pegRatio",
+    "grossProfits", "ebitda", "revenuePerShare", "fiftyDayAverage", "twoHundredDayAverage",
+)  # fmt: skip
+
+
+def record_key_phrase(key: str) -> str:
+    """The words a question writes a record key in: "debtToEquity" as "debt to equity" (spaces or
+    hyphens between), its last word singular or plural ("profit margin")."""
+    words = [w.lower() for w in re.findall(r"[a-z]+|[A-Z][a-z]*|\d+", key)]
+    words[-1] = words[-1].removesuffix("s") + "s?"
+    return r"\b" + r"[- ]".join(words) + r"\b"
+
+
 COMPANY_RECORD_FIELDS = (
     r"dividend yield|average (?:daily )?(?:trading )?volume|avg\.? (?:daily )?volume|52[- ]week (?:high|low)|"
-    r"\bbeta\b|trailing (?:eps|p/?e)\b"
+    r"\bbeta\b|trailing (?:eps|p/?e)\b|" + "|".join(record_key_phrase(key) for key in COMPANY_RECORD_KEYS)
 )
 
 # One of several things picked by its place in time: the first one, the last one.
@@ -315,7 +334,10 @@ RELEASED = r"\breleas\w*|\bpublish\w*|\bcame out\b|\bcome out\b|\bput out\b|\bdr
 # A team's next game, not its last one.
 NEXT_GAME = (
     r"\bnext (?:game|match|fixture|opponent|outing|contest|league (?:game|match|fixture))|\bupcoming\b|"
-    r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b"
+    r"\bwill\b.*\b(?:play|face|meet|go head-to-head|take on)\b|"
+    # the future tense with "next" asks for the next game, whatever the verb ("when will x next take
+    # to the field?"), unless "next" names a span ("will they win next week?")
+    r"\bwill\b.*\bnext\b(?! (?:week|month|year|season|weekend|day|time)\b)"
 )
 # A player's own numbers in a game (the play-by-play holds them): the subject of "did X score",
 # "X's points", and the stats asked.
@@ -580,8 +602,11 @@ OTHERS_ASKED = r"\bother\b|\balso\b|\belse\b"
 OSCARS = r"\boscars?\b|\bacademy awards?\b"
 
 # Music (music.py). A date asked of an artist: "where was X born?" asks for the place only.
+# Every form of "begin" (begin, began, begun, begins, beginning).
+BEGIN_WORDS = r"\bbeg[aiu]n(?:s|ning)?\b"
 ARTIST_DATE_WORDS = (
-    r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b"
+    r"\b(?:when|year|date|birthday|ages?|old(?:er|est)?|young(?:er|est)?|founded|formed|start(?:ed)?)\b|"
+    + BEGIN_WORDS
 )
 # Words naming the act rather than the song ("the artist of this week's number one song").
 ARTIST_NOUNS = r"\b(?:artists?|singers?|bands?|groups?|acts?|performers?|musicians?|rappers?|duos?)\b"
@@ -729,7 +754,7 @@ DIGIT = r"\d"
 RUNNING_POINTS = r"\((\d+) PTS\)"
 # Words that stand for a subject without naming it, and an article before a name.
 PRONOUNS = frozenset("they he she it we you team".split())
-LEADING_ARTICLE = r"^(?:the|a)\s+"
+LEADING_ARTICLE = r"^(?:the|an|a)\s+"
 
 # --- Names a question writes itself (models/kg/entities.py) ----------------------------------------
 

@@ -209,3 +209,13 @@ def test_the_time_between_two_dates_in_years_and_months(first, last, gap):
         )
         is None
     )
+
+
+def test_a_total_of_one_figure_that_is_itself_a_total_is_that_figure():
+    # issue 51, second sealed set: the total market value of the shares is the market cap
+    market_cap = FactTable("market capitalization", [Fact("STK", 73000.0)], relation="market_cap")
+    answer = _compute(market_cap, "what's the total market value of all the shares of stk?")
+    assert answer is not None and (answer.kind, answer.value) == ("lookup", "73000")
+    # a total of a figure that is no total, over one row, stays uncomputed ("each film of the series")
+    revenue = FactTable("revenue", [Fact("Toy Story", 373554033.0)], relation="revenue")
+    assert _compute(revenue, "what is the total revenue of the toy story movies?") is None

@@ -48,8 +48,12 @@ def test_a_false_premise_the_facts_do_not_show_is_overruled_by_the_computed_answ
     assert TraceEvent("answer check", "routed", FALSE_PREMISE_OVERRULED, "2021-12-23") in record.trace.events
 
 
-def test_without_a_computed_answer_the_overruled_premise_gives_i_dont_know_unless_turned_off():
-    assert reasoned(INVALID_QUESTION, KGResult(has_evidence=True)).answer == I_DONT_KNOW
+def test_without_a_computed_answer_the_false_premise_stands_unless_turned_off():
+    # the facts decide no answer: they have not shown the premise true (issue 51, second sealed set)
+    kept = reasoned(INVALID_QUESTION, KGResult(has_evidence=True))
+    assert kept.answer == INVALID_QUESTION and kept.trace.route == Route.ANSWERED and not kept.trace.events
+    loose = {"policy.premise_overruled_only_by_computed": "false"}
+    assert reasoned(INVALID_QUESTION, KGResult(has_evidence=True), **loose).answer == I_DONT_KNOW
     off = {"policy.false_premise_overruled": "false"}
     assert (
         reasoned(INVALID_QUESTION, KGResult(has_evidence=True, computed=COMPUTED), **off).answer

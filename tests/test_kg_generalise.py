@@ -184,6 +184,27 @@ def test_the_price_of_a_column_named_today_is_the_sessions_and_after_hours_the_l
     assert after.computed is not None and after.computed.value == "50.75"
 
 
+def test_after_the_close_the_price_today_is_the_days_close_not_its_last_minute_bar(served, monkeypatch):
+    # issue 51, second sealed set: the last 1-minute bar's close is not the session's close
+    minutes = {
+        "2024-03-11 15:58:00 EST": {"Open": 50.1, "High": 50.3, "Low": 50.0, "Close": 50.2, "Volume": 100},
+        "2024-03-11 15:59:00 EST": {"Open": 50.2, "High": 50.6, "Low": 49.9, "Close": 50.5, "Volume": 100},
+    }
+
+    def with_minutes(route, body):
+        if route == "finance_get_detailed_price_history":
+            return minutes if body.get("query") == "ZPHR" else None
+        return official(route, body)
+
+    monkeypatch.setattr(units, "official", with_minutes)
+    monkeypatch.setattr(units, "QUERY_TIME", "03/11/2024, 14:00:00 PT")  # Monday 17:00 ET, closed
+    [after] = run_stage([("what is zphr's price today?", "finance", KGEntities(tickers=["ZPHR"]))])
+    assert after.computed is not None and after.computed.value == "50.75"
+    monkeypatch.setattr(units, "QUERY_TIME", "03/11/2024, 12:59:30 PT")  # 15:59 ET, still trading
+    [during] = run_stage([("what is zphr's price right now?", "finance", KGEntities(tickers=["ZPHR"]))])
+    assert during.computed is not None and during.computed.value == "50.50"
+
+
 def test_a_week_without_the_game_a_lookup_asks_about_denies_the_premise(served, monkeypatch):
     monkeypatch.setattr(units, "QUERY_TIME", "03/19/2024, 10:00:00 PT")  # a week with no game
     team = KGEntities(teams=["Everton"], sport="soccer")

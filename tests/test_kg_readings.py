@@ -404,3 +404,23 @@ def test_a_threshold_is_read_with_its_scale():
 def test_a_qualifier_of_the_asked_thing_is_held_to(ask, query, entities, answer):
     domain = "finance" if entities.tickers else "music"
     assert value(ask(query, domain, entities, "03/11/2024, 14:02:10 PT")) == answer
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["when did the black keys begin making music?", "in what year did the black keys begin?"],
+)
+def test_any_form_of_begin_asks_for_a_bands_founding(ask, query):
+    # issue 51, second sealed set: "began" was a cue of the founding date, "begin" none
+    result = ask(query, "music", KGEntities(artists=["The Black Keys"]))
+    assert value(result) == "2001"
+
+
+def test_the_future_tense_with_next_asks_for_the_next_game_whatever_the_verb(ask):
+    # issue 51, second sealed set: "when will x next take to the field" read as the last game
+    team = KGEntities(teams=["Manchester Utd"], sport="soccer")
+    result = ask(
+        "when will manchester utd next step onto the pitch?", "sports", team, "03/14/2024, 10:02:00 PT"
+    )
+    assert read_question("when will they next step onto the pitch?").asks("next_game")
+    assert value(result) is not None and value(result) > "2024-03-14"

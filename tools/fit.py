@@ -82,6 +82,7 @@ SWITCHES = (
     "computed_answer_over_decline",
     "contradicted_premise_invalid",
     "false_premise_overruled",
+    "premise_overruled_only_by_computed",
 )
 UNLABELLED = "(none)"
 NO_DEADLINE_S = 100_000.0

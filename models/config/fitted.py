@@ -25,6 +25,7 @@ FITTABLE = (
     "computed_answer_over_decline",
     "contradicted_premise_invalid",
     "false_premise_overruled",
+    "premise_overruled_only_by_computed",
     "wrong_form",
     "late_worth",
 )

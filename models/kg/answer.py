@@ -270,7 +270,8 @@ def _about_one(table: FactTable, facts: list[Fact], intent: Intent) -> ComputedA
         )  # no count: a count is no list
     if len(facts) == 1:
         fact = facts[0]
-        if intent.asks("average") or (intent.asks("total") and not table.additive):
+        one_total = table.relation in BY_NAME and BY_NAME[table.relation].a_total
+        if intent.asks("average") or (intent.asks("total") and not (table.additive or one_total)):
             return None  # an average (a total) over rows the table does not hold ("each film of the series")
         if intent.asks("when") and fact.when is not None and not isinstance(fact.value, date):
             return ComputedAnswer(

@@ -143,7 +143,7 @@ def _resolve(state: QuestionState, context: PlanContext) -> tuple[dict[str, str]
 def data_relations(state: QuestionState) -> list[Relation]:
     """The picked relations whose routes hold the facts (the ticker is resolved anyway), else the
     default ones; a market value asked with the stock's words ("what is the stock worth?") adds its
-    prices."""
+    prices, and so does the latest price asked while the market is closed."""
     chosen = [r for r in picked(state, "finance") if r.name != "ticker"]
     if not chosen:
         return [BY_NAME[name] for name in FINANCE_DEFAULT]
@@ -153,7 +153,10 @@ def data_relations(state: QuestionState) -> list[Relation]:
         and state.intent.asks("generic_price")
     ):
         chosen.append(BY_NAME["closing_price"])
-    return chosen
+    now = eastern_time(state.query_time)
+    if any(r.name == "latest_price" for r in chosen) and now is not None and not _trading(now):
+        chosen.append(BY_NAME["closing_price"])  # the market closed: the latest price is a day's close
+    return list(dict.fromkeys(chosen))
 
 
 def routes_for(state: QuestionState) -> list[str]:
@@ -188,10 +191,7 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
             if not answered:
                 continue
             if is_empty(result):
-                evidence.add(
-                    f"{ticker} / {route.removeprefix('finance_get_').replace('_', ' ')}: no data in the KG",
-                    found=False,
-                )
+                evidence.add(*_nothing_of(ticker, route, state))
                 continue
             if route == "finance_get_price_history":
                 evidence.add(
@@ -214,6 +214,19 @@ def render(state: QuestionState, context: PlanContext) -> Evidence:
     if _price_of_a_dividend_day(state) and (day := _dividend_day(state, known)) is not None:
         evidence.add(_dividend_day_line(state, known[0], day, now))
     return evidence
+
+
+def _nothing_of(ticker: str, route: str, state: QuestionState) -> tuple[str, bool, bool]:
+    """The line of a route that gave nothing for a known ticker, whether it is about the asked
+    entity and whether it denies the question's premise: so where the asked relation's record is
+    complete ("the day it last paid a dividend" of a company that never paid one), unless the
+    question counts or asks yes or no (none is then an answer)."""
+    what = route.removeprefix("finance_get_").replace("_", " ")
+    relation = next((r for r in picked(state, "finance") if route in r.routes and r.complete), None)
+    if relation is None:
+        return f"{ticker} / {what}: no data in the KG", False, False
+    denies = state.reading.operation not in ("count", "yes_no")
+    return f"{ticker} / {relation.label}: none in the KG's complete record (never any)", True, denies
 
 
 def _dividend_day_line(state: QuestionState, ticker: str, day: date, now: datetime | None) -> str:
@@ -666,10 +679,11 @@ def _dividend_day(state: QuestionState, known: list[str]) -> date | None:
 def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
     """The price at the question's time ("right now", "today", "currently"): the last 1-minute bar's
     close, or, where the question names a column of the day ("today's open price"), the session's so
-    far; outside trading hours with no 1-minute bar that day, the latest completed day's."""
+    far; outside trading hours, the latest completed day's (its official close, not its last minute's
+    bar), unless a 1-minute bar is later than that day."""
     now = eastern_time(state.query_time)
     column = _session_column(state)
-    found = []
+    found, closed = [], False
     for ticker in known:
         answered, result = state.answer(INTRADAY, query=ticker)
         bars = (
@@ -677,18 +691,29 @@ def _latest_price_table(state: QuestionState, known: list[str]) -> FactTable:
             if answered
             else []
         )
-        if bars:
+        completed = None
+        if now is not None and not _trading(now):
+            answered, result = state.answer(PRICES, query=ticker)
+            days = _completed_days(_bars(result), now) if answered else []
+            if days and (value := _real(days[-1][1].get(column or "Close"))) is not None:
+                completed = Fact(ticker, value, days[-1][0])
+        if completed is not None and (
+            not bars or bars[-1][0].date() <= (completed.when or bars[-1][0].date())
+        ):
+            found.append(completed)
+            closed = True
+        elif bars:
             day = bars[-1][0].date()
             session = [bar for moment, bar in bars if moment.date() == day]
             value = _session_value(session, column)
             if value is not None:
                 found.append(Fact(ticker, value, day))
-        elif now is not None and not _trading(now):
-            answered, result = state.answer(PRICES, query=ticker)
-            days = _completed_days(_bars(result), now) if answered else []
-            if days and (value := _real(days[-1][1].get(column or "Close"))) is not None:
-                found.append(Fact(ticker, value, days[-1][0]))
-    label = f"{ROW_NAMES[column]} of the latest session" if column else "latest price (last 1-minute bar)"
+    if column:
+        label = f"{ROW_NAMES[column]} of the latest session"
+    elif closed:
+        label = "latest price (the market closed: the latest session's closing price)"
+    else:
+        label = "latest price (last 1-minute bar)"
     return FactTable(label, found)
 
 

@@ -340,9 +340,11 @@ class Intent:
         return name_words(self._question)
 
     def names_record_key(self, key: str) -> bool:
-        """Every word of a record key ("dividendYield": dividend, yield) is a word of the question."""
+        """Every word of a record key ("dividendYield": dividend, yield) is a word of the question,
+        singular or plural ("profit margin": profitMargins)."""
         parts = _RECORD_KEY_PARTS.findall(str(key))
-        return bool(parts) and all(part.lower() in set(_WORDS.findall(self._question)) for part in parts)
+        words = {word.removesuffix("s") for word in _WORDS.findall(self._question)}
+        return bool(parts) and all(part.lower().removesuffix("s") in words for part in parts)
 
     def names_fact(self, key: str) -> tuple[tuple[int, int], ...]:
         """Where the wording names a fact `key` of a record (a shared stem, or words of

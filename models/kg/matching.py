@@ -17,14 +17,18 @@ from pathlib import Path
 from loguru import logger
 
 from models.aliases import FOOTBALL_CLUBS
-from models.vocabulary import COMPANY_NOISE, SOCCER_CLUB_NOISE, WORD_TOKEN
+from models.vocabulary import COMPANY_NOISE, LEADING_ARTICLE, SOCCER_CLUB_NOISE, WORD_TOKEN
 
 _ASCII_PUNCTUATION = re.compile("[" + re.escape(string.punctuation) + "]")
 _WORD_TOKEN = re.compile(WORD_TOKEN)
 _COMPANY_NOISE = re.compile(COMPANY_NOISE)
+_LEADING_ARTICLE = re.compile(LEADING_ARTICLE)
 
 
 CONTAINED_SCORE = 0.8
+# Two spellings of one name but for a leading article ("beatles", "The Beatles"): near the same,
+# and below the name spelt as asked, which wins where the KG holds both.
+ARTICLE_SCORE = 0.95
 
 
 def search_key(text: str) -> str:
@@ -38,13 +42,22 @@ def loose_key(text: str) -> str:
     return " ".join(_WORD_TOKEN.findall(folded.replace("'", "").replace("\u2019", "")))
 
 
+def without_article(key: str) -> str:
+    """A loose key without its leading article ("the weeknd": "weeknd"), unless nothing is left."""
+    return _LEADING_ARTICLE.sub("", key) or key
+
+
 def name_score(query: str, candidate: str) -> float:
-    """Similarity of two names in [0, 1]: token overlap, or the character ratio when higher."""
+    """Similarity of two names in [0, 1]: token overlap, or the character ratio when higher; a
+    leading article on either side is not part of the comparison."""
     left, right = loose_key(query), loose_key(candidate)
     if not left or not right:
         return 0.0
     if left == right:
         return 1.0
+    left, right = without_article(left), without_article(right)
+    if left == right:
+        return ARTICLE_SCORE
     left_tokens, right_tokens = set(left.split()), set(right.split())
     overlap = len(left_tokens & right_tokens) / len(left_tokens | right_tokens)
     # a name the question shortened ("paper lanterns" for "Paper Lanterns in July")

@@ -32,6 +32,7 @@ from models.kg.relations import (
 from models.kg.routes import ApiCall
 from models.kg.state import Evidence, PlanContext, QuestionState
 from models.kg.timeparse import DateSpan
+from models.schema import Event
 
 ARTIST_SEARCH, SONG_SEARCH = "music_search_artist_entity_by_name", "music_search_song_entity_by_name"
 RANK_DATE, CHART_ATTRIBUTES = "music_get_billboard_rank_date", "music_get_billboard_attributes"
@@ -50,6 +51,7 @@ CHART_LABELS = {BY_NAME[name].field: BY_NAME[name].label for name in CHART_FIELD
 PLACE_ROUTES = tuple(r.routes[0] for r in MUSIC if r.value == "place")
 SATURDAY = 5
 PUBLISHED_ON = 1  # Tuesday: a chart comes out four days before the Saturday it is dated
+WORKS_NOT_DATED = "works not dated"
 
 
 def applies(state: QuestionState) -> bool:
@@ -374,7 +376,8 @@ def _released_in(state: QuestionState) -> list[DateSpan]:
 
 def _dated_works(state: QuestionState, config: KGConfig) -> list[str]:
     """The works of the named artists whose release dates answer a question about their songs of a
-    span: all of them, or none when they are more than one question's calls can date."""
+    span: all of them (their calls the question's allowance beyond its cap), or none, with an
+    event, when they are more than `kg.max_dated_works`."""
     if not _released_in(state):
         return []
     works: list[str] = []
@@ -382,7 +385,12 @@ def _dated_works(state: QuestionState, config: KGConfig) -> list[str]:
         answered, found = state.answer("music_get_artist_all_works", query=spelling)
         works += [w for w in found if isinstance(w, str)] if answered and isinstance(found, list) else []
     works = list(dict.fromkeys(works))
-    return works if len(works) <= config.max_calls_per_question else []
+    if len(works) > config.max_dated_works:
+        detail = f"{len(works)} works, more than kg.max_dated_works ({config.max_dated_works})"
+        state.events.append(Event("degraded", WORKS_NOT_DATED, detail))
+        return []
+    state.allowance = max(state.allowance, len(works))
+    return works
 
 
 def _debut_date(state: QuestionState, chart: date, song: str) -> date | None:

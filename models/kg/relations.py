@@ -44,6 +44,9 @@ class Relation:
     value: ValueKind = "text"
     unit: str = ""
     additive: bool = False  # a total over its rows means something (volumes, points, payments)
+    # its one value is itself a total (a market value: every share's worth), so a total asked of one
+    # subject is that value
+    a_total: bool = False
     changes: bool = (
         False  # its facts change over time (a price, a band's line-up), or are fixed (a birth date)
     )
@@ -66,6 +69,9 @@ class Relation:
     # the direction its figure is better in, for a choice on merit ("which stock is more attractive by
     # its p/e ratio?": the lower, the cheaper the earnings); "" when the figure says nothing of merit
     better: Literal["", "higher", "lower"] = ""
+    # an empty answer for a subject the KG knows says the event never happened (a dividend history
+    # is complete: none paid), not that the KG lacks it
+    complete: bool = False
 
 
 # --- finance --------------------------------------------------------------------------------------
@@ -80,6 +86,8 @@ FINANCE: tuple[Relation, ...] = (
             "what is the 52-week high or low of the stock?",
             "what is the beta of the stock?",
             "what are the stock's trailing earnings per share or trailing p/e?",
+            "what is the company's debt-to-equity ratio, return on equity or profit margin?",
+            "what are the company's total debt, cash, revenue growth or book value?",
         ),
         cues=v.COMPANY_RECORD_FIELDS,
         subjects=("tickers", "companies"),
@@ -124,6 +132,7 @@ FINANCE: tuple[Relation, ...] = (
         routes=("finance_get_market_capitalization",),
         value="number",
         changes=True,
+        a_total=True,
     ),
     Relation(
         "dividends",
@@ -140,6 +149,7 @@ FINANCE: tuple[Relation, ...] = (
         additive=True,
         changes=True,
         rows=r"\b(?:dividends?|payments?|payouts?|distributions?|times)\b",
+        complete=True,
     ),
     Relation(
         "company_profile",
@@ -423,7 +433,7 @@ MUSIC: tuple[Relation, ...] = (
         ("when was the singer born?", "how old is the artist?", "when was the band formed?", "who is older?"),
         cues=(
             r"\bborn\b|birth|\bages?\b|how old|\bold(?:er|est)?\b|young(?:er|est)?|founded|formed|\bstart\w*|"
-            rf"\bbegan\b|debut(?:ed)? year|{v.BIRTH_DATE}"
+            rf"{v.BEGIN_WORDS}|debut(?:ed)? year|{v.BIRTH_DATE}"
         ),
         subjects=_ARTIST,
         routes=("music_get_artist_birth_date",),

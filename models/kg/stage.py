@@ -61,7 +61,7 @@ from models.kg.intent import (
     drop_relation_names,
 )
 from models.kg.meaning import RelationMeaning, shared_meaning
-from models.kg.relations import TABLES
+from models.kg.relations import BY_NAME, TABLES
 from models.kg.open import OPEN_DOMAIN
 from models.kg.matching import CompanyDirectory
 from models.kg.routes import ApiCall
@@ -72,6 +72,14 @@ from models.schema import Event, Question, QuestionAttributes, StageResult
 
 SOURCES = ("kg", "web", "both")
 CALLS_LEFT_OUT = "calls left out"
+# The routes of the relations' facts, other than those that lead to names (a ticker, a hop's names)
+FACT_ROUTES = frozenset(
+    route
+    for table in TABLES.values()
+    for relation in table
+    if not relation.yields and relation.name != "ticker"
+    for route in relation.routes
+)
 WITHHELD = "computed answer withheld"
 # A block cut shorter than this says too little to be worth its place.
 MIN_BLOCK_CHARS = 80
@@ -191,12 +199,13 @@ def budget(config: KGConfig, questions: int, seconds_available: float | None = N
 
 def question_cap(state: QuestionState, config: KGConfig) -> int:
     """Call units one question may spend: `max_calls_per_question`, or for a comparison or an
-    aggregation `calls_per_operand` for each name it compares, so that no operand is left out."""
+    aggregation `calls_per_operand` for each name it compares, so that no operand is left out; and
+    the allowance its planners asked for (the works it dates)."""
     if not state.reading.asks("operands"):
-        return config.max_calls_per_question
+        return config.max_calls_per_question + state.allowance
     entities = state.entities
     operands = len(entities.tickers) + sum(len(getattr(entities, kind)) for kind in NAME_KINDS)
-    return max(config.max_calls_per_question, config.calls_per_operand * operands)
+    return max(config.max_calls_per_question, config.calls_per_operand * operands) + state.allowance
 
 
 def domains_of(state: QuestionState) -> list[Domain]:
@@ -392,11 +401,15 @@ class KnowledgeGraphStage:
         made: dict[tuple[str, str], CallResult] = {}
         for _ in range(config.max_rounds):
             queues = {index: self._wanted(state, context) for index, state in states.items()}
+            # the planners' allowances (works to date) on top, as far as the time left lets calls run
+            extra = sum(state.allowance for state in states.values())
+            room = int(max(0.0, deadline - time.perf_counter()) / config.seconds_per_call)
+            batch_limit = max(batch_calls, min(batch_calls + extra, batch_spent + room))
             chosen: dict[tuple[str, str], tuple[ApiCall, list[int]]] = {}
             # a fair share of what is left per question and round, so that names resolved in this
             # round still find budget for their facts in the next
             wanting = sum(1 for queue in queues.values() if queue)
-            share = max(1, (batch_calls - batch_spent) // max(wanting, 1))
+            share = max(1, (batch_limit - batch_spent) // max(wanting, 1))
             this_round = {index: 0 for index in states}
             reused = False
             while any(queues.values()):
@@ -418,7 +431,7 @@ class KnowledgeGraphStage:
                     slow = cost > 1
                     if (
                         spent[index] + cost > question_cap(state, config)
-                        or batch_spent + cost > batch_calls
+                        or batch_spent + cost > batch_limit
                         or (this_round[index] and this_round[index] + cost > share)
                         or (slow and slow_calls >= config.max_slow_calls_per_batch)
                     ):
@@ -448,20 +461,32 @@ class KnowledgeGraphStage:
                 break
         if not client.unreachable:
             for state in states.values():
-                left = len(self._wanted(state, context))
-                if left:
+                wanted = self._wanted(state, context)
+                if wanted:
+                    named = "; ".join(f"{c.route}({_arguments(c.body)})" for c in wanted)
                     state.events.append(
-                        Event("degraded", CALLS_LEFT_OUT, f"{left}, by the call budget or the batch deadline")
+                        Event(
+                            "degraded",
+                            CALLS_LEFT_OUT,
+                            f"{len(wanted)}, by the call budget or the batch deadline: {named}",
+                        )
                     )
 
     @staticmethod
     def _wanted(state: QuestionState, context: PlanContext) -> list[ApiCall]:
+        """The calls the question's planners still want, those of the relations its reading picked
+        (and the names they need) before the facts of relations it did not: a tight budget leaves
+        out the least relevant."""
         wanted: dict[tuple[str, str], ApiCall] = {}
         for module in domains_of(state):
             for call in module.plan(state, context):
                 if call.key not in state.issued:
                     wanted.setdefault(call.key, call)
-        return list(wanted.values())
+        reading = state.reading
+        asked = {route for name in reading.picked(state.domain) for route in BY_NAME[name].routes}
+        if not asked:
+            return list(wanted.values())
+        return sorted(wanted.values(), key=lambda call: call.route in FACT_ROUTES and call.route not in asked)
 
     # 3. rendering
     def _finish(self, state: QuestionState, result: KGResult, context: PlanContext) -> None:

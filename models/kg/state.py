@@ -38,6 +38,8 @@ class QuestionState:
     named: dict[str, str] = field(default_factory=dict)  # the relation and the operation the LLM named
     # each asked name the KG matched: (its KG spelling, how alike the two are, 0-1)
     matched: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # call units a planner needs beyond the question's cap (the works it dates), within its own cap
+    allowance: int = 0
 
     @property
     def reading(self) -> Intent:
