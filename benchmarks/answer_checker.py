@@ -37,6 +37,11 @@ Pairs, each checked as prediction against gold with the gold question:
     at another scale; lists in sentences against whole and partial lists; hedges) takes 95 validation
     questions not used before (none of a sealed KG set's) and 7 of its own in CRAG's style (ids as batch
     4's) where the validation set has none of a kind, split as batch 6, committed before the rules changed.
+    Batch 9 (issue 53 a fourth time: sentence golds with scale and unit, with teams, people and countries
+    by other names, with zero and never words, with context numbers; partial and whole lists; dates at
+    another precision; yes/no; hedges) takes 85 validation questions used in no earlier batch and in no
+    sealed KG set's walk, and 7 of its own in CRAG's style, split as batch 6, committed before the rules
+    changed.
     Targets: no wrong prediction judged correct in any part or batch; on the held-out
     part, no correct one judged wrong and at most 8% unsure (each printed as met or not). Every verdict
     names its rule (evaluation/answer_match/rules.py): the labelled verdicts are counted per rule, and
