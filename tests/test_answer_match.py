@@ -1010,4 +1010,4 @@ def test_the_labelled_predictions_meet_the_targets(shared_data):
 
 # Batch 9's held-out part, run once at the end of the round that wrote it (wrong judged correct, correct
 # judged wrong, unsure): its bound.
-BATCH9_HELD_OUT = (1, 5, 20)  # its first run, before the rules changed; the final run replaces it
+BATCH9_HELD_OUT = (1, 3, 21)  # its first run, before the rules changed: 1, 5, 20
