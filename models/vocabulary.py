@@ -28,13 +28,17 @@ MONTH_NUMBERS: dict[str, int] = {
 # Any written month, the longest spelling first ("september" read whole, not as "sep").
 MONTH = rf"(?:{'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})"
 # Cardinal numbers written as words -> value; how many times ("twice") and scale words apart.
-NUMBER_WORDS: dict[str, int] = {
-    word: number
-    for number, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
+NUMBER_WORDS: dict[str, int] = (
+    {
+        word: number
+        for number, word in enumerate(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+            "sixteen seventeen eighteen nineteen twenty".split()
+        )
+    }
+    | {tens: 10 * n for n, tens in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)}
+    | {"hundred": 100}
+)
 TIMES_WORDS: dict[str, int] = {"once": 1, "twice": 2, "thrice": 3}
 # Ordinals written as words or digits, up to the fifth (weeks of a month, quarters of a year) -> value.
 ORDINAL_WORDS: dict[str, int] = {

@@ -96,13 +96,13 @@ QUEEN_ASKED = "what's the name of the actress who played the queen in the third 
         ("WBA, WBC and WBO", BODIES, BODIES_ASKED, CORRECT, "sentence"),
         ("WBA and WBC", BODIES, BODIES_ASKED, WRONG, "sentence"),
         # a name the gold spells with two letters swapped ("kiera"): the gold's word
-        ("Ann Lee, Keira Knightley and Bob Ray", CAST, CAST_ASKED, CORRECT, "sentence"),
-        ("Ann Lee and Keira Knightley", CAST, CAST_ASKED, WRONG, "sentence"),
+        ("Ann Lee, Keira Knightley and Bob Ray", CAST, CAST_ASKED, CORRECT, "sentence: list"),
+        ("Ann Lee and Keira Knightley", CAST, CAST_ASKED, WRONG, "sentence: list"),
         # a list item written otherwise, sharing a distinctive word with one item alone: not another name
         ("Pacer ETFs, Dimensional Fund Advisors and PIMCO", FUNDS, FUNDS_ASKED, UNSURE, "sentence"),
         ("Pacer, Dimensional Fund Advisors and Vanguard", FUNDS, FUNDS_ASKED, WRONG, "sentence"),
-        ("Ann Lee, Mick Knightley, Keira Knightley and Bob Ray", CAST, CAST_ASKED, WRONG, "sentence"),
-        ("Ann Lee, Dee Fox and Bob Ray", CAST, CAST_ASKED, WRONG, "sentence"),
+        ("Ann Lee, Mick Knightley, Keira Knightley and Bob Ray", CAST, CAST_ASKED, WRONG, "sentence: list"),
+        ("Ann Lee, Dee Fox and Bob Ray", CAST, CAST_ASKED, WRONG, "sentence: list"),
         # "one of" beside another value is no count
         ("76", OLDEST, OLDEST_ASKED, CORRECT, "sentence: value"),
         ("Bo Day, 77", OLDEST, OLDEST_ASKED, WRONG, "sentence: value"),
@@ -113,7 +113,7 @@ QUEEN_ASKED = "what's the name of the actress who played the queen in the third 
         ("the Chiefs and the Niners", FINAL, FINAL_ASKED, CORRECT, "sentence: names"),
         ("the Chiefs and the Eagles", FINAL, FINAL_ASKED, WRONG, "sentence: names"),
         # the answer after the copula ends with its sentence
-        ("Ann Lee", QUEEN, QUEEN_ASKED, CORRECT, "sentence"),
+        ("Ann Lee", QUEEN, QUEEN_ASKED, CORRECT, "sentence: identified"),
         ("Bo Day", QUEEN, QUEEN_ASKED, WRONG, "sentence"),
     ],
 )

@@ -67,7 +67,7 @@ FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in w
         # a name and a value asked at once: the value left out or another one is wrong
         ("amelia earhart", FLIGHT, FLIGHT_ASKED, WRONG, "sentence: name and value"),
         ("Amelia Earhart, 1928", FLIGHT, FLIGHT_ASKED, WRONG, "sentence: name and value"),
-        ("Amelia Earhart, in 1932", FLIGHT, FLIGHT_ASKED, CORRECT, "sentence"),
+        ("Amelia Earhart, in 1932", FLIGHT, FLIGHT_ASKED, CORRECT, "sentence: identified"),
         # another word for what the sentence counts
         (
             "three titles",
@@ -84,11 +84,17 @@ FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in w
             "sentence: value",
         ),
         # a list inside a sentence whose items each end with the question's word
-        ("the snake river", RIVERS, RIVERS_ASKED, WRONG, "sentence"),  # part of the list asked for
-        ("the snake river and the platte river", RIVERS, RIVERS_ASKED, WRONG, "sentence"),  # one not in it
-        ("the green river and the snake river", RIVERS, RIVERS_ASKED, CORRECT, "sentence"),
+        ("the snake river", RIVERS, RIVERS_ASKED, WRONG, "sentence: list"),  # part of the list asked for
+        (
+            "the snake river and the platte river",
+            RIVERS,
+            RIVERS_ASKED,
+            WRONG,
+            "sentence: list",
+        ),  # one not in it
+        ("the green river and the snake river", RIVERS, RIVERS_ASKED, CORRECT, "sentence: list"),
         # "show me the ... members" asks for several: part of the list is wrong
-        ("ann lee and bob ray", MEMBERS, "show me the founding members of the band", WRONG, "sentence"),
+        ("ann lee and bob ray", MEMBERS, "show me the founding members of the band", WRONG, "sentence: list"),
         ("ann lee and bob ray", MEMBERS, "who founded the band first?", UNSURE, "sentence"),
         # an item's alias in brackets names it as its name does
         ("stocks, forex and bonds", MARKETS, MARKETS_ASKED, CORRECT, "sentence"),
@@ -98,7 +104,7 @@ FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in w
         ("Ann Lee, with 50 hat tricks", HATS, HATS_ASKED, WRONG, "sentence"),
         ("Ann Lee, with 39 hat tricks", HATS, HATS_ASKED, CORRECT, "sentence"),
         # the answer after the copula ends with its sentence
-        ("jane roe", ACTRESS, ACTRESS_ASKED, CORRECT, "sentence"),
+        ("jane roe", ACTRESS, ACTRESS_ASKED, CORRECT, "sentence: identified"),
         ("john doe", ACTRESS, ACTRESS_ASKED, WRONG, "sentence"),
         # a company named without its generic last word
         (
@@ -106,7 +112,7 @@ FLIGHT_ASKED = "who was the first woman to fly solo across the atlantic and in w
             "the company with the highest growth rate is acme systems, with a growth rate of 173.71%.",
             "which company has the highest growth rate?",
             CORRECT,
-            "sentence",
+            "sentence: identified",
         ),
         # a person named without a middle initial
         ("john clauser", "john f clauser", "who won the prize in 2022?", CORRECT, "phrase"),

@@ -108,6 +108,37 @@ CLAUSE_VERBS = COPULAS | {"has", "have", "had", "been", "will", "would"}
 
 LOCATIVES = frozenset({"in", "at"})  # "ps 41 in greenwich village": the name, then where it is
 
+# Comparatives and their opposites: a gold sentence answers "is A higher than B?" by saying which is
+# higher or lower ("... 184.02, which is lower than yesterday's closing price at 188.13": no).
+_COMPARATIVE_PAIRS = (
+    ("higher", "lower"), ("more", "less"), ("more", "fewer"), ("bigger", "smaller"), ("larger", "smaller"),
+    ("greater", "less"), ("older", "younger"), ("taller", "shorter"), ("longer", "shorter"),
+    ("richer", "poorer"), ("earlier", "later"), ("faster", "slower"), ("heavier", "lighter"),
+    ("cheaper", "pricier"), ("better", "worse"),
+)  # fmt: skip
+OPPOSITE_COMPARATIVES: dict[str, frozenset[str]] = {
+    word: frozenset(b if a == word else a for a, b in _COMPARATIVE_PAIRS if word in (a, b))
+    for pair in _COMPARATIVE_PAIRS
+    for word in pair
+}
+ASKS_YES_OR_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|will)\b")
+
+# Words that end the complement of an identifying sentence ("... is 3m, with a dividend yield of 6.86%").
+COMPLEMENT_ENDS = frozenset({"with", "who", "which", "that", "as", "since", "from", "after", "before"})
+RESTATES_SHARE = 0.4  # of a side's content words that the question has, for it to restate the question
+IDENTIFIED_MAX_WORDS = 6  # an identifying sentence's answer side has at most this many words
+
+# A list item that opens with a past participle and a preposition ("released in 2011", "founded by"):
+# a clause about the item before it, so the commas are a sentence's, not a list's.
+PARTICIPLE_PREPOSITIONS = frozenset({"in", "on", "by", "at", "from"})
+
+# Words that mark a list as a part of the whole ("Positions and 7 Rings, among others"): not the
+# whole list, and not a wrong one for leaving items out.
+PARTIAL_LIST = re.compile(
+    r"\b(?:among others|and others|among them|for example|for instance|such as|including|e\.g\.)"
+    r"|\betc\b"
+)
+
 
 POLARITY = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
 

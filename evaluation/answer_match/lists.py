@@ -20,6 +20,7 @@ from evaluation.answer_match.cues import (
     FUNCTION_WORDS,
     LIST_ITEM_MAX_WORDS,
     NEGATION_WORDS,
+    PARTICIPLE_PREPOSITIONS,
     SEPARATORS,
     SHORT_ITEM_WORDS,
     TITLE_ITEM_MAX_WORDS,
@@ -82,7 +83,10 @@ def reads_as_list(items: Sequence[Sequence[Token]], question: str) -> bool:
     ("lenny kravitz, lisa bonet"; not "melbourne, australia"); three or more short ones, or, when the
     question asks for several things, titles ("everything i thought it was, man of the woods, ..."); not
     parts of which some are a bare value and others have none ("the united states won the most medals,
-    113, ahead of china's 88": a sentence)."""
+    113, ahead of china's 88": a sentence), nor parts of which one after the first is a participle
+    clause ("drake's most popular album, take care, released in 2011.": a sentence)."""
+    if any(participle_clause(item) for item in items[1:]):
+        return False
     if two_parts(items):
         return is_list(items) and parallel(*items)
     bare = [all(isinstance(t, (Quantity, Date)) for t in item) for item in items]
@@ -92,6 +96,17 @@ def reads_as_list(items: Sequence[Sequence[Token]], question: str) -> bool:
     if is_list(items):
         return True
     return len(items) > 2 and bool(ASKS_FOR_SEVERAL.search(question.lower())) and all(map(_is_title, items))
+
+
+def participle_clause(item: Sequence[Token]) -> bool:
+    """An item that opens with a past participle and a preposition ("released in 2011")."""
+    return (
+        len(item) >= 2
+        and isinstance(item[0], str)
+        and item[0].endswith("ed")
+        and len(item[0]) > 4
+        and item[1] in PARTICIPLE_PREPOSITIONS
+    )
 
 
 def two_parts(items: Sequence[Sequence[Token]]) -> bool:

@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evaluation.answer_match.cues import (
+    ASKS_YES_OR_NO,
     MAX_EXTRA_WORDS,
     NEGATION,
+    NEGATION_WORDS,
+    OPPOSITE_COMPARATIVES,
     POLARITY,
     SHORT_ITEM_WORDS,
     ZERO_EXTRA_WORDS,
@@ -93,3 +96,30 @@ def polarity_verdict(said: Prediction, polarity: str) -> Verdict:
     if stated is None:
         return Verdict.UNSURE
     return Verdict.CORRECT if stated == polarity and not said.hedged else unsure_if(stated == polarity)
+
+
+def compared_polarity(wanted: Sequence[Token], question: str) -> str | None:
+    """The yes or no a gold sentence gives a question asking whether A is more than B ("is tesla
+    closing price today higher than yesterday?"): the sentence compares them with the question's
+    comparative or its opposite ("... lower than yesterday closing price"), the same way round (the
+    first word after its "than" is one of the question's after "than") or the other (one of the
+    question's before it); None when it does not, or negates the comparison."""
+    asked = words(question)
+    if not ASKS_YES_OR_NO.search(question.lower()) or any(t in NEGATION_WORDS for t in wanted):
+        return None
+    at = [i for i, t in enumerate(asked[:-1]) if t in OPPOSITE_COMPARATIVES and asked[i + 1] == "than"]
+    if len(at) != 1:
+        return None
+    comparative, before, after = asked[at[0]], set(asked[1 : at[0]]), set(asked[at[0] + 2 :])
+    found = [
+        i
+        for i, t in enumerate(wanted[:-1])
+        if (t == comparative or t in OPPOSITE_COMPARATIVES[comparative]) and wanted[i + 1] == "than"
+    ]
+    if len(found) != 1:
+        return None
+    first = next((t for t in wanted[found[0] + 2 :] if is_content(t)), None)
+    if first is None or (first in before) == (first in after):
+        return None
+    same_way = (wanted[found[0]] == comparative) == (first in after)
+    return "yes" if same_way else "no"

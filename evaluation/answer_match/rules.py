@@ -9,6 +9,7 @@ to the rules after it. Each rule's documentation is its `decide` function's docs
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,15 +22,25 @@ from evaluation.answer_match.cues import (
     INVALID,
     LANGUAGE_CODES,
     NEGATION,
+    PARTIAL_LIST,
     SENTENCE_MIN_WORDS,
 )
 from evaluation.answer_match.entities import Prediction, names_another_subject, other_name
 from evaluation.answer_match.kinds import Kind, answer_kind
-from evaluation.answer_match.lists import is_list, list_items, list_verdict, parallel, two_parts
+from evaluation.answer_match.lists import (
+    in_gold,
+    is_candidate,
+    is_list,
+    list_items,
+    list_verdict,
+    parallel,
+    two_parts,
+)
 from evaluation.answer_match.options import chosen_option, option_verdict
 from evaluation.answer_match.people import dates_verdict, people_verdict
 from evaluation.answer_match.phrases import head_verdict, phrase_verdict
 from evaluation.answer_match.polarity import (
+    compared_polarity,
     match_result,
     polarity_of,
     polarity_verdict,
@@ -37,12 +48,14 @@ from evaluation.answer_match.polarity import (
     says_none,
     zero_verdict,
 )
-from evaluation.answer_match.reading import Token, distinctive, stated_in, tokens, words
+from evaluation.answer_match.reading import Date, Quantity, Token, distinctive, stated_in, tokens, words
 from evaluation.answer_match.sentences import (
     asked_name_kind,
     asks_for_value,
     counts_verdict,
     has_value,
+    identified_answer,
+    identified_list,
     is_clause,
     key_counts,
     key_names,
@@ -66,6 +79,8 @@ NO_ANSWER = "no gold answer"
 # The readings of a phrase gold (`_phrase`), each named in the verdicts it decides.
 BY_CODE, AS_LIST, BY_HEAD = "phrase: code", "phrase: list", "phrase: head"
 AS_SENTENCE, ANOTHER_NAME = "phrase: sentence", "phrase: another name"
+PARTIAL_LIST_RULE = "partial list"
+COPULA_THEN = re.compile(r"\b(?:is|are|was|were)\b:?", re.IGNORECASE)  # where a sentence's list begins
 
 
 class Case:
@@ -197,14 +212,38 @@ def _two_ways(case: Case) -> Verdict:
 
 def _list(case: Case) -> Verdict:
     """A gold list (lists.py): every item and nothing else; a gold of two comma-separated parts may also
-    be one title ("crouching tiger, hidden dragon")."""
+    be one title ("crouching tiger, hidden dragon"), named whole; a part of it may be that title cut
+    short or one item of two ("Toshio Kai" for "shigeichi ishimura, toshio kai"): unsure."""
     items = list_items(case.wanted, at=frozenset())
     verdict = best(
         list_verdict(case.said, i, case.question) for i in {items, list_items(case.wanted, at=AND)}
     )
-    if two_parts(items) and phrase_verdict(case.said, case.gold_words, case.question) is Verdict.CORRECT:
-        return Verdict.CORRECT
+    if two_parts(items) and verdict is not Verdict.CORRECT:
+        if phrase_verdict(case.said, case.gold_words, case.question, by_part=False) is Verdict.CORRECT:
+            return Verdict.CORRECT
+        if phrase_verdict(case.said, case.gold_words, case.question) is Verdict.CORRECT:
+            return Verdict.UNSURE  # a part of one title, or one item of two
     return verdict
+
+
+def _partial_list(case: Case) -> Decision:
+    """A prediction that says its list is part of the whole ("Positions and 7 Rings, among others")
+    against a gold list or sentence: the rules after it decide, but one they judge wrong for leaving
+    items out is unsure when every item it names is the gold's (a judge may take a part the
+    prediction calls a part); an item the gold lacks keeps it wrong. A hypothesis from batch 9's
+    labels, which call such parts right: unsure, not correct, until labels say more."""
+    rest = judge(case, after=PARTIAL_LIST_RULE)
+    if rest.verdict is not Verdict.WRONG:
+        return rest
+    listed = PARTIAL_LIST.sub(",", case.prediction.lower())
+    items = [item for item in list_items(tokens(listed)) if _names_something(item)]
+    if items and all(is_candidate(item) and in_gold(item, case.wanted) for item in items):
+        return Verdict.UNSURE
+    return rest
+
+
+def _names_something(item: Sequence[Token]) -> bool:
+    return any(distinctive(t) for t in item)
 
 
 def _name_and_value(case: Case) -> Verdict | None:
@@ -216,6 +255,18 @@ def _name_and_value(case: Case) -> Verdict | None:
     if value is None:
         return None
     return second_value_verdict(case.said, value, case.question)
+
+
+def _sentence_comparison(case: Case) -> Verdict | None:
+    """A gold sentence answering a question that asks whether A is more than B by saying which is
+    (polarity.py: "today ... 184.02, which is lower than yesterday closing price at 188.13", asked
+    whether today's is higher): the prediction's leading yes or no against the one it gives; None when
+    the sentence does not say, or the prediction gives neither. A hypothesis from one labelled question
+    of batch 9."""
+    polarity = compared_polarity(case.wanted, case.question)
+    if polarity is None or polarity_of(case.said.tokens) is None:
+        return None
+    return polarity_verdict(case.said, polarity)
 
 
 def _sentence_none(case: Case) -> Verdict | None:
@@ -296,6 +347,38 @@ def _sentence_title(case: Case) -> Verdict | None:
     return verdict
 
 
+def _sentence_identified(case: Case) -> Verdict | None:
+    """A gold sentence that identifies its answer, "<one side> is <the other>", one side restating the
+    question (sentences.py: "the actor who played the role ... is gabriel macht."), against a
+    prediction that names that answer as a short gold is named ("Gabriel Macht", "Macht") with no value
+    the sentence lacks: correct; None otherwise, for the sentence's rules (this rule never says wrong).
+    A hypothesis from batches 7-9's tune labels."""
+    answer = identified_answer(case.wanted, case.question)
+    if answer is None or len(case.said.words) > SHORT_ITEM_WORDS + 2:
+        return None
+    if any(not stated_in(t, case.wanted) for t in case.said.words if isinstance(t, (Quantity, Date))):
+        return None  # "The Shard, 390.6 meters tall" for "... a height of 309.6 meters": not this rule's
+
+    verdict = phrase_verdict(case.said, answer, case.question)
+    return Verdict.CORRECT if verdict is Verdict.CORRECT else None
+
+
+def _sentence_list(case: Case) -> Verdict | None:
+    """A gold sentence whose subject restates the question and whose copula gives a list ("the original
+    members of fleetwood mac were mick fleetwood, john mcvie, peter green, and jeremy spencer."), read
+    as that gold list is (lists.py: every item and nothing else); None when the sentence gives no such
+    list or the list's reading is unsure. A prediction that is a sentence too is read from its copula
+    on. A hypothesis from batches 7-9's tune labels."""
+    items = identified_list(case.wanted, case.question)
+    if items is None:
+        return None
+    said = case.said
+    if listed := COPULA_THEN.split(case.prediction, maxsplit=1)[1:]:
+        said = Prediction.read(listed[0], case.wanted)  # "The original lineup was Fleetwood, ..."
+    verdict = list_verdict(said, items, case.question)
+    return None if verdict is Verdict.UNSURE else verdict
+
+
 def _sentence(case: Case) -> Verdict:
     """A gold sentence (sentences.py): the key fact the question asks for."""
     return sentence_verdict(case.said, case.wanted, case.gold, case.question)
@@ -371,8 +454,14 @@ RULES: tuple[Rule, ...] = (
     Rule("one value", lambda c: c.kind is Kind.VALUE, _one_value),
     Rule("match result", lambda c: match_result(c.gold_words) is not None, _match_result),
     Rule("one value two ways", lambda c: bool(value_alternatives(c.gold)), _two_ways),
+    Rule(
+        PARTIAL_LIST_RULE,
+        lambda c: c.kind in (Kind.LIST, Kind.SENTENCE) and bool(PARTIAL_LIST.search(c.prediction.lower())),
+        _partial_list,
+    ),
     Rule("list", lambda c: c.kind is Kind.LIST, _list),
     Rule("sentence: name and value", lambda c: c.reads_as_sentence, _name_and_value),
+    Rule("sentence: comparison", lambda c: c.reads_as_sentence, _sentence_comparison),
     Rule("sentence: none", lambda c: c.reads_as_sentence, _sentence_none),
     Rule("sentence: counts", lambda c: c.reads_as_sentence, _sentence_counts),
     Rule(
@@ -384,6 +473,12 @@ RULES: tuple[Rule, ...] = (
     Rule("sentence: names", lambda c: c.reads_as_sentence, _sentence_names),
     Rule("two options", lambda c: c.options is not None, _two_options),
     Rule("sentence: quoted title", lambda c: c.kind is Kind.SENTENCE, _sentence_title),
+    Rule(
+        "sentence: identified",
+        lambda c: c.kind is Kind.SENTENCE and not asks_for_value(c.question),
+        _sentence_identified,
+    ),
+    Rule("sentence: list", lambda c: c.kind is Kind.SENTENCE, _sentence_list),
     Rule("sentence", lambda c: c.kind is Kind.SENTENCE, _sentence),
     Rule("phrase", _always, _phrase),
 )
@@ -395,9 +490,11 @@ RULE_NAMES = frozenset(
 )
 
 
-def judge(case: Case) -> Judgement:
-    """The first decision of the rules that apply to `case`, with the deciding rule's name."""
-    for rule in RULES:
+def judge(case: Case, after: str | None = None) -> Judgement:
+    """The first decision of the rules that apply to `case` (those after the rule named `after`, when
+    one is), with the deciding rule's name."""
+    rules = RULES[[rule.name for rule in RULES].index(after) + 1 :] if after else RULES
+    for rule in rules:
         if not rule.applies(case):
             continue
         decision = rule.decide(case)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from evaluation.answer_match.cues import (
+    AND,
     ASKS_FOR_NAME_KIND,
     ASKS_FOR_TIME_SPAN,
     NAME_KINDS,
@@ -34,12 +35,14 @@ from evaluation.answer_match.cues import (
     CLAUSE_VERBS,
     COMPANY_SUFFIXES,
     COMPANY_WORDS,
+    COMPLEMENT_ENDS,
     CONTRASTS,
     COUNT_WORDS,
     COPULAS,
     DIRECTION_WORDS,
     FILLERS,
     FUNCTION_WORDS,
+    IDENTIFIED_MAX_WORDS,
     LIST_ITEM_MAX_WORDS,
     NEGATED_WITHIN,
     NEGATION,
@@ -49,6 +52,7 @@ from evaluation.answer_match.cues import (
     PRONOUNS,
     QUOTED,
     RELATIVES,
+    RESTATES_SHARE,
     SENTENCE_MIN_WORDS,
     SEPARATORS,
     SHORT_ITEM_WORDS,
@@ -834,7 +838,8 @@ def none_fact_verdict(said: Prediction, wanted: Sequence[Token], question: str) 
     if said.negated and ONE_AS_PRONOUN.search(said.text.lower()):
         values = [t for t in values if t != Quantity(Decimal(1))]  # "he has never won one"
     if not said.says_zero:
-        counts = [t for t in values if isinstance(t, Quantity) and t.value != 0 and not is_year(t)]
+        bare = len(said.words) == 1  # "2016" alone answers how many, whatever it looks like
+        counts = [t for t in values if isinstance(t, Quantity) and t.value != 0 and (bare or not is_year(t))]
         return Verdict.WRONG if counts else None
     if any(not (isinstance(t, Quantity) and t.value == 0) and not stated_in(t, wanted) for t in values):
         return None  # a number the sentence does not have: which one answers?
@@ -1026,3 +1031,61 @@ def second_value_verdict(said: Prediction, value: Quantity | Date, question: str
     if any(agree(t, value) is Agreement.SAME for t in given):
         return None
     return Verdict.UNSURE if any(agree(t, value) is Agreement.NEAR for t in given) else Verdict.WRONG
+
+
+def identified_answer(wanted: Sequence[Token], question: str) -> tuple[Token, ...] | None:
+    """The answer an identifying sentence gives, "<one side> is <the other>", where one side restates
+    the question and the other does not: "the actor who played the role ... is gabriel macht." (asked
+    the actor's name: "gabriel macht"), "the seven summits, ..., are the highest peaks on each of the
+    seven continents" (asked the term: "seven summits"). The complement ends at a break or a word that
+    goes on about it ("is 3m, with a dividend yield ..."); a subject, at its first break. None when no
+    copula joins two such sides, the answer side is long, or the sentence names several ("and").
+    """
+    at = next((i for i, t in enumerate(wanted) if t in COPULAS), None)
+    if at is None or at == 0 or ASKS_FOR_SEVERAL.search(question.lower()):
+        return None
+    sentence_end = next((i for i, t in enumerate(wanted) if t == STOP and i > at), len(wanted))
+    if any(t in AND for t in wanted[:sentence_end]):
+        return None  # "jo lind, eva lind and cy tan were the winners": several answers
+    asked = words(question)
+    subject = tuple(t for t in wanted[:at] if t not in BREAKS)
+    rest = wanted[at + 1 :]
+    end = next((i for i, t in enumerate(rest) if t in BREAKS or t in COMPLEMENT_ENDS), len(rest))
+    complement = tuple(rest[:end])
+
+    def restates(side: Sequence[Token]) -> bool:
+        content = [t for t in side if is_content(t)]
+        return bool(content) and sum(stated_in(t, asked) for t in content) >= RESTATES_SHARE * len(content)
+
+    if restates(subject) and not restates(complement):
+        answer = complement
+    elif restates(complement) and not restates(subject):
+        first_break = next((i for i, t in enumerate(wanted) if t in BREAKS), at)
+        answer = tuple(wanted[: min(first_break, at)])
+    else:
+        return None
+    answer = tuple(t for t in answer if t not in FUNCTION_WORDS or t in TITLE_WORDS)
+    if not any(distinctive(t) for t in answer) or len(answer) > IDENTIFIED_MAX_WORDS:
+        return None
+    return answer
+
+
+def identified_list(wanted: Sequence[Token], question: str) -> tuple[tuple[Token, ...], ...] | None:
+    """The list an identifying sentence gives, "<the question restated> are <a list>" ("the original
+    members of fleetwood mac were mick fleetwood, john mcvie, peter green, and jeremy spencer."), as the
+    items of a gold list; None when the question does not ask for several, its subject does not restate
+    the question (or has a break or a negation: another clause) or what follows the copula, up to the
+    sentence's end or a word that goes on about it ("..., with 139%"), is no list."""
+    at = next((i for i, t in enumerate(wanted) if t in COPULAS), None)
+    if not ASKS_FOR_SEVERAL.search(question.lower()):
+        return None  # "who founded the band first?": perhaps not all of them
+    if at is None or at == 0 or any(t in BREAKS or t in NEGATION_WORDS for t in wanted[:at]):
+        return None  # the copula of a later clause ("...; they were runners-up in 2020 and 2024")
+    asked = words(question)
+    content = [t for t in wanted[:at] if is_content(t)]
+    if not content or sum(stated_in(t, asked) for t in content) < RESTATES_SHARE * len(content):
+        return None
+    rest = wanted[at + 1 :]
+    end = next((i for i, t in enumerate(rest) if t == STOP or t in COMPLEMENT_ENDS), len(rest))
+    items = list_items(rest[:end])
+    return items if is_list(items) else None
